@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Schema } from './schema.ts';
+import { NodeSqliteDialect, openSqliteFile } from './sqlite-dialect.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The store's connection: one Kysely instance plus what migrations need beneath it. */
+export interface DatabaseHandle {
+  readonly db: Kysely<Schema>;
+  readonly dialect: Dialect;
+  /** Runs a multi-statement SQL script (migrations). */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… for PostgreSQL; otherwise SQLite under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** SQLite only: a file name under dataDir, or ':memory:'. */
+  sqliteFile?: string;
+  /** PostgreSQL only: a schema to use as search_path (tests isolate themselves this way). */
+  postgresSchema?: string;
+  postgresPoolSize?: number;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options);
+}
+
+function openSqlite(options: DatabaseOptions): DatabaseHandle {
+  const file = options.sqliteFile ?? 'switchboard.db';
+  let path = file;
+  if (file !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    path = join(options.dataDir, file);
+  }
+  const database = openSqliteFile(path);
+  const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async execScript(sql) {
+      database.exec(sql);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.postgresPoolSize ?? 20,
+    // Money and times are BIGINT; they fit a double exactly (micro-USD up to 9e15), so read them as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+    ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+  });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async execScript(sql) {
+      await pool.query(sql);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

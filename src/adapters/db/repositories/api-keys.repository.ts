@@ -1,0 +1,44 @@
+import type { Executor } from '../schema.ts';
+import type { ApiKeysTable } from '../tables/foundation.tables.ts';
+
+export type ApiKeyRow = ApiKeysTable;
+
+export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+}
+
+export async function findApiKey(db: Executor, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listApiKeys(db: Executor, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+}
+
+/** Revokes once: returns false when the key was already revoked or does not exist. */
+export async function revokeApiKey(db: Executor, id: string, userId: string | undefined, now: number): Promise<boolean> {
+  let query = db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function touchApiKeys(db: Executor, lastUsed: ReadonlyMap<string, number>): Promise<void> {
+  for (const [id, at] of lastUsed) {
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
+  }
+}
+
+export async function renameApiKey(db: Executor, id: string, userId: string, name: string): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

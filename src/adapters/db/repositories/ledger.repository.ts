@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Executor } from '../schema.ts';
+import type { LedgerEntriesTable } from '../tables/foundation.tables.ts';
+
+export type LedgerEntryRow = LedgerEntriesTable;
+
+/**
+ * Adds `amount` to the balance only if the result stays at or above zero; the row lock this takes
+ * (PostgreSQL) or the single writer (SQLite) serialises concurrent movements of one account.
+ * Returns the new balance, or undefined when the guard refused (or the user does not exist).
+ */
+export async function applyGuardedBalanceChange(db: Executor, userId: string, amountMicro: number): Promise<number | undefined> {
+  const row = await db
+    .updateTable('users')
+    .set({ balance_micro: sql<number>`balance_micro + ${amountMicro}` })
+    .where('id', '=', userId)
+    .where(sql<boolean>`balance_micro + ${amountMicro} >= 0`)
+    .returning('balance_micro')
+    .executeTakeFirst();
+  return row?.balance_micro;
+}
+
+/** Inserts the entry unless one with the same (kind, reference) exists; true when inserted. */
+export async function insertEntryOnce(db: Executor, row: LedgerEntryRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('ledger_entries')
+    .values(row)
+    .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function findEntry(db: Executor, kind: string, reference: string): Promise<LedgerEntryRow | undefined> {
+  return db.selectFrom('ledger_entries').selectAll().where('kind', '=', kind).where('reference', '=', reference).executeTakeFirst();
+}
+
+export async function listEntries(db: Executor, userId: string, limit: number, beforeId?: string): Promise<LedgerEntryRow[]> {
+  let query = db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(limit);
+  if (beforeId) query = query.where('id', '<', beforeId);
+  return query.execute();
+}
+
+export interface BalanceMismatch {
+  userId: string;
+  balanceMicro: number;
+  ledgerSumMicro: number;
+}
+
+/** Accounts whose balance is not the sum of their entries (empty when the books are right). */
+export async function findBalanceMismatches(db: Executor): Promise<BalanceMismatch[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .leftJoin('ledger_entries as e', 'e.user_id', 'u.id')
+    .select(['u.id', 'u.balance_micro', sql<number>`coalesce(sum(e.amount_micro), 0)`.as('ledger_sum')])
+    .groupBy(['u.id', 'u.balance_micro'])
+    .having(sql<boolean>`u.balance_micro <> coalesce(sum(e.amount_micro), 0)`)
+    .execute();
+  return rows.map((r) => ({ userId: r.id, balanceMicro: Number(r.balance_micro), ledgerSumMicro: Number(r.ledger_sum) }));
+}
+
+export async function countUsersAndEntries(db: Executor): Promise<{ users: number; entries: number }> {
+  const users = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const entries = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { users: Number(users.n), entries: Number(entries.n) };
+}

@@ -1,0 +1,31 @@
+import type { Executor } from '../schema.ts';
+import type { UsersTable } from '../tables/foundation.tables.ts';
+
+export type UserRow = UsersTable;
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listUsers(db: Executor, limit: number, afterId?: string): Promise<UserRow[]> {
+  let query = db.selectFrom('users').selectAll().orderBy('id').limit(limit);
+  if (afterId) query = query.where('id', '>', afterId);
+  return query.execute();
+}
+
+export async function setWebhookSecret(db: Executor, userId: string, secret: string): Promise<void> {
+  await db.updateTable('users').set({ webhook_secret: secret }).where('id', '=', userId).execute();
+}

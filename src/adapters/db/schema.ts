@@ -1,0 +1,13 @@
+/**
+ * Table types of the one data layer (Kysely) over SQLite and PostgreSQL. Times are integer
+ * milliseconds since the epoch, money is integer micro-USD, flags are 0/1 integers and structured
+ * values are JSON text, so that both engines store exactly the same values.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { FoundationTables } from './tables/foundation.tables.ts';
+
+/** Every table; each feature declares its own in tables/ and is added here. */
+export type Schema = FoundationTables;
+
+/** A connection or an open transaction: repository functions take either. */
+export type Executor = Kysely<Schema> | Transaction<Schema>;

@@ -1,0 +1,58 @@
+export interface UsersTable {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  is_admin: number;
+  balance_micro: number;
+  webhook_secret: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The first characters of the key, shown in lists so a user can tell keys apart. */
+  prefix: string;
+  /** SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  user_id: string;
+  /** What moved the money; with `reference`, unique, so each movement is written at most once. */
+  kind: string;
+  reference: string;
+  amount_micro: number;
+  balance_after_micro: number;
+  note: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyRecordsTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  /** The first response, replayed for a retry with the same body. */
+  response_json: string | null;
+  status_code: number | null;
+  created_at: number;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface FoundationTables {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  ledger_entries: LedgerEntriesTable;
+  idempotency_records: IdempotencyRecordsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

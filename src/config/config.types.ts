@@ -1,0 +1,108 @@
+/** Everything the process is configured with, parsed once at start (see load-config.ts). */
+export type Role = 'api' | 'worker' | 'all';
+
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+  /** Public base URL of the bucket; when absent the gateway serves the objects itself. */
+  publicUrl: string | undefined;
+}
+
+export interface ProviderConfig {
+  /** Upstream API style: openai, anthropic, kie, fal, replicate, switchboard, local, … */
+  type: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** Milliseconds for one upstream HTTP call. */
+  timeoutMs: number;
+  /** At most this many jobs of this provider run at once in one worker process. */
+  concurrency: number;
+  /** Style-specific settings (latency and failure rate of `local`, webhook secrets, …). */
+  options: Record<string, unknown>;
+}
+
+export interface RouteTarget {
+  provider: string;
+  /** The upstream's name for the model; defaults to our id. */
+  model: string;
+}
+
+export interface PriceTierOverride {
+  key: string;
+  price: string;
+  isDefault?: boolean;
+  dimensions?: Record<string, string>;
+}
+
+export interface ModelOverride {
+  hidden?: boolean;
+  name?: string;
+  description?: string;
+  /** Media models: replaces the price tiers. */
+  pricing?: PriceTierOverride[];
+  /** Text models: USD per 1M tokens. */
+  inputPrice?: string;
+  outputPrice?: string;
+  cachedInputPrice?: string;
+}
+
+/** A text model the operator adds beside the built-in ones. */
+export interface AddedChatModel {
+  id: string;
+  name: string;
+  vendor: string | undefined;
+  inputPrice: string;
+  outputPrice: string;
+  cachedInputPrice: string | undefined;
+  protocols: Array<'openai' | 'anthropic'>;
+  contextWindow: number;
+  maxOutputTokens: number;
+}
+
+/** A media model the operator adds as a copy of a built-in one (same input family), under its own id and prices. */
+export interface AddedMediaModel {
+  id: string;
+  name: string;
+  basedOn: string;
+  vendor: string | undefined;
+  pricing: PriceTierOverride[] | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  role: Role;
+  dataDir: string;
+  /** Base URL clients reach us at; used in file URLs and upstream callback URLs. */
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  s3: S3Config | undefined;
+  adminToken: string | undefined;
+  allowPrivateUrls: boolean;
+  logLevel: string;
+  /** Create the demo user with USD 10 on the first start and print its key. */
+  demoUser: boolean;
+  /** How long generated files are kept, in milliseconds (3 days). */
+  fileRetentionMs: number;
+  /** Largest upstream result file we copy, in bytes. */
+  maxResultBytes: number;
+  chat: {
+    /** Cap on max_tokens / max_completion_tokens, and the default when a request gives neither. */
+    maxOutputTokens: number;
+  };
+  worker: {
+    /** Jobs one worker process runs at once, across providers. */
+    concurrency: number;
+    /** Lease length in milliseconds; extended while a job runs. */
+    leaseMs: number;
+  };
+  providers: Record<string, ProviderConfig>;
+  routes: Record<string, RouteTarget[]>;
+  models: Record<string, ModelOverride>;
+  addedChatModels: AddedChatModel[];
+  addedMediaModels: AddedMediaModel[];
+}

@@ -1,0 +1,344 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './config-error.ts';
+import { ConfigReader, checkBounds } from './config-reader.ts';
+import type {
+  AddedChatModel,
+  AddedMediaModel,
+  Config,
+  ModelOverride,
+  PriceTierOverride,
+  ProviderConfig,
+  Role,
+  RouteTarget,
+  S3Config,
+} from './config.types.ts';
+
+type Env = Record<string, string | undefined>;
+
+const HOUR_MS = 60 * 60 * 1000;
+const ROLES: readonly Role[] = ['api', 'worker', 'all'];
+const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
+
+/**
+ * Reads the whole configuration once: environment variables, then the optional SWITCHBOARD_CONFIG
+ * file (JSON or YAML). Throws ConfigError naming the first bad value.
+ */
+export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
+  const fileSettings = readConfigFile(env, cwd);
+  const file = new ConfigReader(fileSettings, '');
+  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files']);
+
+  const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
+  const role = (env.ROLE ?? 'all') as Role;
+  if (!ROLES.includes(role)) throw new ConfigError('ROLE', `must be one of ${ROLES.join(', ')}, got ${JSON.stringify(env.ROLE)}`);
+  const dataDir = resolve(cwd, env.DATA_DIR ?? './data');
+  const host = env.HOST ?? '0.0.0.0';
+  const publicBaseUrl = parseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL (leave it unset for the embedded SQLite store)');
+  }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+
+  const chat = file.object('chat');
+  chat?.onlyKeys(['maxOutputTokens']);
+  const worker = file.object('worker');
+  worker?.onlyKeys(['concurrency', 'leaseMs']);
+  const files = file.object('files');
+  files?.onlyKeys(['retentionHours', 'maxResultBytes']);
+
+  const providers = parseProviders(file.object('providers'), env);
+  const routes = parseRoutes(file.object('routes'), providers);
+
+  return {
+    port,
+    host,
+    role,
+    dataDir,
+    publicBaseUrl,
+    databaseUrl,
+    redisUrl,
+    s3: parseS3(env),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    allowPrivateUrls: envBool(env, 'SWITCHBOARD_ALLOW_PRIVATE_URLS', false),
+    logLevel: parseLogLevel(env.LOG_LEVEL ?? 'info'),
+    demoUser: envBool(env, 'SWITCHBOARD_DEMO_USER', true),
+    fileRetentionMs: (files?.number('retentionHours', { min: 1 / 60 }) ?? 72) * HOUR_MS,
+    maxResultBytes: files?.number('maxResultBytes', { min: 1024, integer: true }) ?? 512 * 1024 * 1024,
+    chat: {
+      maxOutputTokens:
+        envIntOptional(env, 'SWITCHBOARD_CHAT_MAX_OUTPUT_TOKENS', { min: 1, max: 1_000_000 }) ??
+        chat?.number('maxOutputTokens', { min: 1, max: 1_000_000, integer: true }) ??
+        32_768,
+    },
+    worker: {
+      concurrency:
+        envIntOptional(env, 'SWITCHBOARD_WORKER_CONCURRENCY', { min: 1, max: 10_000 }) ??
+        worker?.number('concurrency', { min: 1, max: 10_000, integer: true }) ??
+        256,
+      leaseMs: worker?.number('leaseMs', { min: 1000, max: 3_600_000, integer: true }) ?? 30_000,
+    },
+    providers,
+    routes,
+    models: parseModelOverrides(file.object('models')),
+    addedChatModels: parseAddedChatModels(file.raw('chatModels')),
+    addedMediaModels: parseAddedMediaModels(file.raw('mediaModels')),
+  };
+}
+
+function readConfigFile(env: Env, cwd: string): unknown {
+  const path = env.SWITCHBOARD_CONFIG;
+  if (!path) return {};
+  const full = isAbsolute(path) ? path : resolve(cwd, path);
+  let text: string;
+  try {
+    text = readFileSync(full, 'utf8');
+  } catch (error) {
+    throw new ConfigError('SWITCHBOARD_CONFIG', `cannot read ${full}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    // YAML is a superset of JSON, so one parser reads both.
+    parsed = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError('SWITCHBOARD_CONFIG', `${full} is neither valid JSON nor YAML: ${(error as Error).message}`);
+  }
+  return substituteEnv(parsed ?? {}, env, '');
+}
+
+/** Replaces `${NAME}` in every string of the file with the environment variable NAME. */
+function substituteEnv(value: unknown, env: Env, path: string): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const v = env[name];
+      if (v === undefined) throw new ConfigError(path || '(root)', `refers to the environment variable ${name}, which is not set`);
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, env, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = substituteEnv(v, env, path ? `${path}.${k}` : k);
+    return out;
+  }
+  return value;
+}
+
+function parseProviders(section: ConfigReader | undefined, env: Env): Record<string, ProviderConfig> {
+  const providers: Record<string, ProviderConfig> = {
+    local: { type: 'local', baseUrl: undefined, apiKey: undefined, timeoutMs: 60_000, concurrency: 64, options: localOptionsFromEnv(env) },
+  };
+  if (!section) return providers;
+  for (const name of section.keys()) {
+    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(name)) {
+      throw new ConfigError(section.field(name), 'provider names are lower-case letters, digits, - and _');
+    }
+    const p = section.object(name);
+    if (!p) throw new ConfigError(section.field(name), 'must be an object');
+    p.onlyKeys(['type', 'baseUrl', 'apiKey', 'timeoutMs', 'concurrency', 'options']);
+    const type = p.requiredString('type');
+    if (!/^[a-z][a-z0-9-]*$/.test(type)) throw new ConfigError(p.field('type'), 'must be an API style name such as openai, anthropic, kie, fal, replicate, switchboard or local');
+    const baseUrl = p.string('baseUrl');
+    if (baseUrl !== undefined) parseUrl(p.field('baseUrl'), baseUrl);
+    if (type !== 'local' && baseUrl === undefined) throw new ConfigError(p.field('baseUrl'), 'is required');
+    const options = p.object('options');
+    providers[name] = {
+      type,
+      baseUrl: baseUrl?.replace(/\/+$/, ''),
+      apiKey: p.string('apiKey'),
+      timeoutMs: p.number('timeoutMs', { min: 100, max: 3_600_000, integer: true }) ?? 60_000,
+      concurrency: p.number('concurrency', { min: 1, max: 10_000, integer: true }) ?? 64,
+      options: options ? Object.fromEntries(options.keys().map((k) => [k, options.raw(k)])) : {},
+    };
+  }
+  return providers;
+}
+
+function localOptionsFromEnv(env: Env): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  const latency = envIntOptional(env, 'SWITCHBOARD_LOCAL_LATENCY_MS', { min: 0, max: 600_000 });
+  if (latency !== undefined) options.latencyMs = latency;
+  const rate = env.SWITCHBOARD_LOCAL_FAILURE_RATE;
+  if (rate !== undefined && rate !== '') {
+    const v = Number(rate);
+    if (!Number.isFinite(v)) throw new ConfigError('SWITCHBOARD_LOCAL_FAILURE_RATE', 'must be a number from 0 to 1');
+    checkBounds('SWITCHBOARD_LOCAL_FAILURE_RATE', v, { min: 0, max: 1 });
+    options.failureRate = v;
+  }
+  return options;
+}
+
+function parseRoutes(section: ConfigReader | undefined, providers: Record<string, ProviderConfig>): Record<string, RouteTarget[]> {
+  const routes: Record<string, RouteTarget[]> = {};
+  if (!section) return routes;
+  for (const modelId of section.keys()) {
+    const field = section.field(modelId);
+    const list = section.raw(modelId);
+    if (!Array.isArray(list) || list.length === 0) throw new ConfigError(field, 'must be a non-empty list of provider names or {provider, model}');
+    routes[modelId] = list.map((entry, i) => {
+      const itemField = `${field}[${i}]`;
+      let target: RouteTarget;
+      if (typeof entry === 'string') {
+        target = { provider: entry, model: modelId };
+      } else {
+        const r = new ConfigReader(entry, itemField);
+        r.onlyKeys(['provider', 'model']);
+        target = { provider: r.requiredString('provider'), model: r.string('model') ?? modelId };
+      }
+      if (!providers[target.provider]) {
+        throw new ConfigError(itemField, `names provider ${JSON.stringify(target.provider)}, which is not defined under providers`);
+      }
+      return target;
+    });
+  }
+  return routes;
+}
+
+function parseModelOverrides(section: ConfigReader | undefined): Record<string, ModelOverride> {
+  const out: Record<string, ModelOverride> = {};
+  if (!section) return out;
+  for (const id of section.keys()) {
+    const m = section.object(id);
+    if (!m) continue;
+    m.onlyKeys(['hidden', 'name', 'description', 'pricing', 'inputPrice', 'outputPrice', 'cachedInputPrice']);
+    const override: ModelOverride = {};
+    const hidden = m.boolean('hidden');
+    if (hidden !== undefined) override.hidden = hidden;
+    const name = m.string('name');
+    if (name !== undefined) override.name = name;
+    const description = m.string('description');
+    if (description !== undefined) override.description = description;
+    if (m.has('pricing')) override.pricing = parsePricing(m.raw('pricing'), m.field('pricing'));
+    for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice'] as const) {
+      const v = m.string(key);
+      if (v !== undefined) override[key] = usdString(m.field(key), v);
+    }
+    out[id] = override;
+  }
+  return out;
+}
+
+function parsePricing(raw: unknown, field: string): PriceTierOverride[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new ConfigError(field, 'must be a non-empty list of {key, price, isDefault?, dimensions?}');
+  const tiers = raw.map((item, i) => {
+    const r = new ConfigReader(item, `${field}[${i}]`);
+    r.onlyKeys(['key', 'price', 'isDefault', 'dimensions']);
+    const tier: PriceTierOverride = { key: r.requiredString('key'), price: usdString(r.field('price'), r.requiredString('price')) };
+    const isDefault = r.boolean('isDefault');
+    if (isDefault !== undefined) tier.isDefault = isDefault;
+    const dims = r.object('dimensions');
+    if (dims) {
+      tier.dimensions = {};
+      for (const k of dims.keys()) tier.dimensions[k] = dims.requiredString(k);
+    }
+    return tier;
+  });
+  if (tiers.filter((t) => t.isDefault).length > 1) throw new ConfigError(field, 'at most one tier may be the default');
+  return tiers;
+}
+
+function parseAddedChatModels(raw: unknown): AddedChatModel[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ConfigError('chatModels', 'must be a list');
+  return raw.map((item, i) => {
+    const r = new ConfigReader(item, `chatModels[${i}]`);
+    r.onlyKeys(['id', 'name', 'vendor', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'protocols', 'contextWindow', 'maxOutputTokens']);
+    const protocols = r.stringArray('protocols') ?? ['openai'];
+    for (const p of protocols) {
+      if (p !== 'openai' && p !== 'anthropic') throw new ConfigError(r.field('protocols'), `unknown protocol ${JSON.stringify(p)} (allowed: openai, anthropic)`);
+    }
+    const id = r.requiredString('id');
+    const cached = r.string('cachedInputPrice');
+    return {
+      id,
+      name: r.string('name') ?? id,
+      vendor: r.string('vendor'),
+      inputPrice: usdString(r.field('inputPrice'), r.requiredString('inputPrice')),
+      outputPrice: usdString(r.field('outputPrice'), r.requiredString('outputPrice')),
+      cachedInputPrice: cached === undefined ? undefined : usdString(r.field('cachedInputPrice'), cached),
+      protocols: protocols as Array<'openai' | 'anthropic'>,
+      contextWindow: r.number('contextWindow', { min: 1, integer: true }) ?? 128_000,
+      maxOutputTokens: r.number('maxOutputTokens', { min: 1, integer: true }) ?? 16_384,
+    };
+  });
+}
+
+function parseAddedMediaModels(raw: unknown): AddedMediaModel[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ConfigError('mediaModels', 'must be a list');
+  return raw.map((item, i) => {
+    const r = new ConfigReader(item, `mediaModels[${i}]`);
+    r.onlyKeys(['id', 'name', 'basedOn', 'vendor', 'pricing']);
+    const id = r.requiredString('id');
+    return {
+      id,
+      name: r.string('name') ?? id,
+      basedOn: r.requiredString('basedOn'),
+      vendor: r.string('vendor'),
+      pricing: r.has('pricing') ? parsePricing(r.raw('pricing'), r.field('pricing')) : undefined,
+    };
+  });
+}
+
+function parseS3(env: Env): S3Config | undefined {
+  if (!env.S3_ENDPOINT && !env.S3_BUCKET) return undefined;
+  const need = (name: string): string => {
+    const v = env[name];
+    if (!v) throw new ConfigError(name, 'is required when S3 storage is configured (S3_ENDPOINT or S3_BUCKET is set)');
+    return v;
+  };
+  return {
+    endpoint: parseUrl('S3_ENDPOINT', need('S3_ENDPOINT')),
+    bucket: need('S3_BUCKET'),
+    accessKeyId: need('S3_ACCESS_KEY_ID'),
+    secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
+    region: env.S3_REGION || 'us-east-1',
+    publicUrl: env.S3_PUBLIC_URL ? parseUrl('S3_PUBLIC_URL', env.S3_PUBLIC_URL).replace(/\/+$/, '') : undefined,
+  };
+}
+
+function usdString(field: string, value: string): string {
+  if (!DECIMAL_USD.test(value)) throw new ConfigError(field, `must be a decimal USD amount with at most 6 decimals, such as "0.05", got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function parseUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(field, `must be a URL, got ${JSON.stringify(value)}`);
+  }
+  if (!/^(https?|postgres(ql)?|rediss?):$/.test(url.protocol)) throw new ConfigError(field, `unsupported URL scheme ${url.protocol}`);
+  return value;
+}
+
+function parseLogLevel(value: string): string {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(value)) throw new ConfigError('LOG_LEVEL', `must be one of ${levels.join(', ')}`);
+  return value;
+}
+
+function envBool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(name, `must be 1 or 0 (true or false), got ${JSON.stringify(v)}`);
+}
+
+function envIntOptional(env: Env, name: string, bounds: { min?: number; max?: number }): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw new ConfigError(name, `must be an integer, got ${JSON.stringify(v)}`);
+  const n = Number(v);
+  checkBounds(name, n, bounds);
+  return n;
+}
+
+function envInt(env: Env, name: string, fallback: number, bounds: { min?: number; max?: number }): number {
+  return envIntOptional(env, name, bounds) ?? fallback;
+}

@@ -1,0 +1,132 @@
+/**
+ * The public shapes of the catalog (SPEC.md "Catalog model") and the internal definitions behind
+ * them. One declaration per input family drives validation, the `params` list, `capabilities` and
+ * the JSON Schema used in OpenAPI.
+ */
+export type ModelType = 'TEXT' | 'MUSIC' | 'IMAGE' | 'VIDEO';
+export type ModelKind = 'media' | 'llm';
+export type PriceUnit = 'generation' | 'second' | 'megatoken';
+export type ChatProtocol = 'openai' | 'anthropic';
+
+export type FamilyId =
+  | 'V1' | 'V2' | 'V3' | 'V4' | 'V5' | 'V6' | 'V7' | 'V8' | 'V9' | 'V10' | 'V11' | 'V12' | 'V13'
+  | 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8'
+  | 'M1';
+
+export interface ParamOption {
+  value: string | number;
+  label: string;
+}
+
+/** One input field as the catalog publishes it (SPEC.md "Param field"). */
+export interface ParamField {
+  name: string;
+  label: string;
+  description?: string;
+  kind: 'string' | 'number' | 'boolean';
+  isArray: boolean;
+  required: boolean;
+  default?: string | number | boolean | Array<string | number | boolean> | null;
+  options?: ParamOption[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  isMedia: boolean;
+  isPrompt: boolean;
+  multiline: boolean;
+  deprecated: boolean;
+}
+
+export interface PriceTier {
+  key: string;
+  /** USD for one unit of the model's priceUnit, as a decimal string. */
+  price: string;
+  isDefault: boolean;
+  dimensions?: Record<string, string>;
+}
+
+/** A model as GET /api/v1/catalog returns it. */
+export interface CatalogModel {
+  id: string;
+  group: string;
+  name: string;
+  description?: string;
+  type: ModelType;
+  kind: ModelKind;
+  vendor?: string;
+  tags: string[];
+  capabilities: string[];
+  pricing: PriceTier[];
+  priceFrom?: string;
+  priceUnit: PriceUnit;
+  params: ParamField[];
+  protocols?: ChatProtocol[];
+}
+
+/** The input after validation: defaults applied, nothing unknown. */
+export type ValidatedInput = Record<string, unknown>;
+
+export type MediaKind = 'image' | 'video' | 'audio';
+
+/**
+ * A user URL whose length the price or the rules depend on (V6, V7, V9, V12). The caller fetches it
+ * through the guarded client, measures it and passes the result back to `price`/`checkMeasured`.
+ */
+export interface ProbeRequest {
+  /** Field path as the user wrote it, e.g. `videoUrls[1]`. */
+  field: string;
+  url: string;
+  kind: MediaKind;
+  /** Largest download accepted for this field, in bytes. */
+  maxBytes: number;
+  /** Container formats accepted, lower-case (mp4, mov, jpeg, png, mp3, wav, …); empty means any of the kind. */
+  formats: string[];
+}
+
+export interface MeasuredMedia {
+  url: string;
+  /** Seconds, for video and audio. */
+  durationS?: number;
+  /** Lower-case container format as detected from the bytes. */
+  format?: string;
+  bytes: number;
+}
+
+/** How a price was reached: shown by /generation/{id} and useful in tests. */
+export interface PriceQuote {
+  costMicro: number;
+  /** The tier (or matrix cell) used. */
+  tierKey: string;
+  unit: PriceUnit;
+  /** How many units were billed (seconds, or generations × batch size). */
+  units: number;
+  /** Price of one unit, micro-USD. */
+  unitPriceMicro: number;
+}
+
+export interface ChatModelDefinition {
+  id: string;
+  name: string;
+  vendor: string;
+  group: string;
+  description?: string;
+  inputMicroPerMillion: number;
+  outputMicroPerMillion: number;
+  /** Price of cached prompt tokens; defaults to the input price when a vendor publishes none. */
+  cachedInputMicroPerMillion: number;
+  protocols: ChatProtocol[];
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Capabilities published in the catalog: tools, vision, json_schema, streaming. */
+  capabilities: string[];
+  tags: string[];
+}
+
+export interface MediaModelInfo {
+  id: string;
+  family: FamilyId;
+  type: Exclude<ModelType, 'TEXT'>;
+  group: string;
+  name: string;
+  vendor: string;
+}

@@ -1,0 +1,80 @@
+/**
+ * One error type for everything the API can refuse. Handlers throw it; the HTTP layer renders it in
+ * the wire format of the route (the service envelope, or the OpenAI / Anthropic error objects).
+ * Clients match on `code`, never on `message`.
+ */
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'insufficient_balance'
+  | 'task_not_found'
+  | 'not_found'
+  | 'user_not_found'
+  | 'model_not_found'
+  | 'conflict'
+  | 'idempotency_key_reused'
+  | 'idempotency_in_progress'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'service_unavailable'
+  | 'internal_error';
+
+const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
+  invalid_input: [400, 'InvalidInput'],
+  unauthorized: [401, 'unauthorized'],
+  forbidden: [403, 'Forbidden'],
+  insufficient_balance: [402, 'PaymentRequired'],
+  task_not_found: [404, 'NotFound'],
+  not_found: [404, 'NotFound'],
+  user_not_found: [404, 'NotFound'],
+  model_not_found: [404, 'NotFound'],
+  conflict: [409, 'Conflict'],
+  idempotency_key_reused: [409, 'Conflict'],
+  idempotency_in_progress: [409, 'Conflict'],
+  payload_too_large: [413, 'PayloadTooLarge'],
+  rate_limited: [429, 'RateLimited'],
+  upstream_error: [502, 'UpstreamError'],
+  upstream_timeout: [504, 'UpstreamError'],
+  service_unavailable: [503, 'ServiceUnavailable'],
+  internal_error: [500, 'InternalError'],
+};
+
+export interface AppErrorOptions {
+  /** Overrides the status implied by the code (an upstream 429 or 503 reported as it came). */
+  status?: number;
+  /** Seconds, sent as `Retry-After`. */
+  retryAfter?: number;
+  /** Machine-readable detail, such as the name of the offending field. */
+  param?: string;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly type: string;
+  readonly retryAfter: number | undefined;
+  readonly param: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const [status, type] = STATUS_AND_TYPE[code];
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? status;
+    this.type = type;
+    this.retryAfter = options.retryAfter;
+    this.param = options.param;
+  }
+}
+
+export function invalidInput(message: string, param?: string): AppError {
+  return new AppError('invalid_input', message, param === undefined ? {} : { param });
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

@@ -1,0 +1,23 @@
+/**
+ * Why money moved. With a reference, each kind is unique, so a movement can be written at most once
+ * whatever is retried: one debit and at most one refund per task, one hold and one release per chat
+ * request, one credit per idempotency key.
+ */
+export const LEDGER_KINDS = [
+  'credit',
+  'initial_credit',
+  'generation_debit',
+  'generation_refund',
+  'chat_hold',
+  'chat_release',
+  'agent_hold',
+  'agent_release',
+  'storage_charge',
+] as const;
+
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** Credits carry the caller's Idempotency-Key, scoped to the account so two users cannot collide. */
+export function creditReference(userId: string, idempotencyKey: string): string {
+  return `${userId}:${idempotencyKey}`;
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import { findActiveKeyByHash, touchApiKeys } from '../adapters/db/repositories/api-keys.repository.ts';
+import type { Schema } from '../adapters/db/schema.ts';
+import { hashApiKey, looksLikeApiKey } from '../domain/api-key-format.ts';
+import type { EventBus } from '../ports/event-bus.port.ts';
+import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
+
+export interface ApiKeyIdentity {
+  keyId: string;
+  userId: string;
+}
+
+interface CacheEntry extends ApiKeyIdentity {
+  expiresAt: number;
+}
+
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 50_000;
+const LAST_USED_FLUSH_MS = 5_000;
+
+/**
+ * Resolves bearer keys to users. A verified key is cached for 30 s; a revocation anywhere removes it
+ * from every process at once through the event bus, and the TTL bounds the damage if that message is
+ * lost. Last-used times are collected in memory and written every few seconds, so authentication
+ * costs no write.
+ */
+export class ApiKeyAuthenticator {
+  private readonly db: Kysely<Schema>;
+  private readonly bus: EventBus;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastUsed = new Map<string, number>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(db: Kysely<Schema>, bus: EventBus) {
+    this.db = db;
+    this.bus = bus;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.bus.subscribe(API_KEY_REVOKED_TOPIC, (hash) => this.cache.delete(hash));
+    this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => {}), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await this.unsubscribe?.();
+    await this.flushLastUsed();
+  }
+
+  async authenticate(key: string, now: number = Date.now()): Promise<ApiKeyIdentity | undefined> {
+    if (!looksLikeApiKey(key)) return undefined;
+    const hash = hashApiKey(key);
+    let entry = this.cache.get(hash);
+    if (!entry || entry.expiresAt <= now) {
+      const row = await findActiveKeyByHash(this.db, hash);
+      if (!row) {
+        this.cache.delete(hash);
+        return undefined;
+      }
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      entry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS };
+      this.cache.set(hash, entry);
+    }
+    this.lastUsed.set(entry.keyId, now);
+    return { keyId: entry.keyId, userId: entry.userId };
+  }
+
+  /** Drops a key at once in this process (the revoking process does not wait for the bus). */
+  forget(keyHash: string): void {
+    this.cache.delete(keyHash);
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = new Map(this.lastUsed);
+    this.lastUsed.clear();
+    await touchApiKeys(this.db, batch);
+  }
+}

@@ -1,0 +1,72 @@
+import {
+  applyGuardedBalanceChange,
+  findBalanceMismatches,
+  findEntry,
+  insertEntryOnce,
+  type BalanceMismatch,
+  type LedgerEntryRow,
+} from '../adapters/db/repositories/ledger.repository.ts';
+import { findUserById } from '../adapters/db/repositories/users.repository.ts';
+import type { Kysely } from 'kysely';
+import type { Executor, Schema } from '../adapters/db/schema.ts';
+import { AppError } from '../domain/errors.ts';
+import { newId } from '../domain/ids.ts';
+import type { LedgerKind } from '../domain/ledger/ledger-kinds.ts';
+import { assertMicro } from '../domain/money.ts';
+
+export interface LedgerMovement {
+  userId: string;
+  kind: LedgerKind;
+  reference: string;
+  /** Positive adds money, negative takes it. */
+  amountMicro: number;
+  note?: string | null;
+}
+
+export interface PostedEntry {
+  entry: LedgerEntryRow;
+  /** False when (kind, reference) had been written before: nothing changed this time. */
+  created: boolean;
+}
+
+/**
+ * Writes one ledger entry and changes the balance by the same amount, in the caller's transaction.
+ * The balance never goes below zero (insufficient_balance), and a repeated (kind, reference) changes
+ * nothing and returns the first entry.
+ */
+export async function postLedgerEntry(tx: Executor, movement: LedgerMovement, now: number = Date.now()): Promise<PostedEntry> {
+  assertMicro(movement.amountMicro);
+  const balance = await applyGuardedBalanceChange(tx, movement.userId, movement.amountMicro);
+  if (balance === undefined) {
+    const existing = await findEntry(tx, movement.kind, movement.reference);
+    if (existing) return { entry: existing, created: false };
+    const user = await findUserById(tx, movement.userId);
+    if (!user) throw new AppError('user_not_found', `user ${movement.userId} not found`);
+    throw new AppError('insufficient_balance', 'insufficient balance for this request');
+  }
+  const entry: LedgerEntryRow = {
+    id: newId('led', now),
+    user_id: movement.userId,
+    kind: movement.kind,
+    reference: movement.reference,
+    amount_micro: movement.amountMicro,
+    balance_after_micro: balance,
+    note: movement.note ?? null,
+    created_at: now,
+  };
+  if (await insertEntryOnce(tx, entry)) return { entry, created: true };
+  // Written before: undo our change (the row is still ours in this transaction) and replay the first.
+  await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
+  const existing = await findEntry(tx, movement.kind, movement.reference);
+  if (!existing) throw new Error(`ledger entry ${movement.kind}/${movement.reference} vanished`);
+  return { entry: existing, created: false };
+}
+
+/** Runs postLedgerEntry in its own transaction. */
+export async function postLedgerEntryAlone(db: Kysely<Schema>, movement: LedgerMovement): Promise<PostedEntry> {
+  return db.transaction().execute((tx) => postLedgerEntry(tx, movement));
+}
+
+export async function verifyLedger(db: Executor): Promise<BalanceMismatch[]> {
+  return findBalanceMismatches(db);
+}
