@@ -76,10 +76,16 @@ export interface Config {
   host: string;
   role: Role;
   dataDir: string;
-  /** Base URL clients reach us at; used in file URLs and upstream callback URLs. */
+  /**
+   * Base URL clients reach us at; used in file URLs and upstream callback URLs. When PUBLIC_BASE_URL
+   * is unset it is the address the HTTP server bound (set after listening).
+   */
   publicBaseUrl: string;
+  publicBaseUrlIsExplicit: boolean;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share a Redis. */
+  redisPrefix: string;
   s3: S3Config | undefined;
   adminToken: string | undefined;
   allowPrivateUrls: boolean;

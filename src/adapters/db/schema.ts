@@ -5,9 +5,10 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { FoundationTables } from './tables/foundation.tables.ts';
+import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables;
+export type Schema = FoundationTables & WorkQueueTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

@@ -35,6 +35,18 @@ export interface ParamField {
   isPrompt: boolean;
   multiline: boolean;
   deprecated: boolean;
+  /** Arrays: fewest and most items accepted (an addition to SPEC's members, for forms). */
+  minItems?: number;
+  maxItems?: number;
+  /** With `isMedia`: what the URL (or URLs) must hold. */
+  mediaKind?: MediaKind;
+  /** Holds the id of an earlier task (parentTaskId, sourceTaskId(s), extendFromTaskId). */
+  isTaskReference?: boolean;
+  /**
+   * Objects and arrays of objects (imageWithRoles, tools, customModel): their members. SPEC's `kind`
+   * has no object value, so such fields are published with kind `string` and described here.
+   */
+  fields?: ParamField[];
 }
 
 export interface PriceTier {
@@ -129,4 +141,55 @@ export interface MediaModelInfo {
   group: string;
   name: string;
   vendor: string;
+}
+
+/** What a real generation of a request produces; the offline `local` provider renders to match. */
+export type OutputSpec = ImageOutputSpec | VideoOutputSpec | AudioOutputSpec | DataOutputSpec;
+
+export interface ImageOutputSpec {
+  kind: 'image';
+  count: number;
+  width: number;
+  height: number;
+  format: 'png' | 'jpeg';
+}
+
+export interface VideoOutputSpec {
+  kind: 'video';
+  count: number;
+  width: number;
+  height: number;
+  durationS: number;
+  fps: number;
+  withAudio: boolean;
+  format: 'mp4' | 'mov';
+}
+
+export interface AudioOutputSpec {
+  kind: 'audio';
+  /** Files produced (a song is two takes; stems are one file per stem). */
+  tracks: number;
+  durationS: number;
+  format: 'mp3' | 'wav';
+  withLyrics: boolean;
+  /** Stem names, in file order, when the tracks are stems. */
+  stems?: string[];
+}
+
+export type DataOutputType =
+  | 'lyrics'
+  | 'timestamped-lyrics'
+  | 'persona'
+  | 'style'
+  | 'image-description'
+  | 'bpm'
+  | 'midi'
+  | 'upload';
+
+/** Generations whose result is `output` only (no files). */
+export interface DataOutputSpec {
+  kind: 'data';
+  dataType: DataOutputType;
+  /** How many alternatives the result holds (e.g. two lyrics drafts, four image descriptions). */
+  items: number;
 }

@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import { newId } from '../../domain/ids.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { ClaimedJob, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
+import type { DatabaseHandle } from '../db/open-database.ts';
+import type { Executor } from '../db/schema.ts';
+
+const WAKE_TOPIC = 'queue.wake';
+
+/**
+ * The work queue on the application database. PostgreSQL: claims use FOR UPDATE SKIP LOCKED so many
+ * workers take different rows without waiting. SQLite: one writer at a time, so a plain
+ * UPDATE … WHERE id IN (SELECT … LIMIT n) is already exclusive. Wake-ups travel on the event bus
+ * (in-process in embedded mode, Redis pub/sub in scale-out); workers also sleep until the next due job,
+ * so a lost signal only delays.
+ */
+export class DbWorkQueue implements WorkQueue {
+  private readonly handle: DatabaseHandle;
+  private readonly bus: EventBus;
+
+  constructor(handle: DatabaseHandle, bus: EventBus) {
+    this.handle = handle;
+    this.bus = bus;
+  }
+
+  async enqueue(tx: Executor, job: NewJob): Promise<void> {
+    await tx
+      .insertInto('jobs')
+      .values({
+        id: newId('job'),
+        kind: job.kind,
+        ref_id: job.refId,
+        queue: job.queue,
+        run_at: job.runAt,
+        lease_owner: null,
+        lease_until: null,
+        attempts: 0,
+        created_at: Date.now(),
+      })
+      .onConflict((oc) =>
+        oc.columns(['kind', 'ref_id']).doUpdateSet({
+          // An existing job keeps its place unless the new one is due earlier (SQLite min = PostgreSQL least).
+          run_at: this.handle.dialect === 'postgres' ? sql<number>`least(jobs.run_at, excluded.run_at)` : sql<number>`min(jobs.run_at, excluded.run_at)`,
+          queue: (eb) => eb.ref('excluded.queue'),
+        }),
+      )
+      .execute();
+  }
+
+  async wake(queue: string): Promise<void> {
+    await this.bus.publish(WAKE_TOPIC, queue);
+  }
+
+  async onWake(handler: (queue: string) => void): Promise<() => Promise<void>> {
+    return this.bus.subscribe(WAKE_TOPIC, handler);
+  }
+
+  async claim(owner: string, queue: string, limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]> {
+    if (limit <= 0) return [];
+    const leaseUntil = now + leaseMs;
+    const due = this.handle.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('queue', '=', queue)
+      .where('run_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('run_at')
+      .limit(limit);
+    const rows = await this.handle.db
+      .updateTable('jobs')
+      .set({ lease_owner: owner, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` })
+      .where('id', 'in', this.handle.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+      .returning(['id', 'kind', 'ref_id', 'queue', 'run_at', 'attempts', 'lease_until'])
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      refId: r.ref_id,
+      queue: r.queue,
+      runAt: r.run_at,
+      attempts: r.attempts,
+      leaseUntil: r.lease_until ?? leaseUntil,
+    }));
+  }
+
+  async extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const held = await this.handle.db
+      .updateTable('jobs')
+      .set({ lease_until: leaseUntil })
+      .where('lease_owner', '=', owner)
+      .where('id', 'in', jobIds)
+      .returning('id')
+      .execute();
+    const still = new Set(held.map((r) => r.id));
+    return jobIds.filter((id) => !still.has(id));
+  }
+
+  async complete(owner: string, jobId: string): Promise<boolean> {
+    const result = await this.handle.db.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {
+    const result = await this.handle.db
+      .updateTable('jobs')
+      .set({ run_at: runAt, lease_owner: null, lease_until: null, ...(queue ? { queue } : {}) })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async nextDue(queues: string[], now: number): Promise<number | undefined> {
+    if (queues.length === 0) return undefined;
+    const row = await this.handle.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min<number>('run_at').as('next'))
+      .where('queue', 'in', queues)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .executeTakeFirst();
+    const leased = await this.handle.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min<number>('lease_until').as('next'))
+      .where('queue', 'in', queues)
+      .where('lease_until', '>=', now)
+      .executeTakeFirst();
+    const candidates = [row?.next, leased?.next].filter((v): v is number => v !== null && v !== undefined).map(Number);
+    return candidates.length ? Math.min(...candidates) : undefined;
+  }
+
+  async queues(): Promise<string[]> {
+    const rows = await this.handle.db.selectFrom('jobs').select('queue').distinct().execute();
+    return rows.map((r) => r.queue);
+  }
+
+  async depth(): Promise<Record<string, number>> {
+    const rows = await this.handle.db
+      .selectFrom('jobs')
+      .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('kind')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
+  }
+}

@@ -1,0 +1,109 @@
+import { listEntries } from '../adapters/db/repositories/ledger.repository.ts';
+import { listUsers } from '../adapters/db/repositories/users.repository.ts';
+import { migrate } from '../adapters/db/migrate.ts';
+import { openDatabase } from '../adapters/db/open-database.ts';
+import { MemoryEventBus } from '../adapters/bus/memory-event-bus.ts';
+import { RedisEventBus } from '../adapters/bus/redis-event-bus.ts';
+import type { Config } from '../config/config.types.ts';
+import { isAppError } from '../domain/errors.ts';
+import { centsToMicro } from '../domain/money.ts';
+import { presentApiKey, presentLedgerEntry, presentUser } from '../http/presenters.ts';
+import { createUser, getUser } from '../services/accounts.service.ts';
+import { ApiKeysService } from '../services/api-keys.service.ts';
+import { grantCredit } from '../services/credits.service.ts';
+import { verifyLedger } from '../services/ledger.service.ts';
+import { integerOption, parseArgs, requireArg, UsageError } from './cli-args.ts';
+
+/**
+ * The operator commands, working directly on the configured store (no running gateway needed). Output
+ * is JSON so scripts can read it. Exit codes: 0 done, 1 refused or failed, 2 bad usage.
+ */
+export async function runAdminCommand(command: string, rest: string[], config: Config, help: string): Promise<number> {
+  const args = parseArgs(rest);
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Revocations must reach running gateways' auth caches.
+  const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.redisPrefix) : new MemoryEventBus();
+  const db = database.db;
+  const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+  try {
+    const applied = await migrate(database);
+    const [sub, first] = args.positional;
+    switch (`${command} ${command === 'migrate' || command === 'providers' ? '' : (sub ?? '')}`.trim()) {
+      case 'migrate':
+        print({ applied });
+        return 0;
+      case 'users create': {
+        const user = await createUser(db, { email: args.options.get('email') ?? null, balanceMicro: centsToMicro(integerOption(args, 'balance-cents') ?? 0) });
+        print(presentUser(user));
+        return 0;
+      }
+      case 'users list':
+        print((await listUsers(db, 1000)).map(presentUser));
+        return 0;
+      case 'users show':
+        print(presentUser(await getUser(db, requireArg(first, 'userId'))));
+        return 0;
+      case 'keys create': {
+        const created = await new ApiKeysService(db, bus).create(requireArg(first, 'userId'), args.options.get('name'));
+        print({ ...presentApiKey(created.row), key: created.key });
+        return 0;
+      }
+      case 'keys list':
+        print((await new ApiKeysService(db, bus).list(requireArg(first, 'userId'))).map(presentApiKey));
+        return 0;
+      case 'keys revoke':
+        print(presentApiKey(await new ApiKeysService(db, bus).revoke(requireArg(first, 'keyId'))));
+        return 0;
+      case 'credits add': {
+        const amount = integerOption(args, 'amount-cents');
+        if (amount === undefined) throw new UsageError('missing --amount-cents');
+        const posted = await grantCredit(db, {
+          userId: requireArg(first, 'userId'),
+          amountMicro: centsToMicro(amount),
+          note: args.options.get('note') ?? null,
+          idempotencyKey: requireArg(args.options.get('idempotency-key'), '--idempotency-key'),
+        });
+        print({ created: posted.created, entry: presentLedgerEntry(posted.entry) });
+        return 0;
+      }
+      case 'ledger show': {
+        const userId = requireArg(first, 'userId');
+        const user = await getUser(db, userId);
+        const entries = await listEntries(db, userId, integerOption(args, 'limit') ?? 100);
+        print({ user: presentUser(user), balanceMicroUsd: String(user.balance_micro), entries: entries.map(presentLedgerEntry) });
+        return 0;
+      }
+      case 'ledger verify': {
+        const mismatches = await verifyLedger(db);
+        print({ ok: mismatches.length === 0, mismatches });
+        return mismatches.length === 0 ? 0 : 1;
+      }
+      case 'providers':
+        print(
+          Object.entries(config.providers).map(([name, p]) => ({
+            name,
+            type: p.type,
+            baseUrl: p.baseUrl ?? null,
+            routes: Object.entries(config.routes).filter(([, targets]) => targets.some((t) => t.provider === name)).map(([model]) => model),
+          })),
+        );
+        return 0;
+      default:
+        console.error(`unknown command: ${[command, ...args.positional].join(' ')}\n\n${help}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${help}`);
+      return 2;
+    }
+    if (isAppError(error)) {
+      console.error(JSON.stringify({ error: { code: error.code, message: error.message } }));
+      return 1;
+    }
+    throw error;
+  } finally {
+    await bus.close();
+    await database.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Config } from '../config/config.types.ts';
+import { startGateway } from '../gateway.ts';
+
+/** Runs the gateway until SIGINT/SIGTERM, then drains: in-flight requests and jobs finish first. */
+export async function runServe(config: Config): Promise<number> {
+  const gateway = await startGateway(config, {
+    onDemoKey: (key) => {
+      // Printed once, to the terminal only (never in a log line): the key is not stored anywhere in clear.
+      process.stdout.write(
+        `\n  Switchboard demo user created with USD 10.00.\n  API key (shown once, keep it): ${key}\n\n` +
+          `  Try: curl -H "Authorization: Bearer ${key}" http://127.0.0.1:${config.port}/api/v1/user/me\n\n`,
+      );
+    },
+  });
+  const { logger } = gateway.services;
+  logger.info({ url: gateway.url, role: config.role, store: gateway.services.database.dialect }, 'switchboard started');
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        logger.error('shutdown took longer than 30 s; exiting');
+        resolve(1);
+      }, 30_000);
+      force.unref();
+      gateway
+        .close()
+        .then(() => {
+          clearTimeout(force);
+          resolve(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          resolve(1);
+        });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { AppServices } from '../services/app-services.ts';
+import { installErrorHandler } from './error-handler.ts';
+import { ErrorRenderers } from './error-rendering.ts';
+import { OpenApiCollector } from './openapi/openapi-collector.ts';
+import { registerRoutes } from './routes/index.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export interface HttpApp {
+  app: FastifyInstance;
+  errorRenderers: ErrorRenderers;
+  openapi: OpenApiCollector;
+}
+
+/** Builds the Fastify app: hooks, error handling, metrics and every route. Does not listen. */
+export function buildHttpApp(services: AppServices): HttpApp {
+  // Typed as Fastify's logger so the instance keeps the default generic parameters.
+  const logger: FastifyBaseLogger = services.logger;
+  const app = Fastify({
+    loggerInstance: logger,
+    // One access line per request is written by our onResponse hook (with the route and duration).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(9).toString('base64url')}`;
+    },
+    bodyLimit: 32 * 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+  });
+  app.decorateRequest('auth', null);
+
+  const errorRenderers = new ErrorRenderers();
+  installErrorHandler(app, errorRenderers);
+
+  const openapi = new OpenApiCollector();
+  app.addHook('onRoute', (route) => openapi.add(route));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    services.metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    services.metrics.httpDuration.observe({ method: request.method, route }, seconds);
+    request.log.info(
+      { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    );
+  });
+
+  registerRoutes(app, services, openapi);
+  return { app, errorRenderers, openapi };
+}

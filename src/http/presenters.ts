@@ -1,0 +1,36 @@
+import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
+import type { LedgerEntryRow } from '../adapters/db/repositories/ledger.repository.ts';
+import type { UserRow } from '../adapters/db/repositories/users.repository.ts';
+import { MICRO_PER_CENT, microToCentsFloor } from '../domain/money.ts';
+import { iso } from './schemas.ts';
+
+/** API shapes of stored rows: cents and ISO times at the edge, never the key hash. */
+export function presentUser(user: UserRow) {
+  return { id: user.id, email: user.email, balance: microToCentsFloor(user.balance_micro), createdAt: iso(user.created_at) };
+}
+
+export function presentApiKey(key: ApiKeyRow) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    createdAt: iso(key.created_at),
+    lastUsedAt: iso(key.last_used_at),
+    revokedAt: iso(key.revoked_at),
+  };
+}
+
+export function presentLedgerEntry(entry: LedgerEntryRow) {
+  return {
+    id: entry.id,
+    userId: entry.user_id,
+    kind: entry.kind,
+    reference: entry.reference,
+    amountMicroUsd: String(entry.amount_micro),
+    amountCents: entry.amount_micro / MICRO_PER_CENT,
+    balanceAfterMicroUsd: String(entry.balance_after_micro),
+    balanceAfterCents: microToCentsFloor(entry.balance_after_micro),
+    note: entry.note,
+    createdAt: iso(entry.created_at),
+  };
+}

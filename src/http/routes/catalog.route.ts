@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { errorResponse, idParam } from '../schemas.ts';
+
+const catalogModelSchema = {
+  type: 'object',
+  required: ['id', 'group', 'name', 'type', 'kind', 'tags', 'capabilities', 'pricing', 'priceUnit', 'params'],
+  properties: {
+    id: { type: 'string' },
+    group: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    type: { enum: ['TEXT', 'MUSIC', 'IMAGE', 'VIDEO'] },
+    kind: { enum: ['media', 'llm'] },
+    vendor: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    capabilities: { type: 'array', items: { type: 'string' } },
+    pricing: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'price', 'isDefault'],
+        properties: {
+          key: { type: 'string' },
+          price: { type: 'string', description: 'USD for one unit of priceUnit' },
+          isDefault: { type: 'boolean' },
+          dimensions: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    priceFrom: { type: 'string' },
+    priceUnit: { enum: ['generation', 'second', 'megatoken'] },
+    params: { type: 'array', items: { type: 'object' } },
+    protocols: { type: 'array', items: { enum: ['openai', 'anthropic'] } },
+  },
+};
+
+/** The public model catalog (media and text); no authentication. */
+export function registerCatalogRoutes(app: FastifyInstance, services: AppServices, defineComponent: (name: string, schema: Record<string, unknown>) => void): void {
+  defineComponent('CatalogModel', catalogModelSchema);
+  const ref = { $ref: '#/components/schemas/CatalogModel' };
+
+  app.get('/api/v1/catalog', {
+    config: {
+      docs: {
+        summary: 'Every model with its parameters and prices',
+        tags: ['Catalog'],
+        auth: 'none',
+        responses: { 200: { description: 'Media models first, then text models', schema: { type: 'array', items: ref } } },
+      },
+    },
+    handler: async () => services.catalog.list(),
+  });
+
+  app.get('/api/v1/catalog/:id', {
+    schema: { params: idParam('id', 'Model id') },
+    config: {
+      docs: {
+        summary: 'One model',
+        tags: ['Catalog'],
+        auth: 'none',
+        responses: { 200: { description: 'The model', schema: ref }, 404: errorResponse('Model not found') },
+      },
+    },
+    handler: async (request) => {
+      const { id } = request.params as { id: string };
+      const model = services.catalog.get(id);
+      if (!model) throw new AppError('model_not_found', `model ${JSON.stringify(id)} not found`);
+      return model;
+    },
+  });
+}

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { CatalogModel } from '../../domain/catalog/catalog.types.ts';
+import { AppError } from '../../domain/errors.ts';
+import { microToUsd, usdToMicro } from '../../domain/money.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { errorResponse, idParam } from '../schemas.ts';
+
+const costEntrySchema = {
+  type: 'object',
+  required: ['model', 'name', 'type', 'kind', 'priceUnit', 'tiers'],
+  properties: {
+    model: { type: 'string' },
+    name: { type: 'string' },
+    type: { type: 'string' },
+    kind: { enum: ['media', 'llm'] },
+    priceUnit: { enum: ['generation', 'second', 'megatoken'] },
+    priceFrom: { type: 'string' },
+    tiers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'price', 'priceMicroUsd', 'isDefault'],
+        properties: {
+          key: { type: 'string' },
+          price: { type: 'string', description: 'USD per unit' },
+          priceMicroUsd: { type: 'string', description: 'The same price in integer micro-USD' },
+          isDefault: { type: 'boolean' },
+          dimensions: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    tokens: {
+      type: 'object',
+      description: 'Text models: USD per 1M tokens',
+      properties: { input: { type: 'string' }, output: { type: 'string' }, cachedInput: { type: 'string' } },
+    },
+  },
+};
+
+function costEntry(catalog: Catalog, model: CatalogModel) {
+  const chat = model.kind === 'llm' ? catalog.chat(model.id) : undefined;
+  return {
+    model: model.id,
+    name: model.name,
+    type: model.type,
+    kind: model.kind,
+    priceUnit: model.priceUnit,
+    ...(model.priceFrom !== undefined ? { priceFrom: model.priceFrom } : {}),
+    tiers: model.pricing.map((tier) => ({ ...tier, priceMicroUsd: String(usdToMicro(tier.price)) })),
+    ...(chat
+      ? {
+          tokens: {
+            input: microToUsd(chat.inputMicroPerMillion),
+            output: microToUsd(chat.outputMicroPerMillion),
+            cachedInput: microToUsd(chat.cachedInputMicroPerMillion),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Price tables (bodies are ours: see docs/decisions.md). No authentication. */
+export function registerCostRoutes(app: FastifyInstance, services: AppServices): void {
+  app.get('/api/v1/cost', {
+    config: {
+      docs: {
+        summary: 'Prices of every model, grouped by model',
+        tags: ['Catalog'],
+        auth: 'none',
+        responses: {
+          200: {
+            description: '`{currency, models}`; tiers in USD per priceUnit and in micro-USD',
+            schema: { type: 'object', properties: { currency: { const: 'USD' }, models: { type: 'array', items: costEntrySchema } } },
+          },
+        },
+      },
+    },
+    handler: async () => ({ currency: 'USD', models: services.catalog.list().map((m) => costEntry(services.catalog, m)) }),
+  });
+
+  app.get('/api/v1/cost/:model', {
+    schema: { params: idParam('model', 'Model id') },
+    config: {
+      docs: {
+        summary: 'Prices of one model',
+        tags: ['Catalog'],
+        auth: 'none',
+        responses: { 200: { description: 'The model’s price entry', schema: { type: 'object', properties: { currency: { const: 'USD' }, ...costEntrySchema.properties } } }, 404: errorResponse('Model not found') },
+      },
+    },
+    handler: async (request) => {
+      const { model } = request.params as { model: string };
+      const found = services.catalog.get(model);
+      if (!found) throw new AppError('model_not_found', `model ${JSON.stringify(model)} not found`);
+      return { currency: 'USD', ...costEntry(services.catalog, found) };
+    },
+  });
+}

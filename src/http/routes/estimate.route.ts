@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../../services/app-services.ts';
+import { requireApiKey } from '../auth.ts';
+import { errorResponse } from '../schemas.ts';
+
+export const generationRequestSchema = {
+  type: 'object',
+  required: ['model', 'input'],
+  additionalProperties: false,
+  properties: {
+    model: { type: 'string', description: 'A media model id from GET /api/v1/catalog' },
+    input: { type: 'object', description: "The model's input family; see each model's params in the catalog" },
+    webhook: { type: 'string', format: 'uri', description: 'Called with the task status when the task ends' },
+  },
+};
+
+export function registerEstimateRoute(app: FastifyInstance, services: AppServices): void {
+  app.post('/api/v1/generation/estimate', {
+    preHandler: requireApiKey(services.authenticator),
+    config: {
+      docs: {
+        summary: 'Exactly what create would debit for this body, in micro-USD',
+        description: 'Validates the input as create does, measures user media whose length is billed or bounded, and prices it.',
+        tags: ['Generation'],
+        auth: 'apiKey',
+        requestBody: generationRequestSchema,
+        responses: {
+          200: { description: '`{cost}` in integer micro-USD', schema: { type: 'object', required: ['cost'], properties: { cost: { type: 'integer' } } } },
+          400: errorResponse('Invalid model or input (code invalid_input)'),
+          401: errorResponse('Missing or invalid API key'),
+        },
+      },
+    },
+    handler: async (request) => {
+      const priced = await services.estimates.price(request.body);
+      return { cost: priced.quote.costMicro };
+    },
+  });
+}

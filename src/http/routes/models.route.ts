@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { microToUsd } from '../../domain/money.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { requireApiKey } from '../auth.ts';
+import { errorResponse } from '../schemas.ts';
+
+/**
+ * The chat models, in the OpenAI list shape (so `client.models.list()` works), each with its token
+ * prices in USD per 1M tokens and the wire protocols it speaks.
+ */
+export function registerModelsRoute(app: FastifyInstance, services: AppServices): void {
+  const started = Math.floor(Date.now() / 1000);
+  app.get('/api/v1/models', {
+    preHandler: requireApiKey(services.authenticator),
+    config: {
+      errorFormat: 'openai',
+      docs: {
+        summary: 'Available chat models with token pricing (USD per 1M tokens)',
+        tags: ['Text'],
+        auth: 'apiKey',
+        responses: { 200: { description: '`{object: "list", data: [model]}`' }, 401: errorResponse('Missing or invalid API key') },
+      },
+    },
+    handler: async () => ({
+      object: 'list',
+      data: services.catalog.chatModels().filter((m) => services.catalog.get(m.id) !== undefined).map((m) => ({
+        id: m.id,
+        object: 'model',
+        created: started,
+        owned_by: m.vendor,
+        name: m.name,
+        protocols: m.protocols,
+        context_window: m.contextWindow,
+        max_output_tokens: Math.min(m.maxOutputTokens, services.config.chat.maxOutputTokens),
+        capabilities: m.capabilities,
+        pricing: {
+          unit: 'USD per 1M tokens',
+          input: microToUsd(m.inputMicroPerMillion),
+          output: microToUsd(m.outputMicroPerMillion),
+          cached_input: microToUsd(m.cachedInputMicroPerMillion),
+        },
+      })),
+    }),
+  });
+}

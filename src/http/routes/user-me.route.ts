@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { getUser } from '../../services/accounts.service.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { authOf, requireApiKey } from '../auth.ts';
+import { presentUser } from '../presenters.ts';
+import { envelope, errorResponse, userDataSchema } from '../schemas.ts';
+
+export function registerUserMeRoute(app: FastifyInstance, services: AppServices): void {
+  app.get('/api/v1/user/me', {
+    preHandler: requireApiKey(services.authenticator),
+    config: {
+      docs: {
+        summary: 'The calling user and balance',
+        tags: ['Account'],
+        auth: 'apiKey',
+        responses: {
+          200: { description: 'The user; balance in integer USD cents (rounded down)', schema: envelope(userDataSchema) },
+          401: errorResponse('Missing or invalid API key'),
+          404: errorResponse('User not found'),
+        },
+      },
+    },
+    handler: async (request) => {
+      const user = await getUser(services.database.db, authOf(request).userId);
+      return { code: 200, data: presentUser(user) };
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import type { Executor } from '../adapters/db/schema.ts';
+
+export interface JobRef {
+  kind: string;
+  refId: string;
+}
+
+export interface NewJob extends JobRef {
+  queue: string;
+  runAt: number;
+}
+
+export interface ClaimedJob extends JobRef {
+  id: string;
+  queue: string;
+  runAt: number;
+  /** How many times it has been claimed, this time included (a value above 1 means a retry or a reclaim). */
+  attempts: number;
+  leaseUntil: number;
+}
+
+/**
+ * The durable work queue (decision 4): jobs are rows in the same database as the money, enqueued in the
+ * caller's transaction, claimed with a lease. A crashed worker's job is claimed again once its lease
+ * runs out. Every change by a worker is guarded by its lease (owner and id), so a worker that lost its
+ * lease cannot complete or move a job that someone else now holds.
+ */
+export interface WorkQueue {
+  /** Adds the job in the caller's transaction; an existing job for (kind, refId) is moved to the earlier runAt. */
+  enqueue(tx: Executor, job: NewJob): Promise<void>;
+  /** Tells workers (in every process) that work is due now; call after the enqueuing transaction commits. */
+  wake(queue: string): Promise<void>;
+  /** Leases up to `limit` due jobs of one queue. */
+  claim(owner: string, queue: string, limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /** Extends the leases of jobs this owner still holds; returns the ids it no longer holds. */
+  extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
+  /** Removes a finished job; false when the lease was lost. */
+  complete(owner: string, jobId: string): Promise<boolean>;
+  /** Releases the lease and runs the job again at `runAt` (optionally in another queue). */
+  reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean>;
+  /** Earliest run time of a job that is not leased (or whose lease has expired), for sleeping until then. */
+  nextDue(queues: string[], now: number): Promise<number | undefined>;
+  /** Queues that have any job, so workers can learn queue names they were not told about. */
+  queues(): Promise<string[]>;
+  /** Subscribes to wake signals; the handler gets the queue name. */
+  onWake(handler: (queue: string) => void): Promise<() => Promise<void>>;
+  depth(): Promise<Record<string, number>>;
+}

@@ -1,0 +1,106 @@
+import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+
+/**
+ * The contract between the task runner and an upstream API style (kie, fal, replicate, openai,
+ * switchboard, local, …). Adapters never throw for expected failures: every outcome is a value, and an
+ * error says whether another try (here or on the next route) can help. Failover reads only `retryable`.
+ */
+export interface ProviderError {
+  message: string;
+  /** True when the same request might succeed later or elsewhere (timeouts, 429, 5xx, upstream capacity). */
+  retryable: boolean;
+  /** The upstream HTTP status, when there was one. */
+  status?: number;
+}
+
+export type ResultFileType = 'image' | 'video' | 'music';
+
+/** A file of a finished upstream job: a URL to download, or bytes the API returned inline. */
+export interface UpstreamFile {
+  fileType: ResultFileType;
+  url?: string;
+  data?: Buffer;
+  /** As the upstream declares it; checked against the bytes when we copy the file. */
+  contentType?: string;
+}
+
+export interface UpstreamResult {
+  files: UpstreamFile[];
+  /** Structured output: music `tracks` (title, duration, lyrics, tags, cover image URLs, audioId) in the order of `files`, or the full result of a data action. */
+  output?: Record<string, unknown> | null;
+}
+
+export interface MediaJob {
+  /** Our task id; adapters that can send a client reference (idempotency key, metadata) use `attemptId`. */
+  taskId: string;
+  attemptId: string;
+  /** Our model id and the upstream's name for it on this route. */
+  model: string;
+  upstreamModel: string;
+  family: string;
+  input: ValidatedInput;
+  measured: MeasuredMedia[];
+  /** Where the upstream may call us back for this attempt (already carrying an unguessable token). */
+  callbackUrl: string;
+  /** For follow-up actions: the upstream ids of the parent tasks on this provider, by our task id. */
+  parents: Record<string, { upstreamId: string; output: Record<string, unknown> | null }>;
+  signal: AbortSignal;
+}
+
+export type SubmitOutcome =
+  /** The upstream took the job; poll it (or wait for the callback). */
+  | { kind: 'accepted'; upstreamId: string; pollAfterMs?: number }
+  /** A synchronous API answered with the result. */
+  | { kind: 'completed'; upstreamId?: string; result: UpstreamResult }
+  /** The upstream refused or failed the job; nothing is running there. */
+  | { kind: 'failed'; error: ProviderError }
+  /** We do not know whether the upstream took the job (the request timed out or the connection broke after sending). */
+  | { kind: 'unknown'; error: ProviderError };
+
+export type PollOutcome =
+  | { kind: 'pending'; pollAfterMs?: number }
+  | { kind: 'completed'; result: UpstreamResult }
+  | { kind: 'failed'; error: ProviderError };
+
+export type ReconcileOutcome =
+  /** The upstream has our job under this id: continue by polling it. */
+  | { kind: 'found'; upstreamId: string }
+  /** The upstream confirms it never received the job: safe to move on. */
+  | { kind: 'absent' }
+  /** The upstream cannot tell (no lookup by reference): wait for a callback, then give up on this route. */
+  | { kind: 'unknowable' }
+  | { kind: 'failed'; error: ProviderError };
+
+/** What an upstream callback told us, after the adapter verified it. */
+export interface CallbackNotice {
+  upstreamId: string | undefined;
+  /** Present when the callback carries a trustworthy final result; otherwise the runner polls. */
+  outcome?: PollOutcome;
+}
+
+export interface MediaProvider {
+  /** The configured provider name (`kie-main`, `local`, …). */
+  readonly name: string;
+  /** The API style (`kie`, `fal`, …). */
+  readonly type: string;
+  submit(job: MediaJob): Promise<SubmitOutcome>;
+  poll(job: MediaJob, upstreamId: string): Promise<PollOutcome>;
+  /** Asks the upstream whether it received a submit whose outcome we do not know. */
+  reconcile(job: MediaJob): Promise<ReconcileOutcome>;
+  /** Best effort; not every upstream can cancel. */
+  cancel?(job: MediaJob, upstreamId: string): Promise<void>;
+  /** Verifies and reads a callback for this attempt; undefined when it is not a valid callback. */
+  parseCallback?(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined;
+  /** First poll delay after an accepted submit, when the outcome does not say. */
+  readonly defaultPollMs: number;
+}
+
+export interface MediaProviderFactoryOptions {
+  name: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  options: Record<string, unknown>;
+}
+
+export type MediaProviderFactory = (options: MediaProviderFactoryOptions) => MediaProvider;

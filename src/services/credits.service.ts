@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { findEntry } from '../adapters/db/repositories/ledger.repository.ts';
+import { findUserById } from '../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../adapters/db/schema.ts';
+import { AppError, invalidInput } from '../domain/errors.ts';
+import { creditReference } from '../domain/ledger/ledger-kinds.ts';
+import { type PostedEntry, postLedgerEntry } from './ledger.service.ts';
+
+export interface CreditRequest {
+  userId: string;
+  amountMicro: number;
+  note: string | null;
+  idempotencyKey: string;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * An operator's credit (or, with a negative amount, a correction that cannot overdraw). The
+ * Idempotency-Key makes it happen once: a retry with the same key and body returns the first entry; the
+ * same key with another amount or note is refused.
+ */
+export async function grantCredit(db: Kysely<Schema>, request: CreditRequest): Promise<PostedEntry> {
+  if (!IDEMPOTENCY_KEY.test(request.idempotencyKey)) {
+    throw invalidInput('the Idempotency-Key header is required: 1 to 200 visible ASCII characters', 'Idempotency-Key');
+  }
+  if (!Number.isSafeInteger(request.amountMicro) || request.amountMicro === 0) {
+    throw invalidInput('amountCents must be a non-zero integer', 'amountCents');
+  }
+  const reference = creditReference(request.userId, request.idempotencyKey);
+  const sameBody = (entry: { amount_micro: number; note: string | null }) =>
+    entry.amount_micro === request.amountMicro && entry.note === request.note;
+
+  const earlier = await findEntry(db, 'credit', reference);
+  if (earlier) {
+    if (!sameBody(earlier)) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different body');
+    return { entry: earlier, created: false };
+  }
+  if (!(await findUserById(db, request.userId))) throw new AppError('user_not_found', 'user not found');
+  const posted = await db.transaction().execute((tx) =>
+    postLedgerEntry(tx, { userId: request.userId, kind: 'credit', reference, amountMicro: request.amountMicro, note: request.note }),
+  );
+  // A concurrent retry may have won the race with another body.
+  if (!posted.created && !sameBody(posted.entry)) {
+    throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different body');
+  }
+  return posted;
+}

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import { countUsers, findUserByEmail } from '../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../adapters/db/schema.ts';
+import { AppError } from '../domain/errors.ts';
+import { createUser } from './accounts.service.ts';
+import type { ApiKeysService } from './api-keys.service.ts';
+
+export const DEMO_EMAIL = 'demo@switchboard.local';
+const DEMO_BALANCE_MICRO = 10_000_000;
+
+/**
+ * On the very first start (no users at all), creates the demo user with USD 10 and one API key, and
+ * returns the key so the caller can print it once. Several processes starting together on one
+ * database race on the unique email; only the winner gets a key back.
+ */
+export async function ensureDemoUser(db: Kysely<Schema>, apiKeys: ApiKeysService): Promise<{ userId: string; key: string } | undefined> {
+  if ((await countUsers(db)) > 0) return undefined;
+  try {
+    const user = await createUser(db, { email: DEMO_EMAIL, balanceMicro: DEMO_BALANCE_MICRO });
+    const created = await apiKeys.create(user.id, 'demo');
+    return { userId: user.id, key: created.key };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'conflict') return undefined;
+    if (await findUserByEmail(db, DEMO_EMAIL)) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,173 @@
+import type { Logger } from 'pino';
+import type { ClaimedJob, WorkQueue } from '../ports/work-queue.port.ts';
+
+export type JobOutcome = { kind: 'done' } | { kind: 'again'; runAt: number; queue?: string };
+
+/** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOutcome>;
+
+export interface WorkerPoolOptions {
+  owner: string;
+  leaseMs: number;
+  /** Jobs this process runs at once, over all queues. */
+  concurrency: number;
+  /** Jobs of one queue (a provider) this process runs at once. */
+  queueConcurrency: (queue: string) => number;
+  /** Queues to watch from the start; others are discovered from the table. */
+  queues: string[];
+  logger: Logger;
+  now?: () => number;
+}
+
+interface Running {
+  job: ClaimedJob;
+  controller: AbortController;
+}
+
+const MAX_IDLE_SLEEP_MS = 5_000;
+const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
+
+/**
+ * Claims due jobs and runs them with bounded concurrency per queue: wakes on signals and sleeps until
+ * the next due job otherwise (no busy polling); extends the leases of running jobs; on stop, claims
+ * nothing more and lets running jobs finish.
+ */
+export class WorkerPool {
+  private readonly queue: WorkQueue;
+  private readonly handlers: Record<string, JobHandler>;
+  private readonly options: WorkerPoolOptions;
+  private readonly running = new Map<string, Running>();
+  private readonly perQueue = new Map<string, number>();
+  private readonly queues: Set<string>;
+  private readonly now: () => number;
+  private stopped = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private discoverTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(queue: WorkQueue, handlers: Record<string, JobHandler>, options: WorkerPoolOptions) {
+    this.queue = queue;
+    this.handlers = handlers;
+    this.options = options;
+    this.queues = new Set(options.queues);
+    this.now = options.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.queue.onWake((queue) => {
+      this.queues.add(queue);
+      this.schedulePump(0);
+    });
+    this.leaseTimer = setInterval(() => void this.extendLeases(), Math.max(250, Math.floor(this.options.leaseMs / 3)));
+    this.discoverTimer = setInterval(() => void this.discoverQueues(), 10_000);
+    await this.discoverQueues();
+    this.schedulePump(0);
+  }
+
+  /** Stops claiming; resolves when running jobs have finished (or `graceMs` passed, then aborts them). */
+  async stop(graceMs = 20_000): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.discoverTimer) clearInterval(this.discoverTimer);
+    await this.unsubscribe?.();
+    if (this.running.size > 0) {
+      const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([idle, timeout]);
+      for (const r of this.running.values()) r.controller.abort(new Error('worker shutting down'));
+    }
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+  }
+
+  get activeJobs(): number {
+    return this.running.size;
+  }
+
+  private schedulePump(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.pump(), Math.max(0, delayMs));
+  }
+
+  private async pump(): Promise<void> {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        for (const queue of this.queues) {
+          const free = Math.min(this.options.concurrency - this.running.size, this.options.queueConcurrency(queue) - (this.perQueue.get(queue) ?? 0));
+          if (free <= 0) continue;
+          const jobs = await this.queue.claim(this.options.owner, queue, free, this.now(), this.options.leaseMs);
+          for (const job of jobs) this.run(job);
+          if (jobs.length === free) this.pumpAgain = true;
+        }
+      } while (this.pumpAgain && !this.stopped);
+      const next = await this.queue.nextDue([...this.queues], this.now());
+      const sleep = next === undefined ? MAX_IDLE_SLEEP_MS : Math.min(MAX_IDLE_SLEEP_MS, next - this.now());
+      this.schedulePump(sleep);
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'claiming jobs failed');
+      this.schedulePump(1000);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private run(job: ClaimedJob): void {
+    const controller = new AbortController();
+    this.running.set(job.id, { job, controller });
+    this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 0) + 1);
+    void this.execute(job, controller.signal).finally(() => {
+      this.running.delete(job.id);
+      this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
+      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      this.schedulePump(0);
+    });
+  }
+
+  private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+    const handler = this.handlers[job.kind];
+    const owner = this.options.owner;
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const outcome = await handler(job, signal);
+      if (outcome.kind === 'done') await this.queue.complete(owner, job.id);
+      else {
+        await this.queue.reschedule(owner, job.id, outcome.runAt, outcome.queue);
+        if (outcome.queue && outcome.queue !== job.queue) this.queues.add(outcome.queue);
+      }
+    } catch (error) {
+      // An unexpected failure: keep the job and try again later; the handler's own state guards make it safe.
+      const backoff = Math.min(HANDLER_ERROR_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(job.attempts, 12));
+      this.options.logger.error({ err: error, job: { kind: job.kind, refId: job.refId, attempts: job.attempts } }, 'job failed; retrying later');
+      await this.queue.reschedule(owner, job.id, this.now() + backoff).catch(() => {});
+    }
+  }
+
+  private async extendLeases(): Promise<void> {
+    if (this.running.size === 0) return;
+    try {
+      const lost = await this.queue.extend(this.options.owner, [...this.running.keys()], this.now() + this.options.leaseMs);
+      for (const id of lost) this.running.get(id)?.controller.abort(new Error('lease lost'));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'extending leases failed');
+    }
+  }
+
+  private async discoverQueues(): Promise<void> {
+    try {
+      for (const q of await this.queue.queues()) this.queues.add(q);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'listing queues failed');
+    }
+  }
+}

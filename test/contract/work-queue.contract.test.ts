@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
+import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
+import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
+import { WorkerPool } from '../../src/workers/worker-pool.ts';
+import { describeEachDatabase } from '../support/databases.ts';
+
+const quiet = pino({ level: 'silent' });
+
+describeEachDatabase('work queue', (t) => {
+  const queueOf = () => new DbWorkQueue(t.handle, new MemoryEventBus());
+
+  test('enqueue is idempotent per (kind, refId) and keeps the earlier run time', async () => {
+    const q = queueOf();
+    const db = t.handle.db;
+    await db.transaction().execute((tx) => q.enqueue(tx, { kind: 'k1', refId: 'a', queue: 'p', runAt: 2000 }));
+    await db.transaction().execute((tx) => q.enqueue(tx, { kind: 'k1', refId: 'a', queue: 'p', runAt: 5000 }));
+    await db.transaction().execute((tx) => q.enqueue(tx, { kind: 'k1', refId: 'a', queue: 'p', runAt: 1000 }));
+    const rows = await db.selectFrom('jobs').selectAll().where('kind', '=', 'k1').execute();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]?.run_at, 1000);
+  });
+
+  test('an enqueue rolled back with its transaction leaves no job', async () => {
+    const q = queueOf();
+    await assert.rejects(
+      t.handle.db.transaction().execute(async (tx) => {
+        await q.enqueue(tx, { kind: 'k2', refId: 'x', queue: 'p', runAt: 0 });
+        throw new Error('rollback');
+      }),
+    );
+    assert.equal((await t.handle.db.selectFrom('jobs').selectAll().where('kind', '=', 'k2').execute()).length, 0);
+  });
+
+  test('claims only due, unleased jobs of the queue, up to the limit', async () => {
+    const q = queueOf();
+    await t.handle.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 5; i++) await q.enqueue(tx, { kind: 'k3', refId: `j${i}`, queue: 'q3', runAt: 100 + i });
+      await q.enqueue(tx, { kind: 'k3', refId: 'future', queue: 'q3', runAt: 10_000 });
+      await q.enqueue(tx, { kind: 'k3', refId: 'other', queue: 'elsewhere', runAt: 0 });
+    });
+    const first = await q.claim('w1', 'q3', 3, 1000, 5000);
+    assert.deepEqual(first.map((j) => j.refId).sort(), ['j0', 'j1', 'j2'], 'the earliest due first');
+    assert.ok(first.every((j) => j.attempts === 1 && j.leaseUntil === 6000));
+    const second = await q.claim('w2', 'q3', 10, 1000, 5000);
+    assert.deepEqual(second.map((j) => j.refId).sort(), ['j3', 'j4']);
+    assert.equal((await q.claim('w3', 'q3', 10, 1000, 5000)).length, 0, 'leased and future jobs are not claimed');
+  });
+
+  test('a crashed owner’s jobs are reclaimed when the lease runs out, and the old owner can no longer touch them', async () => {
+    const q = queueOf();
+    await t.handle.db.transaction().execute((tx) => q.enqueue(tx, { kind: 'k4', refId: 'crash', queue: 'q4', runAt: 0 }));
+    const [job] = await q.claim('dead', 'q4', 1, 1000, 5000);
+    assert.ok(job);
+    assert.equal((await q.claim('alive', 'q4', 1, 5999, 5000)).length, 0);
+    const [again] = await q.claim('alive', 'q4', 1, 6001, 5000);
+    assert.equal(again?.id, job.id);
+    assert.equal(again?.attempts, 2);
+    assert.equal(await q.complete('dead', job.id), false);
+    assert.equal(await q.reschedule('dead', job.id, 0), false);
+    assert.deepEqual(await q.extend('dead', [job.id], 99_999), [job.id]);
+    assert.deepEqual(await q.extend('alive', [job.id], 99_999), []);
+    assert.equal(await q.complete('alive', job.id), true);
+  });
+
+  test('concurrent claimers never take the same job', async () => {
+    const q = queueOf();
+    await t.handle.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 200; i++) await q.enqueue(tx, { kind: 'k5', refId: `c${i}`, queue: 'q5', runAt: 0 });
+    });
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => q.claim(`w${i}`, 'q5', 30, 1000, 60_000)));
+    const ids = claims.flat().map((j) => j.refId);
+    assert.equal(ids.length, 200);
+    assert.equal(new Set(ids).size, 200);
+  });
+
+  test('a worker pool runs every job once, respects the queue limit, and reschedules', async () => {
+    const q = queueOf();
+    await t.handle.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 30; i++) await q.enqueue(tx, { kind: 'k6', refId: `p${i}`, queue: 'q6', runAt: 0 });
+    });
+    const seen = new Map<string, number>();
+    let active = 0;
+    let peak = 0;
+    const handler = async (job: ClaimedJob) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 5));
+      active--;
+      const runs = (seen.get(job.refId) ?? 0) + 1;
+      seen.set(job.refId, runs);
+      // Every job asks to run once more, 20 ms later, then finishes.
+      return runs === 1 ? { kind: 'again' as const, runAt: Date.now() + 20 } : { kind: 'done' as const };
+    };
+    const pool = new WorkerPool(q, { k6: handler }, { owner: 'pool', leaseMs: 5000, concurrency: 10, queueConcurrency: () => 4, queues: ['q6'], logger: quiet });
+    await pool.start();
+    const deadline = Date.now() + 10_000;
+    while ((await t.handle.db.selectFrom('jobs').select('id').where('kind', '=', 'k6').execute()).length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await pool.stop();
+    assert.equal(seen.size, 30);
+    assert.ok([...seen.values()].every((n) => n === 2));
+    assert.ok(peak <= 4, `peak concurrency ${peak} exceeds the queue limit`);
+  });
+
+  test('a wake-up starts a sleeping pool at once', async () => {
+    const q = queueOf();
+    let ran = 0;
+    const pool = new WorkerPool(q, { k7: async () => ((ran += 1), { kind: 'done' as const }) }, {
+      owner: 'sleepy',
+      leaseMs: 5000,
+      concurrency: 2,
+      queueConcurrency: () => 2,
+      queues: [],
+      logger: quiet,
+    });
+    await pool.start();
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await t.handle.db.transaction().execute((tx) => q.enqueue(tx, { kind: 'k7', refId: 'now', queue: 'q7', runAt: Date.now() }));
+    await q.wake('q7');
+    while (ran === 0 && Date.now() - started < 3000) await new Promise((r) => setTimeout(r, 2));
+    await pool.stop();
+    assert.equal(ran, 1);
+    assert.ok(Date.now() - started < 1000, 'woken, not polled');
+  });
+});

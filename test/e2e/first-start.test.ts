@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { freePort } from '../../bench/support/child-gateway.ts';
+
+/**
+ * What a newcomer does: start the gateway on an empty data directory, read the printed demo key, call
+ * /user/me with it; then use the operator CLI on the same data.
+ */
+test('the first start prints a demo key that answers /user/me with USD 10; the CLI works on the same store', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-first-'));
+  const port = await freePort();
+  const env = { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir };
+  const child = spawn(process.execPath, ['src/main.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!/switchboard started/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const key = /API key \(shown once, keep it\): (sb_\S+)/.exec(output)?.[1];
+    assert.ok(key, `a demo key is printed:\n${output}`);
+    const me = await fetch(`http://127.0.0.1:${port}/api/v1/user/me`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(me.status, 200);
+    const body = (await me.json()) as { data: { balance: number; id: string } };
+    assert.equal(body.data.balance, 1000);
+    const logLines = output.split('\n').filter((l) => l.startsWith('{'));
+    assert.ok(logLines.length > 0);
+    assert.ok(!logLines.some((l) => l.includes(key)), 'the key is printed once, never in a log line');
+
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['src/main.ts', ...args], { env, encoding: 'utf8' });
+    const credit = cli('credits', 'add', body.data.id, '--amount-cents', '250', '--idempotency-key', 'first-topup');
+    assert.equal(credit.status, 0, credit.stderr);
+    assert.equal((JSON.parse(credit.stdout) as { entry: { amountCents: number } }).entry.amountCents, 250);
+    const after = await fetch(`http://127.0.0.1:${port}/api/v1/user/me`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(((await after.json()) as { data: { balance: number } }).data.balance, 1250);
+    const verify = cli('ledger', 'verify');
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.equal((JSON.parse(verify.stdout) as { ok: boolean }).ok, true);
+    const usage = cli('keys', 'create');
+    assert.equal(usage.status, 2);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a second start on the same data creates no second demo user', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-second-'));
+  const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', DATA_DIR: dir };
+  try {
+    for (const expectKey of [true, false]) {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['src/main.ts', 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const deadline = Date.now() + 30_000;
+      while (!/switchboard started/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGTERM');
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      assert.equal(code, 0, 'a graceful shutdown exits 0');
+      assert.equal(/API key/.test(output), expectKey);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError } from '../../../src/config/config-error.ts';
+import { loadConfig } from '../../../src/config/load-config.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sb-config-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function refusal(env: Record<string, string>, field: string | RegExp): void {
+  assert.throws(
+    () => loadConfig(env, dir),
+    (error: unknown) => error instanceof ConfigError && (typeof field === 'string' ? error.field === field : field.test(error.field)),
+  );
+}
+
+test('defaults describe the embedded mode', () => {
+  const config = loadConfig({}, dir);
+  assert.equal(config.port, 8080);
+  assert.equal(config.role, 'all');
+  assert.equal(config.databaseUrl, undefined);
+  assert.equal(config.redisUrl, undefined);
+  assert.equal(config.s3, undefined);
+  assert.equal(config.dataDir, join(dir, 'data'));
+  assert.equal(config.fileRetentionMs, 3 * 24 * 3600 * 1000);
+  assert.deepEqual(Object.keys(config.providers), ['local']);
+});
+
+test('bad environment values are refused with the variable named', () => {
+  refusal({ PORT: 'eighty' }, 'PORT');
+  refusal({ PORT: '70000' }, 'PORT');
+  refusal({ ROLE: 'boss' }, 'ROLE');
+  refusal({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL');
+  refusal({ REDIS_URL: 'http://x' }, 'REDIS_URL');
+  refusal({ SWITCHBOARD_ALLOW_PRIVATE_URLS: 'maybe' }, 'SWITCHBOARD_ALLOW_PRIVATE_URLS');
+  refusal({ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET');
+  refusal({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
+  refusal({ SWITCHBOARD_LOCAL_FAILURE_RATE: '2' }, 'SWITCHBOARD_LOCAL_FAILURE_RATE');
+});
+
+test('a YAML file with providers, routes and ${ENV} secrets is read', () => {
+  const path = file(
+    'ok.yaml',
+    `providers:\n  kie-main:\n    type: kie\n    baseUrl: https://api.kie.ai\n    apiKey: \${KIE_KEY}\nroutes:\n  sora-2: [kie-main, local]\n  nano-banana-2:\n    - provider: kie-main\n      model: google/nano-banana-2\nworker:\n  concurrency: 10\n`,
+  );
+  const config = loadConfig({ SWITCHBOARD_CONFIG: path, KIE_KEY: 'secret-1' }, dir);
+  assert.equal(config.providers['kie-main']?.apiKey, 'secret-1');
+  assert.deepEqual(config.routes['sora-2'], [
+    { provider: 'kie-main', model: 'sora-2' },
+    { provider: 'local', model: 'sora-2' },
+  ]);
+  assert.deepEqual(config.routes['nano-banana-2'], [{ provider: 'kie-main', model: 'google/nano-banana-2' }]);
+  assert.equal(config.worker.concurrency, 10);
+});
+
+test('a bad file names the field', () => {
+  refusal({ SWITCHBOARD_CONFIG: join(dir, 'missing.json') }, 'SWITCHBOARD_CONFIG');
+  refusal({ SWITCHBOARD_CONFIG: file('bad.json', '{"providers": {"x": {"type": "kie"}}}') }, 'providers.x.baseUrl');
+  refusal({ SWITCHBOARD_CONFIG: file('bad2.json', '{"routes": {"sora-2": ["nowhere"]}}') }, 'routes.sora-2[0]');
+  refusal({ SWITCHBOARD_CONFIG: file('bad3.json', '{"providres": {}}') }, 'providres');
+  refusal({ SWITCHBOARD_CONFIG: file('bad4.json', '{"providers": {"x": {"type": "kie", "baseUrl": "https://a", "apiKey": "${NOPE}"}}}') }, 'providers.x.apiKey');
+  refusal({ SWITCHBOARD_CONFIG: file('bad5.json', '{"models": {"sora-2": {"pricing": [{"key": "default", "price": "1.2345678"}]}}}') }, 'models.sora-2.pricing[0].price');
+  refusal({ SWITCHBOARD_CONFIG: file('bad6.json', '{"worker": {"concurrency": 0}}') }, 'worker.concurrency');
+  refusal({ SWITCHBOARD_CONFIG: file('bad7.yaml', 'providers: [oops') }, 'SWITCHBOARD_CONFIG');
+});
