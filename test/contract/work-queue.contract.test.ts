@@ -109,7 +109,11 @@ describeEachDatabase('work queue', (t) => {
   test('a wake-up starts a sleeping pool at once', async () => {
     const q = queueOf();
     let ran = 0;
-    const pool = new WorkerPool(q, { k7: async () => ((ran += 1), { kind: 'done' as const }) }, {
+    const countRun = async () => {
+      ran += 1;
+      return { kind: 'done' as const };
+    };
+    const pool = new WorkerPool(q, { k7: countRun }, {
       owner: 'sleepy',
       leaseMs: 5000,
       concurrency: 2,

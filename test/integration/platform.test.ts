@@ -45,6 +45,14 @@ describeEachMode('health, metrics and API documents', (ctx) => {
       assert.ok(doc.paths[path], `${path} documented`);
     }
     assert.deepEqual(doc.paths['/api/v1/catalog']?.get?.security, []);
+    const estimate = doc.paths['/api/v1/generation/estimate']?.post as unknown as {
+      requestBody: { content: { 'application/json': { schema: { oneOf: Array<{ properties: { model: { const: string }; input: { properties: Record<string, unknown>; additionalProperties: boolean } } }> } } } };
+    };
+    const alternatives = estimate.requestBody.content['application/json'].schema.oneOf;
+    assert.equal(alternatives.length, 34, 'one body schema per media model');
+    const sora = alternatives.find((a) => a.properties.model.const === 'sora-2');
+    assert.ok(sora?.properties.input.properties.prompt, 'the input schema comes from the catalog family');
+    assert.equal(sora?.properties.input.additionalProperties, false);
     assert.deepEqual(doc.paths['/api/v1/user/me']?.get?.security, [{ apiKey: [] }]);
     const html = await fetch(`${ctx.gw.url}/docs`);
     assert.equal(html.status, 200);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PARAM_FIELD_JSON_SCHEMA } from '../../domain/catalog/index.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { errorResponse, idParam } from '../schemas.ts';
@@ -31,7 +32,7 @@ const catalogModelSchema = {
     },
     priceFrom: { type: 'string' },
     priceUnit: { enum: ['generation', 'second', 'megatoken'] },
-    params: { type: 'array', items: { type: 'object' } },
+    params: { type: 'array', items: PARAM_FIELD_JSON_SCHEMA },
     protocols: { type: 'array', items: { enum: ['openai', 'anthropic'] } },
   },
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
@@ -14,6 +15,26 @@ export const generationRequestSchema = {
   },
 };
 
+/**
+ * The create/estimate body for the docs: one alternative per media model, its `input` schema taken
+ * from the catalog's family declaration (the same declaration that validates it).
+ */
+export function generationBodySchema(catalog: Catalog): Record<string, unknown> {
+  return {
+    oneOf: catalog.mediaModels().map((m) => ({
+      title: m.id,
+      type: 'object',
+      required: ['model', 'input'],
+      additionalProperties: false,
+      properties: {
+        model: { const: m.id },
+        input: catalog.inputSchema(m.id),
+        webhook: generationRequestSchema.properties.webhook,
+      },
+    })),
+  };
+}
+
 export function registerEstimateRoute(app: FastifyInstance, services: AppServices): void {
   app.post('/api/v1/generation/estimate', {
     preHandler: requireApiKey(services.authenticator),
@@ -23,7 +44,7 @@ export function registerEstimateRoute(app: FastifyInstance, services: AppService
         description: 'Validates the input as create does, measures user media whose length is billed or bounded, and prices it.',
         tags: ['Generation'],
         auth: 'apiKey',
-        requestBody: generationRequestSchema,
+        requestBody: generationBodySchema(services.catalog),
         responses: {
           200: { description: '`{cost}` in integer micro-USD', schema: { type: 'object', required: ['cost'], properties: { cost: { type: 'integer' } } } },
           400: errorResponse('Invalid model or input (code invalid_input)'),

@@ -6,6 +6,9 @@ import { test } from 'node:test';
 import { ConfigError } from '../../../src/config/config-error.ts';
 import { loadConfig } from '../../../src/config/load-config.ts';
 
+/** `${NAME}` as the operator writes it in the file. */
+const envRef = (name: string) => `$${'{'}${name}}`;
+
 const dir = mkdtempSync(join(tmpdir(), 'sb-config-'));
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -44,10 +47,10 @@ test('bad environment values are refused with the variable named', () => {
   refusal({ SWITCHBOARD_LOCAL_FAILURE_RATE: '2' }, 'SWITCHBOARD_LOCAL_FAILURE_RATE');
 });
 
-test('a YAML file with providers, routes and ${ENV} secrets is read', () => {
+test('a YAML file with providers, routes and environment-variable secrets is read', () => {
   const path = file(
     'ok.yaml',
-    `providers:\n  kie-main:\n    type: kie\n    baseUrl: https://api.kie.ai\n    apiKey: \${KIE_KEY}\nroutes:\n  sora-2: [kie-main, local]\n  nano-banana-2:\n    - provider: kie-main\n      model: google/nano-banana-2\nworker:\n  concurrency: 10\n`,
+    `providers:\n  kie-main:\n    type: kie\n    baseUrl: https://api.kie.ai\n    apiKey: ${envRef('KIE_KEY')}\nroutes:\n  sora-2: [kie-main, local]\n  nano-banana-2:\n    - provider: kie-main\n      model: google/nano-banana-2\nworker:\n  concurrency: 10\n`,
   );
   const config = loadConfig({ SWITCHBOARD_CONFIG: path, KIE_KEY: 'secret-1' }, dir);
   assert.equal(config.providers['kie-main']?.apiKey, 'secret-1');
@@ -64,7 +67,7 @@ test('a bad file names the field', () => {
   refusal({ SWITCHBOARD_CONFIG: file('bad.json', '{"providers": {"x": {"type": "kie"}}}') }, 'providers.x.baseUrl');
   refusal({ SWITCHBOARD_CONFIG: file('bad2.json', '{"routes": {"sora-2": ["nowhere"]}}') }, 'routes.sora-2[0]');
   refusal({ SWITCHBOARD_CONFIG: file('bad3.json', '{"providres": {}}') }, 'providres');
-  refusal({ SWITCHBOARD_CONFIG: file('bad4.json', '{"providers": {"x": {"type": "kie", "baseUrl": "https://a", "apiKey": "${NOPE}"}}}') }, 'providers.x.apiKey');
+  refusal({ SWITCHBOARD_CONFIG: file('bad4.json', JSON.stringify({ providers: { x: { type: 'kie', baseUrl: 'https://a', apiKey: envRef('NOPE') } } })) }, 'providers.x.apiKey');
   refusal({ SWITCHBOARD_CONFIG: file('bad5.json', '{"models": {"sora-2": {"pricing": [{"key": "default", "price": "1.2345678"}]}}}') }, 'models.sora-2.pricing[0].price');
   refusal({ SWITCHBOARD_CONFIG: file('bad6.json', '{"worker": {"concurrency": 0}}') }, 'worker.concurrency');
   refusal({ SWITCHBOARD_CONFIG: file('bad7.yaml', 'providers: [oops') }, 'SWITCHBOARD_CONFIG');

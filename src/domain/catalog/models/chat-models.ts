@@ -1,0 +1,211 @@
+/**
+ * The 12 built-in text models (shared/catalog-notes.md, section 2). USD per 1M tokens. Cached-input
+ * prices, context windows and output limits are our documented choices (docs/catalog.md).
+ * `claude-opus-5` is not built in (its only source is unverified); an operator can add it.
+ */
+import type { ChatProtocol } from '../catalog.types.ts';
+
+export interface ChatModelSeed {
+  readonly id: string;
+  readonly name: string;
+  readonly vendor: string;
+  readonly group: string;
+  readonly description: string;
+  readonly input: string;
+  readonly output: string;
+  /** Absent: the vendor publishes no cached-input price, so the input price applies. */
+  readonly cachedInput?: string;
+  readonly protocols: readonly ChatProtocol[];
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+  readonly capabilities: readonly string[];
+  readonly tags: readonly string[];
+}
+
+const FULL = ['tools', 'vision', 'json_schema', 'streaming'];
+const NO_VISION = ['tools', 'json_schema', 'streaming'];
+const CLAUDE: readonly ChatProtocol[] = ['anthropic', 'openai'];
+const OPENAI: readonly ChatProtocol[] = ['openai'];
+
+export const CHAT_MODELS: readonly ChatModelSeed[] = [
+  {
+    id: 'gpt-5.5',
+    name: 'GPT-5.5',
+    vendor: 'OpenAI',
+    group: 'gpt-5',
+    description: 'OpenAI flagship model.',
+    input: '5.00',
+    output: '30.00',
+    cachedInput: '0.50',
+    protocols: OPENAI,
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    capabilities: FULL,
+    tags: ['text', 'openai', 'flagship'],
+  },
+  {
+    id: 'gpt-5.4',
+    name: 'GPT-5.4',
+    vendor: 'OpenAI',
+    group: 'gpt-5',
+    description: 'OpenAI general-purpose model.',
+    input: '2.50',
+    output: '15.00',
+    cachedInput: '0.25',
+    protocols: OPENAI,
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    capabilities: FULL,
+    tags: ['text', 'openai'],
+  },
+  {
+    id: 'gpt-5.4-mini',
+    name: 'GPT-5.4 mini',
+    vendor: 'OpenAI',
+    group: 'gpt-5',
+    description: 'Small, fast OpenAI model.',
+    input: '0.75',
+    output: '4.50',
+    cachedInput: '0.075',
+    protocols: OPENAI,
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    capabilities: FULL,
+    tags: ['text', 'openai', 'fast'],
+  },
+  {
+    id: 'claude-opus-4-7',
+    name: 'Claude Opus 4.7',
+    vendor: 'Anthropic',
+    group: 'claude',
+    description: 'Anthropic flagship model; also served on the messages protocol.',
+    input: '5.00',
+    output: '25.00',
+    cachedInput: '0.50',
+    protocols: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    capabilities: FULL,
+    tags: ['text', 'anthropic', 'flagship'],
+  },
+  {
+    id: 'claude-sonnet-4-6',
+    name: 'Claude Sonnet 4.6',
+    vendor: 'Anthropic',
+    group: 'claude',
+    description: 'Anthropic balanced model; also served on the messages protocol.',
+    input: '3.00',
+    output: '15.00',
+    cachedInput: '0.30',
+    protocols: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    capabilities: FULL,
+    tags: ['text', 'anthropic'],
+  },
+  {
+    id: 'claude-haiku-4-5',
+    name: 'Claude Haiku 4.5',
+    vendor: 'Anthropic',
+    group: 'claude',
+    description: 'Anthropic fast model; also served on the messages protocol.',
+    input: '1.00',
+    output: '5.00',
+    cachedInput: '0.10',
+    protocols: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    capabilities: FULL,
+    tags: ['text', 'anthropic', 'fast'],
+  },
+  {
+    id: 'gemini-3.1-pro',
+    name: 'Gemini 3.1 Pro',
+    vendor: 'Google',
+    group: 'gemini',
+    description: 'Google flagship model (price for prompts up to 200K tokens).',
+    input: '2.00',
+    output: '12.00',
+    cachedInput: '0.20',
+    protocols: OPENAI,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    capabilities: FULL,
+    tags: ['text', 'google', 'flagship'],
+  },
+  {
+    id: 'gemini-3.1-flash-lite',
+    name: 'Gemini 3.1 Flash-Lite',
+    vendor: 'Google',
+    group: 'gemini',
+    description: 'Google low-cost model.',
+    input: '0.25',
+    output: '1.50',
+    cachedInput: '0.025',
+    protocols: OPENAI,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    capabilities: FULL,
+    tags: ['text', 'google', 'fast'],
+  },
+  {
+    id: 'deepseek-v4-flash',
+    name: 'DeepSeek V4 Flash',
+    vendor: 'DeepSeek',
+    group: 'deepseek',
+    description: 'DeepSeek fast model.',
+    input: '0.14',
+    output: '0.28',
+    cachedInput: '0.014',
+    protocols: OPENAI,
+    contextWindow: 128_000,
+    maxOutputTokens: 32_768,
+    capabilities: NO_VISION,
+    tags: ['text', 'deepseek', 'budget'],
+  },
+  {
+    id: 'deepseek-v4-pro',
+    name: 'DeepSeek V4 Pro',
+    vendor: 'DeepSeek',
+    group: 'deepseek',
+    description: 'DeepSeek reasoning model (discounted list price).',
+    input: '0.435',
+    output: '0.87',
+    cachedInput: '0.0435',
+    protocols: OPENAI,
+    contextWindow: 128_000,
+    maxOutputTokens: 65_536,
+    capabilities: NO_VISION,
+    tags: ['text', 'deepseek'],
+  },
+  {
+    id: 'grok-4.3',
+    name: 'Grok 4.3',
+    vendor: 'xAI',
+    group: 'grok',
+    description: 'xAI Grok model.',
+    input: '1.25',
+    output: '2.50',
+    cachedInput: '0.3125',
+    protocols: OPENAI,
+    contextWindow: 256_000,
+    maxOutputTokens: 32_768,
+    capabilities: FULL,
+    tags: ['text', 'xai'],
+  },
+  {
+    id: 'qwen3.6-plus',
+    name: 'Qwen 3.6 Plus',
+    vendor: 'Alibaba',
+    group: 'qwen',
+    description: 'Alibaba Qwen model (price for prompts up to 256K tokens).',
+    input: '0.50',
+    output: '3.00',
+    cachedInput: '0.10',
+    protocols: OPENAI,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 65_536,
+    capabilities: FULL,
+    tags: ['text', 'alibaba'],
+  },
+];
