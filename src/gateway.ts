@@ -1,5 +1,9 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
+import { LocalBlobStore } from './adapters/blob/local-blob-store.ts';
+import { S3BlobStore } from './adapters/blob/s3-blob-store.ts';
 import { MemoryEventBus } from './adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from './adapters/bus/redis-event-bus.ts';
 import { migrate } from './adapters/db/migrate.ts';
@@ -7,16 +11,30 @@ import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.t
 import { GuardedMediaMeasurer } from './services/media-measurer.service.ts';
 import { Metrics } from './adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
+import { DbWorkQueue } from './adapters/queue/db-work-queue.ts';
 import type { Config } from './config/config.types.ts';
 import { Catalog } from './domain/catalog/catalog.ts';
 import { buildHttpApp } from './http/app.ts';
+import { newId } from './domain/ids.ts';
+import type { BlobStore } from './ports/blob-store.port.ts';
 import type { EventBus } from './ports/event-bus.port.ts';
+import { buildMediaProviders } from './providers/media-providers.ts';
 import { ApiKeyAuthenticator } from './services/api-key-authenticator.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import type { AppServices } from './services/app-services.ts';
+import { AuthService } from './services/auth/auth.service.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
 import { EstimateService } from './services/estimate.service.ts';
+import { ResultStore } from './services/generation/result-store.ts';
+import { presentTaskStatus } from './services/generation/task-presenter.ts';
+import { createRetentionSweeper, scheduleRetentionSweep } from './services/generation/retention-sweeper.ts';
+import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
+import type { TerminalHook } from './services/generation/task-transitions.ts';
 import { ProviderHealth } from './services/provider-health.ts';
+import { createWebhookJobHandler } from './services/webhooks/webhook-delivery.handler.ts';
+import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
+import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
+import { WorkerPool } from './workers/worker-pool.ts';
 
 export interface GatewayOptions {
   /** Where logs go (tests pass a quiet or capturing stream). */
@@ -54,8 +72,11 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   const authenticator = new ApiKeyAuthenticator(database.db, bus);
   const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
+  const publicBaseUrl = () => config.publicBaseUrl;
+  const blobs: BlobStore = config.s3 ? new S3BlobStore(config.s3, publicBaseUrl) : new LocalBlobStore(join(config.dataDir, 'files'), publicBaseUrl);
   const readinessChecks: AppServices['readinessChecks'] = [
     { name: 'database', check: async () => void (await database.db.selectFrom('schema_migrations').select('version').limit(1).execute()) },
+    { name: 'storage', check: () => blobs.check() },
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', check: () => bus.ping() });
   return {
@@ -67,10 +88,83 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     catalog,
     apiKeys,
     authenticator,
+    auth: new AuthService(database.db),
     providerHealth: new ProviderHealth(),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
+    blobs,
+    queue: new DbWorkQueue(database, bus),
+    mediaProviders: buildMediaProviders(config),
+    webhookSecrets: new WebhookSecretService(database.db),
+    outbound,
     readinessChecks,
   };
+}
+
+/**
+ * What runs when a task reaches a terminal status, inside the transaction that moved it: the
+ * completion webhook is written with the same body GET /task/status returns. No explicit wake-up is
+ * needed: the worker that ran the step claims due jobs right after it, and the delivery is due now.
+ */
+function terminalHook(services: AppServices): TerminalHook {
+  return async (tx, task) => {
+    if (!task.webhook_url) return;
+    await enqueueTaskWebhook(tx, services.queue, {
+      userId: task.user_id,
+      taskId: task.id,
+      eventType: `task.${task.status}`,
+      url: task.webhook_url,
+      body: { code: 200, data: presentTaskStatus(task, services.blobs) },
+      now: Date.now(),
+    });
+  };
+}
+
+/** The worker side: claims jobs (task steps, webhook deliveries, the retention sweep) and runs them. */
+export async function startWorkers(services: AppServices): Promise<WorkerPool> {
+  const { config, database, logger } = services;
+  const onTerminal = terminalHook(services);
+  const runner = new TaskRunner({
+    db: database.db,
+    catalog: services.catalog,
+    providers: (name) => services.mediaProviders.get(name),
+    results: new ResultStore(services.blobs, services.outbound, config.maxResultBytes),
+    onTerminal,
+    callbackBaseUrl: () => config.publicBaseUrl,
+    fileRetentionMs: config.fileRetentionMs,
+    logger,
+    metrics: services.metrics,
+    health: services.providerHealth,
+    timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
+  });
+  const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000 });
+  const pool = new WorkerPool(
+    services.queue,
+    {
+      task: runner.handle,
+      sweep,
+      [WEBHOOK_JOB_KIND]: createWebhookJobHandler({ db: database.db, client: services.outbound, logger }),
+    },
+    {
+      owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
+      leaseMs: config.worker.leaseMs,
+      concurrency: config.worker.concurrency,
+      queueConcurrency: (queue) => config.providers[queue]?.concurrency ?? 64,
+      queues: [...Object.keys(config.providers), 'webhooks', 'maintenance'],
+      logger,
+    },
+  );
+  await scheduleRetentionSweep(database.db, services.queue, Date.now());
+  await pool.start();
+  return pool;
+}
+
+function timingOverrides(options: Record<string, unknown> | undefined): Partial<typeof DEFAULT_TIMINGS> {
+  const out: Partial<typeof DEFAULT_TIMINGS> = {};
+  for (const key of ['maxJobMs', 'reconcileWindowMs', 'maxPollIntervalMs'] as const) {
+    const v = options?.[key];
+    if (typeof v === 'number' && v > 0) out[key] = v;
+  }
+  return out;
 }
 
 /** Starts what the role asks for: HTTP (api), the workers (worker), or both (all). */
@@ -92,6 +186,8 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
     if (config.host === '0.0.0.0' || config.host === '::') url = url.replace(/\/\/[^:/]+/, '//127.0.0.1');
     if (!config.publicBaseUrlIsExplicit) config.publicBaseUrl = url;
   }
+  // After listening: callback URLs given to upstreams need the bound address.
+  const workers = config.role !== 'api' ? await startWorkers(services) : undefined;
 
   let closed = false;
   return {
@@ -103,8 +199,10 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       closed = true;
       // Stop taking requests first (in-flight ones finish), then the background parts, then storage.
       await http?.close();
+      await workers?.stop();
       await services.authenticator.stop();
       await services.bus.close();
+      if (services.blobs instanceof S3BlobStore) services.blobs.close();
       await services.database.close();
     },
   };

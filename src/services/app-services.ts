@@ -3,11 +3,17 @@ import type { DatabaseHandle } from '../adapters/db/open-database.ts';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import type { Config } from '../config/config.types.ts';
 import type { Catalog } from '../domain/catalog/catalog.ts';
+import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
+import type { BlobStore } from '../ports/blob-store.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
+import type { WorkQueue } from '../ports/work-queue.port.ts';
+import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
+import type { AuthService } from './auth/auth.service.ts';
 import type { EstimateService } from './estimate.service.ts';
 import type { ProviderHealth } from './provider-health.ts';
+import type { WebhookSecretService } from './webhooks/webhook-secret.service.ts';
 
 /**
  * Everything the composition root (main.ts) builds once and hands down. The HTTP layer and the
@@ -22,8 +28,17 @@ export interface AppServices {
   catalog: Catalog;
   apiKeys: ApiKeysService;
   authenticator: ApiKeyAuthenticator;
+  /** Dashboard accounts: sign-up, sign-in, sessions, password changes. */
+  auth: AuthService;
   providerHealth: ProviderHealth;
   estimates: EstimateService;
+  blobs: BlobStore;
+  queue: WorkQueue;
+  /** Media providers by configured name (`local` always among them). */
+  mediaProviders: Map<string, MediaProvider>;
+  webhookSecrets: WebhookSecretService;
+  /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
+  outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */
   readinessChecks: Array<{ name: string; check: () => Promise<void> }>;
 }

@@ -44,6 +44,7 @@ export class WorkerPool {
   private pumping = false;
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
   private leaseTimer: NodeJS.Timeout | undefined;
   private discoverTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -87,10 +88,18 @@ export class WorkerPool {
     return this.running.size;
   }
 
+  /** Keeps the earliest pending pump: a later sleep never cancels an earlier wake-up. */
   private schedulePump(delayMs: number): void {
     if (this.stopped) return;
+    const at = Date.now() + Math.max(0, delayMs);
+    if (this.timer && at >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pump(), Math.max(0, delayMs));
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      void this.pump();
+    }, Math.max(0, delayMs));
   }
 
   private async pump(): Promise<void> {
@@ -113,7 +122,7 @@ export class WorkerPool {
       } while (this.pumpAgain && !this.stopped);
       const next = await this.queue.nextDue([...this.queues], this.now());
       const sleep = next === undefined ? MAX_IDLE_SLEEP_MS : Math.min(MAX_IDLE_SLEEP_MS, next - this.now());
-      this.schedulePump(sleep);
+      this.schedulePump(this.pumpAgain ? 0 : sleep);
     } catch (error) {
       this.options.logger.error({ err: error }, 'claiming jobs failed');
       this.schedulePump(1000);

@@ -4,11 +4,14 @@
  * values are JSON text, so that both engines store exactly the same values.
  */
 import type { Kysely, Transaction } from 'kysely';
+import type { ChatTables } from './tables/chat.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
+import type { MediaTables } from './tables/media.tables.ts';
+import type { SessionTables } from './tables/sessions.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

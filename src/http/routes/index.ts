@@ -5,15 +5,30 @@ import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
 import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
 import { registerApiKeyRoutes } from './api-keys.route.ts';
+import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
+import { registerSessionRoutes } from './auth/session.route.ts';
+import { registerGenerationsListRoute } from './generations-list.route.ts';
+import { registerStatsRoute } from './stats.route.ts';
+import { registerWebApp } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
 import { registerCostRoutes } from './cost.route.ts';
 import { registerEstimateRoute } from './estimate.route.ts';
+import { registerFilesRoute } from './files.route.ts';
+import { registerGenerationCreateRoute } from './generation-create.route.ts';
+import { registerGenerationDetailRoute } from './generation-detail.route.ts';
 import { registerHealthRoutes } from './health.route.ts';
+import { registerMediaCallbackRoute } from './media-callback.route.ts';
 import { registerModelsRoute } from './models.route.ts';
 import { registerOpenApiRoutes } from './openapi.route.ts';
+import { registerTaskStatusRoute } from './task-status.route.ts';
 import { registerUserMeRoute } from './user-me.route.ts';
+import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
+import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
 
 export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector): void {
+  // Dashboard sessions: requireApiKey/requireAdmin accept the session cookie through this (auth.ts).
+  app.decorate('sessionAuth', services.auth);
+  app.decorateRequest('dashboardSession', null);
   registerHealthRoutes(app, services);
   registerUserMeRoute(app, services);
   registerApiKeyRoutes(app, services);
@@ -21,8 +36,19 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);
   registerEstimateRoute(app, services);
+  registerGenerationCreateRoute(app, services);
+  registerTaskStatusRoute(app, services);
+  registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(services.database.db, userId, taskId));
+  registerMediaCallbackRoute(app, services);
+  registerFilesRoute(app, services.blobs, { retentionMs: services.config.fileRetentionMs });
+  registerWebhookSecretRoutes(app, { db: services.database.db, authenticator: services.authenticator, webhookSecrets: services.webhookSecrets });
+  registerSessionRoutes(app, services);
+  registerStatsRoute(app, services);
+  registerGenerationsListRoute(app, services);
   registerAdminUserRoutes(app, services);
+  registerAdminRoleRoute(app, services);
   registerAdminLedgerRoutes(app, services);
   registerAdminProviderRoutes(app, services);
   registerOpenApiRoutes(app, services, openapi);
+  registerWebApp(app);
 }

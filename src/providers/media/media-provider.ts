@@ -1,4 +1,5 @@
-import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
+import type { MeasuredMedia, OutputSpec, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
 
 /**
  * The contract between the task runner and an upstream API style (kie, fal, replicate, openai,
@@ -11,7 +12,32 @@ export interface ProviderError {
   retryable: boolean;
   /** The upstream HTTP status, when there was one. */
   status?: number;
+  /** Why, as a closed list (for logs, metrics and provider health); failover still reads only `retryable`. */
+  code?: ProviderErrorCode;
 }
+
+/**
+ * `network`: no answer (refused, reset, DNS); `timeout`: no answer in time; `rate_limited` and
+ * `unavailable`: the upstream is busy or down; `auth`: our key is refused; `credits`: our balance there
+ * is spent; `not_found`: unknown model, endpoint or job; `invalid_request`: the upstream refused the
+ * request's content; `content_policy`: moderation refused prompt or media; `generation_failed`: the job
+ * ran and failed; `unsupported`: this route cannot do what the input asks; `protocol`: an answer we
+ * cannot read.
+ */
+export type ProviderErrorCode =
+  | 'network'
+  | 'timeout'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'auth'
+  | 'credits'
+  | 'not_found'
+  | 'invalid_request'
+  | 'content_policy'
+  | 'generation_failed'
+  | 'canceled'
+  | 'unsupported'
+  | 'protocol';
 
 export type ResultFileType = 'image' | 'video' | 'music';
 
@@ -22,6 +48,21 @@ export interface UpstreamFile {
   data?: Buffer;
   /** As the upstream declares it; checked against the bytes when we copy the file. */
   contentType?: string;
+}
+
+/**
+ * One song take in `output.tracks` (SPEC: title, duration, lyrics, tags, cover image URLs, audioId),
+ * in the order of `files`. Cover URLs may be upstream URLs or `data:` URIs: the gateway copies them to
+ * its own storage and rewrites them, like the files.
+ */
+export interface MusicTrackOutput {
+  audioId: string;
+  title: string;
+  /** Seconds. */
+  duration: number;
+  lyrics: string | null;
+  tags: string | null;
+  coverImageUrls: string[];
 }
 
 export interface UpstreamResult {
@@ -40,6 +81,8 @@ export interface MediaJob {
   family: string;
   input: ValidatedInput;
   measured: MeasuredMedia[];
+  /** What the request should produce (sizes, durations, counts), from the catalog. */
+  outputSpec: OutputSpec;
   /** Where the upstream may call us back for this attempt (already carrying an unguessable token). */
   callbackUrl: string;
   /** For follow-up actions: the upstream ids of the parent tasks on this provider, by our task id. */
@@ -93,6 +136,8 @@ export interface MediaProvider {
   parseCallback?(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined;
   /** First poll delay after an accepted submit, when the outcome does not say. */
   readonly defaultPollMs: number;
+  /** Releases pooled connections (graceful shutdown, tests). */
+  close?(): Promise<void>;
 }
 
 export interface MediaProviderFactoryOptions {
@@ -101,6 +146,8 @@ export interface MediaProviderFactoryOptions {
   apiKey: string | undefined;
   timeoutMs: number;
   options: Record<string, unknown>;
+  /** The guarded client, for styles that must fetch user media themselves (OpenAI image edits). */
+  guardedHttp?: GuardedHttpClient;
 }
 
 export type MediaProviderFactory = (options: MediaProviderFactoryOptions) => MediaProvider;

@@ -5,6 +5,12 @@ export interface UsersTable {
   is_admin: number;
   balance_micro: number;
   webhook_secret: string;
+  /**
+   * The secret the last rotation replaced; it keeps signing beside the new one for a grace period
+   * after `webhook_secret_rotated_at` (services/webhooks). Optional so a new user can leave both out.
+   */
+  webhook_secret_previous?: string | null;
+  webhook_secret_rotated_at?: number | null;
   created_at: number;
 }
 

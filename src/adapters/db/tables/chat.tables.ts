@@ -1,0 +1,34 @@
+export interface ChatRequestsTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  model: string;
+  /** The wire protocol the client spoke: `openai` or `anthropic`. */
+  protocol: string;
+  /** The route that answered (null when none was reached). */
+  provider: string | null;
+  upstream_model: string | null;
+  stream: number;
+  /** in_progress, succeeded, failed (nothing billed), cut (upstream stream broke), client_closed. */
+  status: string;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cache_creation_tokens: number;
+  /** 1 when the provider reported no usage and we billed what we counted. */
+  usage_estimated: number;
+  /** The most the request could cost, held before the call. */
+  hold_micro: number;
+  /** What was charged after settling. */
+  cost_micro: number;
+  latency_ms: number | null;
+  first_byte_ms: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface ChatTables {
+  chat_requests: ChatRequestsTable;
+}

@@ -1,0 +1,21 @@
+/** A signed-in browser (the dashboard). The cookie holds a random token; only its SHA-256 is stored. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 (hex) of the cookie token. */
+  token_hash: string;
+  /** Sent back by the dashboard in `x-csrf-token` on unsafe requests. */
+  csrf_token: string;
+  created_at: number;
+  /** When the expiry last slid forward (renewals are written at most every few minutes). */
+  last_seen_at: number;
+  /** Idle expiry: moves forward with use, never past `absolute_expires_at`. */
+  expires_at: number;
+  absolute_expires_at: number;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface SessionTables {
+  sessions: SessionsTable;
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { invalidInput } from '../../domain/errors.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { createGeneration } from '../../services/generation/create-generation.service.ts';
+import { authOf, requireApiKey } from '../auth.ts';
+import { envelope, errorResponse } from '../schemas.ts';
+import { generationBodySchema } from './estimate.route.ts';
+
+export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
+  app.post('/api/v1/generation/create', {
+    preHandler: requireApiKey(services.authenticator),
+    schema: {
+      headers: {
+        type: 'object',
+        properties: { 'idempotency-key': { type: 'string', description: 'Optional: the same key and body return the same task, charged once' } },
+      },
+    },
+    config: {
+      docs: {
+        summary: 'Price, debit and queue a media generation; answers at once with the task id',
+        description:
+          'Validates `input` for the model, measures user media whose length is billed or bounded, debits exactly what /generation/estimate returns, and queues the work. Poll /task/status/{taskId} or pass `webhook`. A failed task is refunded in full.',
+        tags: ['Generation'],
+        auth: 'apiKey',
+        requestBody: generationBodySchema(services.catalog),
+        responses: {
+          200: {
+            description: 'The task, `not_started`',
+            schema: envelope({
+              type: 'object',
+              required: ['taskId', 'status', 'createdAt'],
+              properties: { taskId: { type: 'string' }, status: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+            }),
+          },
+          400: errorResponse('Invalid model or input (invalid_input); nothing was charged'),
+          401: errorResponse('Missing or invalid API key'),
+          402: errorResponse('Insufficient balance (insufficient_balance); nothing was charged'),
+          409: errorResponse('Idempotency-Key reused with a different body'),
+        },
+      },
+    },
+    handler: async (request) => {
+      const key = request.headers['idempotency-key'];
+      if (Array.isArray(key)) throw invalidInput('send one Idempotency-Key header', 'Idempotency-Key');
+      const { task } = await createGeneration(
+        {
+          db: services.database.db,
+          catalog: services.catalog,
+          estimates: services.estimates,
+          queue: services.queue,
+          routes: services.config.routes,
+          allowPrivateUrls: services.config.allowPrivateUrls,
+        },
+        authOf(request).userId,
+        request.body,
+        key,
+      );
+      return { code: 200, data: { taskId: task.id, status: task.status, createdAt: new Date(task.created_at).toISOString() } };
+    },
+  });
+}

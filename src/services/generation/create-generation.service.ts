@@ -1,0 +1,127 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
+import { findParentTasks, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
+import type { RouteTarget } from '../../config/config.types.ts';
+import { requestHash } from '../../domain/canonical-json.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { EstimateService } from '../estimate.service.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+import { pinRoutes, routesForModel } from './task-routes.ts';
+
+export interface CreateGenerationDeps {
+  db: Kysely<Schema>;
+  catalog: Catalog;
+  estimates: EstimateService;
+  queue: WorkQueue;
+  routes: Record<string, RouteTarget[]>;
+  allowPrivateUrls: boolean;
+  now?: () => number;
+}
+
+export interface CreatedTask {
+  task: TaskRow;
+  /** False when an Idempotency-Key replayed an earlier task (nothing was charged this time). */
+  created: boolean;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * Validate, price (measuring user media), then in ONE transaction: debit, insert the task, enqueue its
+ * first job. So a paid task is never lost and an unpaid one never runs. With an Idempotency-Key, the
+ * same key and body return the first task without a second debit; another body is a 409.
+ */
+export async function createGeneration(deps: CreateGenerationDeps, userId: string, body: unknown, idempotencyKey?: string): Promise<CreatedTask> {
+  const now = deps.now?.() ?? Date.now();
+  let hash: string | null = null;
+  if (idempotencyKey !== undefined) {
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw invalidInput('Idempotency-Key must be 1 to 200 visible ASCII characters', 'Idempotency-Key');
+    hash = requestHash(body);
+    const earlier = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
+    if (earlier) return replay(earlier, hash);
+  }
+
+  const priced = await deps.estimates.price(body);
+  const { model, input, webhook } = priced.request;
+  if (webhook !== undefined) {
+    try {
+      assertPublicUrl(webhook, deps.allowPrivateUrls);
+    } catch {
+      throw invalidInput('webhook must be a public http or https URL', 'webhook');
+    }
+  }
+  const info = deps.catalog.media(model);
+  if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
+  const routes = await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input));
+  const firstRoute = routes[0];
+  if (!firstRoute) throw new AppError('service_unavailable', `no provider serves ${model}`);
+
+  const task: TaskRow = {
+    id: newId('task', now),
+    user_id: userId,
+    model,
+    family: info.family,
+    type: info.type,
+    input_json: JSON.stringify(input),
+    measured_json: JSON.stringify(priced.measured),
+    webhook_url: webhook ?? null,
+    status: 'not_started',
+    cost_micro: priced.quote.costMicro,
+    price_tier: priced.quote.tierKey,
+    price_unit: priced.quote.unit,
+    price_units: priced.quote.units,
+    routes_json: JSON.stringify(routes),
+    files_json: null,
+    output_json: null,
+    error_message: null,
+    refunded_micro: 0,
+    idempotency_key: idempotencyKey ?? null,
+    request_hash: hash,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    finished_at: null,
+    expires_at: null,
+  };
+  try {
+    await deps.db.transaction().execute(async (tx) => {
+      await postLedgerEntry(tx, { userId, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: model }, now);
+      await insertTask(tx, task);
+      await deps.queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstRoute.provider, runAt: now });
+    });
+  } catch (error) {
+    // Two requests with one Idempotency-Key raced: the loser's transaction (and debit) rolled back.
+    if (idempotencyKey !== undefined && hash !== null && isUniqueViolation(error)) {
+      const winner = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
+      if (winner) return replay(winner, hash);
+    }
+    throw error;
+  }
+  await deps.queue.wake(firstRoute.provider);
+  return { task, created: true };
+}
+
+function replay(earlier: TaskRow, hash: string): CreatedTask {
+  if (earlier.request_hash !== hash) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body');
+  return { task: earlier, created: false };
+}
+
+async function resolveRoutes(deps: CreateGenerationDeps, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
+  const routes = routesForModel(deps.routes, model);
+  if (parentIds.length === 0) return routes;
+  const parents = await findParentTasks(deps.db, userId, parentIds);
+  let provider: string | undefined;
+  for (const id of parentIds) {
+    const parent = parents.find((p) => p.id === id);
+    if (!parent) throw invalidInput(`the referenced task ${id} was not found`, 'input');
+    if (parent.status !== 'finished') throw invalidInput(`the referenced task ${id} is ${parent.status}, not finished`, 'input');
+    const succeeded = (await listAttempts(deps.db, id)).find((a) => a.state === 'succeeded');
+    if (succeeded) provider ??= succeeded.provider;
+  }
+  return provider ? pinRoutes(routes, provider, model) : routes;
+}

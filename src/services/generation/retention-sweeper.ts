@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { findExpiredFiles, findTask, findTasksToExpire, markFileDeleted } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { JobOutcome } from '../../workers/worker-pool.ts';
+import { expireTask, type TerminalHook } from './task-transitions.ts';
+
+export const SWEEP_JOB = { kind: 'sweep', refId: 'media-retention', queue: 'maintenance' } as const;
+const BATCH = 500;
+
+export interface SweeperDeps {
+  db: Kysely<Schema>;
+  blobs: BlobStore;
+  onTerminal: TerminalHook;
+  logger: Logger;
+  intervalMs: number;
+  now?: () => number;
+}
+
+/** Makes sure the recurring sweep job exists (idempotent: one row per kind and reference). */
+export async function scheduleRetentionSweep(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
+  await db.transaction().execute((tx) => queue.enqueue(tx, { ...SWEEP_JOB, runAt: now }));
+}
+
+/**
+ * Ends the 3-day retention (decision 8): deletes the files whose time is up, then moves their
+ * finished tasks to `expired` (a compare-and-set, with its webhook). Runs as a recurring job, so one
+ * worker at a time does it and a crash only delays it.
+ */
+export function createRetentionSweeper(deps: SweeperDeps) {
+  const now = deps.now ?? Date.now;
+  return async (): Promise<JobOutcome> => {
+    let deleted = 0;
+    for (;;) {
+      const files = await findExpiredFiles(deps.db, now(), BATCH);
+      for (const file of files) {
+        await deps.blobs.delete(file.blob_key);
+        await markFileDeleted(deps.db, file.blob_key, now());
+        deleted++;
+      }
+      if (files.length < BATCH) break;
+    }
+    let expired = 0;
+    for (;;) {
+      const due = await findTasksToExpire(deps.db, now(), BATCH);
+      for (const { id } of due) {
+        const task = await findTask(deps.db, id);
+        if (task && (await expireTask(deps.db, task, now(), deps.onTerminal))) expired++;
+      }
+      if (due.length < BATCH) break;
+    }
+    if (deleted || expired) deps.logger.info({ deleted, expired }, 'retention sweep');
+    return { kind: 'again', runAt: now() + deps.intervalMs };
+  };
+}

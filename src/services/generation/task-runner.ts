@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import {
+  findTask,
+  incrementPolls,
+  insertAttempt,
+  insertStoredFiles,
+  listAttempts,
+  recordLateOutcome,
+  transitionTask,
+  updateAttempt,
+  type AttemptRow,
+  type TaskRow,
+} from '../../adapters/db/repositories/tasks.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { RouteTarget } from '../../config/config.types.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+import { newId } from '../../domain/ids.ts';
+import { isTerminal } from '../../domain/tasks/task-status.ts';
+import type { ClaimedJob } from '../../ports/work-queue.port.ts';
+import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
+import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { ProviderHealth } from '../provider-health.ts';
+import { ResultCopyError, type ResultStore } from './result-store.ts';
+import { failTask, type TerminalHook } from './task-transitions.ts';
+
+export interface TaskRunnerTimings {
+  /** How long an accepted upstream job may take before we abandon it and try the next route. */
+  maxJobMs: number;
+  /** How long we keep asking about a submit whose outcome is unknown before moving on. */
+  reconcileWindowMs: number;
+  /** Longest wait between two polls. */
+  maxPollIntervalMs: number;
+}
+
+export const DEFAULT_TIMINGS: TaskRunnerTimings = { maxJobMs: 45 * 60_000, reconcileWindowMs: 10 * 60_000, maxPollIntervalMs: 30_000 };
+
+export interface TaskRunnerDeps {
+  db: Kysely<Schema>;
+  catalog: Catalog;
+  providers: (name: string) => MediaProvider | undefined;
+  results: ResultStore;
+  onTerminal: TerminalHook;
+  callbackBaseUrl: () => string;
+  fileRetentionMs: number;
+  logger: Logger;
+  metrics: Metrics;
+  health: ProviderHealth;
+  timings: (provider: string) => TaskRunnerTimings;
+  now?: () => number;
+}
+
+/**
+ * Advances one task by one step each time its job runs (decisions 6 and 7). Every step reads the
+ * state from the store and changes it by compare-and-set, so a step that runs twice, or after a crash,
+ * does no harm:
+ * - no attempt yet, or the last one failed/abandoned → start the next route (or fail and refund);
+ * - `submitting` found at the start of a step → the process died while sending: reconcile, never re-send;
+ * - `unknown` → keep reconciling until the window closes, then abandon and move on;
+ * - `accepted` → poll until done, failed, or past the deadline (then abandon and move on).
+ */
+export class TaskRunner {
+  private readonly deps: TaskRunnerDeps;
+  private readonly now: () => number;
+
+  constructor(deps: TaskRunnerDeps) {
+    this.deps = deps;
+    this.now = deps.now ?? Date.now;
+  }
+
+  readonly handle = async (job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> => {
+    const task = await findTask(this.deps.db, job.refId);
+    if (!task || isTerminal(task.status)) return { kind: 'done' };
+    if (task.status === 'not_started') {
+      const now = this.now();
+      await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+      task.status = 'processing';
+    }
+    const routes = JSON.parse(task.routes_json) as RouteTarget[];
+    const attempts = await listAttempts(this.deps.db, task.id);
+    const current = attempts.at(-1);
+    if (!current) return this.startAttempt(task, routes, 0, 1, signal, undefined);
+    switch (current.state) {
+      case 'submitting':
+      case 'unknown':
+        return this.reconcile(task, routes, current, signal);
+      case 'accepted':
+        return this.poll(task, routes, current, signal);
+      case 'succeeded':
+        return { kind: 'done' };
+      case 'failed':
+      case 'abandoned':
+        return this.startAttempt(task, routes, current.route_index + 1, current.attempt_no + 1, signal, current.error_message ?? undefined);
+    }
+  };
+
+  private async startAttempt(task: TaskRow, routes: RouteTarget[], routeIndex: number, attemptNo: number, signal: AbortSignal, lastError: string | undefined): Promise<JobOutcome> {
+    const route = routes[routeIndex];
+    if (!route) return this.fail(task, lastError ?? 'every provider failed');
+    const now = this.now();
+    const attempt: AttemptRow = {
+      id: newId('att', now),
+      task_id: task.id,
+      attempt_no: attemptNo,
+      route_index: routeIndex,
+      provider: route.provider,
+      upstream_model: route.model,
+      upstream_id: null,
+      state: 'submitting',
+      callback_token: randomBytes(24).toString('base64url'),
+      error_message: null,
+      error_retryable: null,
+      polls: 0,
+      started_at: now,
+      accepted_at: null,
+      ended_at: null,
+      deadline_at: null,
+      late_outcome: null,
+      late_at: null,
+    };
+    // Recorded before sending: if we die mid-submit, the next step finds `submitting` and reconciles.
+    await insertAttempt(this.deps.db, attempt);
+    const provider = this.deps.providers(route.provider);
+    if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true });
+    const outcome = await provider.submit(this.mediaJob(task, attempt, signal));
+    this.deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'media', outcome: outcome.kind });
+    switch (outcome.kind) {
+      case 'accepted': {
+        const accepted = await updateAttempt(this.deps.db, attempt.id, ['submitting'], {
+          state: 'accepted',
+          upstream_id: outcome.upstreamId,
+          accepted_at: this.now(),
+          deadline_at: this.now() + this.deps.timings(route.provider).maxJobMs,
+        });
+        if (!accepted) return { kind: 'again', runAt: this.now() };
+        return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? provider.defaultPollMs), queue: route.provider };
+      }
+      case 'completed':
+        return this.complete(task, routes, { ...attempt, upstream_id: outcome.upstreamId ?? null }, outcome.result);
+      case 'failed':
+        return this.attemptFailed(task, routes, attempt, outcome.error);
+      case 'unknown':
+        await updateAttempt(this.deps.db, attempt.id, ['submitting'], {
+          state: 'unknown',
+          error_message: outcome.error.message,
+          deadline_at: this.now() + this.deps.timings(route.provider).reconcileWindowMs,
+        });
+        return { kind: 'again', runAt: this.now() + 1000, queue: route.provider };
+    }
+  }
+
+  private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal): Promise<JobOutcome> {
+    const provider = this.deps.providers(attempt.provider);
+    const now = this.now();
+    const deadline = attempt.deadline_at ?? now + this.deps.timings(attempt.provider).reconcileWindowMs;
+    if (attempt.state === 'submitting') {
+      await updateAttempt(this.deps.db, attempt.id, ['submitting'], { state: 'unknown', deadline_at: deadline, error_message: 'the submit was interrupted; asking the provider' });
+    }
+    // A callback may have told us the upstream id meanwhile.
+    if (attempt.upstream_id) return this.adopt(attempt, attempt.upstream_id, provider);
+    const outcome = provider ? await provider.reconcile(this.mediaJob(task, attempt, signal)) : ({ kind: 'absent' } as const);
+    switch (outcome.kind) {
+      case 'found':
+        return this.adopt(attempt, outcome.upstreamId, provider);
+      case 'absent':
+        return this.attemptFailed(task, routes, attempt, { message: 'the provider never received the job', retryable: true }, ['submitting', 'unknown']);
+      case 'unknowable':
+      case 'failed':
+        if (now >= deadline) return this.abandon(task, routes, attempt, 'the outcome of the submit stayed unknown');
+        return { kind: 'again', runAt: Math.min(deadline, now + 10_000) };
+    }
+  }
+
+  private async adopt(attempt: AttemptRow, upstreamId: string, provider: MediaProvider | undefined): Promise<JobOutcome> {
+    await updateAttempt(this.deps.db, attempt.id, ['submitting', 'unknown'], {
+      state: 'accepted',
+      upstream_id: upstreamId,
+      accepted_at: this.now(),
+      error_message: null,
+      deadline_at: this.now() + this.deps.timings(attempt.provider).maxJobMs,
+    });
+    return { kind: 'again', runAt: this.now() + (provider?.defaultPollMs ?? 1000), queue: attempt.provider };
+  }
+
+  private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal): Promise<JobOutcome> {
+    const provider = this.deps.providers(attempt.provider);
+    if (!provider || !attempt.upstream_id) return this.abandon(task, routes, attempt, `provider ${attempt.provider} is no longer configured`);
+    if (attempt.deadline_at !== null && this.now() >= attempt.deadline_at) {
+      await provider.cancel?.(this.mediaJob(task, attempt, signal), attempt.upstream_id).catch(() => {});
+      return this.abandon(task, routes, attempt, 'the provider took too long');
+    }
+    const outcome = await provider.poll(this.mediaJob(task, attempt, signal), attempt.upstream_id);
+    switch (outcome.kind) {
+      case 'pending': {
+        await incrementPolls(this.deps.db, attempt.id);
+        const backoff = Math.min(this.deps.timings(attempt.provider).maxPollIntervalMs, provider.defaultPollMs * 1.5 ** Math.min(attempt.polls, 20));
+        return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };
+      }
+      case 'completed':
+        return this.complete(task, routes, attempt, outcome.result);
+      case 'failed':
+        return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted']);
+    }
+  }
+
+  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult): Promise<JobOutcome> {
+    if (result.files.length === 0 && !result.output) {
+      return this.attemptFailed(task, routes, attempt, { message: 'the provider finished without a result', retryable: true });
+    }
+    let stored: Awaited<ReturnType<ResultStore['store']>>;
+    try {
+      stored = await this.deps.results.store(task.id, attempt.callback_token, result);
+    } catch (error) {
+      if (error instanceof ResultCopyError) return this.attemptFailed(task, routes, attempt, error.providerError);
+      throw error;
+    }
+    const now = this.now();
+    const expiresAt = now + this.deps.fileRetentionMs;
+    const finished = await this.deps.db.transaction().execute(async (tx) => {
+      const changes = {
+        files_json: JSON.stringify(stored.files),
+        output_json: stored.output ? JSON.stringify(stored.output) : null,
+        finished_at: now,
+        updated_at: now,
+        expires_at: expiresAt,
+      };
+      if (!(await transitionTask(tx, task.id, 'finished', changes))) return false;
+      await updateAttempt(tx, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'succeeded', upstream_id: attempt.upstream_id, ended_at: now, error_message: null });
+      await insertStoredFiles(
+        tx,
+        stored.files.map((f, position) => ({
+          blob_key: f.blobKey,
+          task_id: task.id,
+          position,
+          file_type: f.fileType,
+          content_type: f.contentType,
+          bytes: f.bytes,
+          created_at: now,
+          expires_at: expiresAt,
+          deleted_at: null,
+        })),
+      );
+      await this.deps.onTerminal(tx, { ...task, ...changes, status: 'finished' });
+      return true;
+    });
+    if (!finished) {
+      // Someone else ended the task first: this result is late. Keep the record, drop the copies.
+      await recordLateOutcome(this.deps.db, attempt.id, 'succeeded', now);
+      await this.deps.results.discard(stored.files);
+      return { kind: 'done' };
+    }
+    this.deps.health.record(attempt.provider, true);
+    this.deps.metrics.tasks.inc({ model: task.model, status: 'finished' });
+    return { kind: 'done' };
+  }
+
+  private async attemptFailed(
+    task: TaskRow,
+    routes: RouteTarget[],
+    attempt: AttemptRow,
+    error: ProviderError,
+    from: AttemptRow['state'][] = ['submitting'],
+  ): Promise<JobOutcome> {
+    this.deps.health.record(attempt.provider, false, error.message);
+    const changed = await updateAttempt(this.deps.db, attempt.id, from, {
+      state: 'failed',
+      error_message: error.message,
+      error_retryable: error.retryable ? 1 : 0,
+      ended_at: this.now(),
+    });
+    if (!changed) return { kind: 'again', runAt: this.now() };
+    if (!error.retryable) return this.fail(task, error.message);
+    const next = routes[attempt.route_index + 1];
+    if (!next) return this.fail(task, error.message);
+    return { kind: 'again', runAt: this.now(), queue: next.provider };
+  }
+
+  private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string): Promise<JobOutcome> {
+    this.deps.health.record(attempt.provider, false, reason);
+    const changed = await updateAttempt(this.deps.db, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
+    if (!changed) return { kind: 'again', runAt: this.now() };
+    const next = routes[attempt.route_index + 1];
+    if (!next) return this.fail(task, reason);
+    return { kind: 'again', runAt: this.now(), queue: next.provider };
+  }
+
+  private async fail(task: TaskRow, message: string): Promise<JobOutcome> {
+    if (await failTask(this.deps.db, task, message, this.now(), this.deps.onTerminal)) {
+      this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
+      this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
+    }
+    return { kind: 'done' };
+  }
+
+  private mediaJob(task: TaskRow, attempt: AttemptRow, signal: AbortSignal): MediaJob {
+    const input = JSON.parse(task.input_json) as ValidatedInput;
+    const measured = JSON.parse(task.measured_json) as MeasuredMedia[];
+    return {
+      taskId: task.id,
+      attemptId: attempt.id,
+      model: task.model,
+      upstreamModel: attempt.upstream_model,
+      family: task.family,
+      input,
+      measured,
+      outputSpec: this.deps.catalog.outputSpec(task.model, input, measured),
+      callbackUrl: `${this.deps.callbackBaseUrl()}/api/v1/callbacks/media/${attempt.id}/${attempt.callback_token}`,
+      parents: {},
+      signal,
+    };
+  }
+}

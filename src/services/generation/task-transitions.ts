@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import { transitionTask, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { Executor, Schema } from '../../adapters/db/schema.ts';
+import type { TaskStatus } from '../../domain/tasks/task-status.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+
+/** Called inside the transaction that moved a task into a terminal status (webhooks, events). */
+export type TerminalHook = (tx: Executor, task: TaskRow) => Promise<void>;
+
+/**
+ * Moves a task to `failed` and refunds its charge in full, in one transaction. The refund is written
+ * only by the transaction that wins the compare-and-set, and its ledger key (generation_refund, task id)
+ * is unique, so it happens at most once whatever is retried or raced.
+ */
+export async function failTask(db: Kysely<Schema>, task: TaskRow, message: string, now: number, onTerminal: TerminalHook): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const changes = { error_message: message, finished_at: now, updated_at: now, refunded_micro: task.cost_micro };
+    if (!(await transitionTask(tx, task.id, 'failed', changes))) return false;
+    if (task.cost_micro > 0) {
+      await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed' }, now);
+    }
+    await onTerminal(tx, { ...task, ...changes, status: 'failed' });
+    return true;
+  });
+}
+
+/** The move to `expired` when the retention of a finished task's files has ended. */
+export async function expireTask(db: Kysely<Schema>, task: TaskRow, now: number, onTerminal: TerminalHook): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    if (!(await transitionTask(tx, task.id, 'expired', { updated_at: now }))) return false;
+    await onTerminal(tx, { ...task, status: 'expired' as TaskStatus, updated_at: now });
+    return true;
+  });
+}

@@ -1,0 +1,198 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { GuardedRequest, GuardedResponse } from '../../adapters/outbound/guarded-http-client.ts';
+import { isOutboundUrlError, type OutboundFailure } from '../../adapters/outbound/outbound-url-error.ts';
+import type { Executor, Schema } from '../../adapters/db/schema.ts';
+import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
+import { newId } from '../../domain/ids.ts';
+import type { JobHandler, JobOutcome } from '../../workers/worker-pool.ts';
+import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt, parseRetryAfter } from './webhook-schedule.ts';
+import { WebhookSecretService } from './webhook-secret.service.ts';
+import { signedWebhookHeaders, WEBHOOK_USER_AGENT } from './webhook-signature.ts';
+
+/** The part of the guarded client (decision 9) a delivery uses. */
+export interface WebhookHttpClient {
+  request(req: GuardedRequest): Promise<GuardedResponse>;
+}
+
+/** The secrets that sign a delivery now, current first; empty when there is none (the delivery fails). */
+export type WebhookSecretResolver = (delivery: { userId: string; destinationId: string | null }) => Promise<string[]>;
+
+export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface WebhookMetrics {
+  webhookAttempts: { inc(labels: { outcome: WebhookAttemptOutcome }): void };
+}
+
+export interface WebhookHandlerDeps {
+  db: Kysely<Schema>;
+  /** The guarded client, built with the operator's allowPrivateUrls. */
+  client: WebhookHttpClient;
+  logger: Logger;
+  metrics?: WebhookMetrics;
+  /** Clock for the schedule and the `webhook-timestamp` (default Date.now). */
+  now?: () => number;
+  /** Delay before each attempt (DEFAULT_RETRY_SCHEDULE_MS); tests pass milliseconds. */
+  schedule?: readonly number[];
+  /** For the jitter (default Math.random). */
+  random?: () => number;
+  /** Default: the user's webhook secret(s) for deliveries without a destination. */
+  secrets?: WebhookSecretResolver;
+  /** Whole exchange per attempt (default 10 s). */
+  timeoutMs?: number;
+  /** The receiver's answer is read up to this and discarded (default 64 KiB). */
+  maxResponseBytes?: number;
+  userAgent?: string;
+}
+
+const DONE: JobOutcome = { kind: 'done' };
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+/** When the row is busy (another worker mid-attempt after a lost lease), look again this much later. */
+const BUSY_RECHECK_MS = 15_000;
+const UNFINISHED_ATTEMPT = 'no result recorded: the attempt is in progress, or the worker stopped during it';
+/** Refusals that no retry can change: the URL itself is not deliverable. */
+const PERMANENT_FAILURES: ReadonlySet<OutboundFailure> = new Set(['invalid_url', 'scheme', 'private_address']);
+
+interface AttemptResult {
+  statusCode: number | null;
+  /** Null on success. */
+  error: string | null;
+  retryAfterMs?: number | undefined;
+  /** No further attempt can succeed (410 Gone, a refused destination). */
+  final: boolean;
+}
+
+/**
+ * The worker-pool handler of `webhook` jobs: one attempt per run.
+ *
+ * Attempt n is claimed by a compare-and-set on the delivery's attempt count, together with an attempt
+ * row, before anything is sent; the result is written with the same guard. Each attempt is signed
+ * afresh (its own timestamp) under the secrets active at that moment, and keeps the delivery's
+ * `webhook-id`. 2xx: delivered. 410: failed, not retried. A refused destination (private address,
+ * bad URL): failed at once. Anything else: the next attempt of the schedule (jittered; not before the
+ * receiver's Retry-After, within a bound), and `failed` after the last one. No redirect is followed.
+ */
+export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
+  const now = deps.now ?? Date.now;
+  const schedule = deps.schedule ?? DEFAULT_RETRY_SCHEDULE_MS;
+  if (schedule.length === 0) throw new RangeError('the webhook schedule needs at least one attempt');
+  const secretService = new WebhookSecretService(deps.db, { now });
+  const resolveSecrets: WebhookSecretResolver =
+    deps.secrets ?? (async (delivery) => (delivery.destinationId === null ? secretService.signingSecrets(delivery.userId) : []));
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const userAgent = deps.userAgent ?? WEBHOOK_USER_AGENT;
+  const { db, logger } = deps;
+
+  return async (job) => {
+    const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', job.refId).executeTakeFirst();
+    if (delivery?.status !== 'pending') return DONE;
+    const startedAt = now();
+    // Woken before its time (say, by a worker that lost its lease and rescheduled late): wait for it.
+    if (delivery.next_attempt_at !== null && delivery.next_attempt_at > startedAt + 1000) return { kind: 'again', runAt: delivery.next_attempt_at };
+
+    const attemptNo = delivery.attempts + 1;
+    if (attemptNo > schedule.length) {
+      await finish(db, delivery, delivery.attempts, { status: 'failed', next_attempt_at: null, last_error: `gave up after ${delivery.attempts} attempts` });
+      return DONE;
+    }
+    const attemptId = newId('wha', startedAt);
+    const claimed = await db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('webhook_deliveries')
+        .set({ attempts: attemptNo, next_attempt_at: null })
+        .where('id', '=', delivery.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', delivery.attempts)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await tx
+        .insertInto('webhook_attempts')
+        .values({ id: attemptId, delivery_id: delivery.id, attempt_no: attemptNo, started_at: startedAt, duration_ms: 0, status_code: null, error: UNFINISHED_ATTEMPT })
+        .execute();
+      return true;
+    });
+    if (!claimed) return { kind: 'again', runAt: startedAt + BUSY_RECHECK_MS };
+
+    const clockStart = performance.now();
+    const result = await attempt(delivery, startedAt);
+    const durationMs = Math.round(performance.now() - clockStart);
+    const endedAt = now();
+
+    let outcome: WebhookAttemptOutcome;
+    let retryAt: number | undefined;
+    if (result.error === null) outcome = 'delivered';
+    else if (result.final) outcome = 'failed';
+    else {
+      retryAt = nextAttemptAt({ attemptsMade: attemptNo, now: endedAt, schedule, retryAfterMs: result.retryAfterMs, ...(deps.random ? { random: deps.random } : {}) });
+      outcome = retryAt === undefined ? 'failed' : 'retry';
+    }
+
+    const lastError = outcome === 'failed' && !result.final ? `${result.error}; gave up after ${attemptNo} attempts` : result.error;
+    await db.transaction().execute(async (tx) => {
+      await tx.updateTable('webhook_attempts').set({ duration_ms: durationMs, status_code: result.statusCode, error: result.error }).where('id', '=', attemptId).execute();
+      await finish(tx, delivery, attemptNo, {
+        status: outcome === 'retry' ? 'pending' : outcome,
+        next_attempt_at: retryAt ?? null,
+        last_status_code: result.statusCode,
+        last_error: lastError,
+        delivered_at: outcome === 'delivered' ? endedAt : null,
+      });
+    });
+    deps.metrics?.webhookAttempts.inc({ outcome });
+    const fields = { deliveryId: delivery.id, taskId: delivery.task_id, attempt: attemptNo, status: result.statusCode, ms: durationMs };
+    if (outcome === 'delivered') logger.info(fields, 'webhook delivered');
+    else if (outcome === 'failed') logger.warn({ ...fields, error: lastError }, 'webhook delivery failed; no more attempts');
+    else logger.info({ ...fields, error: result.error, retryAt: new Date(retryAt ?? 0).toISOString() }, 'webhook attempt failed; will retry');
+    return outcome === 'retry' && retryAt !== undefined ? { kind: 'again', runAt: retryAt } : DONE;
+  };
+
+  async function attempt(delivery: WebhookDeliveriesTable, startedAt: number): Promise<AttemptResult> {
+    const secrets = await resolveSecrets({ userId: delivery.user_id, destinationId: delivery.destination_id });
+    if (secrets.length === 0) return { statusCode: null, error: 'no signing secret for this delivery', final: true };
+    const headers = signedWebhookHeaders({
+      messageId: delivery.message_id,
+      timestampSeconds: Math.floor(startedAt / 1000),
+      body: delivery.payload_json,
+      secrets,
+      userAgent,
+    });
+    let response: GuardedResponse;
+    try {
+      response = await deps.client.request({
+        url: delivery.url,
+        method: 'POST',
+        headers: { ...headers },
+        body: delivery.payload_json,
+        timeoutMs,
+        maxBytes,
+        maxRedirects: 0,
+      });
+    } catch (error) {
+      if (isOutboundUrlError(error)) {
+        const final = PERMANENT_FAILURES.has(error.reason);
+        const prefix = error.reason === 'private_address' ? 'destination refused' : error.reason;
+        const hint = error.reason === 'too_large' ? ` (the answer is read up to ${maxBytes} bytes; reply with a short body)` : '';
+        return { statusCode: null, error: `${prefix}: ${error.message}${hint}`, final };
+      }
+      return { statusCode: null, error: `request failed: ${error instanceof Error ? error.message : String(error)}`, final: false };
+    }
+    const status = response.status;
+    if (status >= 200 && status <= 299) return { statusCode: status, error: null, final: false };
+    if (status === 410) return { statusCode: status, error: 'HTTP 410 Gone: the receiver asked not to be called again; not retried', final: true };
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], now());
+    const redirect = status >= 300 && status <= 399 ? ' (redirects are not followed: the webhook URL itself must answer 2xx)' : '';
+    return { statusCode: status, error: `HTTP ${status}${redirect}`, retryAfterMs, final: false };
+  }
+}
+
+/** Writes the result of attempt `attemptNo`, only while the delivery is still at that attempt. */
+async function finish(
+  db: Executor,
+  delivery: WebhookDeliveriesTable,
+  attemptNo: number,
+  changes: Partial<Pick<WebhookDeliveriesTable, 'status' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>>,
+): Promise<void> {
+  await db.updateTable('webhook_deliveries').set(changes).where('id', '=', delivery.id).where('attempts', '=', attemptNo).where('status', '=', 'pending').execute();
+}

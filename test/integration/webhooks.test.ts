@@ -1,0 +1,376 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
+import { GuardedHttpClient } from '../../src/adapters/outbound/guarded-http-client.ts';
+import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
+import { installErrorHandler } from '../../src/http/error-handler.ts';
+import { ErrorRenderers } from '../../src/http/error-rendering.ts';
+import { registerWebhookSecretRoutes } from '../../src/http/routes/webhook-secret.route.ts';
+import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
+import { createUser } from '../../src/services/accounts.service.ts';
+import { ApiKeyAuthenticator } from '../../src/services/api-key-authenticator.ts';
+import { ApiKeysService } from '../../src/services/api-keys.service.ts';
+import { createWebhookJobHandler, type WebhookHandlerDeps } from '../../src/services/webhooks/webhook-delivery.handler.ts';
+import {
+  enqueueTaskWebhook,
+  listDeliveriesForTask,
+  WEBHOOK_QUEUE,
+  type WebhookDeliveryView,
+} from '../../src/services/webhooks/webhook-deliveries.ts';
+import { MAX_RETRY_AFTER_MS } from '../../src/services/webhooks/webhook-schedule.ts';
+import { WEBHOOK_SECRET_GRACE_MS, WebhookSecretService } from '../../src/services/webhooks/webhook-secret.service.ts';
+import type { JobOutcome } from '../../src/workers/worker-pool.ts';
+import { WorkerPool } from '../../src/workers/worker-pool.ts';
+import { describeEachDatabase } from '../support/databases.ts';
+
+const quiet = pino({ level: 'silent' });
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** A webhook receiver on 127.0.0.1: answers each path from its script (the last answer repeats). */
+class Receiver {
+  readonly received: Received[] = [];
+  private readonly scripts = new Map<string, Answer[]>();
+  private server: Server | undefined;
+  origin = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.received.push({ path, headers: flat(req.headers), body: Buffer.concat(chunks).toString('utf8') });
+        const script = this.scripts.get(path) ?? [{ status: 200 }];
+        const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
+        const send = () => res.writeHead(answer.status, answer.headers ?? {}).end('ok');
+        if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+        else send();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** A fresh path answered with these statuses in turn. */
+  url(name: string, ...answers: Array<number | Answer>): string {
+    const path = `/${name}-${Math.random().toString(36).slice(2, 8)}`;
+    this.scripts.set(
+      path,
+      answers.map((a) => (typeof a === 'number' ? { status: a } : a)),
+    );
+    return `${this.origin}${path}`;
+  }
+
+  at(url: string): Received[] {
+    const path = new URL(url).pathname;
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+function flat(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+const statusBody = (taskId: string, status: string) => ({
+  code: 200,
+  data: { taskId, status, files: status === 'finished' ? [{ fileUrl: 'https://files.example/x.png', fileType: 'image' }] : [], output: null, createdTime: '2026-01-01T00:00:00.000Z', errorMessage: status === 'failed' ? 'all providers failed' : null },
+});
+
+const job = (refId: string): ClaimedJob => ({ id: `job_${refId}`, kind: 'webhook', refId, queue: WEBHOOK_QUEUE, runAt: 0, attempts: 1, leaseUntil: 0 });
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeEachDatabase('webhooks', (t) => {
+  const receiver = new Receiver();
+  const allowing = new GuardedHttpClient({ allowPrivate: true });
+  let queue: DbWorkQueue;
+  let userId = '';
+  let secret = '';
+  let taskSeq = 0;
+
+  before(async () => {
+    await receiver.start();
+    queue = new DbWorkQueue(t.handle, new MemoryEventBus());
+    const user = await createUser(t.handle.db, {});
+    userId = user.id;
+    secret = user.webhook_secret;
+  });
+  after(async () => {
+    await receiver.stop();
+  });
+
+  const handlerWith = (deps: Partial<WebhookHandlerDeps> = {}) =>
+    createWebhookJobHandler({ db: t.handle.db, client: allowing, logger: quiet, schedule: [0, 10, 10, 10], ...deps });
+
+  /** A delivery whose job the test runs by hand (its queue row is removed so no pool picks it up). */
+  async function enqueue(url: string, options: { status?: string; forUser?: string; taskId?: string } = {}): Promise<{ id: string; taskId: string; body: string }> {
+    const taskId = options.taskId ?? `task_${t.kind}_${++taskSeq}`;
+    const body = statusBody(taskId, options.status ?? 'finished');
+    const id = await t.handle.db
+      .transaction()
+      .execute((tx) => enqueueTaskWebhook(tx, queue, { userId: options.forUser ?? userId, taskId, eventType: `task.${options.status ?? 'finished'}`, url, body, now: Date.now() }));
+    assert.ok(id);
+    await t.handle.db.deleteFrom('jobs').where('ref_id', '=', id).execute();
+    return { id, taskId, body: JSON.stringify(body) };
+  }
+
+  const run = (handler: ReturnType<typeof handlerWith>, id: string): Promise<JobOutcome> => handler(job(id), new AbortController().signal);
+  const deliveryOf = async (taskId: string, user = userId): Promise<WebhookDeliveryView> => {
+    const [view] = await listDeliveriesForTask(t.handle.db, user, taskId);
+    assert.ok(view);
+    return view;
+  };
+
+  test('delivers the task status body exactly, signed per Standard Webhooks, and records the attempt', async () => {
+    const url = receiver.url('ok', 200);
+    const { id, taskId, body } = await enqueue(url);
+    const outcome = await run(handlerWith(), id);
+    assert.deepEqual(outcome, { kind: 'done' });
+    const [got] = receiver.at(url);
+    assert.ok(got);
+    assert.equal(got.body, body);
+    assert.equal(got.headers['content-type'], 'application/json');
+    assert.match(got.headers['user-agent'] ?? '', /Switchboard/);
+    assert.equal(got.headers['webhook-id'], id);
+    assert.ok(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000) < 10);
+    assert.deepEqual(new Webhook(secret).verify(got.body, got.headers), JSON.parse(body));
+    const view = await deliveryOf(taskId);
+    assert.equal(view.status, 'delivered');
+    assert.equal(view.attemptCount, 1);
+    assert.ok(view.deliveredAt);
+    assert.equal(view.nextAttemptAt, null);
+    assert.equal(view.attempts.length, 1);
+    assert.deepEqual({ no: view.attempts[0]?.attemptNo, code: view.attempts[0]?.statusCode, error: view.attempts[0]?.error }, { no: 1, code: 200, error: null });
+    assert.deepEqual(await run(handlerWith(), id), { kind: 'done' }, 'a delivered delivery is not sent again');
+    assert.equal(receiver.at(url).length, 1);
+  });
+
+  test('at most one delivery per (task, event type), written with its job in the caller’s transaction', async () => {
+    const taskId = `task_${t.kind}_once`;
+    const args = { userId, taskId, eventType: 'task.finished', url: receiver.url('once'), body: statusBody(taskId, 'finished'), now: Date.now() };
+    const first = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, args));
+    const second = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, args));
+    assert.ok(first);
+    assert.equal(second, undefined);
+    const other = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, { ...args, eventType: 'task.expired' }));
+    assert.ok(other && other !== first);
+    const jobs = await t.handle.db.selectFrom('jobs').selectAll().where('ref_id', 'in', [first, other]).execute();
+    assert.deepEqual(jobs.map((j) => [j.kind, j.queue]), [['webhook', WEBHOOK_QUEUE], ['webhook', WEBHOOK_QUEUE]]);
+    await assert.rejects(
+      t.handle.db.transaction().execute(async (tx) => {
+        await enqueueTaskWebhook(tx, queue, { ...args, taskId: `${taskId}_rolled_back` });
+        throw new Error('rollback');
+      }),
+    );
+    assert.equal((await listDeliveriesForTask(t.handle.db, userId, `${taskId}_rolled_back`)).length, 0);
+    await t.handle.db.deleteFrom('jobs').where('ref_id', 'in', [first, other]).execute();
+  });
+
+  test('through the worker pool: 500, 500, then 200 — one webhook-id, every attempt verifies and is recorded', async () => {
+    const url = receiver.url('flaky', 500, 500, 200);
+    const handler = handlerWith({ schedule: [0, 40, 40, 40] });
+    const pool = new WorkerPool(queue, { webhook: handler }, { owner: `w_${t.kind}`, leaseMs: 5000, concurrency: 4, queueConcurrency: () => 4, queues: [WEBHOOK_QUEUE], logger: quiet });
+    await pool.start();
+    try {
+      const taskId = `task_${t.kind}_pool`;
+      const id = await t.handle.db
+        .transaction()
+        .execute((tx) => enqueueTaskWebhook(tx, queue, { userId, taskId, eventType: 'task.failed', url, body: statusBody(taskId, 'failed'), now: Date.now() }));
+      assert.ok(id);
+      await queue.wake(WEBHOOK_QUEUE);
+      await waitFor(async () => (await deliveryOf(taskId)).status === 'delivered');
+      const got = receiver.at(url);
+      assert.equal(got.length, 3);
+      assert.deepEqual(new Set(got.map((r) => r.headers['webhook-id'])), new Set([id]));
+      for (const r of got) new Webhook(secret).verify(r.body, r.headers);
+      const view = await deliveryOf(taskId);
+      assert.deepEqual(view.attempts.map((a) => [a.attemptNo, a.statusCode, a.error]), [[1, 500, 'HTTP 500'], [2, 500, 'HTTP 500'], [3, 200, null]]);
+      assert.equal(view.lastStatusCode, 200);
+      await waitFor(async () => (await t.handle.db.selectFrom('jobs').select('id').where('ref_id', '=', id).execute()).length === 0);
+    } finally {
+      await pool.stop(1000);
+    }
+  });
+
+  test('410 Gone stops at once; other failures give up after the last attempt of the schedule', async () => {
+    const gone = await enqueue(receiver.url('gone', 410));
+    assert.deepEqual(await run(handlerWith(), gone.id), { kind: 'done' });
+    const goneView = await deliveryOf(gone.taskId);
+    assert.equal(goneView.status, 'failed');
+    assert.equal(goneView.attemptCount, 1);
+    assert.match(goneView.lastError ?? '', /410/);
+
+    const url = receiver.url('down', 500);
+    const down = await enqueue(url);
+    const handler = handlerWith({ schedule: [0, 5, 5] });
+    const first = await run(handler, down.id);
+    assert.equal(first.kind, 'again');
+    assert.equal((await run(handler, down.id)).kind, 'again');
+    assert.deepEqual(await run(handler, down.id), { kind: 'done' });
+    assert.deepEqual(await run(handler, down.id), { kind: 'done' }, 'nothing more once failed');
+    assert.equal(receiver.at(url).length, 3);
+    const view = await deliveryOf(down.taskId);
+    assert.equal(view.status, 'failed');
+    assert.equal(view.attemptCount, 3);
+    assert.equal(view.lastError, 'HTTP 500; gave up after 3 attempts');
+    assert.equal(view.nextAttemptAt, null);
+    assert.deepEqual(view.attempts.map((a) => a.statusCode), [500, 500, 500]);
+  });
+
+  test('Retry-After is honoured (bounded); redirects are not followed; a slow receiver times out', async () => {
+    const asked = await enqueue(receiver.url('busy', { status: 503, headers: { 'retry-after': '120' } }));
+    const before1 = Date.now();
+    const out1 = await run(handlerWith({ schedule: [0, 10, 10] }), asked.id);
+    assert.equal(out1.kind, 'again');
+    const runAt = out1.kind === 'again' ? out1.runAt : 0;
+    assert.ok(runAt >= before1 + 120_000 && runAt < Date.now() + 121_000, `runAt ${runAt - before1} ms later`);
+    assert.equal((await deliveryOf(asked.taskId)).nextAttemptAt, new Date(runAt).toISOString());
+
+    const greedy = await enqueue(receiver.url('greedy', { status: 429, headers: { 'retry-after': '99999999' } }));
+    const out2 = await run(handlerWith(), greedy.id);
+    assert.ok(out2.kind === 'again' && out2.runAt <= Date.now() + MAX_RETRY_AFTER_MS);
+
+    const moved = await enqueue(receiver.url('moved', { status: 302, headers: { location: `${receiver.origin}/elsewhere` } }));
+    assert.equal((await run(handlerWith(), moved.id)).kind, 'again');
+    assert.match((await deliveryOf(moved.taskId)).lastError ?? '', /HTTP 302 \(redirects are not followed/);
+    assert.equal(receiver.received.filter((r) => r.path === '/elsewhere').length, 0);
+
+    const slow = await enqueue(receiver.url('slow', { status: 200, delayMs: 2000 }));
+    assert.equal((await run(handlerWith({ timeoutMs: 300 }), slow.id)).kind, 'again');
+    const slowView = await deliveryOf(slow.taskId);
+    assert.equal(slowView.attempts[0]?.statusCode, null);
+    assert.match(slowView.attempts[0]?.error ?? '', /^timeout/);
+  });
+
+  test('a private destination is refused unless the operator allows it, recorded as a failed attempt', async () => {
+    const url = receiver.url('private', 200);
+    const { id, taskId } = await enqueue(url);
+    const refusing = new GuardedHttpClient({ allowPrivate: false });
+    assert.deepEqual(await run(handlerWith({ client: refusing }), id), { kind: 'done' }, 'not retried');
+    assert.equal(receiver.at(url).length, 0, 'nothing was sent');
+    const view = await deliveryOf(taskId);
+    assert.equal(view.status, 'failed');
+    assert.equal(view.attempts.length, 1);
+    assert.equal(view.attempts[0]?.statusCode, null);
+    assert.match(view.attempts[0]?.error ?? '', /^destination refused: the address 127\.0\.0\.1 is not allowed: loopback/);
+  });
+
+  test('rotation: both secrets verify during the grace period, only the new one after it', async () => {
+    const user = await createUser(t.handle.db, {});
+    const service = new WebhookSecretService(t.handle.db);
+    const oldSecret = (await service.get(user.id)).secret;
+    assert.equal(oldSecret, user.webhook_secret);
+    const rotated = await service.rotate(user.id);
+    assert.notEqual(rotated.secret, oldSecret);
+    assert.match(rotated.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const until = Date.parse(rotated.previousSecretValidUntil ?? '');
+    assert.ok(Math.abs(until - (Date.now() + WEBHOOK_SECRET_GRACE_MS)) < 60_000);
+    assert.deepEqual(await service.get(user.id), rotated);
+
+    const duringUrl = receiver.url('rot-during', 200);
+    const during = await enqueue(duringUrl, { forUser: user.id });
+    await run(handlerWith(), during.id);
+    const [sent] = receiver.at(duringUrl);
+    assert.ok(sent);
+    assert.equal(sent.headers['webhook-signature']?.split(' ').length, 2);
+    new Webhook(oldSecret).verify(sent.body, sent.headers);
+    new Webhook(rotated.secret).verify(sent.body, sent.headers);
+
+    const later = new WebhookSecretService(t.handle.db, { now: () => Date.now() + WEBHOOK_SECRET_GRACE_MS + 1000 });
+    assert.equal((await later.get(user.id)).previousSecretValidUntil, undefined);
+    const afterUrl = receiver.url('rot-after', 200);
+    const afterGrace = await enqueue(afterUrl, { forUser: user.id });
+    await run(handlerWith({ secrets: async (d) => later.signingSecrets(d.userId) }), afterGrace.id);
+    const [last] = receiver.at(afterUrl);
+    assert.ok(last);
+    assert.equal(last.headers['webhook-signature']?.split(' ').length, 1);
+    new Webhook(rotated.secret).verify(last.body, last.headers);
+    assert.throws(() => new Webhook(oldSecret).verify(last.body, last.headers), /No matching signature/);
+  });
+
+  test('a user sees only their own deliveries', async () => {
+    const other = await createUser(t.handle.db, {});
+    const mine = await enqueue(receiver.url('mine', 200));
+    const theirs = await enqueue(receiver.url('theirs', 200), { forUser: other.id });
+    assert.equal((await listDeliveriesForTask(t.handle.db, userId, mine.taskId)).length, 1);
+    assert.equal((await listDeliveriesForTask(t.handle.db, userId, theirs.taskId)).length, 0);
+    assert.equal((await listDeliveriesForTask(t.handle.db, other.id, theirs.taskId)).length, 1);
+  });
+
+  test('routes: read and rotate the secret, list deliveries; API key required', async () => {
+    const bus = new MemoryEventBus();
+    const authenticator = new ApiKeyAuthenticator(t.handle.db, bus);
+    const keys = new ApiKeysService(t.handle.db, bus);
+    const user = await createUser(t.handle.db, {});
+    const { key } = await keys.create(user.id, 'hooks');
+    const app: FastifyInstance = Fastify();
+    app.decorateRequest('auth', null);
+    installErrorHandler(app, new ErrorRenderers());
+    registerWebhookSecretRoutes(app, { db: t.handle.db, authenticator, webhookSecrets: new WebhookSecretService(t.handle.db) });
+    await app.ready();
+    const auth = { authorization: `Bearer ${key}` };
+    try {
+      for (const [method, url] of [['GET', '/api/v1/webhooks/secret'], ['POST', '/api/v1/webhooks/secret/rotate'], ['GET', '/api/v1/webhooks/deliveries']] as const) {
+        const res = await app.inject({ method, url });
+        assert.equal(res.statusCode, 401, url);
+        assert.equal(res.json().error.code, 'unauthorized');
+        assert.equal((await app.inject({ method, url, headers: { authorization: 'Bearer sk-forged' } })).statusCode, 401);
+      }
+      const got = await app.inject({ method: 'GET', url: '/api/v1/webhooks/secret', headers: auth });
+      assert.deepEqual(got.json(), { code: 200, data: { secret: user.webhook_secret } });
+      const rotated = await app.inject({ method: 'POST', url: '/api/v1/webhooks/secret/rotate', headers: auth });
+      assert.equal(rotated.statusCode, 200);
+      const data = rotated.json().data as { secret: string; previousSecretValidUntil: string };
+      assert.notEqual(data.secret, user.webhook_secret);
+      assert.ok(Date.parse(data.previousSecretValidUntil) > Date.now());
+
+      const delivered = await enqueue(receiver.url('listed', 500), { forUser: user.id });
+      await run(handlerWith(), delivered.id);
+      await enqueue(receiver.url('not-listed', 200));
+      const listed = await app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries?taskId=${delivered.taskId}`, headers: auth });
+      assert.equal(listed.statusCode, 200);
+      const views = listed.json().data as WebhookDeliveryView[];
+      assert.equal(views.length, 1);
+      assert.equal(views[0]?.id, delivered.id);
+      assert.equal(views[0]?.status, 'pending');
+      assert.deepEqual(views[0]?.attempts.map((a) => a.statusCode), [500]);
+      const all = await app.inject({ method: 'GET', url: '/api/v1/webhooks/deliveries?limit=10', headers: auth });
+      assert.deepEqual((all.json().data as WebhookDeliveryView[]).map((v) => v.id), [delivered.id], 'only this user’s');
+      const bad = await app.inject({ method: 'GET', url: '/api/v1/webhooks/deliveries?limit=lots', headers: auth });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().error.code, 'invalid_input');
+    } finally {
+      await app.close();
+      await authenticator.stop();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../bench/support/child-gateway.ts';
+import { createTestDatabase } from './databases.ts';
+import { ADMIN_TOKEN, type GatewayMode } from './gateway.ts';
+import { TEST_REDIS_URL } from './services.ts';
+
+/** Stores shared by several gateway processes (one SQLite data dir, or one PostgreSQL schema + Redis prefix). */
+export interface SharedStores {
+  env: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+export async function createSharedStores(mode: GatewayMode, configFile: Record<string, unknown>): Promise<SharedStores> {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-proc-'));
+  const configPath = join(dir, 'switchboard.json');
+  writeFileSync(configPath, JSON.stringify(configFile));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: dir,
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    SWITCHBOARD_DEMO_USER: '0',
+    SWITCHBOARD_ALLOW_PRIVATE_URLS: '1',
+    SWITCHBOARD_CONFIG: configPath,
+    LOG_LEVEL: 'warn',
+  };
+  let disposeDb: (() => Promise<void>) | undefined;
+  if (mode === 'scaleout') {
+    const created = await createTestDatabase('postgres');
+    await created.db.handle.close();
+    disposeDb = created.dispose;
+    Object.assign(env, created.db.env, { REDIS_URL: TEST_REDIS_URL, SWITCHBOARD_REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:` });
+  }
+  return {
+    env,
+    async dispose() {
+      await disposeDb?.();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  /** SIGKILL: no shutdown hooks, no lease release. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A gateway in its own process on the shared stores; resolves once /healthz answers. */
+export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | 'worker' = 'all', extraEnv: Record<string, string> = {}): Promise<GatewayProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+    env: { ...stores.env, PORT: String(port), ROLE: role, PUBLIC_BASE_URL: url, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (role !== 'worker') {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) break;
+      } catch {}
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway process on ${url} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url,
+    child,
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function call(url: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
