@@ -9,6 +9,7 @@ describeEachMode('health, metrics and API documents', (ctx) => {
     assert.equal(ready.status, 200);
     const checks = (ready.body as { checks: Record<string, string> }).checks;
     assert.equal(checks.database, 'ok');
+    assert.equal(checks.storage, 'ok');
     if (ctx.gw.mode === 'scaleout') assert.equal(checks.redis, 'ok');
   });
 

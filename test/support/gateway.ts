@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { type Gateway, startGateway } from '../../src/gateway.ts';
 import { createTestDatabase } from './databases.ts';
+import { startTestS3Server } from './s3-server.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from './services.ts';
 
 export type GatewayMode = 'embedded' | 'scaleout';
@@ -39,7 +40,7 @@ export interface TestGateway {
 
 /**
  * A whole gateway in this process on 127.0.0.1, in embedded mode (SQLite, in-memory bus, local files)
- * or scale-out mode (a fresh PostgreSQL schema, Redis with a private prefix).
+ * or scale-out mode (a fresh PostgreSQL schema, Redis with a private prefix, an in-process S3 server).
  */
 export async function startTestGateway(mode: GatewayMode, options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-gw-'));
@@ -53,6 +54,7 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     ...options.env,
   };
   let disposeDb: (() => Promise<void>) | undefined;
+  let closeS3: (() => Promise<void>) | undefined;
   if (mode === 'scaleout') {
     const created = await createTestDatabase('postgres');
     await created.db.handle.close();
@@ -60,6 +62,15 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     Object.assign(env, created.db.env);
     env.REDIS_URL = TEST_REDIS_URL;
     env.SWITCHBOARD_REDIS_PREFIX = `sbtest:${randomBytes(4).toString('hex')}:`;
+    const s3 = await startTestS3Server();
+    closeS3 = s3.close;
+    Object.assign(env, {
+      S3_ENDPOINT: s3.config.endpoint,
+      S3_BUCKET: s3.config.bucket,
+      S3_ACCESS_KEY_ID: s3.config.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey,
+      S3_REGION: s3.config.region,
+    });
   }
   if (options.configFile) {
     const file = join(dir, 'switchboard.json');
@@ -111,6 +122,7 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     async close() {
       await gateway.close();
       await disposeDb?.();
+      await closeS3?.();
       rmSync(dir, { recursive: true, force: true });
     },
   };

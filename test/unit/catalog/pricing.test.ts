@@ -50,12 +50,15 @@ describe('price arithmetic', () => {
     assert.ok(Number.isSafeInteger(q.costMicro));
   });
 
-  test('measured seconds are summed in milliseconds and rounded up once', () => {
+  test('measured seconds are summed in milliseconds and rounded up once, codec padding aside', () => {
     const input = valid('seedance-2.0', { prompt: P, videoUrls: [VID, 'https://media.example.com/c.mp4'] });
     const q = catalog.price('seedance-2.0', input, [video(VID, 1.4), video('https://media.example.com/c.mp4', 1.6)]);
     assert.equal(q.units, 5 + 3);
-    const r = catalog.price('seedance-2.0', input, [video(VID, 1.4), video('https://media.example.com/c.mp4', 1.7)]);
+    const r = catalog.price('seedance-2.0', input, [video(VID, 1.4), video('https://media.example.com/c.mp4', 1.8)]);
     assert.equal(r.units, 5 + 4);
+    // An AAC track runs a few tens of milliseconds past the picture: 3.05 s is billed as 3 s.
+    const padded = catalog.price('seedance-2.0', input, [video(VID, 1.5), video('https://media.example.com/c.mp4', 1.55)]);
+    assert.equal(padded.units, 5 + 3);
   });
 
   test('published tiers: keys, decimal prices, dimensions for matrices only', () => {

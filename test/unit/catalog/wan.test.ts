@@ -147,7 +147,7 @@ describe('V12 (Wan 3.0)', () => {
   });
 
   test('prices: per-second tiers, input video seconds billed, 1080p is four times 480p', () => {
-    assert.equal(cost(V, { prompt: P, resolution: '1080p', duration: 10, videoUrls: [VID] }, [video(VID, 4.1)]), 2_400_000);
+    assert.equal(cost(V, { prompt: P, resolution: '1080p', duration: 10, videoUrls: [VID] }, [video(VID, 4.2)]), 2_400_000);
     assert.equal(cost('wan-3.0-prime', { prompt: P, resolution: '720p' }), 630_000);
     assert.equal(cost(V, { prompt: P, resolution: '1080p' }), 4 * cost(V, { prompt: P }));
     assert.equal(cost(V, { prompt: P, audioUrls: [AUD] }, [audio(AUD, 9)]), 200_000);

@@ -88,9 +88,16 @@ export class Measurements {
   }
 }
 
-/** Whole seconds billed for a measured length: rounded up. */
+/**
+ * Audio encoders pad the end of a track (an AAC track of a 7 s video runs to about 7.02 s), so a length
+ * within this much above a whole second is not billed as the next second.
+ */
+export const CODEC_PADDING_MS = 100;
+
+/** Whole seconds billed for a measured length: rounded up, ignoring codec padding. */
 export function billedSeconds(ms: number): number {
-  return Math.ceil(ms / 1000);
+  if (ms <= 0) return 0;
+  return Math.max(1, Math.ceil((ms - CODEC_PADDING_MS) / 1000));
 }
 
 /** The URLs of an array field (or a single string field) with their field paths. */
