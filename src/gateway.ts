@@ -105,7 +105,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
  * completion webhook is written with the same body GET /task/status returns. No explicit wake-up is
  * needed: the worker that ran the step claims due jobs right after it, and the delivery is due now.
  */
-function terminalHook(services: AppServices): TerminalHook {
+export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     if (!task.webhook_url) return;
     await enqueueTaskWebhook(tx, services.queue, {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachMode } from '../support/gateway.ts';
+import { type CatalogEntry, sendFromForm } from '../support/catalog-inputs.ts';
 import { type MediaServer, startMediaServer } from '../support/media-server.ts';
 
 let media: MediaServer;
@@ -11,36 +12,7 @@ after(async () => {
   await media.close();
 });
 
-interface CatalogModel {
-  id: string;
-  kind: 'media' | 'llm';
-  type: string;
-  pricing: Array<{ key: string; price: string; isDefault: boolean }>;
-  priceFrom?: string;
-  priceUnit: string;
-  params: Array<{ name: string; required: boolean; deprecated: boolean; isMedia: boolean; default?: unknown; options?: Array<{ value: unknown }>; isPrompt: boolean; kind: string; isArray: boolean; minimum?: number }>;
-  protocols?: string[];
-}
-
-/** What a form built from `params` sends untouched: the prompt, each field's default, and required fields. */
-function inputFromParams(model: CatalogModel): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const p of model.params) {
-    if (p.deprecated) continue;
-    // A prompt is what a form user always types, even where media could stand in for it.
-    if (p.isPrompt && p.name === 'prompt') input[p.name] = 'a red fox in the snow';
-    else if (p.default !== undefined && p.default !== null) input[p.name] = p.default;
-    else if (p.required && p.isMedia) {
-      const url = /video/i.test(p.name) ? media.videoUrl(5) : /audio/i.test(p.name) ? media.audioUrl(5) : media.imageUrl;
-      input[p.name] = p.isArray ? [url] : url;
-    } else if (p.required) {
-      if (p.isPrompt || p.kind === 'string') input[p.name] = p.options?.[0]?.value ?? 'a red fox in the snow';
-      else if (p.kind === 'number') input[p.name] = p.options?.[0]?.value ?? p.minimum ?? 1;
-      else if (p.kind === 'boolean') input[p.name] = false;
-    }
-  }
-  return input;
-}
+type CatalogModel = CatalogEntry & { pricing: Array<{ key: string; price: string; isDefault: boolean }>; priceFrom?: string; priceUnit: string; protocols?: string[] };
 
 describeEachMode('catalog, prices and estimates', (ctx) => {
   test('the catalog lists 34 media models and the text models, each with prices and params', async () => {
@@ -78,20 +50,7 @@ describeEachMode('catalog, prices and estimates', (ctx) => {
     const { key } = await ctx.gw.createUser(100);
     const models = ((await ctx.gw.api(undefined, 'GET', '/api/v1/catalog')).body as CatalogModel[]).filter((m) => m.kind === 'media');
     for (const model of models) {
-      const input = inputFromParams(model);
-      let res = await ctx.gw.api(key, 'POST', '/api/v1/generation/estimate', { model: model.id, input });
-      // Some media are required only as "one of" (V13: imageUrls or parentTaskId): fill what the refusal names, as a form user would.
-      for (let round = 0; round < 2 && res.status === 400; round++) {
-        const param = ((res.body as { error: { param?: string } }).error.param ?? '').replace(/^input\./, '');
-        const field = model.params.find((p) => p.name === param);
-        if (field?.isMedia) input[field.name] = field.isArray ? [media.imageUrl] : media.imageUrl;
-        else if (field?.isPrompt && param in input) {
-          // The prompt box that does not apply in this mode (Suno simple mode takes gptDescriptionPrompt).
-          delete input[param];
-          for (const other of model.params.filter((p) => p.isPrompt && p.name !== param)) input[other.name] = 'a song about the sea';
-        } else break;
-        res = await ctx.gw.api(key, 'POST', '/api/v1/generation/estimate', { model: model.id, input });
-      }
+      const res = await sendFromForm(model, media, (input) => ctx.gw.api(key, 'POST', '/api/v1/generation/estimate', { model: model.id, input }));
       assert.equal(res.status, 200, `${model.id}: ${JSON.stringify(res.body)}`);
       const cost = (res.body as { cost: number }).cost;
       assert.ok(Number.isSafeInteger(cost) && cost > 0, `${model.id} cost ${cost}`);
