@@ -6,7 +6,7 @@
  *   node bench/foundation.ts [--duration 6] [--connections 32]
  */
 import { postgresReachable, startChildGateway } from './support/child-gateway.ts';
-import { runLoad, table } from './support/load.ts';
+import { loadGenerator, runLoad, table } from './support/load.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,5 +57,5 @@ for (const store of stores) {
     await gw.stop();
   }
 }
-console.log(`\nbench/foundation (${connections} connections, ${durationS} s per endpoint)\n`);
+console.log(`\nbench/foundation (${loadGenerator}, ${connections} connections, ${durationS} s per endpoint)\n`);
 console.log(table(rows));

@@ -18,6 +18,9 @@ export interface HttpApp {
 export function buildHttpApp(services: AppServices): HttpApp {
   // Typed as Fastify's logger so the instance keeps the default generic parameters.
   const logger: FastifyBaseLogger = services.logger;
+  // Request ids: a random prefix per process and a counter, unique without a random draw per request.
+  const idPrefix = `req_${randomBytes(6).toString('base64url')}`;
+  let idCounter = 0;
   const app = Fastify({
     loggerInstance: logger,
     // One access line per request is written by our onResponse hook (with the route and duration).
@@ -25,7 +28,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(9).toString('base64url')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${idPrefix}${(idCounter++).toString(36)}`;
     },
     bodyLimit: 32 * 1024 * 1024,
     trustProxy: true,
