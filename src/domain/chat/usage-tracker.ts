@@ -1,0 +1,50 @@
+/**
+ * Keeps the token usage an upstream has reported during a stream, and fills what it has not reported
+ * with upper bounds (the prompt estimate, the UTF-8 bytes of the output seen), flagged `estimated`.
+ * A stream cut before its usage arrived would otherwise bill nothing for tokens the upstream did
+ * produce and charge us for.
+ */
+import type { ChatUsage } from './chat-response.types.ts';
+
+const encoder = new TextEncoder();
+
+export class UsageTracker {
+  #input: number | undefined;
+  #cached = 0;
+  #creation = 0;
+  #output: number | undefined;
+  #outputBytes = 0;
+  readonly #estimatedInput: number;
+
+  constructor(estimatedInputTokens = 0) {
+    this.#estimatedInput = estimatedInputTokens;
+  }
+
+  /** Counts that the upstream reported; later reports replace earlier ones (they are totals). */
+  report(usage: Partial<Omit<ChatUsage, 'estimated'>>): void {
+    if (usage.inputTokens !== undefined) this.#input = usage.inputTokens;
+    if (usage.cachedInputTokens !== undefined) this.#cached = usage.cachedInputTokens;
+    if (usage.cacheCreationTokens !== undefined) this.#creation = usage.cacheCreationTokens;
+    if (usage.outputTokens !== undefined) this.#output = usage.outputTokens;
+  }
+
+  /** Output text or argument text that reached us, for the fallback bound. */
+  addOutput(text: string): void {
+    this.#outputBytes += encoder.encode(text).length;
+  }
+
+  get complete(): boolean {
+    return this.#input !== undefined && this.#output !== undefined;
+  }
+
+  snapshot(): ChatUsage {
+    const usage: ChatUsage = {
+      inputTokens: this.#input ?? this.#estimatedInput,
+      outputTokens: this.#output ?? this.#outputBytes,
+      cachedInputTokens: this.#cached,
+      cacheCreationTokens: this.#creation,
+    };
+    if (!this.complete) usage.estimated = true;
+    return usage;
+  }
+}

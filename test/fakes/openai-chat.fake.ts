@@ -1,0 +1,191 @@
+/**
+ * A fake OpenAI `/v1/chat/completions` upstream, following the public API: bearer auth, the request
+ * checks OpenAI makes (model, messages, roles, tool messages answering a preceding tool call,
+ * stream_options only with stream), chat.completion objects, and chunk streams with the role first,
+ * indexed tool-call deltas, the finish chunk, the usage chunk (with include_usage) and `[DONE]`.
+ *
+ *   const fake = await OpenAiChatFake.start();
+ *   fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+ *   new OpenAI({ baseURL: fake.baseUrl, apiKey: fake.apiKey });
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  argumentsText,
+  type FakeChatScript,
+  type FakeExchange,
+  FakeUpstreamServer,
+  fakeTokens,
+  isRecord,
+  jsonPieces,
+  sendJson,
+  textPieces,
+  writeSse,
+} from './fake-upstream.ts';
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+
+export class OpenAiChatFake extends FakeUpstreamServer {
+  readonly apiKey: string;
+
+  private constructor(apiKey: string) {
+    super((exchange) => this.#handle(exchange));
+    this.apiKey = apiKey;
+  }
+
+  static async start(options: { apiKey?: string } = {}): Promise<OpenAiChatFake> {
+    const fake = new OpenAiChatFake(options.apiKey ?? 'sk-fake-openai');
+    await fake.listen();
+    return fake;
+  }
+
+  /** The base URL as the OpenAI SDK and our `openai` provider take it. */
+  get baseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  async #handle(exchange: FakeExchange): Promise<void> {
+    const { req, res, record, script } = exchange;
+    if (req.method !== 'POST' || record.path !== '/v1/chat/completions') {
+      return sendJson(res, 404, errorBody(`Unknown request URL: ${req.method} ${record.path}.`, 'invalid_request_error', null, 'unknown_url'));
+    }
+    if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'));
+    }
+    const invalid = validate(record.body, script);
+    if (invalid) return sendJson(res, 400, errorBody(invalid.message, 'invalid_request_error', invalid.param, null));
+    if (script.error) {
+      const e = script.error;
+      const headers: Record<string, string> = e.retryAfter === undefined ? {} : { 'retry-after': String(e.retryAfter) };
+      const type = e.type ?? (e.status === 429 ? 'requests' : e.status >= 500 ? 'server_error' : 'invalid_request_error');
+      return sendJson(res, e.status, e.body ?? errorBody(e.message ?? `Fake error ${e.status}.`, type, null, null), headers);
+    }
+    const body = record.body as Record<string, unknown>;
+    const answer = buildAnswer(body, script);
+    if (body.stream === true) {
+      const options = isRecord(body.stream_options) ? body.stream_options : {};
+      return writeSse(exchange, streamFrames(answer, script, options.include_usage === true));
+    }
+    sendJson(res, 200, {
+      id: answer.id,
+      object: 'chat.completion',
+      created: answer.created,
+      model: answer.model,
+      system_fingerprint: 'fp_fake',
+      choices: [{
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: answer.text,
+          refusal: null,
+          ...(answer.toolCalls.length > 0 ? { tool_calls: answer.toolCalls } : {}),
+          ...(answer.reasoning ? { reasoning_content: answer.reasoning } : {}),
+        },
+        logprobs: null,
+        finish_reason: answer.finishReason,
+      }],
+      ...(script.omitUsage ? {} : { usage: answer.usage }),
+    });
+  }
+}
+
+function errorBody(message: string, type: string, param: string | null, code: string | null) {
+  return { error: { message, type, param, code } };
+}
+
+function validate(body: unknown, script: FakeChatScript): { message: string; param: string | null } | undefined {
+  if (!isRecord(body)) return { message: 'We could not parse the JSON body of your request.', param: null };
+  for (const field of script.rejectFields ?? []) {
+    if (field in body) return { message: `Unrecognized request argument supplied: ${field}`, param: null };
+  }
+  if (typeof body.model !== 'string' || body.model === '') return { message: 'you must provide a model parameter', param: null };
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    return { message: "Invalid 'messages': empty array. Expected an array with minimum length 1.", param: 'messages' };
+  }
+  if (body.stream_options !== undefined && body.stream !== true) {
+    return { message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.", param: 'stream_options' };
+  }
+  const open = new Set<string>();
+  for (const [i, m] of body.messages.entries()) {
+    if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) {
+      return { message: `Invalid value for 'messages[${i}].role'.`, param: `messages[${i}].role` };
+    }
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+      for (const call of m.tool_calls) if (isRecord(call) && typeof call.id === 'string') open.add(call.id);
+    } else if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string' || !open.has(m.tool_call_id)) {
+        return { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", param: `messages[${i}]` };
+      }
+    }
+  }
+  return undefined;
+}
+
+interface Answer {
+  id: string;
+  created: number;
+  model: string;
+  text: string | null;
+  reasoning: string | undefined;
+  toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  finishReason: string;
+  usage: Record<string, unknown>;
+}
+
+function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Answer {
+  const toolCalls = (script.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${randomBytes(6).toString('hex')}${i}`,
+    type: 'function' as const,
+    function: { name: call.name, arguments: argumentsText(call.arguments) },
+  }));
+  const text = script.text ?? (toolCalls.length > 0 ? null : 'Hello from the fake upstream.');
+  const input = script.usage?.input ?? fakeTokens([body.messages, body.tools]);
+  const output = script.usage?.output ?? fakeTokens([text, toolCalls, script.reasoning]);
+  const cached = script.usage?.cached ?? 0;
+  return {
+    id: script.id ?? `chatcmpl-${randomBytes(8).toString('hex')}`,
+    created: Math.floor(Date.now() / 1000),
+    model: script.model ?? String(body.model),
+    text,
+    reasoning: script.reasoning,
+    toolCalls,
+    finishReason: script.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage: {
+      prompt_tokens: input,
+      completion_tokens: output,
+      total_tokens: input + output,
+      prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
+  };
+}
+
+function streamFrames(answer: Answer, script: FakeChatScript, includeUsage: boolean): string[] {
+  const frame = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
+    frame({
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: answer.created,
+      model: answer.model,
+      system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(includeUsage ? { usage: null } : {}),
+    });
+  const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
+  if (answer.reasoning) for (const piece of textPieces(answer.reasoning)) frames.push(chunk({ reasoning_content: piece }));
+  if (answer.text) for (const piece of textPieces(answer.text)) frames.push(chunk({ content: piece }));
+  answer.toolCalls.forEach((call, index) => {
+    frames.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    for (const piece of jsonPieces(call.function.arguments)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  frames.push(chunk({}, answer.finishReason));
+  if (includeUsage && !script.omitUsage) {
+    frames.push(frame({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, system_fingerprint: 'fp_fake', choices: [], usage: answer.usage }));
+  }
+  frames.push('data: [DONE]\n\n');
+  if (script.errorAfterChunks) {
+    const { chunks, message, type } = script.errorAfterChunks;
+    frames.splice(chunks, frames.length, frame({ error: { message: message ?? 'The server had an error while processing your request.', type: type ?? 'server_error', param: null, code: null } }));
+  }
+  return frames;
+}
