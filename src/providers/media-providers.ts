@@ -1,22 +1,17 @@
+import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
 import type { Config } from '../config/config.types.ts';
-import { createLocalMediaProvider } from './local/local-media.provider.ts';
-import type { MediaProvider, MediaProviderFactory } from './media/media-provider.ts';
+import type { MediaProvider } from './media/media-provider.ts';
+import { createMediaProvider, isMediaProviderType } from './media/registry.ts';
 
-const FACTORIES: Record<string, MediaProviderFactory> = {
-  local: createLocalMediaProvider,
-};
-
-export function servesMedia(type: string): boolean {
-  return type in FACTORIES;
-}
-
-/** One MediaProvider per configured provider whose API style serves media. */
-export function buildMediaProviders(config: Config): Map<string, MediaProvider> {
+/**
+ * One MediaProvider per configured provider whose API style serves media (text-only styles such as
+ * `anthropic` are skipped here and served by the chat registry).
+ */
+export function buildMediaProviders(config: Config, guardedHttp: GuardedHttpClient): Map<string, MediaProvider> {
   const providers = new Map<string, MediaProvider>();
   for (const [name, provider] of Object.entries(config.providers)) {
-    const factory = FACTORIES[provider.type];
-    if (!factory) continue;
-    providers.set(name, factory({ name, baseUrl: provider.baseUrl, apiKey: provider.apiKey, timeoutMs: provider.timeoutMs, options: provider.options }));
+    if (!isMediaProviderType(provider.type)) continue;
+    providers.set(name, createMediaProvider(name, provider, { guardedHttp }));
   }
   return providers;
 }

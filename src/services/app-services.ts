@@ -11,8 +11,10 @@ import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 import type { AuthService } from './auth/auth.service.ts';
+import type { ChatService } from './chat/chat.service.ts';
 import type { EstimateService } from './estimate.service.ts';
 import type { ProviderHealth } from './provider-health.ts';
+import type { TaskRunner } from './generation/task-runner.ts';
 import type { WebhookSecretService } from './webhooks/webhook-secret.service.ts';
 
 /**
@@ -37,6 +39,10 @@ export interface AppServices {
   /** Media providers by configured name (`local` always among them). */
   mediaProviders: Map<string, MediaProvider>;
   webhookSecrets: WebhookSecretService;
+  /** Advances media tasks (used by workers) and checks late outcomes (used by the callback route). */
+  taskRunner: TaskRunner;
+  /** Text generation: routing, failover, holds and settlements (both wire protocols). */
+  chat: ChatService;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */

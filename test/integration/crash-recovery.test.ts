@@ -72,3 +72,41 @@ for (const mode of ['embedded', 'scaleout'] as const) {
     }
   });
 }
+
+describe('ROLE=api and ROLE=worker processes share the work [scaleout]', async () => {
+  const skip = (await serviceSkipReason('PostgreSQL', TEST_DATABASE_URL)) ?? (await serviceSkipReason('Redis', TEST_REDIS_URL));
+
+  test('an API process queues, two worker processes finish everything, woken through Redis', { skip }, async () => {
+    const stores = await createSharedStores('scaleout', { providers: { quick: { type: 'local', options: { latencyMs: 50 } } }, routes: { 'z-image-turbo': ['quick'] } });
+    const api = await spawnGateway(stores, 'api');
+    const workers = [await spawnGateway(stores, 'worker'), await spawnGateway(stores, 'worker')];
+    try {
+      const user = (await call(api.url, ADMIN_TOKEN, 'POST', '/admin/v1/users', { balanceCents: 100 })).body as { id: string };
+      const key = ((await call(api.url, ADMIN_TOKEN, 'POST', `/admin/v1/users/${user.id}/api-keys`, {})).body as { key: string }).key;
+      // Workers are idle by now: only a wake-up (not a timer) starts them promptly.
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const created = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: `n${i}` } });
+        ids.push((created.body as { data: { taskId: string } }).data.taskId);
+      }
+      const statuses = new Map<string, string>();
+      while (Date.now() - started < 30_000 && statuses.size < ids.length) {
+        for (const id of ids) {
+          if (statuses.has(id)) continue;
+          const status = ((await call(api.url, key, 'GET', `/api/v1/task/status/${id}`)).body as { data: { status: string } }).data.status;
+          if (status === 'finished' || status === 'failed') statuses.set(id, status);
+        }
+      }
+      assert.equal([...statuses.values()].filter((s) => s === 'finished').length, 20);
+      assert.ok(Date.now() - started < 15_000, `finished in ${Date.now() - started} ms`);
+      const ledger = (await call(api.url, ADMIN_TOKEN, 'GET', `/admin/v1/users/${user.id}/ledger?limit=100`)).body as { balanceMicroUsd: string };
+      assert.equal(ledger.balanceMicroUsd, String(1_000_000 - 20 * 10_000));
+    } finally {
+      for (const w of workers) await w.stop();
+      await api.stop();
+      await stores.dispose();
+    }
+  });
+});

@@ -39,6 +39,9 @@ export function registerMediaCallbackRoute(app: FastifyInstance, services: AppSe
       const leftBehind = attempt.state === 'failed' || attempt.state === 'abandoned';
       if (leftBehind && (outcome === 'completed' || outcome === 'failed')) {
         await recordLateOutcome(db, attempt.id, outcome === 'completed' ? 'succeeded' : 'failed', now);
+      } else if (leftBehind) {
+        // An unsigned callback: ask the upstream itself, after answering (the vendor wants a quick 2xx).
+        setImmediate(() => void services.taskRunner.observeLateOutcome(attempt.id).catch((error: unknown) => request.log.warn({ err: error }, 'checking a late outcome failed')));
       }
       return { ok: true, ignored: true };
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
+  findAttempt,
   findTask,
   incrementPolls,
   insertAttempt,
@@ -293,6 +294,22 @@ export class TaskRunner {
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
     }
     return { kind: 'done' };
+  }
+
+  /**
+   * A callback for an attempt we already left (failed or abandoned) that carries no trusted outcome:
+   * ask the upstream once what became of it, and record the answer on the attempt. Nothing else
+   * changes: the task has moved on.
+   */
+  async observeLateOutcome(attemptId: string): Promise<void> {
+    const attempt = await findAttempt(this.deps.db, attemptId);
+    if (!attempt?.upstream_id || attempt.late_outcome || (attempt.state !== 'failed' && attempt.state !== 'abandoned')) return;
+    const task = await findTask(this.deps.db, attempt.task_id);
+    const provider = this.deps.providers(attempt.provider);
+    if (!task || !provider) return;
+    const outcome = await provider.poll(this.mediaJob(task, attempt, AbortSignal.timeout(30_000)), attempt.upstream_id);
+    if (outcome.kind === 'completed') await recordLateOutcome(this.deps.db, attempt.id, 'succeeded', this.now());
+    else if (outcome.kind === 'failed') await recordLateOutcome(this.deps.db, attempt.id, 'failed', this.now());
   }
 
   private mediaJob(task: TaskRow, attempt: AttemptRow, signal: AbortSignal): MediaJob {

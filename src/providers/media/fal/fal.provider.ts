@@ -1,0 +1,220 @@
+/**
+ * fal queue (`type: fal`, baseUrl `https://queue.fal.run`): `POST {base}/{endpoint}?fal_webhook=…`
+ * with `Authorization: Key …`, then `GET {base}/{app}/requests/{id}/status` and `…/requests/{id}` for
+ * the result, `PUT …/cancel`. The queue API has no lookup by a reference of ours, so an unknown
+ * submit is `unknowable`; the webhook names the request. Webhooks are trusted only when their
+ * ED25519 signature verifies (see fal-webhook.ts).
+ */
+import type { OutputSpec } from '../../../domain/catalog/catalog.types.ts';
+import type {
+  CallbackNotice,
+  MediaJob,
+  MediaProvider,
+  MediaProviderFactory,
+  MediaProviderFactoryOptions,
+  PollOutcome,
+  ProviderError,
+  ReconcileOutcome,
+  ResultFileType,
+  SubmitOutcome,
+  UpstreamFile,
+} from '../media-provider.ts';
+import { httpError, isTransientStatus, protocolError, statusClass, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { commonSettings, type CommonSettings, optionString, optionStrings } from '../shared/provider-options.ts';
+import { expectedFileType, guessFileType, isHttpUrl } from '../shared/result-files.ts';
+import { lowerHeaders } from '../shared/standard-webhooks.ts';
+import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
+import { falRequest } from './fal.mapping.ts';
+import { FalWebhookKeys } from './fal-webhook.ts';
+
+/** Result members and the file type each holds, in the order files are listed. */
+const RESULT_MEMBERS: ReadonlyArray<readonly [string, ResultFileType]> = [
+  ['images', 'image'],
+  ['image', 'image'],
+  ['videos', 'video'],
+  ['video', 'video'],
+  ['audios', 'music'],
+  ['audio', 'music'],
+  ['audio_file', 'music'],
+  ['audio_url', 'music'],
+];
+
+function fileOf(value: unknown, fileType: ResultFileType): UpstreamFile | undefined {
+  if (isHttpUrl(value)) return { fileType, url: value };
+  if (!isRecord(value) || !isHttpUrl(value.url)) return undefined;
+  const contentType = typeof value.content_type === 'string' ? value.content_type : undefined;
+  return { fileType: guessFileType(value.url, contentType) ?? fileType, url: value.url, ...(contentType ? { contentType } : {}) };
+}
+
+/** The files of a fal result payload; types from the member they sit in, else from the spec. */
+export function falFiles(payload: unknown, spec: OutputSpec | undefined): UpstreamFile[] {
+  if (!isRecord(payload)) return [];
+  const files: UpstreamFile[] = [];
+  for (const [member, fileType] of RESULT_MEMBERS) {
+    const value = payload[member];
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const file = fileOf(item, fileType);
+      if (file) files.push(file);
+    }
+  }
+  if (files.length > 0) return files;
+  // Unknown shapes: any top-level {url} or URL string.
+  for (const value of Object.values(payload)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const url = isHttpUrl(item) ? item : isRecord(item) && isHttpUrl(item.url) ? item.url : undefined;
+      const file = url ? fileOf(item, guessFileType(url) ?? (spec ? expectedFileType(spec) : 'image')) : undefined;
+      if (file) files.push(file);
+    }
+  }
+  return files;
+}
+
+/** fal's error text: `detail` as a string, or the `msg` of each detail item. */
+function detailText(json: unknown): string | undefined {
+  if (!isRecord(json)) return undefined;
+  const detail = json.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    const msgs = detail.map((d) => (isRecord(d) ? `${Array.isArray(d.loc) ? `${d.loc.join('.')}: ` : ''}${String(d.msg ?? d.type ?? '')}` : String(d)));
+    return msgs.join('; ');
+  }
+  return stringAt(json, 'error') ?? stringAt(json, 'message');
+}
+
+function isContentPolicy(json: unknown, errorType: string | undefined): boolean {
+  if (errorType === 'content_policy_violation') return true;
+  return isRecord(json) && Array.isArray(json.detail) && json.detail.some((d) => isRecord(d) && d.type === 'content_policy_violation');
+}
+
+export function falError(response: UpstreamResponse, what: string): ProviderError {
+  const json = parseJson(response.body);
+  const errorType = response.headers['x-fal-error-type'] ?? stringAt(json, 'error_type');
+  const text = detailText(json) ?? bodySnippet(response.body);
+  const error = httpError(response.status, `fal ${what}: ${response.status} ${text}`);
+  if (isContentPolicy(json, errorType)) return { ...error, retryable: false, code: 'content_policy' };
+  const hint = response.headers['x-fal-retryable'];
+  if (hint === 'true' || hint === 'false') return { ...error, retryable: hint === 'true' };
+  return error;
+}
+
+class FalProvider implements MediaProvider {
+  readonly name: string;
+  readonly type = 'fal';
+  readonly defaultPollMs: number;
+  readonly #s: CommonSettings;
+  readonly #keys: FalWebhookKeys;
+
+  constructor(o: MediaProviderFactoryOptions) {
+    this.name = o.name;
+    this.#s = commonSettings(o, 'https://queue.fal.run', 3_000);
+    this.defaultPollMs = this.#s.pollMs;
+    this.#keys = new FalWebhookKeys(optionStrings(o, 'webhookPublicKeys'), optionString(o, 'webhookJwksUrl'), this.#s.http);
+  }
+
+  #request(job: MediaJob, method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown): UpstreamRequest {
+    return {
+      method,
+      url: `${this.#s.baseUrl}${path}`,
+      headers: { authorization: `Key ${this.#s.apiKey}` },
+      ...(json === undefined ? {} : { json }),
+      signal: job.signal,
+    };
+  }
+
+  async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const { endpoint, input } = falRequest(job);
+    const query = `?fal_webhook=${encodeURIComponent(job.callbackUrl)}`;
+    const exchange = await this.#s.http.send(this.#request(job, 'POST', `/${endpoint}${query}`, input));
+    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
+    const { response } = exchange;
+    if (response.status >= 300) return { kind: 'failed', error: falError(response, 'submit') };
+    const requestId = stringAt(parseJson(response.body), 'request_id');
+    if (!requestId) return { kind: 'unknown', error: protocolError('fal accepted the request without a request_id', response.status) };
+    return { kind: 'accepted', upstreamId: requestId, pollAfterMs: this.#s.pollMs };
+  }
+
+  async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
+    const { app } = falRequest(job);
+    const base = `/${app}/requests/${encodeURIComponent(upstreamId)}`;
+    const status = await this.#s.http.send(this.#request(job, 'GET', `${base}/status`));
+    if (status.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    if (status.response.status >= 300) {
+      if (isTransientStatus(status.response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      return { kind: 'failed', error: falError(status.response, 'status') };
+    }
+    const json = parseJson(status.response.body);
+    const state = stringAt(json, 'status');
+    if (state === 'IN_QUEUE' || state === 'IN_PROGRESS') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (state === 'CANCELED' || state === 'CANCELLED') return { kind: 'failed', error: { message: 'fal: the request was cancelled', retryable: true, code: 'canceled' } };
+    const error = stringAt(json, 'error');
+    if (error || state === 'FAILED') {
+      const errorType = stringAt(json, 'error_type');
+      const policy = errorType === 'content_policy_violation';
+      const cancelled = errorType === 'client_cancelled';
+      return {
+        kind: 'failed',
+        error: {
+          message: `fal: ${error ?? 'the request failed'}${errorType ? ` (${errorType})` : ''}`,
+          retryable: !policy,
+          code: policy ? 'content_policy' : cancelled ? 'canceled' : 'generation_failed',
+        },
+      };
+    }
+    if (state !== 'COMPLETED') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const result = await this.#s.http.send(this.#request(job, 'GET', base));
+    if (result.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    const { response } = result;
+    if (response.status >= 500 && response.headers['x-fal-retryable'] !== 'false') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    if (response.status >= 300) {
+      const failure = falError(response, 'result');
+      // The request ran and failed: a 4xx is about its input, anything else a generation failure.
+      return { kind: 'failed', error: failure.retryable ? { ...failure, code: 'generation_failed' } : failure };
+    }
+    const files = falFiles(parseJson(response.body), job.outputSpec);
+    if (files.length === 0) return { kind: 'failed', error: protocolError('fal result without files', response.status) };
+    return { kind: 'completed', result: { files, output: null } };
+  }
+
+  async reconcile(_job: MediaJob): Promise<ReconcileOutcome> {
+    return { kind: 'unknowable' };
+  }
+
+  async cancel(job: MediaJob, upstreamId: string): Promise<void> {
+    const { app } = falRequest(job);
+    await this.#s.http.send(this.#request(job, 'PUT', `/${app}/requests/${encodeURIComponent(upstreamId)}/cancel`));
+  }
+
+  parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
+    const body = parseJson(request.rawBody);
+    const requestId = stringAt(body, 'request_id');
+    if (!isRecord(body) || !requestId) return undefined;
+    if (!this.#keys.configured) return { upstreamId: requestId };
+    const check = this.#keys.check(lowerHeaders(request.headers), request.rawBody);
+    if (check === 'invalid') return undefined;
+    if (check === 'no-keys') return { upstreamId: requestId };
+    return { upstreamId: requestId, outcome: this.#webhookOutcome(body) };
+  }
+
+  #webhookOutcome(body: Record<string, unknown>): PollOutcome {
+    if (body.status === 'OK') {
+      const files = falFiles(body.payload, undefined);
+      return files.length > 0 ? { kind: 'completed', result: { files, output: null } } : { kind: 'failed', error: protocolError('fal webhook without files') };
+    }
+    const error = stringAt(body, 'error') ?? 'the request failed';
+    const status = /\b([1-5]\d\d)\b/u.exec(error)?.[1];
+    const detail = detailText(body.payload);
+    const message = `fal: ${error}${detail ? `: ${detail}` : ''}`;
+    if (isContentPolicy(body.payload, undefined)) return { kind: 'failed', error: { message, retryable: false, code: 'content_policy' } };
+    if (status) {
+      const cls = statusClass(Number(status));
+      return { kind: 'failed', error: { message, retryable: cls.retryable, status: Number(status), code: cls.retryable ? 'generation_failed' : cls.code } };
+    }
+    return { kind: 'failed', error: { message, retryable: true, code: 'generation_failed' } };
+  }
+
+  close(): Promise<void> {
+    return this.#s.http.close();
+  }
+}
+
+export const createFalProvider: MediaProviderFactory = (options) => new FalProvider(options);

@@ -1,0 +1,203 @@
+/**
+ * kie.ai (`type: kie`, baseUrl `https://api.kie.ai`). Three of kie's APIs, chosen by family:
+ * the Market jobs API (createTask/recordInfo) for most families, the Veo 3.1 API for V3/V4 and the
+ * Suno API for M1. Bearer auth. kie has no lookup by client reference, so an unknown submit is
+ * `unknowable` (its callback, which names the task, still arrives); it has no cancel call.
+ * Callbacks are verified with kie's optional HMAC (`options.webhookHmacKey`), which signs only
+ * `taskId.timestamp`, not the body: a callback gives the task id, never a trusted outcome.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type {
+  CallbackNotice,
+  MediaJob,
+  MediaProvider,
+  MediaProviderFactory,
+  MediaProviderFactoryOptions,
+  PollOutcome,
+  ReconcileOutcome,
+  SubmitOutcome,
+  UpstreamFile,
+} from '../media-provider.ts';
+import { commonSettings, type CommonSettings, optionString } from '../shared/provider-options.ts';
+import { isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { urlFile } from '../shared/result-files.ts';
+import { lowerHeaders } from '../shared/standard-webhooks.ts';
+import { isRecord, parseJson, recordAt, stringAt, type UpstreamRequest } from '../shared/upstream-http.ts';
+import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
+import { kieJobRequest } from './kie-jobs.mapping.ts';
+import { type SunoAsyncCall, sunoCall, sunoResult, sunoState } from './kie-suno.mapping.ts';
+import { VEO_GENERATE_PATH, VEO_RECORD_PATH, veoRequest } from './kie-veo.mapping.ts';
+
+const CREATE_TASK_PATH = '/api/v1/jobs/createTask';
+const RECORD_INFO_PATH = '/api/v1/jobs/recordInfo';
+const CALLBACK_TOLERANCE_S = 300;
+
+type Api = 'market' | 'veo' | 'suno';
+
+function apiOf(job: MediaJob): Api {
+  if (job.family === 'M1') return 'suno';
+  if (job.family === 'V3' || job.family === 'V4') return 'veo';
+  return 'market';
+}
+
+class KieProvider implements MediaProvider {
+  readonly name: string;
+  readonly type = 'kie';
+  readonly defaultPollMs: number;
+  readonly #s: CommonSettings;
+  readonly #hmacKey: string | undefined;
+
+  constructor(o: MediaProviderFactoryOptions) {
+    this.name = o.name;
+    this.#s = commonSettings(o, 'https://api.kie.ai', 5_000);
+    this.defaultPollMs = this.#s.pollMs;
+    this.#hmacKey = optionString(o, 'webhookHmacKey');
+  }
+
+  #request(job: MediaJob, method: 'GET' | 'POST', path: string, json?: unknown): UpstreamRequest {
+    return {
+      method,
+      url: `${this.#s.baseUrl}${path}`,
+      headers: { authorization: `Bearer ${this.#s.apiKey}` },
+      ...(json === undefined ? {} : { json }),
+      signal: job.signal,
+    };
+  }
+
+  async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const api = apiOf(job);
+    let path: string;
+    let body: Record<string, unknown>;
+    if (api === 'suno') {
+      const call = sunoCall(job);
+      if (call.kind === 'refused') return { kind: 'failed', error: call.error };
+      if (call.kind === 'sync') return this.#submitSync(job, call.path, call.body, call.output);
+      path = call.path;
+      body = call.body;
+    } else if (api === 'veo') {
+      const veo = veoRequest(job);
+      if ('error' in veo) return { kind: 'failed', error: veo.error };
+      path = VEO_GENERATE_PATH;
+      body = veo.body;
+    } else {
+      const { model, input } = kieJobRequest(job);
+      path = CREATE_TASK_PATH;
+      body = { model, input, callBackUrl: job.callbackUrl };
+    }
+    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
+    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
+    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    if (envelope.code !== 200) return { kind: 'failed', error: envelopeError(envelope, api === 'suno' ? 'suno' : 'market', 'submit') };
+    const taskId = stringAt(envelope.data, 'taskId') ?? stringAt(envelope.data, 'task_id');
+    // Accepted (code 200) but no id to follow: the job may run, and we cannot find it.
+    if (!taskId) return { kind: 'unknown', error: protocolError('kie accepted the task without a taskId', exchange.response.status) };
+    return { kind: 'accepted', upstreamId: taskId, pollAfterMs: this.#s.pollMs };
+  }
+
+  /** Suno's synchronous data actions answer with the result. */
+  async #submitSync(
+    job: MediaJob,
+    path: string,
+    body: Record<string, unknown>,
+    output: (data: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<SubmitOutcome> {
+    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
+    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
+    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    if (envelope.code !== 200) return { kind: 'failed', error: envelopeError(envelope, 'suno', 'submit') };
+    if (!envelope.data) return { kind: 'failed', error: protocolError('kie answered without data', exchange.response.status) };
+    const upstreamId = stringAt(envelope.data, 'taskId');
+    return { kind: 'completed', ...(upstreamId ? { upstreamId } : {}), result: { files: [], output: output(envelope.data) } };
+  }
+
+  async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
+    const api = apiOf(job);
+    let path = RECORD_INFO_PATH;
+    let suno: SunoAsyncCall | undefined;
+    if (api === 'veo') path = VEO_RECORD_PATH;
+    if (api === 'suno') {
+      const call = sunoCall(job);
+      if (call.kind !== 'async') return { kind: 'failed', error: protocolError(`kie Suno action ${String(job.input.action)} has no task to poll`) };
+      suno = call;
+      path = call.recordPath;
+    }
+    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${path}?taskId=${encodeURIComponent(upstreamId)}`));
+    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    if (envelope.code !== 200) {
+      if (isTransientStatus(envelope.code) || envelope.code === 430 || envelope.code === 455) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      return { kind: 'failed', error: envelopeError(envelope, api === 'suno' ? 'suno' : 'market', 'poll') };
+    }
+    const record = envelope.data;
+    if (!record) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (suno) return this.#sunoOutcome(suno, record);
+    if (api === 'veo') return this.#veoOutcome(job, record);
+    return this.#marketOutcome(job, record);
+  }
+
+  #marketOutcome(job: MediaJob, record: Record<string, unknown>): PollOutcome {
+    const state = stringAt(record, 'state') ?? 'waiting';
+    if (state === 'fail') return { kind: 'failed', error: taskFailure(stringAt(record, 'failCode') || undefined, stringAt(record, 'failMsg') || undefined, 'market') };
+    if (state !== 'success') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const result = parseJson(Buffer.from(stringAt(record, 'resultJson') ?? ''));
+    const urls = isRecord(result) && Array.isArray(result.resultUrls) ? result.resultUrls.filter((u): u is string => typeof u === 'string') : [];
+    if (urls.length === 0) return { kind: 'failed', error: protocolError('kie reported success without resultUrls') };
+    const files: UpstreamFile[] = urls.map((url) => urlFile(url, job.outputSpec));
+    return { kind: 'completed', result: { files, output: null } };
+  }
+
+  #veoOutcome(job: MediaJob, record: Record<string, unknown>): PollOutcome {
+    const flag = stringAt(record, 'successFlag') ?? '0';
+    if (flag === '2' || flag === '3') {
+      return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || undefined, 'market') };
+    }
+    if (flag !== '1') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const response = recordAt(record, 'response');
+    const urls = response && Array.isArray(response.resultUrls) ? response.resultUrls.filter((u): u is string => typeof u === 'string') : [];
+    if (urls.length === 0) return { kind: 'failed', error: protocolError('kie Veo reported success without resultUrls') };
+    return { kind: 'completed', result: { files: urls.map((url) => urlFile(url, job.outputSpec)), output: null } };
+  }
+
+  #sunoOutcome(call: SunoAsyncCall, record: Record<string, unknown>): PollOutcome {
+    const { state, word } = sunoState(record);
+    if (state === 'pending') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (state === 'failed') {
+      return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || undefined, 'suno', word) };
+    }
+    const result = sunoResult(call.result, record);
+    if (typeof result === 'string') return { kind: 'failed', error: protocolError(`kie Suno: ${result}`) };
+    return { kind: 'completed', result };
+  }
+
+  /** kie cannot look a task up by anything of ours; its callback (which names the task) may still come. */
+  async reconcile(_job: MediaJob): Promise<ReconcileOutcome> {
+    return { kind: 'unknowable' };
+  }
+
+  parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
+    const body = parseJson(request.rawBody);
+    const data = recordAt(body, 'data');
+    const taskId = stringAt(data, 'taskId') ?? stringAt(data, 'task_id') ?? stringAt(body, 'taskId');
+    if (!taskId) return undefined;
+    if (this.#hmacKey !== undefined && !this.#verify(taskId, lowerHeaders(request.headers))) return undefined;
+    return { upstreamId: taskId };
+  }
+
+  #verify(taskId: string, headers: Record<string, string | undefined>): boolean {
+    const timestamp = headers['x-webhook-timestamp'];
+    const signature = headers['x-webhook-signature'];
+    if (!timestamp || !signature || !/^\d{1,12}$/u.test(timestamp)) return false;
+    if (Math.abs(Date.now() / 1000 - Number(timestamp)) > CALLBACK_TOLERANCE_S) return false;
+    const expected = createHmac('sha256', this.#hmacKey ?? '')
+      .update(`${taskId}.${timestamp}`)
+      .digest();
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  close(): Promise<void> {
+    return this.#s.http.close();
+  }
+}
+
+export const createKieProvider: MediaProviderFactory = (options) => new KieProvider(options);

@@ -1,0 +1,56 @@
+/**
+ * Provider `type` → adapter. The composition root calls `createMediaProvider` once per configured
+ * media provider; nothing else names a vendor.
+ */
+import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
+import type { ProviderConfig } from '../../config/config.types.ts';
+import { createLocalMediaProvider } from '../local/local-media.provider.ts';
+import { createFalProvider } from './fal/fal.provider.ts';
+import { createKieProvider } from './kie/kie.provider.ts';
+import type { MediaProvider, MediaProviderFactory } from './media-provider.ts';
+import { createOpenAiProvider } from './openai/openai.provider.ts';
+import { createReplicateProvider } from './replicate/replicate.provider.ts';
+import { createSwitchboardProvider } from './switchboard/switchboard.provider.ts';
+
+export const MEDIA_PROVIDER_FACTORIES: Readonly<Record<string, MediaProviderFactory>> = {
+  kie: createKieProvider,
+  fal: createFalProvider,
+  replicate: createReplicateProvider,
+  openai: createOpenAiProvider,
+  switchboard: createSwitchboardProvider,
+  local: createLocalMediaProvider,
+};
+
+/** What the adapters need from the composition root besides the provider's own config. */
+export interface MediaProviderDeps {
+  /** For styles that fetch user media themselves (OpenAI image edits); a strict client is made when absent. */
+  guardedHttp?: GuardedHttpClient;
+}
+
+export class UnknownProviderTypeError extends Error {
+  readonly providerName: string;
+  readonly providerType: string;
+  constructor(name: string, type: string) {
+    super(`provider ${JSON.stringify(name)} has type ${JSON.stringify(type)}, which is not a media provider type (known: ${Object.keys(MEDIA_PROVIDER_FACTORIES).join(', ')})`);
+    this.name = 'UnknownProviderTypeError';
+    this.providerName = name;
+    this.providerType = type;
+  }
+}
+
+export function isMediaProviderType(type: string): boolean {
+  return Object.hasOwn(MEDIA_PROVIDER_FACTORIES, type);
+}
+
+export function createMediaProvider(name: string, config: ProviderConfig, deps: MediaProviderDeps = {}): MediaProvider {
+  const factory = Object.hasOwn(MEDIA_PROVIDER_FACTORIES, config.type) ? MEDIA_PROVIDER_FACTORIES[config.type] : undefined;
+  if (!factory) throw new UnknownProviderTypeError(name, config.type);
+  return factory({
+    name,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    options: config.options,
+    ...(deps.guardedHttp ? { guardedHttp: deps.guardedHttp } : {}),
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * Replicate (`type: replicate`, baseUrl `https://api.replicate.com/v1`): predictions with a webhook
+ * (`webhook_events_filter: ['completed']`), polled at `GET /predictions/{id}`, cancelled at
+ * `POST /predictions/{id}/cancel`. An unknown submit is reconciled by listing recent predictions of
+ * the model and matching the webhook URL, which is unique per attempt. Webhooks are Standard
+ * Webhooks signed with the account secret (`options.webhookSecret`, from
+ * `GET /v1/webhooks/default/secret`); only a verified webhook carries an outcome.
+ */
+import type {
+  CallbackNotice,
+  MediaJob,
+  MediaProvider,
+  MediaProviderFactory,
+  MediaProviderFactoryOptions,
+  PollOutcome,
+  ProviderError,
+  ReconcileOutcome,
+  SubmitOutcome,
+  UpstreamFile,
+} from '../media-provider.ts';
+import type { OutputSpec } from '../../../domain/catalog/catalog.types.ts';
+import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
+import { guessFileType, isHttpUrl, urlFile } from '../shared/result-files.ts';
+import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
+import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
+import { replicateInput, replicateTarget } from './replicate.mapping.ts';
+
+const MAX_LIST_PAGES = 5;
+const MAX_DETAIL_LOOKUPS = 25;
+
+function replicateError(response: UpstreamResponse, what: string): ProviderError {
+  const json = parseJson(response.body);
+  const text = stringAt(json, 'detail') ?? stringAt(json, 'title') ?? bodySnippet(response.body);
+  return httpError(response.status, `replicate ${what}: ${response.status} ${text}`);
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Every URL in a prediction's output (a URL, a list of URLs, or an object of them), in order. */
+function outputUrls(output: unknown, depth = 0): string[] {
+  if (isHttpUrl(output)) return [output];
+  if (depth > 2) return [];
+  if (Array.isArray(output)) return output.flatMap((o) => outputUrls(o, depth + 1));
+  if (isRecord(output)) return Object.values(output).flatMap((o) => outputUrls(o, depth + 1));
+  return [];
+}
+
+/** A finished prediction as an outcome; undefined while it runs. */
+export function predictionOutcome(prediction: Record<string, unknown>, spec: OutputSpec | undefined): PollOutcome | undefined {
+  const status = stringAt(prediction, 'status');
+  if (status === 'succeeded') {
+    const urls = outputUrls(prediction.output);
+    if (urls.length > 0) {
+      const files: UpstreamFile[] = urls.map((url) => (spec ? urlFile(url, spec) : { fileType: guessFileType(url) ?? 'image', url }));
+      return { kind: 'completed', result: { files, output: null } };
+    }
+    // Text and other data outputs.
+    if (prediction.output !== null && prediction.output !== undefined) {
+      const text = Array.isArray(prediction.output) && prediction.output.every((o) => typeof o === 'string') ? prediction.output.join('') : undefined;
+      return { kind: 'completed', result: { files: [], output: text !== undefined ? { text } : { value: prediction.output } } };
+    }
+    return { kind: 'failed', error: protocolError('replicate: succeeded without output') };
+  }
+  if (status === 'failed') {
+    return { kind: 'failed', error: { message: `replicate: ${stringAt(prediction, 'error') ?? 'the prediction failed'}`, retryable: true, code: 'generation_failed' } };
+  }
+  if (status === 'canceled' || status === 'aborted') return { kind: 'failed', error: { message: 'replicate: the prediction was canceled', retryable: true, code: 'canceled' } };
+  return undefined;
+}
+
+class ReplicateProvider implements MediaProvider {
+  readonly name: string;
+  readonly type = 'replicate';
+  readonly defaultPollMs: number;
+  readonly #s: CommonSettings;
+  readonly #secret: string | undefined;
+  readonly #windowMs: number;
+
+  constructor(o: MediaProviderFactoryOptions) {
+    this.name = o.name;
+    this.#s = commonSettings(o, 'https://api.replicate.com/v1', 3_000);
+    this.defaultPollMs = this.#s.pollMs;
+    this.#secret = optionString(o, 'webhookSecret');
+    this.#windowMs = optionNumber(o, 'reconcileWindowMs', 24 * 60 * 60 * 1000);
+  }
+
+  #request(job: MediaJob, method: 'GET' | 'POST', path: string, json?: unknown): UpstreamRequest {
+    return {
+      method,
+      url: path.startsWith('http') ? path : `${this.#s.baseUrl}${path}`,
+      headers: { authorization: `Bearer ${this.#s.apiKey}` },
+      ...(json === undefined ? {} : { json }),
+      signal: job.signal,
+    };
+  }
+
+  async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const { model, version } = replicateTarget(job.upstreamModel);
+    const body: Record<string, unknown> = { input: replicateInput(job), webhook: job.callbackUrl, webhook_events_filter: ['completed'] };
+    const path = version ? '/predictions' : `/models/${model}/predictions`;
+    if (version) body.version = version;
+    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
+    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
+    const { response } = exchange;
+    if (response.status >= 300) return { kind: 'failed', error: replicateError(response, 'submit') };
+    const prediction = parseJson(response.body);
+    const id = stringAt(prediction, 'id');
+    if (!isRecord(prediction) || !id) return { kind: 'unknown', error: protocolError('replicate accepted the prediction without an id', response.status) };
+    const done = predictionOutcome(prediction, job.outputSpec);
+    if (done?.kind === 'completed') return { kind: 'completed', upstreamId: id, result: done.result };
+    if (done?.kind === 'failed') return { kind: 'failed', error: done.error };
+    return { kind: 'accepted', upstreamId: id, pollAfterMs: this.#s.pollMs };
+  }
+
+  async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
+    const exchange = await this.#s.http.send(this.#request(job, 'GET', `/predictions/${encodeURIComponent(upstreamId)}`));
+    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    const { response } = exchange;
+    if (response.status >= 300) {
+      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      return { kind: 'failed', error: replicateError(response, 'poll') };
+    }
+    const prediction = parseJson(response.body);
+    if (!isRecord(prediction)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    return predictionOutcome(prediction, job.outputSpec) ?? { kind: 'pending', pollAfterMs: this.#s.pollMs };
+  }
+
+  /**
+   * Lists predictions, newest first, back to `reconcileWindowMs` ago; for those of this model, reads
+   * each one's `webhook` (the list omits it) and compares it with this attempt's callback URL.
+   */
+  async reconcile(job: MediaJob): Promise<ReconcileOutcome> {
+    const { model, version } = replicateTarget(job.upstreamModel);
+    const since = Date.now() - this.#windowMs;
+    let next: string | undefined = '/predictions';
+    let lookups = 0;
+    for (let page = 0; page < MAX_LIST_PAGES && next; page += 1) {
+      const exchange = await this.#s.http.send(this.#request(job, 'GET', next));
+      if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
+      if (exchange.response.status >= 300) return { kind: 'failed', error: replicateError(exchange.response, 'list') };
+      const json = parseJson(exchange.response.body);
+      const results = isRecord(json) && Array.isArray(json.results) ? json.results.filter(isRecord) : [];
+      for (const p of results) {
+        const created = Date.parse(stringAt(p, 'created_at') ?? '');
+        if (Number.isFinite(created) && created < since) return { kind: 'absent' };
+        const sameModel = stringAt(p, 'model') === model || (version !== undefined && stringAt(p, 'version') === version);
+        const id = stringAt(p, 'id');
+        if (!sameModel || !id) continue;
+        let webhook = stringAt(p, 'webhook');
+        if (webhook === undefined) {
+          if (lookups >= MAX_DETAIL_LOOKUPS) return { kind: 'unknowable' };
+          lookups += 1;
+          const detail = await this.#s.http.send(this.#request(job, 'GET', `/predictions/${encodeURIComponent(id)}`));
+          if (detail.kind === 'no-response') return { kind: 'failed', error: detail.error };
+          if (detail.response.status >= 300) return { kind: 'failed', error: replicateError(detail.response, 'get') };
+          webhook = stringAt(parseJson(detail.response.body), 'webhook');
+        }
+        if (webhook === job.callbackUrl) return { kind: 'found', upstreamId: id };
+      }
+      next = isRecord(json) && typeof json.next === 'string' && json.next !== '' ? json.next : undefined;
+      // Follow pages on the configured API only: our key must not go anywhere else.
+      if (next?.startsWith('http') && !sameOrigin(next, this.#s.baseUrl)) return { kind: 'unknowable' };
+    }
+    // The whole history was read (no next page): it is not there. Otherwise we stopped early.
+    return next ? { kind: 'unknowable' } : { kind: 'absent' };
+  }
+
+  async cancel(job: MediaJob, upstreamId: string): Promise<void> {
+    await this.#s.http.send(this.#request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
+  }
+
+  parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
+    const prediction = parseJson(request.rawBody);
+    const id = stringAt(prediction, 'id');
+    if (!isRecord(prediction) || !id) return undefined;
+    if (this.#secret === undefined) return { upstreamId: id };
+    if (!verifyStandardWebhook(this.#secret, lowerHeaders(request.headers), request.rawBody).ok) return undefined;
+    const outcome = predictionOutcome(prediction, undefined);
+    return outcome ? { upstreamId: id, outcome } : { upstreamId: id };
+  }
+
+  close(): Promise<void> {
+    return this.#s.http.close();
+  }
+}
+
+export const createReplicateProvider: MediaProviderFactory = (options) => new ReplicateProvider(options);

@@ -1,0 +1,153 @@
+/**
+ * Another Switchboard as an upstream (`type: switchboard`, baseUrl the instance's base address, with
+ * or without `/api/v1`). `POST /api/v1/generation/create` sends our input verbatim under the route's
+ * model, with `Idempotency-Key: <attemptId>` and `webhook: <callbackUrl>`; the task is polled at
+ * `GET /api/v1/task/status/{taskId}`. Reconciling an unknown submit is sending the same create again
+ * with the same key: the upstream answers with the task it already made (or makes it now), and
+ * charges once. Callbacks are Standard Webhooks, trusted when `options.webhookSecret` verifies them.
+ */
+import type {
+  CallbackNotice,
+  MediaJob,
+  MediaProvider,
+  MediaProviderFactory,
+  MediaProviderFactoryOptions,
+  PollOutcome,
+  ProviderError,
+  ReconcileOutcome,
+  ResultFileType,
+  SubmitOutcome,
+  UpstreamFile,
+} from '../media-provider.ts';
+import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { commonSettings, type CommonSettings, optionString } from '../shared/provider-options.ts';
+import { isHttpUrl } from '../shared/result-files.ts';
+import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
+import { bodySnippet, type HttpExchange, isRecord, parseJson, recordAt, stringAt, type UpstreamResponse } from '../shared/upstream-http.ts';
+
+const FILE_TYPES = new Set<ResultFileType>(['image', 'video', 'music']);
+
+function switchboardError(response: UpstreamResponse, what: string): ProviderError {
+  const json = parseJson(response.body);
+  const error = recordAt(json, 'error');
+  const code = stringAt(error, 'code');
+  const text = stringAt(error, 'message') ?? bodySnippet(response.body);
+  return httpError(response.status, `switchboard ${what}: ${response.status}${code ? ` ${code}` : ''} ${text}`);
+}
+
+function errorCodeOf(response: UpstreamResponse): string | undefined {
+  return stringAt(recordAt(parseJson(response.body), 'error'), 'code');
+}
+
+/** A task (`data` of the task status, or a webhook's task) as an outcome; undefined while it runs. */
+export function taskOutcome(task: Record<string, unknown>): PollOutcome | undefined {
+  const status = stringAt(task, 'status');
+  if (status === 'finished') {
+    const files: UpstreamFile[] = [];
+    for (const f of Array.isArray(task.files) ? task.files.filter(isRecord) : []) {
+      const type = stringAt(f, 'fileType') as ResultFileType | undefined;
+      const url = stringAt(f, 'fileUrl');
+      if (isHttpUrl(url) && type && FILE_TYPES.has(type)) files.push({ fileType: type, url });
+    }
+    const output = isRecord(task.output) ? task.output : null;
+    if (files.length === 0 && output === null) return { kind: 'failed', error: protocolError('switchboard: finished without files or output') };
+    return { kind: 'completed', result: { files, output } };
+  }
+  if (status === 'failed' || status === 'expired') {
+    const message = stringAt(task, 'errorMessage') ?? (status === 'expired' ? 'the task expired before we read it' : 'the task failed');
+    // The upstream already tried its own routes; ours may still serve the request.
+    return { kind: 'failed', error: { message: `switchboard: ${message}`, retryable: true, code: 'generation_failed' } };
+  }
+  return undefined;
+}
+
+class SwitchboardProvider implements MediaProvider {
+  readonly name: string;
+  readonly type = 'switchboard';
+  readonly defaultPollMs: number;
+  readonly #s: CommonSettings;
+  readonly #secret: string | undefined;
+
+  constructor(o: MediaProviderFactoryOptions) {
+    this.name = o.name;
+    const s = commonSettings(o, undefined, 2_000);
+    this.#s = { ...s, baseUrl: s.baseUrl.replace(/\/api\/v1$/u, '') };
+    this.defaultPollMs = this.#s.pollMs;
+    this.#secret = optionString(o, 'webhookSecret');
+  }
+
+  #create(job: MediaJob): Promise<HttpExchange> {
+    return this.#s.http.send({
+      method: 'POST',
+      url: `${this.#s.baseUrl}/api/v1/generation/create`,
+      headers: { authorization: `Bearer ${this.#s.apiKey}`, 'idempotency-key': job.attemptId },
+      json: { model: job.upstreamModel, input: job.input, webhook: job.callbackUrl },
+      signal: job.signal,
+    });
+  }
+
+  async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const exchange = await this.#create(job);
+    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
+    const { response } = exchange;
+    if (response.status === 409 && errorCodeOf(response) === 'idempotency_in_progress') {
+      return { kind: 'unknown', error: { message: 'switchboard: the same attempt is still being created upstream', retryable: true, status: 409, code: 'unavailable' } };
+    }
+    if (response.status >= 300) return { kind: 'failed', error: switchboardError(response, 'create') };
+    const taskId = stringAt(recordAt(parseJson(response.body), 'data'), 'taskId');
+    if (!taskId) return { kind: 'unknown', error: protocolError('switchboard accepted the generation without a taskId', response.status) };
+    return { kind: 'accepted', upstreamId: taskId, pollAfterMs: this.#s.pollMs };
+  }
+
+  async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
+    const exchange = await this.#s.http.send({
+      method: 'GET',
+      url: `${this.#s.baseUrl}/api/v1/task/status/${encodeURIComponent(upstreamId)}`,
+      headers: { authorization: `Bearer ${this.#s.apiKey}` },
+      signal: job.signal,
+    });
+    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    const { response } = exchange;
+    if (response.status >= 300) {
+      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      return { kind: 'failed', error: switchboardError(response, 'task status') };
+    }
+    const task = recordAt(parseJson(response.body), 'data');
+    if (!task) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    return taskOutcome(task) ?? { kind: 'pending', pollAfterMs: this.#s.pollMs };
+  }
+
+  /** The same create with the same Idempotency-Key returns the task the first one made. */
+  async reconcile(job: MediaJob): Promise<ReconcileOutcome> {
+    const exchange = await this.#create(job);
+    if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
+    const { response } = exchange;
+    if (response.status === 409 && errorCodeOf(response) === 'idempotency_in_progress') {
+      return { kind: 'failed', error: { message: 'switchboard: the first create is still in progress', retryable: true, status: 409, code: 'unavailable' } };
+    }
+    if (isTransientStatus(response.status)) return { kind: 'failed', error: switchboardError(response, 'create') };
+    // Any other refusal is what the first create got too (the key replays the first answer): nothing was made.
+    if (response.status >= 300) return { kind: 'absent' };
+    const taskId = stringAt(recordAt(parseJson(response.body), 'data'), 'taskId');
+    return taskId ? { kind: 'found', upstreamId: taskId } : { kind: 'failed', error: protocolError('switchboard: create without a taskId', response.status) };
+  }
+
+  parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
+    const body = parseJson(request.rawBody);
+    if (!isRecord(body)) return undefined;
+    // A bare task, `{code, data: task}` or `{type, data: task}`.
+    const task = stringAt(body, 'taskId') ? body : recordAt(body, 'data');
+    const taskId = stringAt(task, 'taskId');
+    if (!task || !taskId) return undefined;
+    if (this.#secret === undefined) return { upstreamId: taskId };
+    if (!verifyStandardWebhook(this.#secret, lowerHeaders(request.headers), request.rawBody).ok) return undefined;
+    const outcome = taskOutcome(task);
+    return outcome ? { upstreamId: taskId, outcome } : { upstreamId: taskId };
+  }
+
+  close(): Promise<void> {
+    return this.#s.http.close();
+  }
+}
+
+export const createSwitchboardProvider: MediaProviderFactory = (options) => new SwitchboardProvider(options);
