@@ -23,6 +23,10 @@ import { ApiKeyAuthenticator } from './services/api-key-authenticator.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import type { AppServices } from './services/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
+import { createChatProviderRegistry } from './providers/chat/chat-provider.registry.ts';
+import { ChatRouter } from './services/chat/chat-router.ts';
+import { ChatService } from './services/chat/chat.service.ts';
+import { CHAT_SETTLE_JOB, createChatSettleHandler, scheduleChatSettlement } from './services/chat/chat-settle.job.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
 import { EstimateService } from './services/estimate.service.ts';
 import { ResultStore } from './services/generation/result-store.ts';
@@ -79,7 +83,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     { name: 'storage', check: () => blobs.check() },
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', check: () => bus.ping() });
-  return {
+  const services = {
     config,
     database,
     bus,
@@ -93,11 +97,36 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
     queue: new DbWorkQueue(database, bus),
-    mediaProviders: buildMediaProviders(config),
+    mediaProviders: buildMediaProviders(config, outbound),
     webhookSecrets: new WebhookSecretService(database.db),
     outbound,
     readinessChecks,
-  };
+  } satisfies Omit<AppServices, 'taskRunner' | 'chat'>;
+  const taskRunner = new TaskRunner({
+    db: database.db,
+    catalog,
+    providers: (name) => services.mediaProviders.get(name),
+    results: new ResultStore(blobs, outbound, config.maxResultBytes),
+    onTerminal: (tx, task) => terminalHook(full)(tx, task),
+    callbackBaseUrl: () => config.publicBaseUrl,
+    fileRetentionMs: config.fileRetentionMs,
+    logger,
+    metrics: services.metrics,
+    health: services.providerHealth,
+    timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
+  });
+  const chat = new ChatService({
+    db: database.db,
+    catalog,
+    router: new ChatRouter(config, createChatProviderRegistry()),
+    maxOutputTokens: config.chat.maxOutputTokens,
+    writeConcurrency: database.dialect === 'postgres' ? 2 : 1,
+    metrics: services.metrics,
+    health: services.providerHealth,
+    logger,
+  });
+  const full: AppServices = { ...services, taskRunner, chat };
+  return full;
 }
 
 /**
@@ -123,19 +152,7 @@ export function terminalHook(services: AppServices): TerminalHook {
 export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const { config, database, logger } = services;
   const onTerminal = terminalHook(services);
-  const runner = new TaskRunner({
-    db: database.db,
-    catalog: services.catalog,
-    providers: (name) => services.mediaProviders.get(name),
-    results: new ResultStore(services.blobs, services.outbound, config.maxResultBytes),
-    onTerminal,
-    callbackBaseUrl: () => config.publicBaseUrl,
-    fileRetentionMs: config.fileRetentionMs,
-    logger,
-    metrics: services.metrics,
-    health: services.providerHealth,
-    timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
-  });
+  const runner = services.taskRunner;
   const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000 });
   const pool = new WorkerPool(
     services.queue,
@@ -143,6 +160,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       task: runner.handle,
       sweep,
       [WEBHOOK_JOB_KIND]: createWebhookJobHandler({ db: database.db, client: services.outbound, logger }),
+      [CHAT_SETTLE_JOB.kind]: createChatSettleHandler({ db: database.db, logger, metrics: services.metrics }),
     },
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
@@ -154,6 +172,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
     },
   );
   await scheduleRetentionSweep(database.db, services.queue, Date.now());
+  await scheduleChatSettlement(database.db, services.queue, Date.now());
   await pool.start();
   return pool;
 }
@@ -198,11 +217,14 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       if (closed) return;
       closed = true;
       // Stop taking requests first (in-flight ones finish), then the background parts, then storage.
-      await http?.close();
+      // Open chat streams get a grace period, then are cancelled and settled for what they used.
+      await Promise.all([http?.close(), services.chat.close()]);
       await workers?.stop();
+      await services.chat.router.close();
       await services.authenticator.stop();
       await services.bus.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
+      for (const provider of services.mediaProviders.values()) await provider.close?.();
       await services.database.close();
     },
   };

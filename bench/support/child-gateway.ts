@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export interface ChildGateway {
   processes: ChildProcess[];
   admin<T>(method: string, path: string, body?: unknown): Promise<T>;
   createUser(balanceCents: number): Promise<{ userId: string; key: string }>;
+  /** Starts more worker-only processes on the same stores. */
+  addWorkers(count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export interface ChildGatewayOptions {
   env?: Record<string, string>;
   /** Extra worker-only processes (scale-out). */
   workers?: number;
+  /** Role of the first process (default: `all`, or `api` when workers are given). */
+  role?: 'all' | 'api';
+  /** Written to a file and passed as SWITCHBOARD_CONFIG. */
+  configFile?: Record<string, unknown>;
 }
 
 /** A gateway in its own process (as production runs it), so the load generator does not share its event loop. */
@@ -52,6 +58,11 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     LOG_LEVEL: 'info',
     ...options.env,
   };
+  if (options.configFile) {
+    const path = join(dir, 'switchboard.json');
+    writeFileSync(path, JSON.stringify(options.configFile));
+    env.SWITCHBOARD_CONFIG = path;
+  }
   let schema: string | undefined;
   if (options.store === 'postgres') {
     schema = `bench_${randomBytes(5).toString('hex')}`;
@@ -71,10 +82,14 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     processes.push(child);
     return child;
   };
-  launch(options.workers ? 'api' : 'all');
+  launch(options.role ?? (options.workers ? 'api' : 'all'));
   const url = `http://127.0.0.1:${port}`;
+  env.PUBLIC_BASE_URL = url;
   await waitForHealth(url);
-  for (let i = 0; i < (options.workers ?? 0); i++) launch('worker', { PORT: String(await freePort()) });
+  const addWorkers = async (count: number) => {
+    for (let i = 0; i < count; i++) launch('worker', { PORT: String(await freePort()) });
+  };
+  await addWorkers(options.workers ?? 0);
 
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(url + path, {
@@ -90,6 +105,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     env,
     processes,
     admin,
+    addWorkers,
     async createUser(balanceCents) {
       const user = await admin<{ id: string }>('POST', '/admin/v1/users', { balanceCents });
       const key = await admin<{ key: string }>('POST', `/admin/v1/users/${user.id}/api-keys`, {});

@@ -10,6 +10,7 @@ import { centsToMicro } from '../domain/money.ts';
 import { presentApiKey, presentLedgerEntry, presentUser } from '../http/presenters.ts';
 import { createUser, getUser } from '../services/accounts.service.ts';
 import { ApiKeysService } from '../services/api-keys.service.ts';
+import { AuthService } from '../services/auth/auth.service.ts';
 import { grantCredit } from '../services/credits.service.ts';
 import { verifyLedger } from '../services/ledger.service.ts';
 import { integerOption, parseArgs, requireArg, UsageError } from './cli-args.ts';
@@ -33,8 +34,16 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         print({ applied });
         return 0;
       case 'users create': {
-        const user = await createUser(db, { email: args.options.get('email') ?? null, balanceMicro: centsToMicro(integerOption(args, 'balance-cents') ?? 0) });
-        print(presentUser(user));
+        const isAdmin = args.options.get('admin') === 'true';
+        const user = await createUser(db, { email: args.options.get('email') ?? null, balanceMicro: centsToMicro(integerOption(args, 'balance-cents') ?? 0), isAdmin });
+        print({ ...presentUser(user), isAdmin });
+        return 0;
+      }
+      case 'users promote':
+      case 'users demote': {
+        // The admin role: the dashboard's admin pages, and the admin API with a session (docs/decisions.md).
+        const user = await new AuthService(db).setAdmin(requireArg(first, 'userId or email'), sub === 'promote');
+        print({ ...presentUser(user), isAdmin: user.is_admin === 1 });
         return 0;
       }
       case 'users list':

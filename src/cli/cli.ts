@@ -7,7 +7,9 @@ const HELP = `switchboard <command>
 
   serve                         start the gateway (ROLE=api|worker|all, default all)
   migrate                       apply database migrations and exit
-  users create [--email E] [--balance-cents N]
+  users create [--email E] [--balance-cents N] [--admin]
+  users promote <userId|email>  make a user an admin (dashboard admin pages; admin API by session)
+  users demote <userId|email>
   users list
   users show <userId>
   keys create <userId> [--name N] print a new API key for the user (shown once)

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
+import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
 import type { AppServices } from '../services/app-services.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
@@ -38,6 +40,9 @@ export function buildHttpApp(services: AppServices): HttpApp {
   app.decorateRequest('auth', null);
 
   const errorRenderers = new ErrorRenderers();
+  // The text routes answer errors in their protocol's own shape (errorFormat in the route config).
+  errorRenderers.register('openai', (error) => renderOpenAiError(error));
+  errorRenderers.register('anthropic', (error, requestId) => renderAnthropicError(error, requestId));
   installErrorHandler(app, errorRenderers);
 
   const openapi = new OpenApiCollector();

@@ -2,8 +2,30 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
+import type { SessionIdentity } from '../services/auth/auth.service.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The dashboard's session cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). */
+export const SESSION_COOKIE = 'sb_session';
+/** Header that must carry the session's CSRF token on unsafe requests authenticated by the cookie. */
+export const CSRF_HEADER = 'x-csrf-token';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Resolves a session cookie; routes/index.ts puts the service on the instance as `sessionAuth`. */
+export interface SessionResolver {
+  resolve(token: string): Promise<SessionIdentity | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionAuth?: SessionResolver;
+  }
+  interface FastifyRequest {
+    /** Set when the request was authenticated by a dashboard session cookie. */
+    dashboardSession: SessionIdentity | null;
+  }
+}
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -13,26 +35,55 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
 }
 
-/** preHandler for endpoints SPEC.md protects: a valid, unrevoked API key, or 401. */
+/**
+ * preHandler for endpoints SPEC.md protects: a valid, unrevoked API key, or 401. A request without a
+ * key may instead carry a dashboard session cookie (with the CSRF header on unsafe methods), so the
+ * dashboard calls the same API the SDKs do. The key path is checked first and is unchanged.
+ */
 export function requireApiKey(authenticator: ApiKeyAuthenticator) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
-    if (!token) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
-    const identity = await authenticator.authenticate(token);
-    if (!identity) throw new AppError('unauthorized', 'invalid or revoked API key');
-    request.auth = { userId: identity.userId, keyId: identity.keyId, via: 'api_key' };
+    if (token) {
+      const identity = await authenticator.authenticate(token);
+      if (!identity) throw new AppError('unauthorized', 'invalid or revoked API key');
+      request.auth = { userId: identity.userId, keyId: identity.keyId, via: 'api_key' };
+      return;
+    }
+    const session = await authenticateSession(request);
+    if (!session) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+    request.auth = { userId: session.userId, keyId: undefined, via: 'session' };
+  };
+}
+
+/** preHandler of the session's own endpoints (sign-out, password change): a dashboard session only. */
+export function requireSession() {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const session = await authenticateSession(request);
+    if (!session) throw new AppError('unauthorized', 'not signed in');
+    request.auth = { userId: session.userId, keyId: undefined, via: 'session' };
   };
 }
 
 /**
- * preHandler of the admin API: the bearer token must equal ADMIN_TOKEN (compared in constant time).
- * Without ADMIN_TOKEN the admin API does not exist (404).
+ * preHandler of the admin API: the bearer token must equal ADMIN_TOKEN (compared in constant time), or
+ * the request carries the dashboard session of an admin user. Without ADMIN_TOKEN the admin API does
+ * not exist (404) for bearer callers; admin sessions still reach it.
  */
 export function requireAdmin(adminToken: string | undefined) {
   const expected = adminToken ? Buffer.from(adminToken) : undefined;
+  const disabled = () => new AppError('not_found', 'the admin API is disabled (set ADMIN_TOKEN to enable it)');
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    if (!expected) throw new AppError('not_found', 'the admin API is disabled (set ADMIN_TOKEN to enable it)');
     const token = bearerToken(request);
+    if (token === undefined) {
+      const session = await authenticateSession(request);
+      if (session?.isAdmin) {
+        request.auth = { userId: session.userId, keyId: undefined, via: 'session' };
+        return;
+      }
+      if (!expected) throw disabled();
+      if (session) throw new AppError('forbidden', 'this account is not an administrator');
+    }
+    if (!expected) throw disabled();
     const given = Buffer.from(token ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new AppError('unauthorized', 'invalid admin token');
@@ -43,4 +94,39 @@ export function requireAdmin(adminToken: string | undefined) {
 export function authOf(request: FastifyRequest): { userId: string; keyId: string | undefined } {
   if (!request.auth) throw new AppError('unauthorized', 'authentication required');
   return request.auth;
+}
+
+/**
+ * The session named by the cookie, or undefined when there is no cookie. A cookie that names no live
+ * session is a 401; an unsafe request without the session's CSRF token is a 403.
+ */
+async function authenticateSession(request: FastifyRequest): Promise<SessionIdentity | undefined> {
+  const resolver = request.server.sessionAuth;
+  const token = resolver ? cookieValue(request.headers.cookie, SESSION_COOKIE) : undefined;
+  if (!resolver || !token) return undefined;
+  const session = await resolver.resolve(token);
+  if (!session) throw new AppError('unauthorized', 'your session has ended: sign in again');
+  if (UNSAFE_METHODS.has(request.method)) {
+    const given = request.headers[CSRF_HEADER];
+    if (typeof given !== 'string' || !sameSecret(given, session.csrfToken)) {
+      throw new AppError('forbidden', `missing or wrong ${CSRF_HEADER} header (GET /api/v1/auth/session returns the token)`);
+    }
+  }
+  request.dashboardSession = session;
+  return session;
+}
+
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -53,7 +53,13 @@ describeEachMode(
       assert.equal(payload.data.status, 'finished');
       const status = (await ctx.gw.api(key, 'GET', `/api/v1/task/status/${taskId}`)).body;
       assert.deepEqual(JSON.parse(delivery.body), status, 'the webhook and the status endpoint agree');
-      const detail = (await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as { data: { webhook: { url: string; deliveries: Array<{ status: string }> } } };
+      // The delivery is marked delivered just after the receiver answered: wait for that write.
+      type Detail = { data: { webhook: { url: string; deliveries: Array<{ status: string }> } } };
+      let detail = (await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as Detail;
+      for (let i = 0; i < 100 && detail.data.webhook.deliveries[0]?.status !== 'delivered'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        detail = (await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as Detail;
+      }
       assert.equal(detail.data.webhook.url, receiverUrl);
       assert.equal(detail.data.webhook.deliveries[0]?.status, 'delivered');
     });

@@ -117,5 +117,6 @@ export function openSqliteFile(path: string): DatabaseSync {
   database.exec('pragma foreign_keys = on');
   database.exec('pragma temp_store = memory');
   database.exec('pragma cache_size = -65536');
+  database.exec('pragma wal_autocheckpoint = 10000');
   return database;
 }

@@ -28,11 +28,10 @@ export const PROMPT_ESTIMATE_DEFAULTS: Readonly<PromptEstimateOptions> = {
   perRequestTokens: 1_024,
 };
 
-const encoder = new TextEncoder();
-
 function bytes(text: string): number {
-  // TextEncoder counts exactly what the wire carries; string length would undercount non-ASCII text.
-  return encoder.encode(text).length;
+  // UTF-8 bytes, exactly what the wire carries (string length would undercount non-ASCII text),
+  // counted without encoding a copy.
+  return Buffer.byteLength(text, 'utf8');
 }
 
 export function estimatePromptTokens(request: ChatRequest, options: Partial<PromptEstimateOptions> = {}): number {

@@ -6,8 +6,6 @@
  */
 import type { ChatUsage } from './chat-response.types.ts';
 
-const encoder = new TextEncoder();
-
 export class UsageTracker {
   #input: number | undefined;
   #cached = 0;
@@ -30,7 +28,7 @@ export class UsageTracker {
 
   /** Output text or argument text that reached us, for the fallback bound. */
   addOutput(text: string): void {
-    this.#outputBytes += encoder.encode(text).length;
+    this.#outputBytes += Buffer.byteLength(text, 'utf8');
   }
 
   get complete(): boolean {

@@ -11,6 +11,8 @@ import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
 import { registerWebApp } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
+import { registerChatCompletionsRoute } from './chat-completions.route.ts';
+import { registerMessagesRoute } from './messages.route.ts';
 import { registerCostRoutes } from './cost.route.ts';
 import { registerEstimateRoute } from './estimate.route.ts';
 import { registerFilesRoute } from './files.route.ts';
@@ -35,6 +37,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);
+  registerChatCompletionsRoute(app, services);
+  registerMessagesRoute(app, services);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);

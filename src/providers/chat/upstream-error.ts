@@ -19,10 +19,11 @@ export function appErrorFromUpstream(error: ChatUpstreamError): AppError {
     case error.status === 499:
       return new AppError('upstream_error', error.message, { status: 499 });
     case error.status === 504 || error.status === 408:
-      return new AppError('upstream_timeout', error.message);
+      return new AppError('upstream_timeout', error.message, retry);
     case error.status === 503 || error.status === 529:
       return new AppError('service_unavailable', `The upstream provider is overloaded: ${error.message}`, retry);
     default:
-      return new AppError('upstream_error', `The upstream provider failed: ${error.message}`);
+      // Retry-After is kept whenever the upstream sent one (a 5xx during maintenance often does).
+      return new AppError('upstream_error', `The upstream provider failed: ${error.message}`, error.status >= 500 ? retry : {});
   }
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface ChatRequestsTable {
   id: string;
   user_id: string;
@@ -9,7 +11,10 @@ export interface ChatRequestsTable {
   provider: string | null;
   upstream_model: string | null;
   stream: number;
-  /** in_progress, succeeded, failed (nothing billed), cut (upstream stream broke), client_closed. */
+  /**
+   * in_progress, succeeded, failed (nothing billed), cut (upstream stream broke), client_closed, or
+   * abandoned (the serving process died before settling; released in full by the chat_settle job).
+   */
   status: string;
   input_tokens: number;
   output_tokens: number;
@@ -27,6 +32,13 @@ export interface ChatRequestsTable {
   error_message: string | null;
   created_at: number;
   finished_at: number | null;
+  /** Refreshed every minute while the request runs (migration 007); the chat_settle job reads it. */
+  last_seen_at: Generated<number>;
+  /** Routes tried. */
+  attempts: Generated<number>;
+  stop_reason: string | null;
+  /** Charge above the hold that the balance could not cover (not collected). */
+  uncollected_micro: Generated<number>;
 }
 
 export interface ChatTables {

@@ -15,7 +15,7 @@ import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent } from '../../../domain/chat/chat-response.types.ts';
 import type { ChatProvider, ChatTarget, ChatUpstreamResult } from '../chat-provider.ts';
 import { answerLocally } from './local-chat.model.ts';
-import { splitWords } from './local-tokens.ts';
+import { countLocalTokens, splitWords } from './local-tokens.ts';
 
 export interface LocalChatDeps {
   /** Draws for `failureRate`; Math.random unless a test fixes it. */
@@ -71,6 +71,8 @@ async function* stream(response: ChatResponse, signal: AbortSignal, wordDelayMs:
       }
     }
   }
+  // Output produced so far: a cancelled answer reports (and is billed for) only what was sent.
+  let sent = 0;
   for (const piece of pieces) {
     try {
       if (wordDelayMs > 0) await sleep(wordDelayMs, undefined, { signal });
@@ -79,9 +81,12 @@ async function* stream(response: ChatResponse, signal: AbortSignal, wordDelayMs:
       // Aborted mid-sleep: handled just below.
     }
     if (signal.aborted) {
-      yield { type: 'error', error: { status: CANCELLED.status, message: CANCELLED.message }, usage };
+      yield { type: 'error', error: { status: CANCELLED.status, message: CANCELLED.message }, usage: { ...usage, outputTokens: Math.min(sent, usage.outputTokens) } };
       return;
     }
+    if (piece.type === 'text_delta') sent += countLocalTokens(piece.text);
+    else if (piece.type === 'tool_call_start') sent += countLocalTokens(piece.name);
+    else if (piece.type === 'tool_call_delta') sent += countLocalTokens(piece.arguments);
     yield piece;
   }
   const end: ChatStreamEvent = { type: 'message_end', stopReason: response.stopReason, usage };

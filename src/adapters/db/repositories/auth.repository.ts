@@ -1,0 +1,55 @@
+import type { Executor } from '../schema.ts';
+import type { SessionsTable } from '../tables/sessions.tables.ts';
+
+export type SessionRow = SessionsTable;
+
+/** A live session with what authorization needs of its user, read in one query. */
+export interface SessionWithUser extends SessionRow {
+  is_admin: number;
+}
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionWithUser | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select('users.is_admin')
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Slides the idle expiry forward (only ever forward, so two concurrent renewals cannot shorten it). */
+export async function renewSession(db: Executor, id: string, now: number, expiresAt: number): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).where('expires_at', '<', expiresAt).execute();
+}
+
+export async function deleteSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+/** Every session of the user except `keepId` (a password change signs out the other browsers). */
+export async function deleteOtherSessions(db: Executor, userId: string, keepId: string | undefined): Promise<number> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepId !== undefined) query = query.where('id', '!=', keepId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteExpiredSessions(db: Executor, now: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function setPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+/** Returns whether a user was changed. */
+export async function setAdminFlag(db: Executor, userId: string, isAdmin: boolean): Promise<boolean> {
+  const result = await db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { parseOpenAiChatRequest } from '../../protocols/openai-chat/openai-chat.parser.ts';
+import { renderOpenAiChatResponse } from '../../protocols/openai-chat/openai-chat.response.ts';
+import { createOpenAiStreamEncoder } from '../../protocols/openai-chat/openai-stream.encoder.ts';
+import type { AppServices } from '../../services/app-services.ts';
+import { authOf, requireApiKey } from '../auth.ts';
+import { clientGoneController, SseHeartbeat, writeEventStream } from '../sse.ts';
+import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
+
+/** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
+export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices): void {
+  const heartbeat = new SseHeartbeat();
+  app.addHook('onClose', async () => heartbeat.stop());
+  app.post('/api/v1/chat/completions', {
+    preHandler: requireApiKey(services.authenticator),
+    config: {
+      errorFormat: 'openai',
+      docs: {
+        summary: 'Chat completion (OpenAI protocol), any text model; `stream: true` for server-sent events',
+        description:
+          'The OpenAI chat-completions protocol: point an OpenAI SDK at `{base_url}/api/v1`. Reserves the most the request can cost (prompt estimate + capped max output) before the call and settles the exact cost from the provider\'s usage. Errors are OpenAI error objects; `error.code` is one of our codes.',
+        tags: ['Text'],
+        auth: 'apiKey',
+        requestBody: chatRequestBodyDoc('openai'),
+        responses: {
+          200: { description: 'A `chat.completion`, or with `stream: true` a `text/event-stream` of `chat.completion.chunk` frames ending with `data: [DONE]`' },
+          400: chatErrorResponse('openai', 'Unknown model, a media model, invalid parameters, or the upstream refused a field (invalid_input)'),
+          401: chatErrorResponse('openai', 'Missing or invalid API key'),
+          402: chatErrorResponse('openai', 'The reservation does not fit the balance (insufficient_balance); nothing was sent upstream'),
+          429: chatErrorResponse('openai', 'The upstream rate-limited every route (rate_limited); Retry-After kept'),
+          502: chatErrorResponse('openai', 'Every route failed (upstream_error)'),
+          503: chatErrorResponse('openai', 'The upstream is overloaded (service_unavailable)'),
+        },
+      },
+    },
+    handler: async (request, reply) => {
+      const parsed = parseOpenAiChatRequest(request.body);
+      // The parsed body is not needed again: a long stream should not keep the client's JSON alive.
+      request.body = undefined;
+      const { userId, keyId } = authOf(request);
+      const answer = await services.chat.complete({ userId, apiKeyId: keyId, protocol: 'openai', request: parsed.request, abort: clientGoneController(reply) });
+      if (answer.kind === 'response') return renderOpenAiChatResponse(answer.response);
+      const encoder = createOpenAiStreamEncoder({ includeUsage: parsed.includeUsage, id: answer.id, model: parsed.request.model });
+      await writeEventStream(reply, answer.events, encoder, heartbeat);
+      return reply;
+    },
+  });
+}

@@ -1,0 +1,90 @@
+/** OpenAPI pieces shared by the two text routes (the bodies are validated by the protocol parsers). */
+type JsonSchema = Record<string, unknown>;
+
+const openAiErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['message', 'type', 'code'],
+      properties: {
+        message: { type: 'string' },
+        type: { type: 'string', description: 'OpenAI error type (invalid_request_error, authentication_error, insufficient_quota, rate_limit_error, server_error)' },
+        param: { type: ['string', 'null'] },
+        code: { type: 'string', description: 'Our error code: invalid_input, unauthorized, insufficient_balance, rate_limited, upstream_error, …' },
+      },
+    },
+  },
+};
+
+const anthropicErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['type', 'error'],
+  properties: {
+    type: { const: 'error' },
+    error: {
+      type: 'object',
+      required: ['type', 'message'],
+      properties: {
+        type: { type: 'string', description: 'Anthropic error type (invalid_request_error, authentication_error, billing_error, rate_limit_error, overloaded_error, api_error)' },
+        message: { type: 'string' },
+        code: { type: 'string', description: 'Our error code' },
+      },
+    },
+    request_id: { type: 'string' },
+  },
+};
+
+export function chatErrorResponse(protocol: 'openai' | 'anthropic', description: string): { description: string; schema: JsonSchema } {
+  return { description, schema: protocol === 'openai' ? openAiErrorSchema : anthropicErrorSchema };
+}
+
+const message: JsonSchema = {
+  type: 'object',
+  required: ['role', 'content'],
+  properties: {
+    role: { type: 'string' },
+    content: { description: 'A string, or an array of content parts (text, image)', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] },
+    name: { type: 'string' },
+  },
+};
+
+export function chatRequestBodyDoc(protocol: 'openai' | 'anthropic'): JsonSchema {
+  if (protocol === 'openai') {
+    return {
+      type: 'object',
+      required: ['model', 'messages'],
+      additionalProperties: true,
+      properties: {
+        model: { type: 'string', description: 'A text model id (GET /api/v1/models)' },
+        messages: { type: 'array', minItems: 1, items: message },
+        stream: { type: 'boolean', default: false },
+        stream_options: { type: 'object', properties: { include_usage: { type: 'boolean' } } },
+        temperature: { type: 'number', minimum: 0, maximum: 2 },
+        top_p: { type: 'number', minimum: 0, maximum: 1 },
+        max_tokens: { type: 'integer', minimum: 1, description: 'Capped by the service; default min(model maximum, cap)' },
+        max_completion_tokens: { type: 'integer', minimum: 1, description: 'Alias of max_tokens (wins when both are given)' },
+        n: { type: 'integer', minimum: 1, maximum: 1 },
+        tools: { type: 'array', items: { type: 'object' } },
+        tool_choice: {},
+        response_format: { type: 'object' },
+      },
+    };
+  }
+  return {
+    type: 'object',
+    required: ['model', 'max_tokens', 'messages'],
+    additionalProperties: true,
+    properties: {
+      model: { type: 'string', description: 'A model whose catalog `protocols` include `anthropic`' },
+      max_tokens: { type: 'integer', minimum: 1, description: 'Capped by the service' },
+      system: { description: 'A string or an array of text blocks' },
+      messages: { type: 'array', minItems: 1, items: message },
+      stream: { type: 'boolean', default: false },
+      temperature: { type: 'number', minimum: 0, maximum: 1 },
+      tools: { type: 'array', items: { type: 'object' } },
+      tool_choice: { type: 'object' },
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/errors.ts';
+
+/** Where scripts/build-web.ts writes the dashboard. */
+export const WEB_DIST_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/** Paths of the dashboard (client-side routes): each answers with index.html. */
+export const DASHBOARD_PATHS = [
+  '/',
+  '/login',
+  '/signup',
+  '/keys',
+  '/generations',
+  '/generations/:id',
+  '/playground',
+  '/chat',
+  '/webhooks',
+  '/account',
+  '/admin',
+];
+
+/** Files at the root of the build (copied from web/public). */
+const ROOT_FILES = ['/favicon.svg', '/robots.txt'];
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.txt']);
+const ASSET_NAME = /^[A-Za-z0-9_.-]{1,200}$/;
+
+/**
+ * The page itself: scripts and styles only from this origin (the bundle holds no inline script and no
+ * secret), files from anywhere (results may live on a public bucket), no framing.
+ */
+const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob: https: http:",
+  "media-src 'self' blob: https: http:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</title>
+<p>The dashboard is not built yet. <code>npm start</code> builds it; or run <code>node scripts/build-web.ts</code>.</p>
+<p>The API works without it: see <a href="/docs">/docs</a>.</p>`;
+
+/**
+ * Serves the built dashboard (web/dist): index.html for every dashboard path (no-cache, so a new
+ * deployment is picked up at once), content-hashed files under /assets immutable for a year, gzip
+ * copies made at build time when the client accepts them.
+ */
+export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_DIR): void {
+  let page: { html: Buffer; mtimeMs: number } | undefined;
+  const indexFile = join(distDir, 'index.html');
+
+  const sendPage = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('cache-control', 'no-cache');
+    const info = await stat(indexFile).catch(() => undefined);
+    if (!info) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
+    if (!page || page.mtimeMs !== info.mtimeMs) page = { html: await readFile(indexFile), mtimeMs: info.mtimeMs };
+    reply.header('content-security-policy', PAGE_CSP);
+    return reply.type('text/html; charset=utf-8').send(page.html);
+  };
+  for (const path of DASHBOARD_PATHS) app.get(path, sendPage);
+
+  const sendFile = async (request: FastifyRequest, reply: FastifyReply, relative: string, cacheControl: string) => {
+    const file = join(distDir, relative);
+    const ext = extname(file);
+    const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const gz = COMPRESSIBLE.has(ext) && acceptsGzip ? await stat(`${file}.gz`).catch(() => undefined) : undefined;
+    const info = gz ?? (await stat(file).catch(() => undefined));
+    if (!info?.isFile()) throw new AppError('not_found', 'no such file');
+    reply.header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
+    reply.header('cache-control', cacheControl);
+    reply.header('x-content-type-options', 'nosniff');
+    if (COMPRESSIBLE.has(ext)) reply.header('vary', 'accept-encoding');
+    if (gz) reply.header('content-encoding', 'gzip');
+    reply.header('content-length', String(info.size));
+    return reply.send(createReadStream(gz ? `${file}.gz` : file));
+  };
+
+  app.get('/assets/:name', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    if (!ASSET_NAME.test(name) || name.startsWith('.')) throw new AppError('not_found', 'no such file');
+    // Names carry a content hash: a name never gets other content.
+    return sendFile(request, reply, join('assets', name), 'public, max-age=31536000, immutable');
+  });
+  for (const path of ROOT_FILES) {
+    app.get(path, (request, reply) => sendFile(request, reply, path.slice(1), 'public, max-age=86400'));
+  }
+}

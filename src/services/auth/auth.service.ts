@@ -1,0 +1,231 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
+import {
+  deleteExpiredSessions,
+  deleteOtherSessions,
+  deleteSession,
+  findSessionByTokenHash,
+  insertSession,
+  renewSession,
+  setAdminFlag,
+  setPasswordHash,
+} from '../../adapters/db/repositories/auth.repository.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { createUser, normalizeEmail } from '../accounts.service.ts';
+import { AttemptLimiter } from './attempt-limiter.ts';
+import { hashPassword, verifyPassword } from './password-hash.ts';
+
+/** What the HTTP layer needs to know about the session behind a cookie. */
+export interface SessionIdentity {
+  sessionId: string;
+  userId: string;
+  isAdmin: boolean;
+  csrfToken: string;
+  expiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+export interface IssuedSession {
+  /** The cookie value: shown to the browser once, stored only as its SHA-256. */
+  token: string;
+  session: SessionIdentity;
+  user: UserRow;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface SessionPolicy {
+  /** A session unused this long ends (sliding). */
+  idleTtlMs: number;
+  /** A session ends this long after sign-in, used or not. */
+  absoluteTtlMs: number;
+  /** The sliding expiry is written at most this often (a read per request, a write per interval). */
+  renewEveryMs: number;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  idleTtlMs: 7 * 24 * 3600_000,
+  absoluteTtlMs: 30 * 24 * 3600_000,
+  renewEveryMs: 5 * 60_000,
+};
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const MINUTE = 60_000;
+
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Accounts in the browser: sign-up and sign-in with email and password (Argon2id), server-side
+ * sessions behind an HttpOnly cookie, sign-out, password change (which signs out every other
+ * browser), and the admin flag. Failed sign-ins are limited per email and per client address.
+ */
+export class AuthService {
+  private readonly db: Kysely<Schema>;
+  private readonly policy: SessionPolicy;
+  private readonly failuresByEmail = new AttemptLimiter({ max: 10, windowMs: 15 * MINUTE });
+  private readonly failuresByIp = new AttemptLimiter({ max: 50, windowMs: 15 * MINUTE });
+  private readonly signupsByIp = new AttemptLimiter({ max: 20, windowMs: 60 * MINUTE });
+  private dummyHash: Promise<string> | undefined;
+  private lastSweep = 0;
+
+  constructor(db: Kysely<Schema>, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
+    this.db = db;
+    this.policy = policy;
+  }
+
+  async signup(emailInput: string, password: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
+    const email = normalizeEmail(emailInput);
+    validateNewPassword(password, 'password');
+    this.refuseWhileLimited(this.signupsByIp, `ip:${client.ip}`, 'too many sign-ups from this address; try again later', now);
+    this.signupsByIp.record(`ip:${client.ip}`, now);
+    const passwordHash = await hashPassword(password);
+    let user: UserRow;
+    try {
+      // A new account starts with balance 0: the operator credits it (docs/decisions.md).
+      user = await createUser(this.db, { email, passwordHash }, now);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('conflict', `a user with email ${email} already exists`);
+      throw error;
+    }
+    return this.issue(user, client, now);
+  }
+
+  async login(emailInput: string, password: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
+    const email = normalizeEmail(emailInput);
+    if (typeof password !== 'string' || password.length === 0 || password.length > PASSWORD_MAX) {
+      throw new AppError('unauthorized', 'wrong email or password');
+    }
+    const emailKey = `email:${email}`;
+    const ipKey = `ip:${client.ip}`;
+    this.refuseWhileLimited(this.failuresByEmail, emailKey, 'too many failed sign-ins for this email; try again later', now);
+    this.refuseWhileLimited(this.failuresByIp, ipKey, 'too many failed sign-ins from this address; try again later', now);
+
+    const user = await findUserByEmail(this.db, email);
+    // Unknown users cost the same hash as known ones, so timing does not tell which emails exist.
+    const check = await verifyPassword(password, user?.password_hash ?? (await this.dummy()));
+    if (!user?.password_hash || !check.ok) {
+      this.failuresByEmail.record(emailKey, now);
+      this.failuresByIp.record(ipKey, now);
+      throw new AppError('unauthorized', 'wrong email or password');
+    }
+    this.failuresByEmail.reset(emailKey);
+    if (check.needsRehash) await setPasswordHash(this.db, user.id, await hashPassword(password));
+    await this.sweepExpired(now);
+    return this.issue(user, client, now);
+  }
+
+  /** The session behind a cookie token, sliding its expiry; undefined when unknown or expired. */
+  async resolve(token: string, now: number = Date.now()): Promise<SessionIdentity | undefined> {
+    if (!TOKEN.test(token)) return undefined;
+    const row = await findSessionByTokenHash(this.db, hashSessionToken(token));
+    if (!row || row.expires_at <= now || row.absolute_expires_at <= now) return undefined;
+    let expiresAt = row.expires_at;
+    if (now - row.last_seen_at >= this.policy.renewEveryMs) {
+      expiresAt = Math.min(now + this.policy.idleTtlMs, row.absolute_expires_at);
+      await renewSession(this.db, row.id, now, expiresAt);
+    }
+    return {
+      sessionId: row.id,
+      userId: row.user_id,
+      isAdmin: row.is_admin === 1,
+      csrfToken: row.csrf_token,
+      expiresAt,
+      absoluteExpiresAt: row.absolute_expires_at,
+    };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await deleteSession(this.db, sessionId);
+  }
+
+  /** Requires the current password; signs out every other session of the user. */
+  async changePassword(userId: string, keepSessionId: string | undefined, current: string, next: string): Promise<{ otherSessionsEnded: number }> {
+    validateNewPassword(next, 'newPassword');
+    const user = await findUserById(this.db, userId);
+    if (!user) throw new AppError('user_not_found', 'user not found');
+    const now = Date.now();
+    const key = `user:${userId}`;
+    this.refuseWhileLimited(this.failuresByEmail, key, 'too many wrong passwords; try again later', now);
+    const check = user.password_hash && typeof current === 'string' ? await verifyPassword(current, user.password_hash) : { ok: false };
+    if (!check.ok) {
+      this.failuresByEmail.record(key, now);
+      throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });
+    }
+    if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
+    await setPasswordHash(this.db, userId, await hashPassword(next));
+    return { otherSessionsEnded: await deleteOtherSessions(this.db, userId, keepSessionId) };
+  }
+
+  /** Makes a user an admin (or not) by id or email; their sessions get the admin API at once. */
+  async setAdmin(userIdOrEmail: string, isAdmin: boolean): Promise<UserRow> {
+    const user = userIdOrEmail.includes('@') ? await findUserByEmail(this.db, normalizeEmail(userIdOrEmail)) : await findUserById(this.db, userIdOrEmail);
+    if (!user) throw new AppError('user_not_found', `user ${userIdOrEmail} not found`);
+    await setAdminFlag(this.db, user.id, isAdmin);
+    return { ...user, is_admin: isAdmin ? 1 : 0 };
+  }
+
+  private async issue(user: UserRow, client: ClientInfo, now: number): Promise<IssuedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const session = {
+      id: newId('ses', now),
+      user_id: user.id,
+      token_hash: hashSessionToken(token),
+      csrf_token: randomBytes(24).toString('base64url'),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + Math.min(this.policy.idleTtlMs, this.policy.absoluteTtlMs),
+      absolute_expires_at: now + this.policy.absoluteTtlMs,
+      user_agent: client.userAgent?.slice(0, 300) ?? null,
+      ip: client.ip.slice(0, 100),
+    };
+    await insertSession(this.db, session);
+    return {
+      token,
+      user,
+      session: {
+        sessionId: session.id,
+        userId: user.id,
+        isAdmin: user.is_admin === 1,
+        csrfToken: session.csrf_token,
+        expiresAt: session.expires_at,
+        absoluteExpiresAt: session.absolute_expires_at,
+      },
+    };
+  }
+
+  private refuseWhileLimited(limiter: AttemptLimiter, key: string, message: string, now: number): void {
+    const retryAfter = limiter.retryAfter(key, now);
+    if (retryAfter > 0) throw new AppError('rate_limited', message, { retryAfter });
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    return this.dummyHash;
+  }
+
+  /** Expired sessions are deleted now and then (at most hourly per process), on a sign-in. */
+  private async sweepExpired(now: number): Promise<void> {
+    if (now - this.lastSweep < 60 * MINUTE) return;
+    this.lastSweep = now;
+    await deleteExpiredSessions(this.db, now);
+  }
+}
+
+function validateNewPassword(password: unknown, field: string): asserts password is string {
+  if (typeof password !== 'string') throw invalidInput(`${field} must be a string`, field);
+  const length = [...password].length;
+  if (length < PASSWORD_MIN) throw invalidInput(`${field} must be at least ${PASSWORD_MIN} characters`, field);
+  if (length > PASSWORD_MAX) throw invalidInput(`${field} must be at most ${PASSWORD_MAX} characters`, field);
+}

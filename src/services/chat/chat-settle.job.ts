@@ -1,0 +1,71 @@
+/**
+ * Settles chat requests whose process died between the hold and the settlement, so that a crash
+ * never keeps a user's money. A running request's row is marked alive every minute by the process
+ * serving it (`last_seen_at`); a row not heard from for `staleAfterMs` (5 minutes) belongs to no live
+ * process. Such a request is released in full and recorded as `abandoned`: we cannot know what the
+ * upstream produced, and the hold is an upper bound far above a typical cost, so charging it would
+ * overcharge; the upstream's bill for that one request is ours to absorb.
+ *
+ * Idempotent: the row leaves `in_progress` by a compare-and-set in the same transaction as the
+ * release, and the release is unique per request (`chat_release`, request id), so a live settlement
+ * racing the job, or two jobs, move the money once.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { JobOutcome } from '../../workers/worker-pool.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+import { abandonChatRequest, findStaleChatRequests } from './chat-records.ts';
+
+export const CHAT_SETTLE_JOB = { kind: 'chat_settle', refId: 'chat-abandoned', queue: 'maintenance' } as const;
+const BATCH = 200;
+
+export interface ChatSettleDeps {
+  db: Kysely<Schema>;
+  logger: Logger;
+  metrics?: Metrics;
+  /** How long a running request may go unmarked before it counts as abandoned; 5 minutes. */
+  staleAfterMs?: number;
+  /** How often the job runs; every minute. */
+  intervalMs?: number;
+  now?: () => number;
+}
+
+/** Makes sure the recurring job exists (one row per kind and reference). */
+export async function scheduleChatSettlement(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
+  await db.transaction().execute((tx) => queue.enqueue(tx, { ...CHAT_SETTLE_JOB, runAt: now }));
+}
+
+/** Releases the holds of abandoned requests; returns how many it settled. */
+export async function settleAbandonedChatRequests(deps: ChatSettleDeps): Promise<number> {
+  const now = (deps.now ?? Date.now)();
+  const staleAfterMs = deps.staleAfterMs ?? 5 * 60_000;
+  let settled = 0;
+  for (;;) {
+    const stale = await findStaleChatRequests(deps.db, now - staleAfterMs, BATCH);
+    for (const row of stale) {
+      const released = await deps.db.transaction().execute(async (tx) => {
+        if (!(await abandonChatRequest(tx, row.id, now, row.created_at))) return false;
+        await postLedgerEntry(tx, { userId: row.user_id, kind: 'chat_release', reference: row.id, amountMicro: row.hold_micro, note: `${row.model} (abandoned)` }, now);
+        return true;
+      });
+      if (released) {
+        settled++;
+        deps.metrics?.ledgerEntries.inc({ kind: 'chat_release' });
+      }
+    }
+    if (stale.length < BATCH) break;
+  }
+  if (settled > 0) deps.logger.warn({ settled }, 'released the holds of abandoned chat requests');
+  return settled;
+}
+
+export function createChatSettleHandler(deps: ChatSettleDeps): () => Promise<JobOutcome> {
+  const now = deps.now ?? Date.now;
+  return async () => {
+    await settleAbandonedChatRequests(deps);
+    return { kind: 'again', runAt: now() + (deps.intervalMs ?? 60_000) };
+  };
+}

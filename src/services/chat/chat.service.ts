@@ -1,0 +1,509 @@
+/**
+ * Text generation for both wire protocols (decision 11): checks the model, caps the output, holds the
+ * most the request can cost, tries the model's routes in order until one answers (failover only
+ * before anything reached the client), and settles the exact cost from the upstream's usage.
+ *
+ * Money moves in two short transactions per request: the hold (a `chat_hold` ledger entry and the
+ * `in_progress` row) before any upstream call, and the settlement (the row finished by a
+ * compare-and-set, and a `chat_release` of hold − cost) when the answer ended, however it ended.
+ * A stream is settled before its final event is handed on, so a client that has read the end of the
+ * answer finds its balance already final; a whole answer is settled just after it is handed on (its
+ * client does not wait for the second transaction).
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { RouteTarget } from '../../config/config.types.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
+import { billableUsage, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
+import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
+import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stream.collector.ts';
+import { chatErrorCodeForStatus } from '../../domain/chat/chat-wire.helpers.ts';
+import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts';
+import { AppError, isAppError } from '../../domain/errors.ts';
+import { microToUsd } from '../../domain/money.ts';
+import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
+import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+import type { ProviderHealth } from '../provider-health.ts';
+import { ChatLedger, pooledId } from './chat-ledger.ts';
+import { type ChatRequestOutcome, recordUncollected, touchChatRequests } from './chat-records.ts';
+import type { ChatRouter } from './chat-router.ts';
+import { TransactionBatcher } from './transaction-batcher.ts';
+
+export interface ChatServiceDeps {
+  db: Kysely<Schema>;
+  catalog: Catalog;
+  router: ChatRouter;
+  /** Cap on max_tokens / max_completion_tokens (config.chat.maxOutputTokens). */
+  maxOutputTokens: number;
+  metrics: Metrics;
+  health: ProviderHealth;
+  logger: Logger;
+  /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
+  heartbeatMs?: number;
+  /** Hold and settlement transactions written at once: 1 on SQLite (one writer), more on PostgreSQL. */
+  writeConcurrency?: number;
+}
+
+export interface ChatCall {
+  userId: string;
+  apiKeyId: string | undefined;
+  /** The wire protocol the client speaks. */
+  protocol: ChatProtocol;
+  request: ChatRequest;
+  /**
+   * Aborted when the client goes away (the route ties it to the connection), and by the service on
+   * shutdown: the upstream request is cancelled and what was observed is billed.
+   */
+  abort: AbortController;
+}
+
+export type ChatAnswer =
+  /** Settled just after (the settlement is queued behind the reply); `response.id` and `response.model` are ours. */
+  | { kind: 'response'; id: string; response: ChatResponse }
+  /** Settled when its terminal event (message_end or error) is reached, before that event is yielded. */
+  | { kind: 'stream'; id: string; events: AsyncIterable<ChatStreamEvent> };
+
+type FinalStatus = ChatRequestOutcome['status'];
+
+interface Settlement {
+  status: FinalStatus;
+  /** What to bill; undefined charges nothing. */
+  usage: ChatUsage | undefined;
+  stopReason?: StopReason;
+  error?: { code: string; message: string };
+}
+
+const NO_USAGE: ChatUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheCreationTokens: 0 };
+
+export class ChatService {
+  readonly #deps: ChatServiceDeps;
+  /** Requests of this process between hold and settlement. */
+  readonly #running = new Map<string, ChatExchange>();
+  #heartbeat: NodeJS.Timeout | undefined;
+  #idle: Array<() => void> = [];
+  #closing = false;
+  readonly #writes: TransactionBatcher;
+  readonly #ledger: ChatLedger;
+
+  constructor(deps: ChatServiceDeps) {
+    this.#deps = deps;
+    this.#writes = new TransactionBatcher(deps.db, { concurrency: deps.writeConcurrency ?? 1 });
+    this.#ledger = new ChatLedger(deps.db);
+  }
+
+  get runningRequests(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Runs one request. Throws an AppError for what the client must fix (400), an insufficient balance
+   * (402, before any upstream call) or an upstream failure on every route (its status, Retry-After kept).
+   */
+  async complete(call: ChatCall): Promise<ChatAnswer> {
+    if (this.#closing) throw new AppError('service_unavailable', 'The server is shutting down; try again.', { retryAfter: 1 });
+    const model = this.#model(call);
+    const request = call.request;
+    const cap = this.#deps.maxOutputTokens;
+    request.maxOutputTokens = Math.min(request.maxOutputTokens ?? Math.min(model.maxOutputTokens, cap), cap);
+    const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
+    await this.#hold(exchange);
+    this.#running.set(exchange.id, exchange);
+    this.#startHeartbeat();
+    try {
+      return await exchange.run(this.#deps.router.routes(model.id));
+    } catch (error) {
+      await exchange.settle({ status: call.abort.signal.aborted ? 'client_closed' : 'failed', usage: undefined, error: errorSummary(error) });
+      throw error;
+    }
+  }
+
+  /** Stops taking requests; waits up to `graceMs` for running ones, then cancels them (they settle as client_closed). */
+  async close(graceMs = 10_000): Promise<void> {
+    this.#closing = true;
+    if (this.#running.size > 0) {
+      const idle = new Promise<void>((resolve) => this.#idle.push(resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([idle, grace]);
+      clearTimeout(timer);
+      for (const exchange of this.#running.values()) exchange.cancel();
+      if (this.#running.size > 0) await idle;
+    }
+    this.#stopHeartbeat();
+  }
+
+  #model(call: ChatCall): ChatModelDefinition {
+    const id = call.request.model;
+    const model = this.#deps.catalog.chat(id);
+    if (!model) {
+      if (this.#deps.catalog.media(id)) {
+        throw new AppError('invalid_input', `${id} is a media model: create it with POST /api/v1/generation/create.`, { param: 'model' });
+      }
+      throw new AppError('invalid_input', `The model ${JSON.stringify(id)} does not exist; GET /api/v1/models lists the text models.`, { param: 'model' });
+    }
+    if (!model.protocols.includes(call.protocol)) {
+      const other = call.protocol === 'anthropic' ? 'POST /api/v1/chat/completions' : 'POST /api/v1/messages';
+      throw new AppError('invalid_input', `The model ${id} is not served over this protocol; use ${other}.`, { param: 'model' });
+    }
+    return model;
+  }
+
+  /** One transaction: the chat_hold entry (guarded: 402 when it does not fit) and the in_progress row. */
+  async #hold(exchange: ChatExchange): Promise<void> {
+    const { model } = exchange;
+    try {
+      const request = {
+        id: exchange.id,
+        userId: exchange.userId,
+        apiKeyId: exchange.apiKeyId ?? null,
+        model: model.id,
+        protocol: exchange.protocol,
+        stream: exchange.wantsStream,
+        holdMicro: exchange.holdMicro,
+        now: exchange.startedAt,
+      };
+      await this.#writes.run(exchange.userId, (tx) => this.#ledger.hold(tx, { request, note: model.id }), true);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'insufficient_balance') {
+        const maxOut = exchange.maxOutputTokens;
+        throw new AppError(
+          'insufficient_balance',
+          `Insufficient balance: this request reserves up to USD ${microToUsd(exchange.holdMicro)} (a prompt of at most ${exchange.promptTokens} tokens and ${maxOut} output tokens at ${model.id}'s prices) until it settles at its exact cost. Lower max_tokens or add credits.`,
+        );
+      }
+      throw error;
+    }
+    this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_hold' });
+  }
+
+  /** The settlement transaction; called once per exchange. Never throws: a failure leaves the hold to the chat_settle job. */
+  async settle(exchange: ChatExchange, s: Settlement): Promise<void> {
+    const { model } = exchange;
+    const userId = exchange.userId;
+    const now = Date.now();
+    const bounds = { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens };
+    const usage = s.usage ? billableUsage(s.usage, bounds) : NO_USAGE;
+    const cost = s.usage ? costMicro(model, usage) : 0;
+    const route = exchange.route;
+    const outcome: ChatRequestOutcome = {
+      status: s.status,
+      provider: route?.provider ?? null,
+      upstreamModel: route?.model ?? null,
+      attempts: exchange.attempts,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cachedInputTokens,
+      cacheCreationTokens: usage.cacheCreationTokens,
+      usageEstimated: usage.estimated === true,
+      costMicro: cost,
+      stopReason: s.stopReason ?? null,
+      latencyMs: now - exchange.startedAt,
+      firstByteMs: exchange.firstByteAt === undefined ? null : exchange.firstByteAt - exchange.startedAt,
+      errorCode: s.error?.code ?? null,
+      errorMessage: s.error?.message ?? null,
+      finishedAt: now,
+    };
+    try {
+      const release = exchange.holdMicro - cost;
+      await this.#writes.run(userId, async (tx) => {
+        const done = await this.#ledger.settle(tx, exchange.id, userId, outcome, release, model.id);
+        if (done !== 'short') return;
+        // Usage above the hold (the prompt estimate was short) and above the balance: take what the balance holds, never more.
+        const user = await tx.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
+        const collected = Math.min(-release, Number(user.balance_micro));
+        await postLedgerEntry(tx, { userId, kind: 'chat_release', reference: exchange.id, note: model.id, amountMicro: -collected }, now);
+        await recordUncollected(tx, exchange.id, exchange.holdMicro + collected, -release - collected);
+        this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: -release - collected }, 'chat usage exceeded the hold and the balance');
+      });
+      this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_release' });
+      if (usage.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'input' }, usage.inputTokens);
+      if (usage.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'output' }, usage.outputTokens);
+    } catch (error) {
+      this.#deps.logger.error({ err: error, chatRequestId: exchange.id }, 'chat settlement failed; the chat_settle job will release the hold');
+    } finally {
+      this.#running.delete(exchange.id);
+      if (this.#running.size === 0) {
+        this.#stopHeartbeat();
+        for (const resolve of this.#idle.splice(0)) resolve();
+      }
+    }
+  }
+
+  /** Records one upstream call for /admin/v1/providers and /metrics. */
+  recordCall(provider: string, error: ChatUpstreamError | undefined): void {
+    // A refused request (the client's fault) or a cancelled one says nothing bad about the upstream.
+    const healthy = error === undefined || !error.retryable;
+    this.#deps.health.record(provider, healthy, error?.message);
+    this.#deps.metrics.providerCalls.inc({ provider, kind: 'chat', outcome: error === undefined ? 'ok' : error.status === 499 ? 'cancelled' : error.retryable ? 'failed' : 'refused' });
+  }
+
+  get router(): ChatRouter {
+    return this.#deps.router;
+  }
+
+  get logger(): Logger {
+    return this.#deps.logger;
+  }
+
+  #startHeartbeat(): void {
+    if (this.#heartbeat) return;
+    const every = this.#deps.heartbeatMs ?? 60_000;
+    this.#heartbeat = setInterval(() => void this.markAlive(), every);
+    this.#heartbeat.unref();
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
+  }
+
+  /** Marks the rows of this process's running requests alive (the heartbeat; the chat_settle job reads it). */
+  async markAlive(): Promise<void> {
+    const ids = [...this.#running.keys()];
+    const now = Date.now();
+    try {
+      for (let at = 0; at < ids.length; at += 500) await touchChatRequests(this.#deps.db, ids.slice(at, at + 500), now);
+    } catch (error) {
+      this.#deps.logger.warn({ err: error }, 'marking running chat requests failed');
+    }
+  }
+}
+
+/**
+ * One request between its hold and its settlement. It keeps the few fields billing needs, and drops
+ * the request itself once the upstream has it: a long stream should not hold a large prompt.
+ */
+class ChatExchange {
+  readonly id: string;
+  readonly startedAt = Date.now();
+  readonly holdMicro: number;
+  readonly promptTokens: number;
+  readonly maxOutputTokens: number;
+  readonly wantsStream: boolean;
+  readonly userId: string;
+  readonly apiKeyId: string | undefined;
+  readonly protocol: ChatProtocol;
+  readonly model: ChatModelDefinition;
+  route: RouteTarget | undefined;
+  attempts = 0;
+  firstByteAt: number | undefined;
+  readonly #service: ChatService;
+  readonly #abort: AbortController;
+  #request: ChatRequest | undefined;
+  #settled: Promise<void> | undefined;
+
+  constructor(service: ChatService, call: ChatCall, model: ChatModelDefinition, promptTokens: number) {
+    this.#service = service;
+    this.#request = call.request;
+    this.#abort = call.abort;
+    this.userId = call.userId;
+    this.apiKeyId = call.apiKeyId;
+    this.protocol = call.protocol;
+    this.wantsStream = call.request.stream;
+    this.maxOutputTokens = call.request.maxOutputTokens ?? 0;
+    this.model = model;
+    this.promptTokens = promptTokens;
+    this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens);
+    this.id = pooledId('chat', this.startedAt);
+  }
+
+  /** The client went away, or the server is shutting down. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  cancel(): void {
+    this.#abort.abort(new Error('server shutting down'));
+  }
+
+  settle(s: Settlement): Promise<void> {
+    this.#settled ??= this.#service.settle(this, s);
+    return this.#settled;
+  }
+
+  async run(routes: RouteTarget[]): Promise<ChatAnswer> {
+    const result = await this.#firstAnswer(routes);
+    this.#request = undefined;
+    if (!result.ok) {
+      const error = appErrorFromUpstream(result.error);
+      await this.settle({
+        status: this.signal.aborted ? 'client_closed' : 'failed',
+        usage: undefined,
+        error: { code: error.code, message: result.error.message },
+      });
+      throw error;
+    }
+    const wantsStream = this.wantsStream;
+    if (result.kind === 'response') {
+      const response = { ...result.response, id: this.id, model: this.model.id };
+      if (!wantsStream) {
+        // Settled right after the answer is written (the write is queued behind it): the client does
+        // not wait for the second transaction. A crash in between leaves it to the chat_settle job.
+        void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason });
+        return { kind: 'response', id: this.id, response };
+      }
+      return { kind: 'stream', id: this.id, events: this.#billed(responseToEvents(response)) };
+    }
+    if (wantsStream) return { kind: 'stream', id: this.id, events: this.#billed(result.events) };
+    // A streamed upstream for a client that wants one JSON answer: collect it.
+    const collected = await collectChatStream(result.events);
+    if (!collected.ok) {
+      // Nothing reached the client: nothing is charged.
+      const status = this.signal.aborted ? 'client_closed' : 'failed';
+      await this.settle({ status, usage: undefined, error: { code: chatErrorCodeForStatus(collected.error.status), message: collected.error.message } });
+      throw appErrorFromUpstream({ status: collected.error.status, retryable: false, message: collected.error.message });
+    }
+    const response = { ...collected.response, id: this.id, model: this.model.id };
+    void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason });
+    return { kind: 'response', id: this.id, response };
+  }
+
+  /** Tries the routes in order; returns the first success, or the last failure. */
+  async #firstAnswer(routes: RouteTarget[]): Promise<ChatUpstreamResult> {
+    const router = this.#service.router;
+    const request = this.#request;
+    if (!request) throw new Error('the request was already sent');
+    let last: ChatUpstreamError = { status: 502, retryable: false, message: 'No route could serve this model.' };
+    for (const route of routes) {
+      if (this.signal.aborted) return { ok: false, error: { status: 499, retryable: false, message: 'The client cancelled the request.' } };
+      this.attempts++;
+      this.route = route;
+      const provider = router.provider(route.provider);
+      if (!provider) {
+        last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${router.providerType(route.provider) ?? 'unknown'}) cannot serve text models.` };
+        continue;
+      }
+      const result = await provider.send(request, { upstreamModel: route.model }, this.signal);
+      this.#service.recordCall(route.provider, result.ok ? undefined : result.error);
+      if (result.ok) {
+        this.firstByteAt = Date.now();
+        return result;
+      }
+      last = result.error;
+      if (!last.retryable) break;
+      this.#service.logger.info({ chatRequestId: this.id, provider: route.provider, status: last.status, message: last.message }, 'chat route failed; trying the next');
+    }
+    return { ok: false, error: last };
+  }
+
+  /** The upstream's events, handed on as they come and billed when they end (BilledEvents). */
+  #billed(events: Iterable<ChatStreamEvent> | AsyncIterable<ChatStreamEvent>): AsyncIterableIterator<ChatStreamEvent> {
+    const source = Symbol.asyncIterator in events ? events[Symbol.asyncIterator]() : toAsync(events[Symbol.iterator]());
+    return new BilledEvents(source, this);
+  }
+}
+
+/**
+ * Hands the events on as they come and settles when the answer ends: at `message_end` (the usage
+ * reported), at an `error` (a cut stream or a departed client: the usage observed, estimated when the
+ * upstream reported none), or when the consumer stops early (the usage seen so far plus the output
+ * counted since). Settlement happens before the terminal event is handed on. An iterator written out
+ * rather than an async generator: one promise per event instead of a generator's machinery, on the
+ * path every streamed token takes.
+ */
+class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
+  readonly #source: AsyncIterator<ChatStreamEvent>;
+  readonly #exchange: ChatExchange;
+  #usage: ChatUsage | undefined;
+  #countedOutput = 0;
+  #done = false;
+
+  constructor(source: AsyncIterator<ChatStreamEvent>, exchange: ChatExchange) {
+    this.#source = source;
+    this.#exchange = exchange;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<ChatStreamEvent> {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<ChatStreamEvent>> {
+    if (this.#done) return { done: true, value: undefined };
+    let step: IteratorResult<ChatStreamEvent>;
+    try {
+      step = await this.#source.next();
+    } catch (error) {
+      await this.#stop();
+      throw error;
+    }
+    if (step.done) {
+      // The upstream layer always ends with a terminal event; a source that does not was cut.
+      this.#done = true;
+      const usage = withCountedOutput(this.#usage, this.#countedOutput);
+      const error = { status: 502, message: 'The upstream stream ended before its final event.' };
+      await this.#exchange.settle({ status: 'cut', usage, error: { code: 'upstream_error', message: error.message } });
+      return { done: false, value: { type: 'error', error, usage } };
+    }
+    const event = step.value;
+    switch (event.type) {
+      case 'message_start':
+      case 'usage':
+        this.#usage = event.usage;
+        this.#countedOutput = 0;
+        break;
+      case 'text_delta':
+      case 'reasoning_delta':
+        this.#countedOutput += Buffer.byteLength(event.text);
+        break;
+      case 'tool_call_start':
+        this.#countedOutput += Buffer.byteLength(event.name);
+        break;
+      case 'tool_call_delta':
+        this.#countedOutput += Buffer.byteLength(event.arguments);
+        break;
+      case 'message_end':
+        this.#done = true;
+        await this.#exchange.settle({ status: 'succeeded', usage: event.usage, stopReason: event.stopReason });
+        break;
+      case 'error': {
+        this.#done = true;
+        const status = event.error.status === 499 || this.#exchange.signal.aborted ? 'client_closed' : 'cut';
+        await this.#exchange.settle({ status, usage: event.usage, error: { code: chatErrorCodeForStatus(event.error.status), message: event.error.message } });
+        break;
+      }
+      default:
+        break;
+    }
+    return { done: false, value: event };
+  }
+
+  /** The consumer stopped early (its client left, a write failed): cancel the upstream, bill what was seen. */
+  async return(): Promise<IteratorResult<ChatStreamEvent>> {
+    await this.#stop();
+    return { done: true, value: undefined };
+  }
+
+  async #stop(): Promise<void> {
+    const wasDone = this.#done;
+    this.#done = true;
+    if (!wasDone) await this.#source.return?.();
+    await this.#exchange.settle({
+      status: 'client_closed',
+      usage: withCountedOutput(this.#usage, this.#countedOutput),
+      error: { code: 'client_closed', message: 'The client went away.' },
+    });
+  }
+}
+
+async function* toAsync<T>(iterator: Iterator<T>): AsyncGenerator<T> {
+  for (let step = iterator.next(); !step.done; step = iterator.next()) yield step.value;
+}
+
+/** Usage last reported, with the output counted since (UTF-8 bytes, an upper bound) added as an estimate. */
+function withCountedOutput(usage: ChatUsage | undefined, countedOutput: number): ChatUsage {
+  const base = usage ?? NO_USAGE;
+  if (countedOutput === 0 && usage !== undefined) return base;
+  return { ...base, outputTokens: base.outputTokens + countedOutput, estimated: true };
+}
+
+function errorSummary(error: unknown): { code: string; message: string } {
+  if (isAppError(error)) return { code: error.code, message: error.message };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}

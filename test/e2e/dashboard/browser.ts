@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { REQUIRE_SERVICES } from '../../support/services.ts';
+
+/** Debian's Chromium (installed by .ci/run); never a downloaded browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-output/screenshots');
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/**
+ * Why the browser tests cannot run here, or undefined when they can. Without Chromium they are skipped
+ * (and say so), unless SWITCHBOARD_REQUIRE_SERVICES=1 (CI), where a missing browser is a failure.
+ */
+export function browserSkipReason(): string | undefined {
+  if (existsSync(CHROMIUM_PATH)) return undefined;
+  const message = `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium)`;
+  if (REQUIRE_SERVICES) throw new Error(`${message} and SWITCHBOARD_REQUIRE_SERVICES=1`);
+  console.log(`# SKIPPED: ${message}; the dashboard's browser tests are skipped`);
+  return message;
+}
+
+/** Builds web/dist when it is missing or older than its sources (the same script as `npm start`). */
+export function ensureWebBuilt(): void {
+  const result = spawnSync(process.execPath, ['scripts/build-web.ts'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(result.status, 0, `building the dashboard failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true });
+}
+
+/** Saves a full-page screenshot as test-output/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return relative(ROOT, file);
+}
+
+/**
+ * Basic checks every page passes: one h1, a main landmark, every form control labelled, every image
+ * with alternative text, every button named.
+ */
+export async function assertAccessibleBasics(page: Page, where: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    if (document.querySelectorAll('h1').length !== 1) found.push(`${document.querySelectorAll('h1').length} h1 elements`);
+    if (!document.querySelector('main')) found.push('no main landmark');
+    for (const control of document.querySelectorAll('input, select, textarea')) {
+      const el = control as HTMLInputElement;
+      if (el.type === 'hidden') continue;
+      const named = (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+      if (!named) found.push(`unlabelled ${el.tagName.toLowerCase()}#${el.id || '?'}`);
+    }
+    for (const img of document.querySelectorAll('img')) if (!img.hasAttribute('alt')) found.push(`img without alt: ${img.src}`);
+    for (const button of document.querySelectorAll('button')) {
+      if (!(button.textContent ?? '').trim() && !button.getAttribute('aria-label')) found.push('button without a name');
+    }
+    return found;
+  });
+  assert.deepEqual(problems, [], `accessibility basics on ${where}`);
+}

@@ -1,0 +1,172 @@
+/**
+ * What the chat integration tests share: the fake upstreams (started once per test file, before the
+ * gateways, so their addresses can go into the gateway's configuration), the routes that point the
+ * models at them, and readers of the money side (rows, ledger, balance) with the billing formula
+ * written out independently of the implementation.
+ */
+import assert from 'node:assert/strict';
+import Anthropic from '@anthropic-ai/sdk';
+import type { Selectable } from 'kysely';
+import OpenAI from 'openai';
+import type { ChatRequestsTable } from '../../src/adapters/db/tables/chat.tables.ts';
+import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { AnthropicMessagesFake } from '../fakes/anthropic-messages.fake.ts';
+import { OpenAiChatFake } from '../fakes/openai-chat.fake.ts';
+import type { TestGateway } from './gateway.ts';
+
+export interface ChatFakes {
+  openai: OpenAiChatFake;
+  anthropic: AnthropicMessagesFake;
+  /** The gateway configuration: providers at the fakes and the routes of the tested models. */
+  config: Record<string, unknown>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Output cap of the test gateways, so the holds stay small. */
+export const TEST_MAX_OUTPUT_TOKENS = 4096;
+
+export async function startChatFakes(): Promise<ChatFakes> {
+  const openai = await OpenAiChatFake.start();
+  const anthropic = await AnthropicMessagesFake.start();
+  const oa = { type: 'openai', baseUrl: openai.baseUrl, apiKey: openai.apiKey, timeoutMs: 5000 };
+  const an = { type: 'anthropic', baseUrl: anthropic.baseUrl, apiKey: anthropic.apiKey, timeoutMs: 5000 };
+  return {
+    openai,
+    anthropic,
+    config: {
+      chat: { maxOutputTokens: TEST_MAX_OUTPUT_TOKENS },
+      providers: { oa, an, 'oa-primary': oa, 'oa-backup': oa, 'an-primary': an, 'an-backup': an },
+      routes: {
+        // OpenAI client → OpenAI fake; the upstream's name differs from ours.
+        'gpt-5.4-mini': [{ provider: 'oa', model: 'gpt-upstream-mini' }],
+        // Claude on the Anthropic fake (OpenAI clients are translated).
+        'claude-sonnet-4-6': [{ provider: 'an', model: 'claude-upstream-sonnet' }],
+        // Claude routed to an OpenAI-style upstream (Anthropic clients are translated).
+        'claude-haiku-4-5': [{ provider: 'oa', model: 'haiku-on-openai' }],
+        // Failover: two routes on one fake, told apart by the upstream model name.
+        'gpt-5.4': [
+          { provider: 'oa-primary', model: 'gpt-primary' },
+          { provider: 'oa-backup', model: 'gpt-backup' },
+        ],
+        'claude-opus-4-7': [
+          { provider: 'an-primary', model: 'opus-primary' },
+          { provider: 'oa-backup', model: 'opus-backup' },
+        ],
+      },
+    },
+    reset() {
+      openai.reset();
+      anthropic.reset();
+    },
+    async close() {
+      await openai.close();
+      await anthropic.close();
+    },
+  };
+}
+
+/** The JSON body of the fake's `index`-th request. */
+export function upstreamBody<T>(fake: { requests: Array<{ body: unknown }> }, index: number): T {
+  const request = fake.requests[index];
+  assert.ok(request, `upstream request ${index} was made`);
+  return request.body as T;
+}
+
+export function openAiClient(gw: TestGateway, key: string): OpenAI {
+  return new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: key, maxRetries: 0 });
+}
+
+export function anthropicClient(gw: TestGateway, key: string): Anthropic {
+  return new Anthropic({ baseURL: `${gw.url}/api`, apiKey: key, maxRetries: 0 });
+}
+
+export type ChatRow = Selectable<ChatRequestsTable>;
+
+export async function chatRow(gw: TestGateway, id: string): Promise<ChatRow> {
+  const row = await gw.gateway.services.database.db.selectFrom('chat_requests').selectAll().where('id', '=', id).executeTakeFirst();
+  assert.ok(row, `chat request ${id} recorded`);
+  return row;
+}
+
+/** The row once it has settled (streams settle as they end; a departed client a moment later). */
+export async function settledRow(gw: TestGateway, id: string, timeoutMs = 5000): Promise<ChatRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await chatRow(gw, id);
+    if (row.status !== 'in_progress') return row;
+    if (Date.now() > deadline) assert.fail(`chat request ${id} still in progress after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function latestRow(gw: TestGateway, userId: string): Promise<ChatRow> {
+  const row = await gw.gateway.services.database.db
+    .selectFrom('chat_requests')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  assert.ok(row, 'a chat request was recorded');
+  return settledRow(gw, row.id);
+}
+
+export async function balanceMicro(gw: TestGateway, userId: string): Promise<number> {
+  const row = await gw.gateway.services.database.db.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.balance_micro);
+}
+
+export interface LedgerLine {
+  kind: string;
+  reference: string;
+  amount: number;
+}
+
+export async function chatLedger(gw: TestGateway, userId: string): Promise<LedgerLine[]> {
+  const rows = await gw.gateway.services.database.db
+    .selectFrom('ledger_entries')
+    .select(['kind', 'reference', 'amount_micro'])
+    .where('user_id', '=', userId)
+    .where('kind', 'in', ['chat_hold', 'chat_release'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, reference: r.reference, amount: Number(r.amount_micro) }));
+}
+
+/** USD per 1M tokens as integer micro-USD, from the public catalog (what a client can read). */
+export async function prices(gw: TestGateway, key: string, model: string): Promise<{ input: bigint; output: bigint; cached: bigint }> {
+  const res = await gw.api(key, 'GET', '/api/v1/models');
+  const entry = (res.body as { data: Array<{ id: string; pricing: { input: string; output: string; cached_input: string } }> }).data.find((m) => m.id === model);
+  assert.ok(entry, `${model} is listed`);
+  const micro = (usd: string): bigint => {
+    const [whole, fraction = ''] = usd.split('.');
+    return BigInt(whole ?? '0') * 1_000_000n + BigInt((fraction + '000000').slice(0, 6));
+  };
+  return { input: micro(entry.pricing.input), output: micro(entry.pricing.output), cached: micro(entry.pricing.cached_input) };
+}
+
+/**
+ * The documented formula: (uncached prompt × input + cache reads × cached input + output × output)
+ * / 1,000,000, rounded up once. `input` counts every prompt token (cache reads and writes included).
+ */
+export function expectedCost(p: { input: bigint; output: bigint; cached: bigint }, usage: { input: number; output: number; cached?: number }): number {
+  const cached = BigInt(usage.cached ?? 0);
+  const total = (BigInt(usage.input) - cached) * p.input + cached * p.cached + BigInt(usage.output) * p.output;
+  return Number((total + 999_999n) / 1_000_000n);
+}
+
+/**
+ * The request's money is consistent: one hold and one release, release = hold − cost, the row's cost
+ * the expected one, and the whole ledger balanced.
+ */
+export async function assertSettled(gw: TestGateway, userId: string, id: string, cost: number): Promise<ChatRow> {
+  const row = await settledRow(gw, id);
+  assert.equal(row.cost_micro, cost, 'cost on the row');
+  const lines = (await chatLedger(gw, userId)).filter((l) => l.reference === id);
+  assert.deepEqual(lines.map((l) => l.kind), ['chat_hold', 'chat_release']);
+  assert.equal(lines[0]?.amount, -row.hold_micro, 'hold entry');
+  assert.equal(lines[1]?.amount, row.hold_micro - cost, 'release = hold − cost');
+  assert.deepEqual(await verifyLedger(gw.gateway.services.database.db), []);
+  return row;
+}

@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, request, requestData, setCsrfToken, setSessionEndedHandler } from './api/client.ts';
+import type { SessionData } from './api/types.ts';
+import { Loading } from './components/common.tsx';
+import { AccountPage } from './pages/AccountPage.tsx';
+import { AdminPage } from './pages/AdminPage.tsx';
+import { ChatPage } from './pages/ChatPage.tsx';
+import { GenerationDetailPage } from './pages/GenerationDetailPage.tsx';
+import { GenerationsPage } from './pages/GenerationsPage.tsx';
+import { KeysPage } from './pages/KeysPage.tsx';
+import { OverviewPage } from './pages/OverviewPage.tsx';
+import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
+import { SignInPage } from './pages/SignInPage.tsx';
+import { WebhooksPage } from './pages/WebhooksPage.tsx';
+import { Link, matchPath, navigate, useLocation } from './router.tsx';
+
+const NAV = [
+  { to: '/', label: 'Overview' },
+  { to: '/keys', label: 'API keys' },
+  { to: '/generations', label: 'Generations' },
+  { to: '/playground', label: 'Playground' },
+  { to: '/chat', label: 'Chat' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/account', label: 'Account' },
+];
+
+type SessionState = { state: 'loading' } | { state: 'signed-out'; error?: unknown } | { state: 'signed-in'; session: SessionData };
+
+export function App() {
+  const [session, setSession] = useState<SessionState>({ state: 'loading' });
+  const { path } = useLocation();
+
+  const signedIn = useCallback((data: SessionData) => {
+    setCsrfToken(data.csrfToken);
+    setSession({ state: 'signed-in', session: data });
+  }, []);
+  const signedOut = useCallback(() => {
+    setCsrfToken(undefined);
+    setSession({ state: 'signed-out' });
+  }, []);
+
+  useEffect(() => {
+    setSessionEndedHandler(signedOut);
+    requestData<SessionData>('GET', '/api/v1/auth/session', { quiet401: true }).then(signedIn, (error: unknown) =>
+      setSession({ state: 'signed-out', ...(error instanceof ApiError && error.status === 401 ? {} : { error }) }),
+    );
+    return () => setSessionEndedHandler(undefined);
+  }, [signedIn, signedOut]);
+
+  const signOut = async () => {
+    try {
+      await request('POST', '/api/v1/auth/logout');
+    } finally {
+      signedOut();
+      navigate('/login');
+    }
+  };
+
+  if (session.state === 'loading') {
+    return (
+      <main id="main" className="auth-page">
+        <Loading label="Loading the dashboard…" />
+      </main>
+    );
+  }
+  if (session.state === 'signed-out') {
+    const mode = path === '/signup' ? 'signup' : 'login';
+    return (
+      <SignInPage
+        mode={mode}
+        onSignedIn={(data) => {
+          signedIn(data);
+          if (path === '/login' || path === '/signup') navigate('/');
+        }}
+      />
+    );
+  }
+
+  const { user } = session.session;
+  const nav = user.isAdmin ? [...NAV, { to: '/admin', label: 'Admin' }] : NAV;
+  const current = (to: string) => (to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`));
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Switchboard
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            {nav.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={current(item.to) ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="topbar-user">
+          <span className="muted small">{user.email}</span>
+          <button type="button" className="button button-small" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Routes path={path} session={session.session} onSignOut={signOut} />
+      </main>
+    </>
+  );
+}
+
+function Routes(props: { path: string; session: SessionData; onSignOut: () => void }) {
+  const { path } = props;
+  const detail = matchPath('/generations/:id', path);
+  if (detail?.id) return <GenerationDetailPage id={detail.id} />;
+  switch (path) {
+    case '/':
+    case '/login':
+    case '/signup':
+      return <OverviewPage />;
+    case '/keys':
+      return <KeysPage />;
+    case '/generations':
+      return <GenerationsPage />;
+    case '/playground':
+      return <PlaygroundPage />;
+    case '/chat':
+      return <ChatPage />;
+    case '/webhooks':
+      return <WebhooksPage />;
+    case '/account':
+      return <AccountPage session={props.session} onSignOut={props.onSignOut} />;
+    case '/admin':
+      return props.session.user.isAdmin ? <AdminPage /> : <NotFound />;
+    default:
+      return <NotFound />;
+  }
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1 id="page-title" tabIndex={-1}>
+        Page not found
+      </h1>
+      <p>
+        <Link to="/">Back to the overview</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,279 @@
+import type { ParamField, ParamOption } from '../api/types.ts';
+
+/**
+ * A form generated from a catalog model's `params`: options become selects, numbers get their bounds,
+ * booleans are checkboxes, arrays are lists with add and remove buttons, arrays of objects are groups
+ * of fields, and media fields take URLs. Untouched fields are not sent, so the gateway applies its
+ * own defaults (shown in each hint).
+ */
+export type ObjectItem = Record<string, string>;
+export type FormValue = string | boolean | string[] | ObjectItem[];
+export type FormValues = Record<string, FormValue | undefined>;
+
+const idOf = (name: string, suffix = '') => `param-${name}${suffix}`;
+
+export function describeDefault(field: ParamField): string | undefined {
+  if (field.default === undefined || field.default === null) return undefined;
+  if (Array.isArray(field.default)) return field.default.length ? field.default.join(', ') : undefined;
+  if (typeof field.default === 'boolean') return field.default ? 'on' : 'off';
+  return String(field.default);
+}
+
+function hintOf(field: ParamField): string | undefined {
+  const parts: string[] = [];
+  if (field.description) parts.push(field.description);
+  const dflt = describeDefault(field);
+  if (dflt !== undefined) parts.push(`Default: ${dflt}.`);
+  if (field.minimum !== undefined || field.maximum !== undefined) parts.push(`From ${field.minimum ?? '…'} to ${field.maximum ?? '…'}.`);
+  if (field.maxItems !== undefined) parts.push(`At most ${field.maxItems} ${field.maxItems === 1 ? 'item' : 'items'}.`);
+  if (field.isMedia) parts.push(`Public URL of ${field.mediaKind === 'image' ? 'an image' : field.mediaKind === 'audio' ? 'an audio file' : field.mediaKind === 'video' ? 'a video' : 'a media file'}.`);
+  return parts.join(' ') || undefined;
+}
+
+function scalarValue(field: ParamField, text: string): string | number {
+  const option = field.options?.find((o) => String(o.value) === text);
+  if (option) return option.value;
+  if (field.kind === 'number') return Number(text);
+  return text;
+}
+
+/** The `input` object to send: only the fields that were filled in. */
+export function buildInput(params: ParamField[], values: FormValues): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of params) {
+    const value = values[field.name];
+    if (value === undefined) continue;
+    if (field.isArray && field.fields) {
+      const items = (value as ObjectItem[])
+        .filter((item) => Object.values(item).some((v) => v !== ''))
+        .map((item) => {
+          const out: Record<string, unknown> = {};
+          for (const sub of field.fields ?? []) {
+            const v = item[sub.name];
+            if (v !== undefined && v !== '') out[sub.name] = sub.kind === 'boolean' ? v === 'true' : scalarValue(sub, v);
+          }
+          return out;
+        });
+      if (items.length) input[field.name] = items;
+    } else if (field.isArray) {
+      const items = (value as string[]).filter((v) => v.trim() !== '').map((v) => (field.kind === 'boolean' ? v === 'true' : scalarValue(field, v.trim())));
+      if (items.length) input[field.name] = items;
+    } else if (field.kind === 'boolean') {
+      input[field.name] = value;
+    } else if (typeof value === 'string' && value.trim() !== '') {
+      input[field.name] = scalarValue(field, field.isPrompt || field.multiline ? value : value.trim());
+    }
+  }
+  return input;
+}
+
+/** `input.size` or `input.imageUrls[0]` → the top-level field name. */
+export function fieldOfParam(param: string | undefined): string | undefined {
+  if (!param?.startsWith('input.')) return undefined;
+  return param.slice(6).split(/[.[]/)[0];
+}
+
+interface ParamFormProps {
+  params: ParamField[];
+  values: FormValues;
+  onChange: (name: string, value: FormValue | undefined) => void;
+  errorField?: string | undefined;
+  errorMessage?: string | undefined;
+}
+
+export function ParamForm(props: ParamFormProps) {
+  const visible = props.params.filter((p) => !p.deprecated || props.values[p.name] !== undefined);
+  return (
+    <div className="param-form">
+      {visible.map((field) => (
+        <ParamInput
+          key={field.name}
+          field={field}
+          value={props.values[field.name]}
+          onChange={(v) => props.onChange(field.name, v)}
+          error={props.errorField === field.name ? props.errorMessage : undefined}
+        />
+      ))}
+    </div>
+  );
+}
+
+function Label(props: { field: ParamField; htmlFor?: string; asLegend?: boolean }) {
+  const text = (
+    <>
+      {props.field.label}
+      {props.field.required ? <span className="required"> (required)</span> : null}
+    </>
+  );
+  return props.asLegend ? <legend>{text}</legend> : <label htmlFor={props.htmlFor}>{text}</label>;
+}
+
+function Hint(props: { id: string; field: ParamField; error?: string | undefined }) {
+  const hint = hintOf(props.field);
+  return (
+    <>
+      {hint ? (
+        <p className="hint" id={`${props.id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p className="field-error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function describe(id: string, field: ParamField, error?: string): string | undefined {
+  const ids = [hintOf(field) ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return ids.length ? ids.join(' ') : undefined;
+}
+
+function optionLabel(option: ParamOption, field: ParamField): string {
+  return field.default !== undefined && String(field.default) === String(option.value) ? `${option.label} (default)` : option.label;
+}
+
+function ScalarControl(props: { field: ParamField; id: string; value: string; onChange: (v: string) => void; error?: string | undefined; label?: string }) {
+  const { field, id } = props;
+  const common = {
+    id,
+    'aria-describedby': describe(id, field, props.error),
+    'aria-invalid': props.error ? true : undefined,
+    ...(props.label ? { 'aria-label': props.label } : {}),
+  };
+  if (field.options?.length) {
+    return (
+      <select {...common} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{field.default !== undefined && field.default !== null ? `Default (${describeDefault(field)})` : field.required ? 'Choose…' : '— not set —'}</option>
+        {field.options.map((o) => (
+          <option key={String(o.value)} value={String(o.value)}>
+            {optionLabel(o, field)}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (field.kind === 'number') {
+    return (
+      <input
+        {...common}
+        type="number"
+        inputMode="decimal"
+        step="any"
+        min={field.minimum}
+        max={field.maximum}
+        placeholder={describeDefault(field)}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    );
+  }
+  if (field.multiline || field.isPrompt) {
+    return <textarea {...common} rows={field.isPrompt ? 4 : 3} maxLength={field.maxLength} required={field.required} value={props.value} onChange={(e) => props.onChange(e.target.value)} />;
+  }
+  return (
+    <input
+      {...common}
+      type={field.isMedia ? 'url' : 'text'}
+      inputMode={field.isMedia ? 'url' : undefined}
+      placeholder={field.isMedia ? 'https://…' : describeDefault(field)}
+      maxLength={field.maxLength}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  );
+}
+
+function ParamInput(props: { field: ParamField; value: FormValue | undefined; onChange: (v: FormValue | undefined) => void; error?: string | undefined }) {
+  const { field, value, error } = props;
+  const id = idOf(field.name);
+
+  if (field.isArray && field.fields) {
+    const items = (value as ObjectItem[] | undefined) ?? [];
+    const canAdd = field.maxItems === undefined || items.length < field.maxItems;
+    return (
+      <fieldset className="field field-group" aria-describedby={describe(id, field, error)}>
+        <Label field={field} asLegend />
+        {items.map((item, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
+          <div className="array-row" key={index}>
+            {(field.fields ?? []).map((sub) => (
+              <div className="field" key={sub.name}>
+                <label htmlFor={idOf(field.name, `-${index}-${sub.name}`)}>
+                  {sub.label} {index + 1}
+                </label>
+                <ScalarControl
+                  field={sub}
+                  id={idOf(field.name, `-${index}-${sub.name}`)}
+                  value={item[sub.name] ?? ''}
+                  onChange={(v) => props.onChange(items.map((it, i) => (i === index ? { ...it, [sub.name]: v } : it)))}
+                />
+              </div>
+            ))}
+            <button type="button" className="button button-small" onClick={() => props.onChange(items.filter((_, i) => i !== index))}>
+              Remove {field.label.toLowerCase()} {index + 1}
+            </button>
+          </div>
+        ))}
+        {canAdd ? (
+          <button type="button" className="button button-small" onClick={() => props.onChange([...items, {}])}>
+            Add {field.label.toLowerCase()}
+          </button>
+        ) : null}
+        <Hint id={id} field={field} error={error} />
+      </fieldset>
+    );
+  }
+
+  if (field.isArray) {
+    const items = (value as string[] | undefined) ?? [];
+    const canAdd = field.maxItems === undefined || items.length < field.maxItems;
+    return (
+      <fieldset className="field field-group" aria-describedby={describe(id, field, error)}>
+        <Label field={field} asLegend />
+        {items.map((item, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
+          <div className="array-row array-row-inline" key={index}>
+            <ScalarControl
+              field={{ ...field, isArray: false, default: undefined }}
+              id={idOf(field.name, `-${index}`)}
+              label={`${field.label} ${index + 1}`}
+              value={item}
+              onChange={(v) => props.onChange(items.map((it, i) => (i === index ? v : it)))}
+            />
+            <button type="button" className="button button-small" aria-label={`Remove ${field.label} ${index + 1}`} onClick={() => props.onChange(items.filter((_, i) => i !== index))}>
+              Remove
+            </button>
+          </div>
+        ))}
+        {canAdd ? (
+          <button type="button" className="button button-small" onClick={() => props.onChange([...items, ''])}>
+            Add {field.isMedia ? 'URL' : 'item'}
+          </button>
+        ) : null}
+        <Hint id={id} field={field} error={error} />
+      </fieldset>
+    );
+  }
+
+  if (field.kind === 'boolean') {
+    const checked = typeof value === 'boolean' ? value : field.default === true;
+    return (
+      <div className="field field-checkbox">
+        <input id={id} type="checkbox" checked={checked} aria-describedby={describe(id, field, error)} onChange={(e) => props.onChange(e.target.checked)} />
+        <Label field={field} htmlFor={id} />
+        <Hint id={id} field={field} error={error} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="field">
+      <Label field={field} htmlFor={id} />
+      <ScalarControl field={field} id={id} value={typeof value === 'string' ? value : ''} onChange={(v) => props.onChange(v === '' ? undefined : v)} error={error} />
+      <Hint id={id} field={field} error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+/** Money and time as people read them. Amounts arrive as USD cents (may be fractional) or micro-USD. */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+const usdShort = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const integer = new Intl.NumberFormat('en-US');
+
+/** Exact: $0.067 for 6.7 cents. */
+export function formatCents(cents: number): string {
+  return usd.format(cents / 100);
+}
+
+/** Two decimals, for chart axes. */
+export function formatCentsShort(cents: number): string {
+  return usdShort.format(cents / 100);
+}
+
+export function formatMicroUsd(micro: number | string): string {
+  return usd.format(Number(micro) / 1_000_000);
+}
+
+export function formatCount(n: number): string {
+  return integer.format(n);
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return date.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }) + ' UTC';
+}
+
+export function formatDay(key: string): string {
+  const date = new Date(`${key}T00:00:00Z`);
+  return date.toLocaleDateString('en-GB', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+export function relativeTime(iso: string | null | undefined): string {
+  if (!iso) return 'never';
+  const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  not_started: 'Queued',
+  processing: 'Processing',
+  finished: 'Finished',
+  failed: 'Failed (refunded)',
+  expired: 'Expired',
+};
+
+export function todayUtc(offsetDays = 0): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}

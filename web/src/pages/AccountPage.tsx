@@ -1,0 +1,109 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, errorMessage, requestData } from '../api/client.ts';
+import type { SessionData } from '../api/types.ts';
+import { describedBy, Field, Page } from '../components/common.tsx';
+import { formatCents, formatTime } from '../format.ts';
+
+/** Who is signed in, the password change, and sign-out. */
+export function AccountPage(props: { session: SessionData; onSignOut: () => void }) {
+  const { user } = props.session;
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [result, setResult] = useState<{ ok: boolean; message: string; field?: string | undefined } | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const change = async (event: FormEvent) => {
+    event.preventDefault();
+    if (next !== confirm) {
+      setResult({ ok: false, message: 'The new passwords do not match.', field: 'confirm' });
+      return;
+    }
+    setBusy(true);
+    setResult(undefined);
+    try {
+      const r = await requestData<{ otherSessionsEnded: number }>('POST', '/api/v1/auth/password', { body: { currentPassword: current, newPassword: next } });
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      setResult({ ok: true, message: `Password changed. ${r.otherSessionsEnded} other ${r.otherSessionsEnded === 1 ? 'session was' : 'sessions were'} signed out.` });
+    } catch (e) {
+      setResult({ ok: false, message: errorMessage(e), field: e instanceof ApiError ? e.param : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const errorFor = (field: string) => (result && !result.ok && result.field === field ? result.message : undefined);
+  const newHint = 'At least 8 characters.';
+  return (
+    <Page title="Account">
+      <section className="panel" aria-labelledby="who">
+        <h2 id="who">You</h2>
+        <dl className="facts">
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+          <dt>User id</dt>
+          <dd className="mono">{user.id}</dd>
+          <dt>Balance</dt>
+          <dd>{formatCents(user.balance)}</dd>
+          <dt>Member since</dt>
+          <dd>{formatTime(user.createdAt)}</dd>
+          <dt>Role</dt>
+          <dd>{user.isAdmin ? 'Administrator' : 'User'}</dd>
+        </dl>
+        <button type="button" className="button" onClick={props.onSignOut}>
+          Sign out
+        </button>
+      </section>
+      <section className="panel" aria-labelledby="password-title">
+        <h2 id="password-title">Change password</h2>
+        <p className="muted">Changing the password signs out every other browser signed in to this account.</p>
+        <form onSubmit={change} className="narrow-form">
+          <Field id="current-password" label="Current password" error={errorFor('currentPassword')}>
+            <input
+              id="current-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              aria-describedby={describedBy('current-password', undefined, errorFor('currentPassword'))}
+            />
+          </Field>
+          <Field id="new-password" label="New password" hint={newHint} error={errorFor('newPassword')}>
+            <input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              aria-describedby={describedBy('new-password', newHint, errorFor('newPassword'))}
+            />
+          </Field>
+          <Field id="confirm-password" label="New password again" error={errorFor('confirm')}>
+            <input
+              id="confirm-password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              aria-describedby={describedBy('confirm-password', undefined, errorFor('confirm'))}
+            />
+          </Field>
+          {result && (result.ok || !result.field) ? (
+            <p className={result.ok ? 'notice notice-success' : 'notice notice-error'} role={result.ok ? 'status' : 'alert'}>
+              {result.message}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {busy ? 'Changing…' : 'Change password'}
+          </button>
+        </form>
+      </section>
+    </Page>
+  );
+}

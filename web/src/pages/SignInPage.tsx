@@ -1,0 +1,90 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, errorMessage, requestData } from '../api/client.ts';
+import type { SessionData } from '../api/types.ts';
+import { describedBy, Field } from '../components/common.tsx';
+import { Link, usePageTitle } from '../router.tsx';
+
+/** Sign in, or create an account (`mode`); on success the app receives the session. */
+export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (session: SessionData) => void }) {
+  const signup = props.mode === 'signup';
+  const title = signup ? 'Create your account' : 'Sign in to Switchboard';
+  usePageTitle(title);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; field?: string | undefined } | undefined>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const session = await requestData<SessionData>('POST', `/api/v1/auth/${signup ? 'signup' : 'login'}`, { body: { email, password }, quiet401: true });
+      props.onSignedIn(session);
+    } catch (e) {
+      setError({ message: errorMessage(e), field: e instanceof ApiError ? e.param : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const emailError = error?.field === 'email' ? error.message : undefined;
+  const passwordError = error?.field === 'password' ? error.message : undefined;
+  const passwordHint = signup ? 'At least 8 characters. A long passphrase is best.' : undefined;
+  return (
+    <main id="main" className="auth-page">
+      <div className="auth-card">
+        <p className="brand brand-large" aria-hidden="true">
+          Switchboard
+        </p>
+        <h1 id="page-title" tabIndex={-1}>
+          {title}
+        </h1>
+        <form onSubmit={submit} noValidate>
+          <Field id="email" label="Email" error={emailError}>
+            <input
+              id="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={emailError ? true : undefined}
+              aria-describedby={describedBy('email', undefined, emailError)}
+            />
+          </Field>
+          <Field id="password" label="Password" hint={passwordHint} error={passwordError}>
+            <input
+              id="password"
+              type="password"
+              autoComplete={signup ? 'new-password' : 'current-password'}
+              required
+              minLength={signup ? 8 : undefined}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={describedBy('password', passwordHint, passwordError)}
+            />
+          </Field>
+          {error && !emailError && !passwordError ? (
+            <div className="notice notice-error" role="alert">
+              {error.message}
+            </div>
+          ) : null}
+          <button type="submit" className="button button-primary button-block" disabled={busy}>
+            {busy ? 'Please wait…' : signup ? 'Create account' : 'Sign in'}
+          </button>
+        </form>
+        {signup ? (
+          <p>
+            New accounts start with a balance of $0.00: the operator of this gateway adds credit. Already have an account? <Link to="/login">Sign in</Link>
+          </p>
+        ) : (
+          <p>
+            No account yet? <Link to="/signup">Create one</Link>
+          </p>
+        )}
+      </div>
+    </main>
+  );
+}
