@@ -55,10 +55,12 @@ export async function postLedgerEntry(tx: Executor, movement: LedgerMovement, no
     created_at: now,
   };
   if (await insertEntryOnce(tx, entry)) return { entry, created: true };
-  // Written before: undo our change (the row is still ours in this transaction) and replay the first.
-  await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
   const existing = await findEntry(tx, movement.kind, movement.reference);
   if (!existing) throw new Error(`ledger entry ${movement.kind}/${movement.reference} vanished`);
+  // Belt and braces: if the row found is ours, the driver under-reported the insert; keep both writes.
+  if (existing.id === entry.id) return { entry, created: true };
+  // Written before: undo our change (the row is still ours in this transaction) and replay the first.
+  await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
   return { entry: existing, created: false };
 }
 

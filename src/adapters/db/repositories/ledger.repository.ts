@@ -22,13 +22,12 @@ export async function applyGuardedBalanceChange(db: Executor, userId: string, am
 
 /** Inserts the entry unless one with the same (kind, reference) exists; true when inserted. */
 export async function insertEntryOnce(db: Executor, row: LedgerEntryRow): Promise<boolean> {
-  const inserted = await db
+  const result = await db
     .insertInto('ledger_entries')
     .values(row)
     .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
-    .returning('id')
     .executeTakeFirst();
-  return inserted !== undefined;
+  return Number(result.numInsertedRows ?? 0n) > 0;
 }
 
 export async function findEntry(db: Executor, kind: string, reference: string): Promise<LedgerEntryRow | undefined> {
