@@ -27,7 +27,7 @@ export async function insertEntryOnce(db: Executor, row: LedgerEntryRow): Promis
     .values(row)
     .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0n) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export async function findEntry(db: Executor, kind: string, reference: string): Promise<LedgerEntryRow | undefined> {
