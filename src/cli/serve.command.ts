@@ -30,7 +30,9 @@ export async function runServe(config: Config): Promise<number> {
         .close()
         .then(() => {
           clearTimeout(force);
-          resolve(0);
+          logger.info('stopped');
+          // Logs are written asynchronously in batches: flush them before the process exits.
+          logger.flush(() => resolve(0));
         })
         .catch((error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');

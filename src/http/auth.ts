@@ -41,8 +41,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * dashboard calls the same API the SDKs do. The key path is checked first and is unchanged.
  */
 export function requireApiKey(authenticator: ApiKeyAuthenticator) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const token = bearerToken(request);
+  const slow = async (request: FastifyRequest, token: string | undefined): Promise<void> => {
     if (token) {
       const identity = await authenticator.authenticate(token);
       if (!identity) throw new AppError('unauthorized', 'invalid or revoked API key');
@@ -52,6 +51,17 @@ export function requireApiKey(authenticator: ApiKeyAuthenticator) {
     const session = await authenticateSession(request);
     if (!session) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
     request.auth = { userId: session.userId, keyId: undefined, via: 'session' };
+  };
+  // A key seen in the last 30 s is answered synchronously: no promise, no store access.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    const token = bearerToken(request);
+    const hit = token ? authenticator.cached(token) : undefined;
+    if (hit) {
+      request.auth = { userId: hit.userId, keyId: hit.keyId, via: 'api_key' };
+      done();
+      return;
+    }
+    slow(request, token).then(() => done(), done);
   };
 }
 

@@ -12,6 +12,7 @@ export interface ApiKeyIdentity {
 
 interface CacheEntry extends ApiKeyIdentity {
   expiresAt: number;
+  hash: string;
 }
 
 const CACHE_TTL_MS = 30_000;
@@ -27,7 +28,9 @@ const LAST_USED_FLUSH_MS = 5_000;
 export class ApiKeyAuthenticator {
   private readonly db: Kysely<Schema>;
   private readonly bus: EventBus;
+  /** By the key itself, so a hit costs no hashing; `byHash` finds the entry a revocation names. */
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly byHash = new Map<string, string>();
   private readonly lastUsed = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -38,7 +41,7 @@ export class ApiKeyAuthenticator {
   }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe(API_KEY_REVOKED_TOPIC, (hash) => this.cache.delete(hash));
+    this.unsubscribe = await this.bus.subscribe(API_KEY_REVOKED_TOPIC, (hash) => this.forget(hash));
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => {}), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
   }
@@ -49,27 +52,41 @@ export class ApiKeyAuthenticator {
     await this.flushLastUsed();
   }
 
+  /** The cached identity of a key, without touching the store; undefined when it must be looked up. */
+  cached(key: string, now: number = Date.now()): ApiKeyIdentity | undefined {
+    const entry = this.cache.get(key);
+    if (!entry || entry.expiresAt <= now) return undefined;
+    this.lastUsed.set(entry.keyId, now);
+    return entry;
+  }
+
   async authenticate(key: string, now: number = Date.now()): Promise<ApiKeyIdentity | undefined> {
+    const hit = this.cached(key, now);
+    if (hit) return hit;
     if (!looksLikeApiKey(key)) return undefined;
     const hash = hashApiKey(key);
-    let entry = this.cache.get(hash);
-    if (!entry || entry.expiresAt <= now) {
-      const row = await findActiveKeyByHash(this.db, hash);
-      if (!row) {
-        this.cache.delete(hash);
-        return undefined;
-      }
-      if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      entry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS };
-      this.cache.set(hash, entry);
+    const row = await findActiveKeyByHash(this.db, hash);
+    if (!row) {
+      this.forget(hash);
+      return undefined;
     }
+    if (this.cache.size >= CACHE_MAX) {
+      this.cache.clear();
+      this.byHash.clear();
+    }
+    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS, hash };
+    this.cache.set(key, entry);
+    this.byHash.set(hash, key);
     this.lastUsed.set(entry.keyId, now);
-    return { keyId: entry.keyId, userId: entry.userId };
+    return entry;
   }
 
   /** Drops a key at once in this process (the revoking process does not wait for the bus). */
   forget(keyHash: string): void {
-    this.cache.delete(keyHash);
+    const key = this.byHash.get(keyHash);
+    if (key === undefined) return;
+    this.byHash.delete(keyHash);
+    this.cache.delete(key);
   }
 
   async flushLastUsed(): Promise<void> {

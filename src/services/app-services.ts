@@ -15,6 +15,7 @@ import type { ChatService } from './chat/chat.service.ts';
 import type { EstimateService } from './estimate.service.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import type { TaskRunner } from './generation/task-runner.ts';
+import type { TaskStatusCache } from './generation/task-status-cache.ts';
 import type { WebhookSecretService } from './webhooks/webhook-secret.service.ts';
 
 /**
@@ -41,6 +42,8 @@ export interface AppServices {
   webhookSecrets: WebhookSecretService;
   /** Advances media tasks (used by workers) and checks late outcomes (used by the callback route). */
   taskRunner: TaskRunner;
+  /** Status responses of ended tasks (GET /task/status is polled hard). */
+  taskStatuses: TaskStatusCache;
   /** Text generation: routing, failover, holds and settlements (both wire protocols). */
   chat: ChatService;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */

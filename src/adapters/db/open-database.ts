@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.ts';
+import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
 import { NodeSqliteDialect, openSqliteFile } from './sqlite-dialect.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,6 +44,9 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   }
   const database = openSqliteFile(path);
   const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database) });
+  // An in-memory database exists only on its own connection: no second reader there.
+  const reader = file === ':memory:' ? undefined : new SqliteFastReader(path);
+  if (reader) attachFastReader(db, reader);
   return {
     db,
     dialect: 'sqlite',
@@ -50,6 +54,7 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
       database.exec(sql);
     },
     async close() {
+      reader?.close();
       await db.destroy();
     },
   };

@@ -1,4 +1,4 @@
-import type { TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { TaskRow, TaskStatusRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { TaskFile } from './result-store.ts';
 
@@ -15,7 +15,7 @@ export interface TaskStatusData {
  * The task as GET /task/status shows it. The webhook body and the dashboard use this same function,
  * so they can never disagree with the status endpoint.
  */
-export function presentTaskStatus(task: TaskRow, blobs: BlobStore): TaskStatusData {
+export function presentTaskStatus(task: TaskStatusRow, blobs: BlobStore): TaskStatusData {
   const files = task.status === 'finished' && task.files_json ? (JSON.parse(task.files_json) as TaskFile[]) : [];
   const output = task.output_json ? (JSON.parse(task.output_json) as Record<string, unknown>) : null;
   return {

@@ -1,5 +1,6 @@
 import type { AttemptState, TaskStatus } from '../../../domain/tasks/task-status.ts';
 import { allowedFrom } from '../../../domain/tasks/task-status.ts';
+import { compiledOnce } from '../compiled-once.ts';
 import type { Executor } from '../schema.ts';
 import type { StoredFilesTable, TaskAttemptsTable, TasksTable } from '../tables/media.tables.ts';
 
@@ -11,13 +12,30 @@ export async function insertTask(db: Executor, row: TaskRow): Promise<void> {
   await db.insertInto('tasks').values(row).execute();
 }
 
+const selectTask = compiledOnce((db: Executor, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
+const selectUserTask = compiledOnce((db: Executor, id: string, userId: string) =>
+  db.selectFrom('tasks').selectAll().where('id', '=', id).where('user_id', '=', userId),
+);
+/** The columns GET /task/status shows (the row without the request, which can be large). */
+export type TaskStatusRow = Pick<TaskRow, 'id' | 'status' | 'files_json' | 'output_json' | 'created_at' | 'error_message' | 'expires_at'>;
+const selectUserTaskStatus = compiledOnce((db: Executor, id: string, userId: string) =>
+  db
+    .selectFrom('tasks')
+    .select(['id', 'status', 'files_json', 'output_json', 'created_at', 'error_message', 'expires_at'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId),
+);
+const selectAttempts = compiledOnce((db: Executor, taskId: string) =>
+  db.selectFrom('task_attempts').selectAll().where('task_id', '=', taskId).orderBy('attempt_no'),
+);
+
 export async function findTask(db: Executor, id: string): Promise<TaskRow | undefined> {
-  return db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await selectTask(db, id))[0];
 }
 
-/** A task as its owner sees it: another user's task does not exist. */
+/** A task as its owner sees it: another user's task does not exist (GET /task/status: compiled once). */
 export async function findUserTask(db: Executor, userId: string, id: string): Promise<TaskRow | undefined> {
-  return db.selectFrom('tasks').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return (await selectUserTask(db, id, userId))[0];
 }
 
 export async function findTaskByIdempotencyKey(db: Executor, userId: string, key: string): Promise<TaskRow | undefined> {
@@ -46,8 +64,13 @@ export async function transitionTask(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The hottest read of all (clients poll it): only the columns of the status response. */
+export async function findUserTaskStatus(db: Executor, userId: string, id: string): Promise<TaskStatusRow | undefined> {
+  return (await selectUserTaskStatus(db, id, userId))[0];
+}
+
 export async function listAttempts(db: Executor, taskId: string): Promise<AttemptRow[]> {
-  return db.selectFrom('task_attempts').selectAll().where('task_id', '=', taskId).orderBy('attempt_no').execute();
+  return selectAttempts(db, taskId);
 }
 
 export async function findAttempt(db: Executor, id: string): Promise<AttemptRow | undefined> {

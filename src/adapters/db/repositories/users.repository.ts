@@ -1,3 +1,4 @@
+import { compiledOnce } from '../compiled-once.ts';
 import type { Executor } from '../schema.ts';
 import type { UsersTable } from '../tables/foundation.tables.ts';
 
@@ -7,8 +8,11 @@ export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
+const selectUserById = compiledOnce((db: Executor, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
+
+/** The hottest read (every /user/me): compiled once (compiled-once.ts). */
 export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await selectUserById(db, id))[0];
 }
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
