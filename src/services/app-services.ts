@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../adapters/db/open-database.ts';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import type { Config } from '../config/config.types.ts';
 import type { Catalog } from '../domain/catalog/catalog.ts';
+import type { TransactionBatcher } from '../adapters/db/transaction-batcher.ts';
 import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
 import type { BlobStore } from '../ports/blob-store.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
@@ -44,6 +45,8 @@ export interface AppServices {
   taskRunner: TaskRunner;
   /** Status responses of ended tasks (GET /task/status is polled hard). */
   taskStatuses: TaskStatusCache;
+  /** Group commit of the hot write paths (create, chat hold and settlement). */
+  writes: TransactionBatcher;
   /** Text generation: routing, failover, holds and settlements (both wire protocols). */
   chat: ChatService;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */

@@ -48,6 +48,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
           catalog: services.catalog,
           estimates: services.estimates,
           queue: services.queue,
+          writes: services.writes,
           routes: services.config.routes,
           allowPrivateUrls: services.config.allowPrivateUrls,
         },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { getUser } from '../../services/accounts.service.ts';
+import { findUserSummary } from '../../adapters/db/repositories/users.repository.ts';
+import { AppError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { presentUser } from '../presenters.ts';
@@ -23,7 +24,8 @@ export function registerUserMeRoute(app: FastifyInstance, services: AppServices)
       },
     },
     handler: async (request) => {
-      const user = await getUser(services.database.db, authOf(request).userId);
+      const user = await findUserSummary(services.database.db, authOf(request).userId);
+      if (!user) throw new AppError('user_not_found', 'user not found');
       return { code: 200, data: presentUser(user) };
     },
   });

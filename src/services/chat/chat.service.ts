@@ -32,7 +32,7 @@ import type { ProviderHealth } from '../provider-health.ts';
 import { ChatLedger, pooledId } from './chat-ledger.ts';
 import { type ChatRequestOutcome, recordUncollected, touchChatRequests } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
-import { TransactionBatcher } from './transaction-batcher.ts';
+import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 
 export interface ChatServiceDeps {
   db: Kysely<Schema>;
@@ -45,8 +45,8 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
   heartbeatMs?: number;
-  /** Hold and settlement transactions written at once: 1 on SQLite (one writer), more on PostgreSQL. */
-  writeConcurrency?: number;
+  /** The database's group commit, shared with the other hot write paths. */
+  writes: TransactionBatcher;
 }
 
 export interface ChatCall {
@@ -92,7 +92,7 @@ export class ChatService {
 
   constructor(deps: ChatServiceDeps) {
     this.#deps = deps;
-    this.#writes = new TransactionBatcher(deps.db, { concurrency: deps.writeConcurrency ?? 1 });
+    this.#writes = deps.writes;
     this.#ledger = new ChatLedger(deps.db);
   }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
 import { findParentTasks, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
@@ -18,6 +19,8 @@ export interface CreateGenerationDeps {
   catalog: Catalog;
   estimates: EstimateService;
   queue: WorkQueue;
+  /** The group commit: concurrent creates share one transaction (each still all-or-nothing). */
+  writes: TransactionBatcher;
   routes: Record<string, RouteTarget[]>;
   allowPrivateUrls: boolean;
   now?: () => number;
@@ -89,11 +92,16 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
     expires_at: null,
   };
   try {
-    await deps.db.transaction().execute(async (tx) => {
-      await postLedgerEntry(tx, { userId, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: model }, now);
-      await insertTask(tx, task);
-      await deps.queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstRoute.provider, runAt: now });
-    });
+    // Refusable: the only AppError (insufficient balance) is raised by the guarded debit, before any write.
+    await deps.writes.run(
+      userId,
+      async (tx) => {
+        await postLedgerEntry(tx, { userId, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: model }, now);
+        await insertTask(tx, task);
+        await deps.queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstRoute.provider, runAt: now });
+      },
+      true,
+    );
   } catch (error) {
     // Two requests with one Idempotency-Key raced: the loser's transaction (and debit) rolled back.
     if (idempotencyKey !== undefined && hash !== null && isUniqueViolation(error)) {

@@ -8,6 +8,17 @@ export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
+/** What the account endpoint shows. */
+export type UserSummaryRow = Pick<UserRow, 'id' | 'email' | 'balance_micro' | 'created_at'>;
+const selectUserSummary = compiledOnce((db: Executor, id: string) =>
+  db.selectFrom('users').select(['id', 'email', 'balance_micro', 'created_at']).where('id', '=', id),
+);
+
+/** GET /user/me on every call: four columns, compiled once, on the fast reader. */
+export async function findUserSummary(db: Executor, id: string): Promise<UserSummaryRow | undefined> {
+  return (await selectUserSummary(db, id))[0];
+}
+
 const selectUserById = compiledOnce((db: Executor, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
 
 /** The hottest read (every /user/me): compiled once (compiled-once.ts). */

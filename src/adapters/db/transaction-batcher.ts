@@ -1,5 +1,6 @@
 /**
- * Group commit for the short transactions of the chat path. Every chat request writes twice (the hold,
+ * Group commit for the short transactions of the hot paths (a chat request's hold and settlement, a
+ * generation's create). Every chat request writes twice (the hold,
  * the settlement); under load most of that cost is the COMMIT itself (and the WAL checkpoints it
  * triggers on SQLite, a round trip on PostgreSQL), not the statements. Work items that arrive while
  * the previous batch is being written, or in the same turn of the event loop, are written together in
@@ -13,7 +14,7 @@
  * of the items' keys (the user id), so two batches never wait for each other in a cycle.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { Schema } from './schema.ts';
 import { isAppError } from '../../domain/errors.ts';
 
 type Work<T> = (tx: Transaction<Schema>) => Promise<T>;
