@@ -234,6 +234,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.bus.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       for (const provider of services.mediaProviders.values()) await provider.close?.();
+      await services.outbound.close();
       await services.database.close();
     },
   };

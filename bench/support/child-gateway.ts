@@ -78,7 +78,9 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
   }
   const processes: ChildProcess[] = [];
   const launch = (role: string, extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, ['src/main.ts', 'serve'], { env: { ...env, ROLE: role, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_PROFILE_DIR=dir writes a CPU profile of every worker-role process there (for bench work).
+    const profile = role === 'worker' && process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, 'src/main.ts', 'serve'], { env: { ...env, ROLE: role, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
     processes.push(child);
     return child;
   };

@@ -30,8 +30,8 @@ export interface WorkQueue {
   enqueue(tx: Executor, job: NewJob): Promise<void>;
   /** Tells workers (in every process) that work is due now; call after the enqueuing transaction commits. */
   wake(queue: string): Promise<void>;
-  /** Leases up to `limit` due jobs of one queue. */
-  claim(owner: string, queue: string, limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /** Leases up to `limit` due jobs of one queue or of several, the earliest due first. */
+  claim(owner: string, queue: string | string[], limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]>;
   /** Extends the leases of jobs this owner still holds; returns the ids it no longer holds. */
   extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
   /** Removes a finished job; false when the lease was lost. */

@@ -25,6 +25,7 @@ interface Running {
 }
 
 const MAX_IDLE_SLEEP_MS = 5_000;
+const NEXT_DUE_INTERVAL_MS = 100;
 const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
 
 /**
@@ -45,6 +46,7 @@ export class WorkerPool {
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  private nextDueCheckAt = 0;
   private leaseTimer: NodeJS.Timeout | undefined;
   private discoverTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -112,16 +114,40 @@ export class WorkerPool {
     try {
       do {
         this.pumpAgain = false;
+        // One claim over every queue with room (a query per queue cost more than the jobs themselves).
+        const room = new Map<string, number>();
+        let total = 0;
+        const overall = this.options.concurrency - this.running.size;
         for (const queue of this.queues) {
-          const free = Math.min(this.options.concurrency - this.running.size, this.options.queueConcurrency(queue) - (this.perQueue.get(queue) ?? 0));
-          if (free <= 0) continue;
-          const jobs = await this.queue.claim(this.options.owner, queue, free, this.now(), this.options.leaseMs);
-          for (const job of jobs) this.run(job);
-          if (jobs.length === free) this.pumpAgain = true;
+          const free = Math.min(overall, this.options.queueConcurrency(queue) - (this.perQueue.get(queue) ?? 0));
+          if (free > 0) {
+            room.set(queue, free);
+            total += free;
+          }
         }
+        const limit = Math.min(total, overall);
+        if (limit <= 0) break;
+        const jobs = await this.queue.claim(this.options.owner, [...room.keys()], limit, this.now(), this.options.leaseMs);
+        for (const job of jobs) {
+          const left = room.get(job.queue) ?? 0;
+          if (left > 0 && this.running.size < this.options.concurrency) {
+            room.set(job.queue, left - 1);
+            this.run(job);
+          } else {
+            // Over this queue's limit: hand it back untouched (rare: only when one queue fills the claim).
+            await this.queue.reschedule(this.options.owner, job.id, job.runAt).catch(() => {});
+          }
+        }
+        if (jobs.length === limit) this.pumpAgain = true;
       } while (this.pumpAgain && !this.stopped);
-      const next = await this.queue.nextDue([...this.queues], this.now());
-      const sleep = next === undefined ? MAX_IDLE_SLEEP_MS : Math.min(MAX_IDLE_SLEEP_MS, next - this.now());
+      // The next due time is looked up at most every NEXT_DUE_INTERVAL_MS while jobs run: their
+      // completions pump anyway, and a job due later than that waits at most that long.
+      let sleep = NEXT_DUE_INTERVAL_MS;
+      if (this.running.size === 0 || this.now() >= this.nextDueCheckAt) {
+        this.nextDueCheckAt = this.now() + NEXT_DUE_INTERVAL_MS;
+        const next = await this.queue.nextDue([...this.queues], this.now());
+        sleep = next === undefined ? MAX_IDLE_SLEEP_MS : Math.min(MAX_IDLE_SLEEP_MS, next - this.now());
+      }
       this.schedulePump(this.pumpAgain ? 0 : sleep);
     } catch (error) {
       this.options.logger.error({ err: error }, 'claiming jobs failed');

@@ -114,11 +114,14 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+const MAX_POOLED_AGENTS = 64;
+
 export class GuardedHttpClient {
   readonly #allowPrivate: boolean;
   readonly #userAgent: string;
   readonly #allowAddresses: Set<string>;
   readonly #connectTimeoutMs: number;
+  readonly #agents = new Map<string, Agent>();
   readonly #maxRedirects: number;
   readonly #resolve: Resolver;
   readonly #ca: string | readonly string[] | undefined;
@@ -247,17 +250,7 @@ export class GuardedHttpClient {
     url: string,
   ): Promise<Omit<GuardedResponse, 'finalUrl'>> {
     const remaining = Math.max(1, exchange.deadline - Date.now());
-    const agent = new Agent({
-      connect: {
-        lookup: pinnedLookup(addresses),
-        timeout: Math.min(this.#connectTimeoutMs, remaining),
-        ...(this.#ca === undefined ? {} : { ca: typeof this.#ca === 'string' ? this.#ca : [...this.#ca] }),
-      },
-      allowH2: false,
-      headersTimeout: remaining,
-      bodyTimeout: remaining,
-      keepAliveTimeout: 1_000,
-    });
+    const agent = this.#agentFor(target.origin, addresses);
     try {
       const response = await agent.request({
         origin: target.origin,
@@ -266,6 +259,8 @@ export class GuardedHttpClient {
         headers: exchange.headers,
         body: exchange.body ?? null,
         signal: exchange.signal,
+        headersTimeout: remaining,
+        bodyTimeout: remaining,
       });
       const headers = flattenHeaders(response.headers);
       const declared = Number(headers['content-length']);
@@ -287,9 +282,58 @@ export class GuardedHttpClient {
         chunks.push(bytes);
       }
       return { status: response.statusCode, headers, body: Buffer.concat(chunks, size) };
-    } finally {
-      agent.destroy().catch(() => undefined);
+    } catch (error) {
+      // A connection that failed mid-exchange is not worth keeping.
+      this.#dropAgent(target.origin, addresses);
+      throw error;
     }
+  }
+
+  /**
+   * Connections are reused per origin and per vetted address set: the agent only ever connects to the
+   * addresses checked for this request (a new DNS answer gives a new key, so pinning still holds), and
+   * repeated downloads from one upstream (result files) skip a TCP and TLS handshake each.
+   */
+  #agentFor(origin: string, addresses: ResolvedAddress[]): Agent {
+    const key = `${origin}|${addresses.map((a) => a.address).join(',')}`;
+    const known = this.#agents.get(key);
+    if (known) {
+      // Most recently used last, so the first entry is the one to drop.
+      this.#agents.delete(key);
+      this.#agents.set(key, known);
+      return known;
+    }
+    if (this.#agents.size >= MAX_POOLED_AGENTS) {
+      const [oldestKey, oldest] = this.#agents.entries().next().value ?? [];
+      if (oldestKey !== undefined) this.#agents.delete(oldestKey);
+      oldest?.close().catch(() => undefined);
+    }
+    const agent = new Agent({
+      connect: {
+        lookup: pinnedLookup(addresses),
+        timeout: this.#connectTimeoutMs,
+        ...(this.#ca === undefined ? {} : { ca: typeof this.#ca === 'string' ? this.#ca : [...this.#ca] }),
+      },
+      allowH2: false,
+      keepAliveTimeout: 4_000,
+    });
+    this.#agents.set(key, agent);
+    return agent;
+  }
+
+  #dropAgent(origin: string, addresses: ResolvedAddress[]): void {
+    const key = `${origin}|${addresses.map((a) => a.address).join(',')}`;
+    const agent = this.#agents.get(key);
+    if (!agent) return;
+    this.#agents.delete(key);
+    agent.destroy().catch(() => undefined);
+  }
+
+  /** Closes pooled connections (at shutdown). */
+  async close(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
   }
 
   #toOutboundError(error: unknown, url: string): OutboundUrlError {

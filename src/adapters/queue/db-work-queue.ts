@@ -55,13 +55,14 @@ export class DbWorkQueue implements WorkQueue {
     return this.bus.subscribe(WAKE_TOPIC, handler);
   }
 
-  async claim(owner: string, queue: string, limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]> {
-    if (limit <= 0) return [];
+  async claim(owner: string, queue: string | string[], limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]> {
+    const queues = typeof queue === 'string' ? [queue] : queue;
+    if (limit <= 0 || queues.length === 0) return [];
     const leaseUntil = now + leaseMs;
     const due = this.handle.db
       .selectFrom('jobs')
       .select('id')
-      .where('queue', '=', queue)
+      .where('queue', 'in', queues)
       .where('run_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .orderBy('run_at')
