@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.ts';
 import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { NodeSqliteDialect, openSqliteFile } from './sqlite-dialect.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -47,6 +48,11 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   // An in-memory database exists only on its own connection: no second reader there.
   const reader = file === ':memory:' ? undefined : new SqliteFastReader(path);
   if (reader) attachFastReader(db, reader);
+  let checkpointer: SqliteCheckpointer | undefined;
+  if (file !== ':memory:') {
+    database.exec('pragma wal_autocheckpoint = 0');
+    checkpointer = new SqliteCheckpointer(path);
+  }
   return {
     db,
     dialect: 'sqlite',
@@ -55,6 +61,7 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
     },
     async close() {
       reader?.close();
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
