@@ -3,16 +3,16 @@
  * the same server's /healthz, on SQLite and on PostgreSQL. The gateway runs in its own process with
  * production logging (info, one line per request); autocannon drives it from this process.
  *
- *   node bench/foundation.ts [--duration 6] [--connections 32]
+ *   node bench/foundation.ts [--duration 4] [--connections 32]   (three alternating rounds, medians)
  */
 import { postgresReachable, startChildGateway } from './support/child-gateway.ts';
-import { loadGenerator, runLoad, table } from './support/load.ts';
+import { type LoadResult, loadGenerator, median, runLoad, table } from './support/load.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const durationS = arg('duration', 6);
+const durationS = arg('duration', 4);
 const connections = arg('connections', 32);
 
 const rows: Array<Record<string, string | number>> = [];
@@ -32,16 +32,25 @@ for (const store of stores) {
     await runLoad({ url: `${gw.url}/healthz`, durationS: 2, connections });
     await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS: 2, connections });
 
-    const health = await runLoad({ url: `${gw.url}/healthz`, durationS, connections });
-    const me = await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS, connections });
-    const estimate = await runLoad({
-      url: `${gw.url}/api/v1/generation/estimate`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: estimateBody,
-      durationS,
-      connections,
-    });
+    // Three alternating rounds, medians: on a shared virtual machine one measurement can be off by a third.
+    const rounds: Array<{ health: LoadResult; me: LoadResult; estimate: LoadResult }> = [];
+    for (let round = 0; round < 3; round++) {
+      rounds.push({
+        health: await runLoad({ url: `${gw.url}/healthz`, durationS, connections }),
+        me: await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS, connections }),
+        estimate: await runLoad({
+          url: `${gw.url}/api/v1/generation/estimate`,
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: estimateBody,
+          durationS,
+          connections,
+        }),
+      });
+    }
+    const health = median(rounds.map((r) => r.health));
+    const me = median(rounds.map((r) => r.me));
+    const estimate = median(rounds.map((r) => r.estimate));
     for (const [name, r] of [['GET /healthz', health], ['GET /api/v1/user/me', me], ['POST /api/v1/generation/estimate', estimate]] as const) {
       rows.push({
         store,

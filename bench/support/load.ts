@@ -86,6 +86,12 @@ function luaString(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
+/** The run with the median throughput (its latencies come with it). */
+export function median(results: LoadResult[]): LoadResult {
+  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)] as LoadResult;
+}
+
 export function table(rows: Array<Record<string, string | number>>): string {
   const columns = Object.keys(rows[0] ?? {});
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
