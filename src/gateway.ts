@@ -98,7 +98,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     apiKeys,
     authenticator,
     auth: new AuthService(database.db),
-    providerHealth: new ProviderHealth(),
+    providerHealth: new ProviderHealth(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
     queue: new DbWorkQueue(database, bus),
@@ -120,7 +120,6 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     fileRetentionMs: config.fileRetentionMs,
     logger,
     metrics: services.metrics,
-    health: services.providerHealth,
     timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
   });
   const chat = new ChatService({

@@ -1,6 +1,11 @@
+import { type Kysely, sql } from 'kysely';
+import type { Schema } from '../adapters/db/schema.ts';
+
 /**
- * Recent outcomes of upstream calls per provider, for the operator (GET /admin/v1/providers) and for
- * routing decisions. A sliding window in memory: cheap to record on every call.
+ * Recent outcomes of upstream calls per provider, for the operator (GET /admin/v1/providers).
+ * Media attempts are read from the store, so every worker process counts; chat calls happen in the
+ * API process that serves them and are counted here in memory (each attempt of a failover too, which
+ * the request records do not keep).
  */
 export interface ProviderHealthSnapshot {
   /** `healthy`, `degraded` (some errors), `down` (mostly errors) or `unknown` (no recent calls). */
@@ -18,14 +23,27 @@ interface Sample {
   ok: boolean;
 }
 
-const WINDOW_MS = 15 * 60 * 1000;
+interface Tally {
+  calls: number;
+  errors: number;
+  lastError: { message: string; at: number } | undefined;
+  lastSuccess: number | undefined;
+}
+
+export const HEALTH_WINDOW_MS = 15 * 60 * 1000;
 const MAX_SAMPLES = 2000;
 
 export class ProviderHealth {
+  private readonly db: Kysely<Schema>;
   private readonly samples = new Map<string, Sample[]>();
   private readonly lastError = new Map<string, { message: string; at: number }>();
   private readonly lastSuccess = new Map<string, number>();
 
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
+
+  /** A chat call of this process. */
   record(provider: string, ok: boolean, errorMessage?: string, now: number = Date.now()): void {
     let list = this.samples.get(provider);
     if (!list) {
@@ -38,21 +56,65 @@ export class ProviderHealth {
     else this.lastError.set(provider, { message: errorMessage ?? 'error', at: now });
   }
 
-  snapshot(provider: string, now: number = Date.now()): ProviderHealthSnapshot {
-    const recent = (this.samples.get(provider) ?? []).filter((s) => s.at >= now - WINDOW_MS);
-    const errors = recent.filter((s) => !s.ok).length;
-    const errorRate = recent.length === 0 ? 0 : errors / recent.length;
-    const status = recent.length === 0 ? 'unknown' : errorRate >= 0.5 ? 'down' : errorRate > 0.05 ? 'degraded' : 'healthy';
-    const lastError = this.lastError.get(provider);
-    const lastSuccess = this.lastSuccess.get(provider);
+  async snapshots(providers: string[], now: number = Date.now()): Promise<Map<string, ProviderHealthSnapshot>> {
+    const since = now - HEALTH_WINDOW_MS;
+    const tallies = new Map<string, Tally>(providers.map((p) => [p, this.memoryTally(p, since)]));
+    // Ended media attempts of every process; attempts still running say nothing yet.
+    const rows = await this.db
+      .selectFrom('task_attempts')
+      .select([
+        'provider',
+        sql<number>`sum(case when state = 'succeeded' then 1 else 0 end)`.as('ok'),
+        sql<number>`sum(case when state in ('failed', 'abandoned') then 1 else 0 end)`.as('bad'),
+        sql<number | null>`max(case when state = 'succeeded' then ended_at end)`.as('last_ok'),
+      ])
+      .where('started_at', '>=', since)
+      .groupBy('provider')
+      .execute();
+    for (const row of rows) {
+      const tally = tallies.get(row.provider);
+      if (!tally) continue;
+      tally.calls += Number(row.ok) + Number(row.bad);
+      tally.errors += Number(row.bad);
+      if (row.last_ok !== null) tally.lastSuccess = Math.max(tally.lastSuccess ?? 0, Number(row.last_ok));
+      if (Number(row.bad) > 0) {
+        const latest = await this.db
+          .selectFrom('task_attempts')
+          .select(['error_message', 'ended_at'])
+          .where('provider', '=', row.provider)
+          .where('state', 'in', ['failed', 'abandoned'])
+          .where('started_at', '>=', since)
+          .orderBy('ended_at', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        const at = Number(latest?.ended_at ?? 0);
+        if (latest && (!tally.lastError || at > tally.lastError.at)) tally.lastError = { message: latest.error_message ?? 'error', at };
+      }
+    }
+    return new Map([...tallies].map(([p, t]) => [p, summarize(t)]));
+  }
+
+  private memoryTally(provider: string, since: number): Tally {
+    const recent = (this.samples.get(provider) ?? []).filter((s) => s.at >= since);
     return {
-      status,
       calls: recent.length,
-      errors,
-      errorRate: Math.round(errorRate * 1000) / 1000,
-      lastError: lastError?.message ?? null,
-      lastErrorAt: lastError ? new Date(lastError.at).toISOString() : null,
-      lastSuccessAt: lastSuccess ? new Date(lastSuccess).toISOString() : null,
+      errors: recent.filter((s) => !s.ok).length,
+      lastError: this.lastError.get(provider),
+      lastSuccess: this.lastSuccess.get(provider),
     };
   }
+}
+
+function summarize(t: Tally): ProviderHealthSnapshot {
+  const errorRate = t.calls === 0 ? 0 : t.errors / t.calls;
+  const status = t.calls === 0 ? 'unknown' : errorRate >= 0.5 ? 'down' : errorRate > 0.05 ? 'degraded' : 'healthy';
+  return {
+    status,
+    calls: t.calls,
+    errors: t.errors,
+    errorRate: Math.round(errorRate * 1000) / 1000,
+    lastError: t.lastError?.message ?? null,
+    lastErrorAt: t.lastError ? new Date(t.lastError.at).toISOString() : null,
+    lastSuccessAt: t.lastSuccess ? new Date(t.lastSuccess).toISOString() : null,
+  };
 }

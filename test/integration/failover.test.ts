@@ -68,6 +68,16 @@ describeEachMode(
       assert.equal(detail.data.cost.refundedMicroUsd, '20000');
     });
 
+    test('the operator sees each provider’s recent error rate, from every process’s attempts', async () => {
+      const providers = await ctx.gw.admin<{ data: Array<{ name: string; health: { status: string; calls: number; errors: number; lastError: string | null } }> }>('GET', '/admin/v1/providers');
+      const byName = new Map(providers.data.map((p) => [p.name, p.health]));
+      assert.equal(byName.get('flaky-accepts')?.status, 'down');
+      assert.ok((byName.get('flaky-accepts')?.errors ?? 0) >= 2);
+      assert.match(byName.get('flaky-accepts')?.lastError ?? '', /injected failure/);
+      assert.equal(byName.get('steady')?.status, 'healthy');
+      assert.equal(byName.get('parked')?.status, 'unknown');
+    });
+
     test('1,000 concurrent creates against a balance that pays for exactly 400: 400 tasks, zero balance, books that verify', async () => {
       const { key, userId } = await ctx.gw.createUser(400 * 2);
       const results = await Promise.all(

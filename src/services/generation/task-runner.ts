@@ -24,7 +24,6 @@ import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob } from '../../ports/work-queue.port.ts';
 import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
 import type { JobOutcome } from '../../workers/worker-pool.ts';
-import type { ProviderHealth } from '../provider-health.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
 
@@ -49,7 +48,6 @@ export interface TaskRunnerDeps {
   fileRetentionMs: number;
   logger: Logger;
   metrics: Metrics;
-  health: ProviderHealth;
   timings: (provider: string) => TaskRunnerTimings;
   now?: () => number;
 }
@@ -253,7 +251,6 @@ export class TaskRunner {
       await this.deps.results.discard(stored.files);
       return { kind: 'done' };
     }
-    this.deps.health.record(attempt.provider, true);
     this.deps.metrics.tasks.inc({ model: task.model, status: 'finished' });
     return { kind: 'done' };
   }
@@ -265,7 +262,6 @@ export class TaskRunner {
     error: ProviderError,
     from: AttemptRow['state'][] = ['submitting'],
   ): Promise<JobOutcome> {
-    this.deps.health.record(attempt.provider, false, error.message);
     const changed = await updateAttempt(this.deps.db, attempt.id, from, {
       state: 'failed',
       error_message: error.message,
@@ -280,7 +276,6 @@ export class TaskRunner {
   }
 
   private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string): Promise<JobOutcome> {
-    this.deps.health.record(attempt.provider, false, reason);
     const changed = await updateAttempt(this.deps.db, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
     if (!changed) return { kind: 'again', runAt: this.now() };
     const next = routes[attempt.route_index + 1];

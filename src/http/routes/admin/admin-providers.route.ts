@@ -19,6 +19,7 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
         Object.entries(routes)
           .filter(([, targets]) => targets.some((t) => t.provider === name))
           .map(([model]) => model);
+      const health = await services.providerHealth.snapshots(Object.keys(providers));
       return {
         data: Object.entries(providers).map(([name, provider]) => ({
           name,
@@ -27,7 +28,7 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
           concurrency: provider.concurrency,
           // Models routed here by the config; `local` also serves every model without configured routes.
           models: name === 'local' ? ['*', ...modelsOf(name)] : modelsOf(name),
-          health: services.providerHealth.snapshot(name),
+          health: health.get(name),
         })),
       };
     },
