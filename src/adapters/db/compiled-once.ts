@@ -11,7 +11,7 @@ import type { Executor } from './schema.ts';
  */
 export function compiledOnce<P extends unknown[], R>(build: (db: Executor, ...params: P) => Compilable<R>) {
   const texts = new WeakMap<Executor, string>();
-  return async (db: Executor, ...params: P): Promise<R[]> => {
+  const textFor = (db: Executor, params: P): string => {
     let text = texts.get(db);
     if (text === undefined) {
       const compiled = build(db, ...params).compile();
@@ -21,8 +21,13 @@ export function compiledOnce<P extends unknown[], R>(build: (db: Executor, ...pa
       text = compiled.sql;
       texts.set(db, text);
     }
+    return text;
+  };
+  const run = (db: Executor, ...params: P): R[] | Promise<R[]> => {
+    const text = textFor(db, params);
     const reader = fastReaderOf(db);
     if (reader) return reader.all<R>(text, params);
-    return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+    return db.executeQuery<R>(CompiledQuery.raw(text, params)).then((result) => result.rows);
   };
+  return run;
 }

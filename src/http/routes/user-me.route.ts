@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { findUserSummary } from '../../adapters/db/repositories/users.repository.ts';
+import { findUserSummary, type UserSummaryRow } from '../../adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
@@ -23,10 +23,15 @@ export function registerUserMeRoute(app: FastifyInstance, services: AppServices)
         },
       },
     },
-    handler: async (request) => {
-      const user = await findUserSummary(services.database.db, authOf(request).userId);
-      if (!user) throw new AppError('user_not_found', 'user not found');
-      return { code: 200, data: presentUser(user) };
+    handler: (request, reply) => {
+      const answer = (user: UserSummaryRow | undefined) => {
+        if (!user) throw new AppError('user_not_found', 'user not found');
+        return { code: 200, data: presentUser(user) };
+      };
+      const found = findUserSummary(services.database.db, authOf(request).userId);
+      // SQLite answers synchronously (the fast reader); PostgreSQL through a promise.
+      if (found instanceof Promise) return found.then(answer);
+      return reply.send(answer(found));
     },
   });
 }

@@ -14,9 +14,13 @@ const selectUserSummary = compiledOnce((db: Executor, id: string) =>
   db.selectFrom('users').select(['id', 'email', 'balance_micro', 'created_at']).where('id', '=', id),
 );
 
-/** GET /user/me on every call: four columns, compiled once, on the fast reader. */
-export async function findUserSummary(db: Executor, id: string): Promise<UserSummaryRow | undefined> {
-  return (await selectUserSummary(db, id))[0];
+/**
+ * GET /user/me on every call: four columns, compiled once, on the fast reader — where it answers
+ * synchronously (SQLite), so the route can reply without a promise round.
+ */
+export function findUserSummary(db: Executor, id: string): UserSummaryRow | undefined | Promise<UserSummaryRow | undefined> {
+  const rows = selectUserSummary(db, id);
+  return Array.isArray(rows) ? rows[0] : rows.then((r) => r[0]);
 }
 
 const selectUserById = compiledOnce((db: Executor, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
