@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { CONTENT_TYPES } from '../media/media-format.ts';
 
 /**
  * Blob keys: `<token>/<name>.<ext>`. The token makes the public URL unguessable (at least 128 bits);
@@ -82,24 +83,8 @@ function base32(bytes: Uint8Array): string {
 }
 
 const TYPES_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png',
+  ...CONTENT_TYPES,
   jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  heic: 'image/heic',
-  tiff: 'image/tiff',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  m4a: 'audio/mp4',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
   json: 'application/json',
   txt: 'text/plain; charset=utf-8',
 };

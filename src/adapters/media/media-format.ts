@@ -17,6 +17,32 @@ export const FORMAT_KINDS: Record<MediaFormat, readonly MediaKind[]> = {
   m4a: ['audio'], mp3: ['audio'], wav: ['audio'], aac: ['audio'], ogg: ['audio'], flac: ['audio'],
 };
 
+/** The MIME type a file of each format is served with. */
+export const CONTENT_TYPES: Record<MediaFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  heic: 'image/heic',
+  tiff: 'image/tiff',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  m4a: 'audio/mp4',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+};
+
+/** The usual file name extension of a format (`jpeg` files are `.jpg`). */
+export function fileExtension(format: MediaFormat): string {
+  return format === 'jpeg' ? 'jpg' : format;
+}
+
 /** Container names people write for the same thing, mapped to ours (`jpg` → `jpeg`). */
 export const FORMAT_ALIASES: Record<string, MediaFormat> = {
   jpg: 'jpeg', jpeg: 'jpeg', tif: 'tiff', heif: 'heic', qt: 'mov', quicktime: 'mov', mpeg: 'mp3', wave: 'wav', oga: 'ogg', opus: 'ogg', matroska: 'mkv',

@@ -1,5 +1,5 @@
 import { blobKeyFor } from '../../adapters/blob/blob-keys.ts';
-import { detectFormat, FORMAT_KINDS, type MediaFormat } from '../../adapters/media/media-format.ts';
+import { CONTENT_TYPES, detectFormat, FORMAT_KINDS, fileExtension } from '../../adapters/media/media-format.ts';
 import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { ProviderError, ResultFileType, UpstreamFile, UpstreamResult } from '../../providers/media/media-provider.ts';
@@ -26,28 +26,6 @@ export class ResultCopyError extends Error {
     this.providerError = { message, retryable: true };
   }
 }
-
-const CONTENT_TYPES: Record<MediaFormat, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  heic: 'image/heic',
-  tiff: 'image/tiff',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  m4a: 'audio/mp4',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-};
-
-const EXTENSIONS: Partial<Record<MediaFormat, string>> = { jpeg: 'jpg' };
 
 const KIND_OF_FILE_TYPE = { image: 'image', video: 'video', music: 'audio' } as const;
 
@@ -87,7 +65,7 @@ export class ResultStore {
     const format = detectFormat(bytes);
     if (!format) throw new ResultCopyError(`result file ${position + 1} is not a media file we recognise`);
     if (!FORMAT_KINDS[format].includes(kind)) throw new ResultCopyError(`result file ${position + 1} is ${format}, not ${kind}`);
-    const blobKey = blobKeyFor(secret, taskId, position, EXTENSIONS[format] ?? format);
+    const blobKey = blobKeyFor(secret, taskId, position, fileExtension(format));
     const contentType = CONTENT_TYPES[format];
     await this.blobs.put(blobKey, bytes, contentType);
     return { blobKey, fileType: file.fileType, contentType, bytes: bytes.length };
