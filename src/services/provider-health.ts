@@ -18,9 +18,11 @@ export interface ProviderHealthSnapshot {
   lastSuccessAt: string | null;
 }
 
-interface Sample {
-  at: number;
-  ok: boolean;
+/** One minute of chat calls of one provider. */
+interface MinuteCount {
+  minute: number;
+  calls: number;
+  errors: number;
 }
 
 interface Tally {
@@ -31,11 +33,14 @@ interface Tally {
 }
 
 export const HEALTH_WINDOW_MS = 15 * 60 * 1000;
-const MAX_SAMPLES = 2000;
+const MINUTE_MS = 60_000;
+/** A ring of minute counts covering the window (plus the minute in progress). */
+const MINUTES = HEALTH_WINDOW_MS / MINUTE_MS + 1;
 
 export class ProviderHealth {
   private readonly db: Kysely<Schema>;
-  private readonly samples = new Map<string, Sample[]>();
+  /** Counts per minute, not a sample per call: recording is two increments on the hot path, whatever the rate. */
+  private readonly minutes = new Map<string, MinuteCount[]>();
   private readonly lastError = new Map<string, { message: string; at: number }>();
   private readonly lastSuccess = new Map<string, number>();
 
@@ -45,13 +50,20 @@ export class ProviderHealth {
 
   /** A chat call of this process. */
   record(provider: string, ok: boolean, errorMessage?: string, now: number = Date.now()): void {
-    let list = this.samples.get(provider);
-    if (!list) {
-      list = [];
-      this.samples.set(provider, list);
+    let ring = this.minutes.get(provider);
+    if (!ring) {
+      ring = Array.from({ length: MINUTES }, () => ({ minute: -1, calls: 0, errors: 0 }));
+      this.minutes.set(provider, ring);
     }
-    list.push({ at: now, ok });
-    if (list.length > MAX_SAMPLES) list.splice(0, list.length - MAX_SAMPLES);
+    const minute = Math.floor(now / MINUTE_MS);
+    const count = ring[minute % MINUTES] as MinuteCount;
+    if (count.minute !== minute) {
+      count.minute = minute;
+      count.calls = 0;
+      count.errors = 0;
+    }
+    count.calls++;
+    if (!ok) count.errors++;
     if (ok) this.lastSuccess.set(provider, now);
     else this.lastError.set(provider, { message: errorMessage ?? 'error', at: now });
   }
@@ -95,10 +107,18 @@ export class ProviderHealth {
   }
 
   private memoryTally(provider: string, since: number): Tally {
-    const recent = (this.samples.get(provider) ?? []).filter((s) => s.at >= since);
+    // Whole minutes: the window's first minute counts entirely.
+    const first = Math.floor(since / MINUTE_MS);
+    let calls = 0;
+    let errors = 0;
+    for (const count of this.minutes.get(provider) ?? []) {
+      if (count.minute < first) continue;
+      calls += count.calls;
+      errors += count.errors;
+    }
     return {
-      calls: recent.length,
-      errors: recent.filter((s) => !s.ok).length,
+      calls,
+      errors,
       lastError: this.lastError.get(provider),
       lastSuccess: this.lastSuccess.get(provider),
     };

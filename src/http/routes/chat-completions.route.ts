@@ -33,16 +33,21 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: App
         },
       },
     },
-    handler: async (request, reply) => {
+    // Not an async function: its frame, which holds the parsed request, ends when the call has started,
+    // so a long stream does not keep the client's prompt alive (nor does request.body).
+    handler: (request, reply) => {
       const parsed = parseOpenAiChatRequest(request.body);
-      // The parsed body is not needed again: a long stream should not keep the client's JSON alive.
       request.body = undefined;
+      const { includeUsage } = parsed;
+      const model = parsed.request.model;
       const { userId, keyId } = authOf(request);
-      const answer = await services.chat.complete({ userId, apiKeyId: keyId, protocol: 'openai', request: parsed.request, abort: clientGoneController(reply) });
-      if (answer.kind === 'response') return renderOpenAiChatResponse(answer.response);
-      const encoder = createOpenAiStreamEncoder({ includeUsage: parsed.includeUsage, id: answer.id, model: parsed.request.model });
-      await writeEventStream(reply, answer.events, encoder, heartbeat);
-      return reply;
+      return services.chat
+        .complete({ userId, apiKeyId: keyId, protocol: 'openai', request: parsed.request, abort: clientGoneController(reply) })
+        .then(async (answer) => {
+          if (answer.kind === 'response') return renderOpenAiChatResponse(answer.response);
+          await writeEventStream(reply, answer.events, createOpenAiStreamEncoder({ includeUsage, id: answer.id, model }), heartbeat);
+          return reply;
+        });
     },
   });
 }

@@ -37,16 +37,20 @@ export function registerMessagesRoute(app: FastifyInstance, services: AppService
         },
       },
     },
-    handler: async (request, reply) => {
+    // Not an async function: its frame, which holds the parsed request, ends when the call has started,
+    // so a long stream does not keep the client's prompt alive (nor does request.body).
+    handler: (request, reply) => {
       const chat = parseAnthropicMessagesRequest(request.body);
-      // The parsed body is not needed again: a long stream should not keep the client's JSON alive.
       request.body = undefined;
+      const model = chat.model;
       const { userId, keyId } = authOf(request);
-      const answer = await services.chat.complete({ userId, apiKeyId: keyId, protocol: 'anthropic', request: chat, abort: clientGoneController(reply) });
-      if (answer.kind === 'response') return renderAnthropicMessage(answer.response);
-      const encoder = createAnthropicStreamEncoder({ id: answer.id, model: chat.model });
-      await writeEventStream(reply, answer.events, encoder, heartbeat);
-      return reply;
+      return services.chat
+        .complete({ userId, apiKeyId: keyId, protocol: 'anthropic', request: chat, abort: clientGoneController(reply) })
+        .then(async (answer) => {
+          if (answer.kind === 'response') return renderAnthropicMessage(answer.response);
+          await writeEventStream(reply, answer.events, createAnthropicStreamEncoder({ id: answer.id, model }), heartbeat);
+          return reply;
+        });
     },
   });
 }

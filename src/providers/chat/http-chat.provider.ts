@@ -12,7 +12,7 @@ import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts
 import { UsageTracker } from '../../domain/chat/usage-tracker.ts';
 import type { ChatProvider, ChatTarget, ChatUpstreamResult } from './chat-provider.ts';
 import { translationFailure } from './provider-options.ts';
-import { failureFromError, postJson, readBounded, UpstreamAttempt } from './upstream-http.ts';
+import { postForWholeAnswer, UpstreamAttempt, upstreamEndpoint } from './upstream-http.ts';
 import { openUpstreamStream } from './upstream-stream.ts';
 
 export interface HttpChatStyle {
@@ -30,34 +30,33 @@ export interface HttpChatStyle {
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export function createHttpChatProvider(style: HttpChatStyle, dispatcher: Dispatcher): ChatProvider {
+  const endpoint = upstreamEndpoint(style.url, style.headers);
   return {
     protocol: style.protocol,
     async send(request: ChatRequest, target: ChatTarget, signal: AbortSignal): Promise<ChatUpstreamResult> {
-      let body: JsonObject;
+      let body: string;
       try {
-        body = style.render(request, target);
+        body = JSON.stringify(style.render(request, target));
       } catch (error) {
         if (isAppError(error)) return translationFailure(error);
         throw error;
       }
       const estimatedInput = estimatePromptTokens(request);
       const attempt = new UpstreamAttempt(signal, style.timeoutMs);
-      const response = await postJson(style.url, style.headers, body, attempt, dispatcher);
-      if (!response.ok) {
-        attempt.dispose();
-        return response;
-      }
-      if (request.stream) return openUpstreamStream(response.body, style.createDecoder(estimatedInput), attempt);
+      if (request.stream) return openUpstreamStream(dispatcher, endpoint, body, style.createDecoder(estimatedInput), attempt);
       try {
-        const text = await readBounded(response.body, MAX_RESPONSE_BYTES);
-        const parsed = style.parseResponse(JSON.parse(text));
+        const answer = await postForWholeAnswer(dispatcher, endpoint, body, attempt, MAX_RESPONSE_BYTES);
+        if (!answer.ok) return answer;
+        let parsed: ReturnType<HttpChatStyle['parseResponse']>;
+        try {
+          parsed = style.parseResponse(JSON.parse(answer.text));
+        } catch {
+          return { ok: false, error: { status: 502, retryable: true, message: `The upstream answered with something that is not a ${style.protocol} chat response.` } };
+        }
         const usage = new UsageTracker(estimatedInput);
         usage.report(parsed.usage);
         for (const block of parsed.response.content) usage.addOutput(block.type === 'tool_call' ? block.name + block.arguments : block.text);
         return { ok: true, kind: 'response', response: { ...parsed.response, usage: usage.snapshot() } };
-      } catch (error) {
-        if (attempt.signal.aborted) return { ok: false, error: failureFromError(error, attempt) };
-        return { ok: false, error: { status: 502, retryable: true, message: `The upstream answered with something that is not a ${style.protocol} chat response.` } };
       } finally {
         attempt.dispose();
       }
