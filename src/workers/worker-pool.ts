@@ -1,10 +1,19 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, WorkQueue } from '../ports/work-queue.port.ts';
 
-export type JobOutcome = { kind: 'done' } | { kind: 'again'; runAt: number; queue?: string };
+/**
+ * `done` with `settled`: the handler already removed the job in its own final transaction (guarded by
+ * `context.owner`), so the pool does not spend a statement on it.
+ */
+export type JobOutcome = { kind: 'done'; settled?: boolean } | { kind: 'again'; runAt: number; queue?: string };
+
+/** What a handler may need about its lease: the owner that guards every change to the job row. */
+export interface JobContext {
+  owner: string;
+}
 
 /** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
-export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOutcome>;
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context?: JobContext) => Promise<JobOutcome>;
 
 export interface WorkerPoolOptions {
   owner: string;
@@ -17,6 +26,8 @@ export interface WorkerPoolOptions {
   queues: string[];
   logger: Logger;
   now?: () => number;
+  /** A job asking to run again within this many ms waits here, keeping its lease and slot (default 1 s). */
+  holdMs?: number;
 }
 
 interface Running {
@@ -27,6 +38,14 @@ interface Running {
 const MAX_IDLE_SLEEP_MS = 5_000;
 const NEXT_DUE_INTERVAL_MS = 100;
 const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
+/**
+ * Short waits (a poll due in under a second) stay in the process: going back through the table costs a
+ * reschedule, a share of a claim and a fresh read, several statements for a wait a timer does for free.
+ * Longer waits give the slot back, so slow upstream jobs never tie up the process's concurrency.
+ */
+const DEFAULT_HOLD_MS = 1_000;
+/** While jobs run, a freed slot is refilled after this long, so that slots freed together share a claim. */
+const CLAIM_COALESCE_MS = 5;
 
 /**
  * Claims due jobs and runs them with bounded concurrency per queue: wakes on signals and sleeps until
@@ -51,6 +70,8 @@ export class WorkerPool {
   private discoverTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private idleWaiters: Array<() => void> = [];
+  /** Jobs waiting in the process between two runs; stopping hands them back to the table at once. */
+  private readonly holdWaiters = new Set<() => void>();
 
   constructor(queue: WorkQueue, handlers: Record<string, JobHandler>, options: WorkerPoolOptions) {
     this.queue = queue;
@@ -77,6 +98,7 @@ export class WorkerPool {
     if (this.timer) clearTimeout(this.timer);
     if (this.discoverTimer) clearInterval(this.discoverTimer);
     await this.unsubscribe?.();
+    for (const interrupt of [...this.holdWaiters]) interrupt();
     if (this.running.size > 0) {
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
@@ -165,20 +187,32 @@ export class WorkerPool {
       this.running.delete(job.id);
       this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
       if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      this.schedulePump(0);
+      this.schedulePump(this.running.size === 0 ? 0 : CLAIM_COALESCE_MS);
     });
   }
 
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
     const handler = this.handlers[job.kind];
     const owner = this.options.owner;
+    const context: JobContext = { owner };
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const outcome = await handler(job, signal);
-      if (outcome.kind === 'done') await this.queue.complete(owner, job.id);
-      else {
+      for (;;) {
+        const outcome = await handler(job, signal, context);
+        if (outcome.kind === 'done') {
+          if (!outcome.settled) await this.queue.complete(owner, job.id);
+          return;
+        }
+        // A short wait in the same queue is held here (lease and slot kept; the lease timer extends it).
+        const wait = outcome.runAt - this.now();
+        const sameQueue = outcome.queue === undefined || outcome.queue === job.queue;
+        if (sameQueue && wait <= (this.options.holdMs ?? DEFAULT_HOLD_MS) && !this.stopped && !signal.aborted) {
+          if (await this.hold(wait, signal)) continue;
+          if (signal.aborted) return; // the lease is gone (or a hard stop): the job is someone else's now
+        }
         await this.queue.reschedule(owner, job.id, outcome.runAt, outcome.queue);
         if (outcome.queue && outcome.queue !== job.queue) this.queues.add(outcome.queue);
+        return;
       }
     } catch (error) {
       // An unexpected failure: keep the job and try again later; the handler's own state guards make it safe.
@@ -186,6 +220,23 @@ export class WorkerPool {
       this.options.logger.error({ err: error, job: { kind: job.kind, refId: job.refId, attempts: job.attempts } }, 'job failed; retrying later');
       await this.queue.reschedule(owner, job.id, this.now() + backoff).catch(() => {});
     }
+  }
+
+  /** Waits `ms` unless the pool stops or the lease is lost first; true when the wait ran out normally. */
+  private hold(ms: number, signal: AbortSignal): Promise<boolean> {
+    if (ms <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ranOut: boolean) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', interrupt);
+        this.holdWaiters.delete(interrupt);
+        resolve(ranOut);
+      };
+      const interrupt = () => done(false);
+      const timer = setTimeout(() => done(true), ms);
+      signal.addEventListener('abort', interrupt, { once: true });
+      this.holdWaiters.add(interrupt);
+    });
   }
 
   private async extendLeases(): Promise<void> {

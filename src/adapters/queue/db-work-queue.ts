@@ -8,6 +8,15 @@ import type { Executor } from '../db/schema.ts';
 const WAKE_TOPIC = 'queue.wake';
 
 /**
+ * Removes a job its owner has finished, inside the caller's transaction (the handler's final write),
+ * guarded by the lease like `complete`; false when the lease was lost.
+ */
+export async function completeJobIn(tx: Executor, owner: string, jobId: string): Promise<boolean> {
+  const result = await tx.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
  * The work queue on the application database. PostgreSQL: claims use FOR UPDATE SKIP LOCKED so many
  * workers take different rows without waiting. SQLite: one writer at a time, so a plain
  * UPDATE … WHERE id IN (SELECT … LIMIT n) is already exclusive. Wake-ups travel on the event bus
@@ -98,8 +107,7 @@ export class DbWorkQueue implements WorkQueue {
   }
 
   async complete(owner: string, jobId: string): Promise<boolean> {
-    const result = await this.handle.db.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return completeJobIn(this.handle.db, owner, jobId);
   }
 
   async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {

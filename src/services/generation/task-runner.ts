@@ -6,15 +6,15 @@ import {
   findTask,
   incrementPolls,
   insertAttempt,
-  insertStoredFiles,
-  listAttempts,
+  finishTask,
+  insertFirstAttempt,
   recordLateOutcome,
   transitionTask,
   updateAttempt,
   type AttemptRow,
   type TaskRow,
 } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
@@ -23,9 +23,17 @@ import { newId } from '../../domain/ids.ts';
 import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob } from '../../ports/work-queue.port.ts';
 import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import { completeJobIn } from '../../adapters/queue/db-work-queue.ts';
+import type { JobContext, JobOutcome } from '../../workers/worker-pool.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
+import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
+
+/** The job a step runs for, when the step may remove it in its own final transaction. */
+interface StepJob {
+  id: string;
+  owner: string;
+}
 
 export interface TaskRunnerTimings {
   /** How long an accepted upstream job may take before we abandon it and try the next route. */
@@ -64,41 +72,59 @@ export interface TaskRunnerDeps {
 export class TaskRunner {
   private readonly deps: TaskRunnerDeps;
   private readonly now: () => number;
+  private readonly reader: TaskStepReader;
 
   constructor(deps: TaskRunnerDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
+    this.reader = new TaskStepReader(deps.db);
   }
 
-  readonly handle = async (job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> => {
-    const task = await findTask(this.deps.db, job.refId);
-    if (!task || isTerminal(task.status)) return { kind: 'done' };
+  readonly handle = async (job: ClaimedJob, signal: AbortSignal, context?: JobContext): Promise<JobOutcome> => {
+    const step = await this.reader.read(job.refId);
+    if (!step || isTerminal(step.task.status)) return { kind: 'done' };
+    const { task, attempt: current } = step;
+    const stepJob = context ? { id: job.id, owner: context.owner } : undefined;
+    const routes = JSON.parse(task.routes_json) as RouteTarget[];
+    // The usual first step moves the task to `processing` in the statement that records its first attempt.
+    if (!current) return this.startAttempt(task, routes, 0, 1, signal, undefined, stepJob);
     if (task.status === 'not_started') {
       const now = this.now();
       await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
       task.status = 'processing';
     }
-    const routes = JSON.parse(task.routes_json) as RouteTarget[];
-    const attempts = await listAttempts(this.deps.db, task.id);
-    const current = attempts.at(-1);
-    if (!current) return this.startAttempt(task, routes, 0, 1, signal, undefined);
     switch (current.state) {
       case 'submitting':
       case 'unknown':
-        return this.reconcile(task, routes, current, signal);
+        return this.reconcile(task, routes, current, signal, stepJob);
       case 'accepted':
-        return this.poll(task, routes, current, signal);
+        return this.poll(task, routes, current, signal, stepJob);
       case 'succeeded':
         return { kind: 'done' };
       case 'failed':
       case 'abandoned':
-        return this.startAttempt(task, routes, current.route_index + 1, current.attempt_no + 1, signal, current.error_message ?? undefined);
+        return this.startAttempt(task, routes, current.route_index + 1, current.attempt_no + 1, signal, current.error_message ?? undefined, stepJob);
     }
   };
 
-  private async startAttempt(task: TaskRow, routes: RouteTarget[], routeIndex: number, attemptNo: number, signal: AbortSignal, lastError: string | undefined): Promise<JobOutcome> {
+  private async startAttempt(
+    task: TaskRow,
+    routes: RouteTarget[],
+    routeIndex: number,
+    attemptNo: number,
+    signal: AbortSignal,
+    lastError: string | undefined,
+    job: StepJob | undefined,
+  ): Promise<JobOutcome> {
     const route = routes[routeIndex];
-    if (!route) return this.fail(task, lastError ?? 'every provider failed');
+    if (!route) {
+      if (task.status === 'not_started') {
+        const now = this.now();
+        await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+        task.status = 'processing';
+      }
+      return this.fail(task, lastError ?? 'every provider failed', job);
+    }
     const now = this.now();
     const attempt: AttemptRow = {
       id: newId('att', now),
@@ -121,9 +147,13 @@ export class TaskRunner {
       late_at: null,
     };
     // Recorded before sending: if we die mid-submit, the next step finds `submitting` and reconciles.
-    await insertAttempt(this.deps.db, attempt);
+    if (task.status === 'not_started') {
+      await insertFirstAttempt(this.deps.db, attempt, now);
+      task.status = 'processing';
+      task.started_at = now;
+    } else await insertAttempt(this.deps.db, attempt);
     const provider = this.deps.providers(route.provider);
-    if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true });
+    if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);
     const outcome = await provider.submit(this.mediaJob(task, attempt, signal));
     this.deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'media', outcome: outcome.kind });
     switch (outcome.kind) {
@@ -138,9 +168,9 @@ export class TaskRunner {
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? provider.defaultPollMs), queue: route.provider };
       }
       case 'completed':
-        return this.complete(task, routes, { ...attempt, upstream_id: outcome.upstreamId ?? null }, outcome.result);
+        return this.complete(task, routes, { ...attempt, upstream_id: outcome.upstreamId ?? null }, outcome.result, job);
       case 'failed':
-        return this.attemptFailed(task, routes, attempt, outcome.error);
+        return this.attemptFailed(task, routes, attempt, outcome.error, undefined, job);
       case 'unknown':
         await updateAttempt(this.deps.db, attempt.id, ['submitting'], {
           state: 'unknown',
@@ -151,7 +181,7 @@ export class TaskRunner {
     }
   }
 
-  private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal): Promise<JobOutcome> {
+  private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob | undefined): Promise<JobOutcome> {
     const provider = this.deps.providers(attempt.provider);
     const now = this.now();
     const deadline = attempt.deadline_at ?? now + this.deps.timings(attempt.provider).reconcileWindowMs;
@@ -165,10 +195,10 @@ export class TaskRunner {
       case 'found':
         return this.adopt(attempt, outcome.upstreamId, provider);
       case 'absent':
-        return this.attemptFailed(task, routes, attempt, { message: 'the provider never received the job', retryable: true }, ['submitting', 'unknown']);
+        return this.attemptFailed(task, routes, attempt, { message: 'the provider never received the job', retryable: true }, ['submitting', 'unknown'], job);
       case 'unknowable':
       case 'failed':
-        if (now >= deadline) return this.abandon(task, routes, attempt, 'the outcome of the submit stayed unknown');
+        if (now >= deadline) return this.abandon(task, routes, attempt, 'the outcome of the submit stayed unknown', job);
         return { kind: 'again', runAt: Math.min(deadline, now + 10_000) };
     }
   }
@@ -184,12 +214,12 @@ export class TaskRunner {
     return { kind: 'again', runAt: this.now() + (provider?.defaultPollMs ?? 1000), queue: attempt.provider };
   }
 
-  private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal): Promise<JobOutcome> {
+  private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob | undefined): Promise<JobOutcome> {
     const provider = this.deps.providers(attempt.provider);
-    if (!provider || !attempt.upstream_id) return this.abandon(task, routes, attempt, `provider ${attempt.provider} is no longer configured`);
+    if (!provider || !attempt.upstream_id) return this.abandon(task, routes, attempt, `provider ${attempt.provider} is no longer configured`, job);
     if (attempt.deadline_at !== null && this.now() >= attempt.deadline_at) {
       await provider.cancel?.(this.mediaJob(task, attempt, signal), attempt.upstream_id).catch(() => {});
-      return this.abandon(task, routes, attempt, 'the provider took too long');
+      return this.abandon(task, routes, attempt, 'the provider took too long', job);
     }
     const outcome = await provider.poll(this.mediaJob(task, attempt, signal), attempt.upstream_id);
     switch (outcome.kind) {
@@ -199,21 +229,21 @@ export class TaskRunner {
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };
       }
       case 'completed':
-        return this.complete(task, routes, attempt, outcome.result);
+        return this.complete(task, routes, attempt, outcome.result, job);
       case 'failed':
-        return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted']);
+        return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted'], job);
     }
   }
 
-  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult): Promise<JobOutcome> {
+  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob | undefined): Promise<JobOutcome> {
     if (result.files.length === 0 && !result.output) {
-      return this.attemptFailed(task, routes, attempt, { message: 'the provider finished without a result', retryable: true });
+      return this.attemptFailed(task, routes, attempt, { message: 'the provider finished without a result', retryable: true }, undefined, job);
     }
     let stored: Awaited<ReturnType<ResultStore['store']>>;
     try {
       stored = await this.deps.results.store(task.id, attempt.callback_token, result);
     } catch (error) {
-      if (error instanceof ResultCopyError) return this.attemptFailed(task, routes, attempt, error.providerError);
+      if (error instanceof ResultCopyError) return this.attemptFailed(task, routes, attempt, error.providerError, undefined, job);
       throw error;
     }
     const now = this.now();
@@ -226,22 +256,19 @@ export class TaskRunner {
         updated_at: now,
         expires_at: expiresAt,
       };
-      if (!(await transitionTask(tx, task.id, 'finished', changes))) return false;
-      await updateAttempt(tx, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'succeeded', upstream_id: attempt.upstream_id, ended_at: now, error_message: null });
-      await insertStoredFiles(
-        tx,
-        stored.files.map((f, position) => ({
-          blob_key: f.blobKey,
-          task_id: task.id,
-          position,
-          file_type: f.fileType,
-          content_type: f.contentType,
-          bytes: f.bytes,
-          created_at: now,
-          expires_at: expiresAt,
-          deleted_at: null,
-        })),
-      );
+      const files = stored.files.map((f, position) => ({
+        blob_key: f.blobKey,
+        task_id: task.id,
+        position,
+        file_type: f.fileType,
+        content_type: f.contentType,
+        bytes: f.bytes,
+        created_at: now,
+        expires_at: expiresAt,
+        deleted_at: null,
+      }));
+      // The job ends with the task, in the same commit (guarded by our lease), instead of a statement after it.
+      if (!(await finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job }))) return false;
       await this.deps.onTerminal(tx, { ...task, ...changes, status: 'finished' });
       return true;
     });
@@ -252,7 +279,7 @@ export class TaskRunner {
       return { kind: 'done' };
     }
     this.deps.metrics.tasks.inc({ model: task.model, status: 'finished' });
-    return { kind: 'done' };
+    return { kind: 'done', settled: job !== undefined };
   }
 
   private async attemptFailed(
@@ -261,6 +288,7 @@ export class TaskRunner {
     attempt: AttemptRow,
     error: ProviderError,
     from: AttemptRow['state'][] = ['submitting'],
+    job?: StepJob,
   ): Promise<JobOutcome> {
     const changed = await updateAttempt(this.deps.db, attempt.id, from, {
       state: 'failed',
@@ -269,24 +297,27 @@ export class TaskRunner {
       ended_at: this.now(),
     });
     if (!changed) return { kind: 'again', runAt: this.now() };
-    if (!error.retryable) return this.fail(task, error.message);
+    if (!error.retryable) return this.fail(task, error.message, job);
     const next = routes[attempt.route_index + 1];
-    if (!next) return this.fail(task, error.message);
+    if (!next) return this.fail(task, error.message, job);
     return { kind: 'again', runAt: this.now(), queue: next.provider };
   }
 
-  private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string): Promise<JobOutcome> {
+  private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string, job: StepJob | undefined): Promise<JobOutcome> {
     const changed = await updateAttempt(this.deps.db, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
     if (!changed) return { kind: 'again', runAt: this.now() };
     const next = routes[attempt.route_index + 1];
-    if (!next) return this.fail(task, reason);
+    if (!next) return this.fail(task, reason, job);
     return { kind: 'again', runAt: this.now(), queue: next.provider };
   }
 
-  private async fail(task: TaskRow, message: string): Promise<JobOutcome> {
-    if (await failTask(this.deps.db, task, message, this.now(), this.deps.onTerminal)) {
+  private async fail(task: TaskRow, message: string, job: StepJob | undefined): Promise<JobOutcome> {
+    // The job ends in the refund's transaction when this step holds it.
+    const endJob = job ? (tx: Executor) => completeJobIn(tx, job.owner, job.id).then(() => undefined) : undefined;
+    if (await failTask(this.deps.db, task, message, this.now(), this.deps.onTerminal, endJob)) {
       this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
+      return { kind: 'done', settled: job !== undefined };
     }
     return { kind: 'done' };
   }

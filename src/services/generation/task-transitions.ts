@@ -12,7 +12,15 @@ export type TerminalHook = (tx: Executor, task: TaskRow) => Promise<void>;
  * only by the transaction that wins the compare-and-set, and its ledger key (generation_refund, task id)
  * is unique, so it happens at most once whatever is retried or raced.
  */
-export async function failTask(db: Kysely<Schema>, task: TaskRow, message: string, now: number, onTerminal: TerminalHook): Promise<boolean> {
+export async function failTask(
+  db: Kysely<Schema>,
+  task: TaskRow,
+  message: string,
+  now: number,
+  onTerminal: TerminalHook,
+  /** More work for the same transaction when it wins (the worker ending the task's job). */
+  alsoInTx?: (tx: Executor) => Promise<void>,
+): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const changes = { error_message: message, finished_at: now, updated_at: now, refunded_micro: task.cost_micro };
     if (!(await transitionTask(tx, task.id, 'failed', changes))) return false;
@@ -20,6 +28,7 @@ export async function failTask(db: Kysely<Schema>, task: TaskRow, message: strin
       await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed' }, now);
     }
     await onTerminal(tx, { ...task, ...changes, status: 'failed' });
+    await alsoInTx?.(tx);
     return true;
   });
 }

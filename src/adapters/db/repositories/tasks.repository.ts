@@ -1,6 +1,8 @@
 import type { AttemptState, TaskStatus } from '../../../domain/tasks/task-status.ts';
 import { allowedFrom } from '../../../domain/tasks/task-status.ts';
+import { sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
+import { isPostgres } from '../dialect-of.ts';
 import type { Executor } from '../schema.ts';
 import type { StoredFilesTable, TaskAttemptsTable, TasksTable } from '../tables/media.tables.ts';
 
@@ -73,12 +75,106 @@ export async function listAttempts(db: Executor, taskId: string): Promise<Attemp
   return selectAttempts(db, taskId);
 }
 
+/**
+ * Tasks and their latest attempts, for many tasks in two statements (the worker reads every task it
+ * claims at once). Missing ids are simply absent from the map.
+ */
+export async function findTasksWithLatestAttempt(db: Executor, ids: string[]): Promise<Map<string, { task: TaskRow; attempt: AttemptRow | undefined }>> {
+  const out = new Map<string, { task: TaskRow; attempt: AttemptRow | undefined }>();
+  if (ids.length === 0) return out;
+  const tasks = await db.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
+  if (tasks.length === 0) return out;
+  const attempts = await db
+    .selectFrom('task_attempts')
+    .selectAll()
+    .where(
+      'task_id',
+      'in',
+      tasks.map((t) => t.id),
+    )
+    .execute();
+  for (const task of tasks) out.set(task.id, { task, attempt: undefined });
+  for (const attempt of attempts) {
+    const entry = out.get(attempt.task_id);
+    if (entry && (!entry.attempt || attempt.attempt_no > entry.attempt.attempt_no)) entry.attempt = attempt;
+  }
+  return out;
+}
+
 export async function findAttempt(db: Executor, id: string): Promise<AttemptRow | undefined> {
   return db.selectFrom('task_attempts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void> {
   await db.insertInto('task_attempts').values(row).execute();
+}
+
+/**
+ * The first attempt of a task that has not started: records the attempt (before anything is sent) and
+ * moves the task from `not_started` to `processing`, atomically. PostgreSQL: one statement (a
+ * data-modifying WITH); SQLite: one transaction of two.
+ */
+export async function insertFirstAttempt(db: Executor, row: AttemptRow, now: number): Promise<void> {
+  if (isPostgres(db)) {
+    const columns = Object.keys(row) as Array<keyof AttemptRow>;
+    await sql`with started as (update tasks set status = 'processing', started_at = ${now}, updated_at = ${now} where id = ${row.task_id} and status = 'not_started')
+      insert into task_attempts (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(columns.map((c) => row[c]))})`.execute(db);
+    return;
+  }
+  const write = async (tx: Executor) => {
+    await tx.updateTable('tasks').set({ status: 'processing', started_at: now, updated_at: now }).where('id', '=', row.task_id).where('status', '=', 'not_started').execute();
+    await insertAttempt(tx, row);
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
+}
+
+export interface TaskSuccess {
+  taskId: string;
+  changes: Pick<TaskRow, 'files_json' | 'output_json' | 'finished_at' | 'updated_at' | 'expires_at'>;
+  attemptId: string;
+  upstreamId: string | null;
+  files: StoredFileRow[];
+  /** The worker's job for the task, removed under its lease when the task finishes here. */
+  job: { id: string; owner: string } | undefined;
+}
+
+/**
+ * The move to `finished` (compare-and-set from a non-terminal status) and, only when it wins, the
+ * attempt's success, the file records and the end of the job. Returns whether it won. PostgreSQL: one
+ * statement (every part conditional on the task's update); SQLite: the same statements one by one.
+ * Run it in the transaction that also runs the terminal hook.
+ */
+export async function finishTask(tx: Executor, s: TaskSuccess): Promise<boolean> {
+  const from = allowedFrom('finished');
+  const attemptFrom: AttemptState[] = ['submitting', 'accepted', 'unknown'];
+  const now = s.changes.updated_at;
+  if (!isPostgres(tx)) {
+    if (!(await transitionTask(tx, s.taskId, 'finished', s.changes))) return false;
+    await updateAttempt(tx, s.attemptId, attemptFrom, { state: 'succeeded', upstream_id: s.upstreamId, ended_at: now, error_message: null });
+    await insertStoredFiles(tx, s.files);
+    if (s.job) await tx.deleteFrom('jobs').where('id', '=', s.job.id).where('lease_owner', '=', s.job.owner).execute();
+    return true;
+  }
+  const c = s.changes;
+  const files = s.files.length
+    ? sql`, f as (insert into stored_files (blob_key, task_id, position, file_type, content_type, bytes, created_at, expires_at, deleted_at)
+        select v.* from (values ${sql.join(
+          s.files.map(
+            (f) =>
+              sql`(${f.blob_key}::text, ${f.task_id}::text, ${f.position}::integer, ${f.file_type}::text, ${f.content_type}::text, ${f.bytes}::bigint, ${f.created_at}::bigint, ${f.expires_at}::bigint, ${f.deleted_at}::bigint)`,
+          ),
+        )}) v where exists (select 1 from t) on conflict (blob_key) do nothing)`
+    : sql``;
+  const job = s.job ? sql`, j as (delete from jobs where id = ${s.job.id} and lease_owner = ${s.job.owner} and exists (select 1 from t))` : sql``;
+  const result = await sql<{ won: number }>`with t as (
+      update tasks set status = 'finished', files_json = ${c.files_json}, output_json = ${c.output_json}, finished_at = ${c.finished_at},
+        updated_at = ${c.updated_at}, expires_at = ${c.expires_at}
+      where id = ${s.taskId} and status in (${sql.join(from)}) returning id),
+    a as (update task_attempts set state = 'succeeded', upstream_id = ${s.upstreamId}, ended_at = ${now}, error_message = null
+      where id = ${s.attemptId} and state in (${sql.join(attemptFrom)}) and exists (select 1 from t))${files}${job}
+    select count(*)::integer as won from t`.execute(tx);
+  return (result.rows[0]?.won ?? 0) > 0;
 }
 
 /** Compare-and-set on an attempt's state; false when someone else moved it first. */
