@@ -6,7 +6,7 @@
  *  B. PostgreSQL: the time to drain 10,000 queued tasks from a fake upstream that answers after 500 ms,
  *     with 1 and with 2 worker processes.
  *
- *   node bench/generation.ts [--duration 5] [--drain 10000] [--skip-drain]
+ *   node bench/generation.ts [--duration 5] [--drain 10000] [--drain-concurrency 192] [--skip-drain]
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ const arg = (name: string, fallback: number) => {
 const durationS = arg('duration', 5);
 const drainCount = arg('drain', 10_000);
 const skipDrain = process.argv.includes('--skip-drain');
+const DRAIN_PROVIDER_CONCURRENCY = arg('drain-concurrency', 192);
 
 const kie = await startKieFake({ record: false, callbacks: false });
 kie.defaultBehaviour = { instant: true, result: { kind: 'image', count: 1 } };
@@ -82,7 +83,9 @@ const createBody = JSON.stringify({ model: 'z-image-turbo', input: { prompt: 'be
 // B. PostgreSQL drain
 if (!skipDrain && (await postgresReachable())) {
   for (const workers of [1, 2]) {
-    const gw = await startChildGateway({ store: 'postgres', configFile: configFor(slowKie.url, 500, 1024), role: 'api' });
+    // 192 upstream jobs followed at once per worker process (docs/decisions.md, "Worker capacity"): a
+    // process's capacity is its slots over the upstream's job time, and each process adds its own.
+    const gw = await startChildGateway({ store: 'postgres', configFile: configFor(slowKie.url, 500, DRAIN_PROVIDER_CONCURRENCY), role: 'api' });
     const client = new pg.Client({ connectionString: gw.env.DATABASE_URL });
     await client.connect();
     try {
