@@ -6,6 +6,7 @@ import type { Schema } from './schema.ts';
 import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { NodeSqliteDialect, openSqliteFile } from './sqlite-dialect.ts';
+import { attachSqliteWriter } from './sqlite-writer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,6 +46,7 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   }
   const database = openSqliteFile(path);
   const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database) });
+  attachSqliteWriter(db, database);
   // An in-memory database exists only on its own connection: no second reader there.
   const reader = file === ':memory:' ? undefined : new SqliteFastReader(path);
   if (reader) attachFastReader(db, reader);
