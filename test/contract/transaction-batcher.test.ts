@@ -37,6 +37,36 @@ describe('TransactionBatcher (group commit)', () => {
     assert.deepEqual(await verifyLedger(handle.db), []);
   });
 
+  test('a lingering write waits for the next write and shares its transaction; alone, it is written after a few ms', async () => {
+    const user = await createUser(handle.db, { email: null, balanceMicro: 100 });
+    const batcher = new TransactionBatcher(handle.db);
+    const transactions: object[] = [];
+    const numbered = (reference: string) => async (tx: Parameters<typeof postLedgerEntry>[0]) => {
+      await debit(user.id, reference, 1)(tx);
+      transactions.push(tx);
+    };
+    let lingerDone = false;
+    const lingering = batcher.run(user.id, numbered('l-1'), false, true).then(() => {
+      lingerDone = true;
+    });
+    // The lingering write has not been written on its own a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(lingerDone, false);
+    await batcher.run(user.id, numbered('e-1'));
+    // Written in the eager write's batch (the same transaction object), before it.
+    assert.equal(lingerDone, true);
+    assert.equal(transactions.length, 2);
+    assert.equal(transactions[0], transactions[1]);
+
+    // Once the writer is idle, a lingering write alone waits for its timer.
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    await batcher.run(user.id, numbered('l-2'), false, true);
+    const waited = performance.now() - started;
+    assert.ok(waited >= 3 && waited < 1000, `a lone lingering write waited ${waited} ms`);
+    assert.deepEqual(await verifyLedger(handle.db), []);
+  });
+
   test('an unexpected error rolls the batch back and every item is retried alone', async () => {
     const user = await createUser(handle.db, { email: null, balanceMicro: 100 });
     const batcher = new TransactionBatcher(handle.db);

@@ -183,8 +183,12 @@ export class ChatService {
     this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_hold' });
   }
 
-  /** The settlement transaction; called once per exchange. Never throws: a failure leaves the hold to the chat_settle job. */
-  async settle(exchange: ChatExchange, s: Settlement): Promise<void> {
+  /**
+   * The settlement transaction; called once per exchange. Never throws: a failure leaves the hold to
+   * the chat_settle job. `linger`: nobody waits for it (a whole answer already sent), so it may share
+   * the commit of the next request's hold (TransactionBatcher).
+   */
+  async settle(exchange: ChatExchange, s: Settlement, linger = false): Promise<void> {
     const { model } = exchange;
     const userId = exchange.userId;
     const now = Date.now();
@@ -221,7 +225,7 @@ export class ChatService {
         await postLedgerEntry(tx, { userId, kind: 'chat_release', reference: exchange.id, note: model.id, amountMicro: -collected }, now);
         await recordUncollected(tx, exchange.id, exchange.holdMicro + collected, -release - collected);
         this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: -release - collected }, 'chat usage exceeded the hold and the balance');
-      });
+      }, false, linger);
       this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_release' });
       if (usage.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'input' }, usage.inputTokens);
       if (usage.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'output' }, usage.outputTokens);
@@ -323,8 +327,8 @@ class ChatExchange {
     this.#abort.abort(new Error('server shutting down'));
   }
 
-  settle(s: Settlement): Promise<void> {
-    this.#settled ??= this.#service.settle(this, s);
+  settle(s: Settlement, linger = false): Promise<void> {
+    this.#settled ??= this.#service.settle(this, s, linger);
     return this.#settled;
   }
 
@@ -346,7 +350,7 @@ class ChatExchange {
       if (!wantsStream) {
         // Settled right after the answer is written (the write is queued behind it): the client does
         // not wait for the second transaction. A crash in between leaves it to the chat_settle job.
-        void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason });
+        void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason }, true);
         return { kind: 'response', id: this.id, response };
       }
       return { kind: 'stream', id: this.id, events: this.#billed(responseToEvents(response)) };
@@ -361,7 +365,7 @@ class ChatExchange {
       throw appErrorFromUpstream({ status: collected.error.status, retryable: false, message: collected.error.message });
     }
     const response = { ...collected.response, id: this.id, model: this.model.id };
-    void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason });
+    void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason }, true);
     return { kind: 'response', id: this.id, response };
   }
 
