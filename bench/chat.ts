@@ -16,7 +16,10 @@
  *   upstream holds each after its first chunk), per stream; each reading after a full garbage
  *   collection (bench/chat/gc-on-signal.ts), on fresh processes after a one-second warm-up.
  *
- *   node bench/chat.ts [--duration 6] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory]
+ *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory]
+ *
+ * Throughput, CPU per request and the autocannon latencies are the median of `--rounds` rounds that
+ * alternate over the targets, so that a slow minute of the shared machine falls on all of them.
  *
  * BENCH_LOADGEN=autocannon forces autocannon for the closed loop; BENCH_PRELOAD=<file> replaces the
  * preload of the measured processes (e.g. one that also writes a heap snapshot on SIGUSR2).
@@ -34,7 +37,9 @@ const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 };
-const durationS = Number(arg('duration', '6'));
+const durationS = Number(arg('duration', '5'));
+/** Alternating rounds over the targets; each figure is the median round (the machine's speed drifts by a third within minutes). */
+const rounds = Number(arg('rounds', '3'));
 const connections = Number(arg('connections', '32'));
 const store = arg('store', 'sqlite') === 'postgres' ? 'postgres' : 'sqlite';
 const openStreams = Number(arg('streams', '1000'));
@@ -142,7 +147,7 @@ async function check(target: Target, stream: boolean): Promise<void> {
 /** Closed-loop load; also the CPU time the target's process spent per request (robust on a shared machine). */
 async function throughput(target: Target, stream: boolean) {
   const options = { url: target.url, method: 'POST' as const, headers: target.headers, body: body(target.fastModel, stream), connections };
-  await runLoad({ ...options, durationS: 2 });
+  await runLoad({ ...options, durationS: 1 });
   const cpu0 = cpuSeconds(target.pid);
   const result = await runLoad({ ...options, durationS });
   const cpuUsPerRequest = ((cpuSeconds(target.pid) - cpu0) * 1e6) / (result.requestsPerSecond * durationS);
@@ -154,6 +159,16 @@ interface RateResult {
   p99: number;
   achieved: number;
   errors: number;
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function medianBy<T>(items: T[], key: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor(sorted.length / 2)] as T;
 }
 
 function percentiles(times: number[], achieved: number, errors: number): RateResult {
@@ -179,7 +194,7 @@ async function autocannonRate(target: Target, stream: boolean): Promise<RateResu
       );
       if (record) instance.on('response', (_client, statusCode, _bytes, responseTime) => statusCode === 200 && times.push(responseTime));
     });
-  await run(2, false);
+  await run(1, false);
   const result = await run(durationS, true);
   return percentiles(times, result.requests.average, result.errors + result.timeouts + result.non2xx);
 }
@@ -330,12 +345,19 @@ try {
     const latency: Record<string, RateResult> = {};
     const paced: Record<string, RateResult> = {};
     const closed: Record<string, { p50Ms: number; p99Ms: number; errors: number; non2xx: number; cpuUsPerRequest: number }> = {};
-    for (const t of targets) {
-      const r = await throughput(t, stream);
-      rps[t.name] = r.requestsPerSecond;
-      closed[t.name] = r;
+    const closedRounds = new Map<string, Array<Awaited<ReturnType<typeof throughput>>>>();
+    const latencyRounds = new Map<string, RateResult[]>();
+    for (let round = 0; round < rounds; round++) {
+      for (const t of targets) closedRounds.set(t.name, [...(closedRounds.get(t.name) ?? []), await throughput(t, stream)]);
+      for (const t of targets) latencyRounds.set(t.name, [...(latencyRounds.get(t.name) ?? []), await autocannonRate(t, stream)]);
     }
-    for (const t of targets) latency[t.name] = await autocannonRate(t, stream);
+    for (const t of targets) {
+      const r = medianBy(closedRounds.get(t.name) ?? [], (x) => x.requestsPerSecond);
+      rps[t.name] = r.requestsPerSecond;
+      closed[t.name] = { ...r, cpuUsPerRequest: medianOf((closedRounds.get(t.name) ?? []).map((x) => x.cpuUsPerRequest)) };
+      const l = latencyRounds.get(t.name) ?? [];
+      latency[t.name] = { p50: medianOf(l.map((x) => x.p50)), p99: medianOf(l.map((x) => x.p99)), achieved: medianOf(l.map((x) => x.achieved)), errors: l.reduce((n, x) => n + x.errors, 0) };
+    }
     for (const t of targets) paced[t.name] = await pacedRate(t, stream);
     results[mode] = rps;
     for (const t of targets) {
@@ -363,7 +385,7 @@ try {
     }
   }
 
-  console.log(`\nbench/chat (store ${store}; closed loop: ${loadGenerator}, ${connections} connections, ${durationS} s; fixed rate ${RATE} req/s: autocannon overallRate on 1 connection, and a paced open loop on up to 64)\n`);
+  console.log(`\nbench/chat (store ${store}; closed loop: ${loadGenerator}, ${connections} connections, ${durationS} s, median of ${rounds} alternating rounds; fixed rate ${RATE} req/s: autocannon overallRate on 1 connection, and a paced open loop on up to 64)\n`);
   if (rows.length > 0) console.log(table(rows));
   console.log(`\nOpen idle streams (upstream holds each after its first chunk):\n`);
   console.log(table(memory));

@@ -57,6 +57,7 @@ describe('TransactionBatcher (group commit)', () => {
     assert.equal(lingerDone, true);
     assert.equal(transactions.length, 2);
     assert.equal(transactions[0], transactions[1]);
+    await lingering;
 
     // Once the writer is idle, a lingering write alone waits for its timer.
     await new Promise((resolve) => setImmediate(resolve));

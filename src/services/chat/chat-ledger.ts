@@ -8,16 +8,13 @@
  * they are prepared on the write connection and run synchronously inside the batch's transaction
  * (sqlite-writer.ts): Kysely's per-statement promise and connection lock were a fifth of their cost. The rare
  * paths (a charge above the hold, the crash settlement) use postLedgerEntry itself.
- *
- * Ledger ids keep newId's layout (48 bits of time, 80 random bits, Crockford base 32) but draw their
- * randomness from a pooled buffer: one randomFill call per 400 ids instead of one per id.
  */
-import { randomFillSync } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { sqliteWriterOf } from '../../adapters/db/sqlite-writer.ts';
 import { AppError } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
 import type { ChatRequestOutcome, NewChatRequest } from './chat-records.ts';
 
 type Tx = Transaction<Schema>;
@@ -72,7 +69,7 @@ export class ChatLedger {
     const r = movement.request;
     if (this.#postgres) {
       const held = await tx.executeQuery(
-        CompiledQuery.raw(PG_HOLD, [r.userId, r.holdMicro, pooledId('led', r.now), r.id, movement.note, r.now, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0]),
+        CompiledQuery.raw(PG_HOLD, [r.userId, r.holdMicro, newId('led', r.now), r.id, movement.note, r.now, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0]),
       );
       if (held.rows.length === 1) return;
       return this.#refuse(tx, r.userId);
@@ -85,7 +82,7 @@ export class ChatLedger {
         if (sqlite.userExists.get(r.userId) === undefined) throw new AppError('user_not_found', `user ${r.userId} not found`);
         throw new AppError('insufficient_balance', 'insufficient balance for this request');
       }
-      sqlite.insertEntry.run(pooledId('led', r.now), r.userId, 'chat_hold', r.id, -r.holdMicro, Number(row.balance_micro), movement.note, r.now);
+      sqlite.insertEntry.run(newId('led', r.now), r.userId, 'chat_hold', r.id, -r.holdMicro, Number(row.balance_micro), movement.note, r.now);
       sqlite.insertRequest.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
       return;
     }
@@ -124,7 +121,7 @@ export class ChatLedger {
     ];
     if (this.#postgres) {
       const result = await tx.executeQuery<{ won: number; moved: number }>(
-        CompiledQuery.raw(PG_SETTLE, [id, ...outcome, releaseMicro, pooledId('led', o.finishedAt), note]),
+        CompiledQuery.raw(PG_SETTLE, [id, ...outcome, releaseMicro, newId('led', o.finishedAt), note]),
       );
       const row = result.rows[0];
       if (!row || Number(row.won) !== 1) return 'taken';
@@ -135,7 +132,7 @@ export class ChatLedger {
       if (sqlite.finishRequest.run(...outcome, id).changes !== 1) return 'taken';
       const row = sqlite.debitGuarded.get(releaseMicro, userId, releaseMicro) as { balance_micro: number } | undefined;
       if (row === undefined) return 'short';
-      sqlite.insertEntry.run(pooledId('led', o.finishedAt), userId, 'chat_release', id, releaseMicro, Number(row.balance_micro), note, o.finishedAt);
+      sqlite.insertEntry.run(newId('led', o.finishedAt), userId, 'chat_release', id, releaseMicro, Number(row.balance_micro), note, o.finishedAt);
       return 'done';
     }
     const finished = await tx.executeQuery(CompiledQuery.raw(this.#finishRequest, [...outcome, id]));
@@ -162,7 +159,7 @@ export class ChatLedger {
   async #entry(tx: Tx, userId: string, kind: string, reference: string, amountMicro: number, balanceAfter: number, note: string, now: number): Promise<void> {
     // A plain insert: the reference is this request's own id and the row's compare-and-set admits one
     // writer, so a duplicate can only be a bug; its constraint error rolls the transaction back.
-    await tx.executeQuery(CompiledQuery.raw(this.#insertEntry, [pooledId('led', now), userId, kind, reference, amountMicro, balanceAfter, note, now]));
+    await tx.executeQuery(CompiledQuery.raw(this.#insertEntry, [newId('led', now), userId, kind, reference, amountMicro, balanceAfter, note, now]));
   }
 }
 
@@ -206,33 +203,3 @@ const PG_SETTLE = `with r as (
 )
 select (select count(*) from r) as won, (select count(*) from u) as moved`;
 
-const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
-const POOL = Buffer.alloc(4000);
-let poolAt = POOL.length;
-
-/** newId(prefix, now) with pooled randomness: the same layout, sortable by time, 80 random bits. */
-export function pooledId(prefix: string, now: number = Date.now()): string {
-  if (poolAt + 10 > POOL.length) {
-    randomFillSync(POOL);
-    poolAt = 0;
-  }
-  let time = now;
-  let head = '';
-  for (let i = 0; i < 10; i++) {
-    head = CROCKFORD[time % 32] + head;
-    time = Math.floor(time / 32);
-  }
-  let tail = '';
-  let buffer = 0;
-  let bits = 0;
-  for (let i = poolAt; i < poolAt + 10; i++) {
-    buffer = ((buffer << 8) | (POOL[i] as number)) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      tail += CROCKFORD[(buffer >> bits) & 31];
-    }
-  }
-  poolAt += 10;
-  return `${prefix}_${head}${tail}`;
-}

@@ -24,12 +24,13 @@ import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stre
 import { chatErrorCodeForStatus } from '../../domain/chat/chat-wire.helpers.ts';
 import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts';
 import { AppError, isAppError } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import type { ProviderHealth } from '../provider-health.ts';
-import { ChatLedger, pooledId } from './chat-ledger.ts';
+import { ChatLedger } from './chat-ledger.ts';
 import { type ChatRequestOutcome, recordUncollected, touchChatRequests } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
 import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
@@ -315,7 +316,7 @@ class ChatExchange {
     this.model = model;
     this.promptTokens = promptTokens;
     this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens);
-    this.id = pooledId('chat', this.startedAt);
+    this.id = newId('chat', this.startedAt);
   }
 
   /** The client went away, or the server is shutting down. */

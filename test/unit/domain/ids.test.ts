@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newId } from '../../../src/domain/ids.ts';
+
+test('ids are prefixed ULIDs in lower-case Crockford base 32', () => {
+  const id = newId('led', Date.UTC(2026, 10, 22));
+  assert.match(id, /^led_[0-9a-hjkmnp-tv-z]{26}$/);
+  // The first ten characters are the time: ids of later milliseconds sort after.
+  assert.ok(newId('led', Date.UTC(2026, 10, 22) + 1) > id);
+});
+
+test('ids made in one millisecond sort in the order they were made, also when the clock steps back', () => {
+  const now = Date.UTC(2030, 0, 1);
+  const ids = Array.from({ length: 2000 }, (_, i) => newId('x', i < 1000 ? now : now - 5));
+  for (let i = 1; i < ids.length; i++) assert.ok((ids[i] as string) > (ids[i - 1] as string), `${ids[i]} after ${ids[i - 1]}`);
+  assert.equal(new Set(ids).size, ids.length);
+});
