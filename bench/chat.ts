@@ -283,12 +283,11 @@ async function idleStreams(target: Target, count: number): Promise<{ beforeKb: n
   }
 }
 
-try {
-  const fake = await startFake();
+/** The three measured processes (ours, Portkey, the floor), fresh, beside the shared fake upstream. */
+async function startTargets(fake: { url: string; pid: number }): Promise<{ targets: Target[]; stop: () => Promise<void> }> {
   const portkey = await startPortkey();
   const floor = await startFloor(fake.url);
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-chat-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const configFile = join(dir, 'switchboard.json');
   writeFileSync(
     configFile,
@@ -298,9 +297,7 @@ try {
     }),
   );
   const gw = await startChildGateway({ store, env: { SWITCHBOARD_CONFIG: configFile, NODE_OPTIONS: MEASURED_NODE_OPTIONS } });
-  cleanups.push(() => gw.stop());
   const { key } = await gw.createUser(100_000_000);
-
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [
     { name: 'direct', url: `${fake.url}/v1/chat/completions`, headers: { ...json, authorization: 'Bearer sk-bench' }, fastModel: 'fast', holdModel: 'hold', pid: fake.pid },
@@ -322,20 +319,26 @@ try {
     },
     { name: 'node floor', url: `${floor.url}/v1/chat/completions`, headers: json, fastModel: 'fast', holdModel: 'hold', pid: floor.pid },
   ];
-  for (const t of targets) for (const stream of [false, true]) await check(t, stream);
-
-  const memory: Array<Record<string, string | number>> = [];
-  // First, on fresh processes (after a short warm-up), so that heap grown by the load phases does not hide the streams.
-  for (const t of targets.slice(1)) {
-    try {
-      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: body(t.fastModel, true), connections: 8, durationS: 1 });
-      const m = await idleStreams(t, openStreams);
-      memory.push({ target: t.name, streams: m.opened, 'RSS before MB': (m.beforeKb / 1024).toFixed(1), 'RSS after MB': (m.afterKb / 1024).toFixed(1), 'KB per stream': m.perStreamKb.toFixed(1) });
-    } catch (error) {
-      memory.push({ target: t.name, streams: 0, 'RSS before MB': '-', 'RSS after MB': '-', 'KB per stream': `failed: ${(error as Error).message}` });
+  const stop = async () => {
+    await gw.stop();
+    for (const pid of [portkey.pid, floor.pid]) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {}
     }
-  }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { targets, stop };
+}
 
+try {
+  const fake = await startFake();
+  // Throughput and latency first, on fresh processes; then memory, on processes started again (a
+  // gateway that does not cancel its upstream when the client leaves keeps those streams afterwards).
+  const started = await startTargets(fake);
+  cleanups.push(() => started.stop());
+  let targets = started.targets;
+  for (const t of targets) for (const stream of [false, true]) await check(t, stream);
 
   const rows: Array<Record<string, string | number>> = [];
   const results: Record<string, Record<string, number>> = {};
@@ -384,6 +387,26 @@ try {
       });
     }
   }
+
+  if (only !== 'memory') {
+    await started.stop();
+    cleanups.pop();
+    const restarted = await startTargets(fake);
+    cleanups.push(() => restarted.stop());
+    targets = restarted.targets;
+  }
+  const memory: Array<Record<string, string | number>> = [];
+  // On fresh processes (after a short warm-up), so that heap grown by the load phases does not hide the streams.
+  for (const t of targets.slice(1)) {
+    try {
+      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: body(t.fastModel, true), connections: 8, durationS: 1 });
+      const m = await idleStreams(t, openStreams);
+      memory.push({ target: t.name, streams: m.opened, 'RSS before MB': (m.beforeKb / 1024).toFixed(1), 'RSS after MB': (m.afterKb / 1024).toFixed(1), 'KB per stream': m.perStreamKb.toFixed(1) });
+    } catch (error) {
+      memory.push({ target: t.name, streams: 0, 'RSS before MB': '-', 'RSS after MB': '-', 'KB per stream': `failed: ${(error as Error).message}` });
+    }
+  }
+
 
   console.log(`\nbench/chat (store ${store}; closed loop: ${loadGenerator}, ${connections} connections, ${durationS} s, median of ${rounds} alternating rounds; fixed rate ${RATE} req/s: autocannon overallRate on 1 connection, and a paced open loop on up to 64)\n`);
   if (rows.length > 0) console.log(table(rows));
