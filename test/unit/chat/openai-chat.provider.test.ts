@@ -72,6 +72,25 @@ describe('openai chat provider', () => {
     assert.deepEqual(sentBody(fake, 0).stream_options, { include_usage: true });
   });
 
+  test('a long stream read by a slow consumer arrives whole and in order (the connection pauses and resumes)', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+    fake.enqueue({ text, usage: { input: 5, output: 3000 } });
+    const result = await provider.send(request({ stream: true }), target, signal());
+    let received = '';
+    let last: ChatStreamEvent | undefined;
+    let events = 0;
+    for await (const event of stream(result)) {
+      if (event.type === 'text_delta') received += event.text;
+      last = event;
+      // Slower than the upstream writes: more than the high-water mark of decoded events waits.
+      if (++events % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      else await setImmediate();
+    }
+    assert.equal(received, text);
+    assert.equal(last?.type, 'message_end');
+    assert.ok(events > 1500, `${events} events`);
+  });
+
   test('streamed tool calls arrive as starts and argument deltas', async () => {
     fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' }, id: 'call_w' }, { name: 'get_time', arguments: {} }] });
     const tools = [
