@@ -5,7 +5,10 @@ import { Worker } from 'node:worker_threads';
  * the threshold copies the whole WAL into the database file and fsyncs it, synchronously, on the
  * request thread — a pause of tens of milliseconds under write load. Here the writer connection has
  * `wal_autocheckpoint = 0` and a worker thread with its own connection runs PASSIVE checkpoints (they
- * never block readers or writers) whenever the WAL has grown; the main thread keeps serving.
+ * never block readers or writers) whenever the WAL file has grown past `minWalBytes`; the main thread
+ * keeps serving. The file's size tells how much the WAL holds because the writer connection sets a
+ * `journal_size_limit` (sqlite-dialect.ts) below that threshold: a WAL that starts over is cut back,
+ * so an idle server does not checkpoint (and fsync) at every tick.
  */
 export class SqliteCheckpointer {
   private readonly worker: Worker;

@@ -110,6 +110,9 @@ function toBindable(value: unknown): Bindable {
   return JSON.stringify(value);
 }
 
+/** The WAL file's size after it starts over (sqlite-checkpointer.ts checkpoints above 4 MiB). */
+export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
+
 export function openSqliteFile(path: string): DatabaseSync {
   const database = new DatabaseSync(path, { timeout: 10_000 });
   database.exec('pragma journal_mode = wal');
@@ -118,5 +121,9 @@ export function openSqliteFile(path: string): DatabaseSync {
   database.exec('pragma temp_store = memory');
   database.exec('pragma cache_size = -65536');
   database.exec('pragma wal_autocheckpoint = 10000');
+  // Once a checkpoint has copied the whole WAL back, the next write starts the WAL over and cuts the
+  // file to 1 MiB. Without a limit the file keeps its largest size for ever, and the checkpointer's
+  // "has the WAL grown?" test (its size) would be true at every tick.
+  database.exec(`pragma journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   return database;
 }
