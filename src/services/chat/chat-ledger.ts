@@ -1,13 +1,13 @@
 /**
  * The two writes of every chat request, on the hot path: the hold and the settlement. They follow the
  * ledger's rules exactly (ledger.service.ts: a guarded balance change that never goes below zero, an
- * entry unique per (kind, reference) carrying the balance after it, in the caller's transaction), but
- * as statements compiled once per process instead of query builders, because at thousands of requests
- * a second the building and compiling of six queries cost more than running them. On PostgreSQL each
- * of the two is a single statement (data-modifying CTEs): one round trip instead of three. On SQLite
- * they are prepared on the write connection and run synchronously inside the batch's transaction
- * (sqlite-writer.ts): Kysely's per-statement promise and connection lock were a fifth of their cost. The rare
- * paths (a charge above the hold, the crash settlement) use postLedgerEntry itself.
+ * entry unique per (kind, reference) carrying the balance after it, in the caller's transaction), as
+ * fixed statements rather than query builders, because at thousands of requests a second building and
+ * compiling six queries cost more than running them. On PostgreSQL each of the two is a single
+ * statement (data-modifying CTEs): one round trip instead of three. On SQLite they are prepared on the
+ * write connection and run synchronously inside the batch's transaction (sqlite-writer.ts): Kysely's
+ * per-statement promise and connection lock were a fifth of their cost. The rare paths (a charge above
+ * the hold, the crash settlement) use postLedgerEntry itself.
  */
 import type { StatementSync } from 'node:sqlite';
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
@@ -25,39 +25,22 @@ export interface HoldMovement {
 }
 
 export class ChatLedger {
-  readonly #debitGuarded: string;
-  readonly #userExists: string;
-  readonly #insertEntry: string;
-  readonly #insertRequest: string;
-  readonly #finishRequest: string;
-  /** PostgreSQL: the hold and the settlement as one statement each. */
+  /** PostgreSQL: the hold and the settlement as one statement each (PG_HOLD, PG_SETTLE). */
   readonly #postgres: boolean;
-  /** SQLite: the same statements prepared on the write connection and run synchronously (sqlite-writer.ts). */
+  /** SQLite: prepared on the write connection and run synchronously (sqlite-writer.ts). */
   readonly #sqlite: SqliteStatements | undefined;
 
-  /** Compiles the statements for the database's dialect (SQLite `?`, PostgreSQL `$n` placeholders). */
   constructor(db: Kysely<Schema>) {
-    const text = (query: { compile(db: Kysely<Schema>): CompiledQuery }) => query.compile(db).sql;
-    const p = sql.val(0);
-    this.#postgres = text(sql`${p}`) === '$1';
-    this.#debitGuarded = text(sql`update users set balance_micro = balance_micro + ${p} where id = ${p} and balance_micro + ${p} >= 0 returning balance_micro`);
-    this.#userExists = text(sql`select 1 as found from users where id = ${p}`);
-    this.#insertEntry = text(
-      sql`insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p})`,
-    );
-    this.#insertRequest = text(
-      sql`insert into chat_requests (id, user_id, api_key_id, model, protocol, stream, status, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, usage_estimated, hold_micro, cost_micro, created_at, last_seen_at) values (${p}, ${p}, ${p}, ${p}, ${p}, ${p}, 'in_progress', 0, 0, 0, 0, 0, ${p}, 0, ${p}, ${p})`,
-    );
-    this.#finishRequest = text(
-      sql`update chat_requests set status = ${p}, provider = ${p}, upstream_model = ${p}, attempts = ${p}, input_tokens = ${p}, output_tokens = ${p}, cached_tokens = ${p}, cache_creation_tokens = ${p}, usage_estimated = ${p}, cost_micro = ${p}, stop_reason = ${p}, latency_ms = ${p}, first_byte_ms = ${p}, error_code = ${p}, error_message = ${p}, finished_at = ${p} where id = ${p} and status = 'in_progress'`,
-    );
-    const writer = this.#postgres ? undefined : sqliteWriterOf(db);
-    this.#sqlite = writer && {
-      debitGuarded: writer.prepare(this.#debitGuarded),
-      userExists: writer.prepare(this.#userExists),
-      insertEntry: writer.prepare(this.#insertEntry),
-      insertRequest: writer.prepare(this.#insertRequest),
-      finishRequest: writer.prepare(this.#finishRequest),
+    this.#postgres = sql`${sql.val(0)}`.compile(db).sql === '$1';
+    if (this.#postgres) return;
+    const writer = sqliteWriterOf(db);
+    if (!writer) throw new Error('ChatLedger on SQLite needs the write connection that openDatabase attaches');
+    this.#sqlite = {
+      debitGuarded: writer.prepare(SQLITE_DEBIT_GUARDED),
+      userExists: writer.prepare(USER_EXISTS.replace('$1', '?')),
+      insertEntry: writer.prepare(SQLITE_INSERT_ENTRY),
+      insertRequest: writer.prepare(SQLITE_INSERT_REQUEST),
+      finishRequest: writer.prepare(SQLITE_FINISH_REQUEST),
     };
   }
 
@@ -67,31 +50,20 @@ export class ChatLedger {
    */
   async hold(tx: Tx, movement: HoldMovement): Promise<void> {
     const r = movement.request;
-    if (this.#postgres) {
+    const sqlite = this.#sqlite;
+    if (!sqlite) {
       const held = await tx.executeQuery(
         CompiledQuery.raw(PG_HOLD, [r.userId, r.holdMicro, newId('led', r.now), r.id, movement.note, r.now, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0]),
       );
       if (held.rows.length === 1) return;
-      return this.#refuse(tx, r.userId);
+      const user = await tx.executeQuery(CompiledQuery.raw(USER_EXISTS, [r.userId]));
+      throw refusal(user.rows.length > 0, r.userId);
     }
-    const sqlite = this.#sqlite;
-    if (sqlite) {
-      // Inside the batch's transaction, which Kysely opened on this same connection.
-      const row = sqlite.debitGuarded.get(-r.holdMicro, r.userId, -r.holdMicro) as { balance_micro: number } | undefined;
-      if (row === undefined) {
-        if (sqlite.userExists.get(r.userId) === undefined) throw new AppError('user_not_found', `user ${r.userId} not found`);
-        throw new AppError('insufficient_balance', 'insufficient balance for this request');
-      }
-      sqlite.insertEntry.run(newId('led', r.now), r.userId, 'chat_hold', r.id, -r.holdMicro, Number(row.balance_micro), movement.note, r.now);
-      sqlite.insertRequest.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
-      return;
-    }
-    const balance = await this.#changeBalance(tx, r.userId, -r.holdMicro);
-    if (balance === undefined) return this.#refuse(tx, r.userId);
-    await this.#entry(tx, r.userId, 'chat_hold', r.id, -r.holdMicro, balance, movement.note, r.now);
-    await tx.executeQuery(
-      CompiledQuery.raw(this.#insertRequest, [r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now]),
-    );
+    // Inside the batch's transaction, which Kysely opened on this same connection.
+    const row = sqlite.debitGuarded.get(-r.holdMicro, r.userId, -r.holdMicro) as { balance_micro: number } | undefined;
+    if (row === undefined) throw refusal(sqlite.userExists.get(r.userId) !== undefined, r.userId);
+    sqlite.insertEntry.run(newId('led', r.now), r.userId, 'chat_hold', r.id, -r.holdMicro, Number(row.balance_micro), movement.note, r.now);
+    sqlite.insertRequest.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
   }
 
   /**
@@ -119,7 +91,8 @@ export class ChatLedger {
       o.errorMessage === null ? null : o.errorMessage.slice(0, 1000),
       o.finishedAt,
     ];
-    if (this.#postgres) {
+    const sqlite = this.#sqlite;
+    if (!sqlite) {
       const result = await tx.executeQuery<{ won: number; moved: number }>(
         CompiledQuery.raw(PG_SETTLE, [id, ...outcome, releaseMicro, newId('led', o.finishedAt), note]),
       );
@@ -127,41 +100,30 @@ export class ChatLedger {
       if (!row || Number(row.won) !== 1) return 'taken';
       return Number(row.moved) === 1 ? 'done' : 'short';
     }
-    const sqlite = this.#sqlite;
-    if (sqlite) {
-      if (sqlite.finishRequest.run(...outcome, id).changes !== 1) return 'taken';
-      const row = sqlite.debitGuarded.get(releaseMicro, userId, releaseMicro) as { balance_micro: number } | undefined;
-      if (row === undefined) return 'short';
-      sqlite.insertEntry.run(newId('led', o.finishedAt), userId, 'chat_release', id, releaseMicro, Number(row.balance_micro), note, o.finishedAt);
-      return 'done';
-    }
-    const finished = await tx.executeQuery(CompiledQuery.raw(this.#finishRequest, [...outcome, id]));
-    if (Number(finished.numAffectedRows ?? 0) !== 1) return 'taken';
-    const balance = await this.#changeBalance(tx, userId, releaseMicro);
-    if (balance === undefined) return 'short';
-    await this.#entry(tx, userId, 'chat_release', id, releaseMicro, balance, note, o.finishedAt);
+    // A plain insert for the entry: the reference is this request's own id and the row's
+    // compare-and-set admits one writer, so a duplicate can only be a bug; its constraint error rolls
+    // the transaction back.
+    if (sqlite.finishRequest.run(...outcome, id).changes !== 1) return 'taken';
+    const row = sqlite.debitGuarded.get(releaseMicro, userId, releaseMicro) as { balance_micro: number } | undefined;
+    if (row === undefined) return 'short';
+    sqlite.insertEntry.run(newId('led', o.finishedAt), userId, 'chat_release', id, releaseMicro, Number(row.balance_micro), note, o.finishedAt);
     return 'done';
   }
-
-  /** After a hold that did not fit: which refusal (nothing was written). */
-  async #refuse(tx: Tx, userId: string): Promise<never> {
-    const user = await tx.executeQuery(CompiledQuery.raw(this.#userExists, [userId]));
-    if (user.rows.length === 0) throw new AppError('user_not_found', `user ${userId} not found`);
-    throw new AppError('insufficient_balance', 'insufficient balance for this request');
-  }
-
-  async #changeBalance(tx: Tx, userId: string, amountMicro: number): Promise<number | undefined> {
-    const result = await tx.executeQuery<{ balance_micro: number }>(CompiledQuery.raw(this.#debitGuarded, [amountMicro, userId, amountMicro]));
-    const row = result.rows[0];
-    return row === undefined ? undefined : Number(row.balance_micro);
-  }
-
-  async #entry(tx: Tx, userId: string, kind: string, reference: string, amountMicro: number, balanceAfter: number, note: string, now: number): Promise<void> {
-    // A plain insert: the reference is this request's own id and the row's compare-and-set admits one
-    // writer, so a duplicate can only be a bug; its constraint error rolls the transaction back.
-    await tx.executeQuery(CompiledQuery.raw(this.#insertEntry, [newId('led', now), userId, kind, reference, amountMicro, balanceAfter, note, now]));
-  }
 }
+
+/** After a hold that did not fit: which refusal (nothing was written). */
+function refusal(userExists: boolean, userId: string): AppError {
+  return userExists ? new AppError('insufficient_balance', 'insufficient balance for this request') : new AppError('user_not_found', `user ${userId} not found`);
+}
+
+const USER_EXISTS = 'select 1 as found from users where id = $1';
+const SQLITE_DEBIT_GUARDED = 'update users set balance_micro = balance_micro + ? where id = ? and balance_micro + ? >= 0 returning balance_micro';
+const SQLITE_INSERT_ENTRY =
+  'insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)';
+const SQLITE_INSERT_REQUEST = `insert into chat_requests (id, user_id, api_key_id, model, protocol, stream, status, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, usage_estimated, hold_micro, cost_micro, created_at, last_seen_at)
+  values (?, ?, ?, ?, ?, ?, 'in_progress', 0, 0, 0, 0, 0, ?, 0, ?, ?)`;
+const SQLITE_FINISH_REQUEST = `update chat_requests set status = ?, provider = ?, upstream_model = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cached_tokens = ?, cache_creation_tokens = ?, usage_estimated = ?, cost_micro = ?, stop_reason = ?, latency_ms = ?, first_byte_ms = ?, error_code = ?, error_message = ?, finished_at = ?
+  where id = ? and status = 'in_progress'`;
 
 interface SqliteStatements {
   debitGuarded: StatementSync;
@@ -187,7 +149,7 @@ select $4, $1, $7, $8, $9, $10::integer, 'in_progress', 0, 0, 0, 0, 0, $2::bigin
 returning hold_micro`;
 
 /**
- * PostgreSQL settlement: $1 request id, $2–$17 the outcome (as #finishRequest), $18 release, $19 ledger
+ * PostgreSQL settlement: $1 request id, $2–$17 the outcome (as SQLITE_FINISH_REQUEST), $18 release, $19 ledger
  * id, $20 note. The row's compare-and-set (r) gates the guarded balance change (u), which gates the
  * entry (e); `won` and `moved` tell which happened.
  */
