@@ -48,10 +48,13 @@ export function buildHttpApp(services: AppServices): HttpApp {
   const openapi = new OpenApiCollector();
   app.addHook('onRoute', (route) => openapi.add(route));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: they run on every request, and an async hook costs a promise and a
+  // microtask hop each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     services.metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
@@ -60,6 +63,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
       { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request completed',
     );
+    done();
   });
 
   registerRoutes(app, services, openapi);
