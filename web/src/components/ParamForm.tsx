@@ -1,4 +1,5 @@
 import type { ParamField, ParamOption } from '../api/types.ts';
+import { FieldNotes } from './common.tsx';
 
 /**
  * A form generated from a catalog model's `params`: options become selects, numbers get their bounds,
@@ -109,21 +110,7 @@ function Label(props: { field: ParamField; htmlFor?: string; asLegend?: boolean 
 }
 
 function Hint(props: { id: string; field: ParamField; error?: string | undefined }) {
-  const hint = hintOf(props.field);
-  return (
-    <>
-      {hint ? (
-        <p className="hint" id={`${props.id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p className="field-error" id={`${props.id}-error`} role="alert">
-          {props.error}
-        </p>
-      ) : null}
-    </>
-  );
+  return <FieldNotes id={props.id} hint={hintOf(props.field)} error={props.error} />;
 }
 
 function describe(id: string, field: ParamField, error?: string): string | undefined {

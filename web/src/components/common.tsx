@@ -152,6 +152,15 @@ export function Field(props: { id: string; label: string; hint?: string; error?:
     <div className={props.inline ? 'field field-inline' : 'field'}>
       <label htmlFor={props.id}>{props.label}</label>
       {props.children}
+      <FieldNotes id={props.id} hint={props.hint} error={props.error} />
+    </div>
+  );
+}
+
+/** A control's hint and error, with the ids that describedBy points at. */
+export function FieldNotes(props: { id: string; hint?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
       {props.hint ? (
         <p className="hint" id={`${props.id}-hint`}>
           {props.hint}
@@ -162,7 +171,7 @@ export function Field(props: { id: string; label: string; hint?: string; error?:
           {props.error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 
