@@ -10,7 +10,8 @@
  * the hold, the crash settlement) use postLedgerEntry itself.
  */
 import type { StatementSync } from 'node:sqlite';
-import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { isPostgres } from '../../adapters/db/dialect-of.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { sqliteWriterOf } from '../../adapters/db/sqlite-writer.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -31,7 +32,7 @@ export class ChatLedger {
   readonly #sqlite: SqliteStatements | undefined;
 
   constructor(db: Kysely<Schema>) {
-    this.#postgres = sql`${sql.val(0)}`.compile(db).sql === '$1';
+    this.#postgres = isPostgres(db);
     if (this.#postgres) return;
     const writer = sqliteWriterOf(db);
     if (!writer) throw new Error('ChatLedger on SQLite needs the write connection that openDatabase attaches');

@@ -1,6 +1,7 @@
 import type { AttemptState, TaskStatus } from '../../../domain/tasks/task-status.ts';
 import { allowedFrom } from '../../../domain/tasks/task-status.ts';
 import { sql } from 'kysely';
+import { completeJobIn } from '../../queue/db-work-queue.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { isPostgres } from '../dialect-of.ts';
 import type { Executor } from '../schema.ts';
@@ -153,7 +154,7 @@ export async function finishTask(tx: Executor, s: TaskSuccess): Promise<boolean>
     if (!(await transitionTask(tx, s.taskId, 'finished', s.changes))) return false;
     await updateAttempt(tx, s.attemptId, attemptFrom, { state: 'succeeded', upstream_id: s.upstreamId, ended_at: now, error_message: null });
     await insertStoredFiles(tx, s.files);
-    if (s.job) await tx.deleteFrom('jobs').where('id', '=', s.job.id).where('lease_owner', '=', s.job.owner).execute();
+    if (s.job) await completeJobIn(tx, s.job.owner, s.job.id);
     return true;
   }
   const c = s.changes;
