@@ -106,6 +106,50 @@ describeEachDatabase('work queue', (t) => {
     assert.ok(peak <= 4, `peak concurrency ${peak} exceeds the queue limit`);
   });
 
+  test('a short wait stays in the process with its lease; a long one goes back to the table; stopping hands a held job back', async () => {
+    const rescheduled: Array<{ refId: string; runAt: number }> = [];
+    const refOf = new Map<string, string>();
+    class CountingQueue extends DbWorkQueue {
+      override async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {
+        rescheduled.push({ refId: refOf.get(jobId) ?? jobId, runAt });
+        return super.reschedule(owner, jobId, runAt, queue);
+      }
+    }
+    const q = new CountingQueue(t.handle, new MemoryEventBus());
+    await t.handle.db.transaction().execute(async (tx) => {
+      await q.enqueue(tx, { kind: 'k8', refId: 'short-then-long', queue: 'q8', runAt: 0 });
+      await q.enqueue(tx, { kind: 'k8', refId: 'held-at-stop', queue: 'q8', runAt: 0 });
+    });
+    const runs = new Map<string, number[]>();
+    const handler = async (job: ClaimedJob) => {
+      refOf.set(job.id, job.refId);
+      const times = [...(runs.get(job.refId) ?? []), Date.now()];
+      runs.set(job.refId, times);
+      if (job.refId === 'held-at-stop') return { kind: 'again' as const, runAt: Date.now() + 900 };
+      // 40 ms: held here; then 60 s: handed back to the table.
+      return { kind: 'again' as const, runAt: Date.now() + (times.length === 1 ? 40 : 60_000) };
+    };
+    const pool = new WorkerPool(q, { k8: handler }, { owner: 'holder', leaseMs: 5000, concurrency: 4, queueConcurrency: () => 4, queues: ['q8'], logger: quiet });
+    await pool.start();
+    const deadline = Date.now() + 5000;
+    while ((runs.get('short-then-long')?.length ?? 0) < 2 || !rescheduled.some((r) => r.refId === 'short-then-long')) {
+      assert.ok(Date.now() < deadline, 'the short wait did not end');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const [first, second] = runs.get('short-then-long') ?? [];
+    assert.ok(second !== undefined && first !== undefined && second - first >= 35, 'the short wait was waited out in the process');
+    // Only the long wait went through the table; the held job was never rescheduled while held.
+    assert.deepEqual(rescheduled.map((r) => r.refId), ['short-then-long']);
+    const row = await t.handle.db.selectFrom('jobs').select(['run_at', 'lease_owner']).where('ref_id', '=', 'held-at-stop').executeTakeFirstOrThrow();
+    assert.equal(row.lease_owner, 'holder');
+
+    const stopping = Date.now();
+    await pool.stop();
+    assert.ok(Date.now() - stopping < 800, 'stop did not wait for the held job');
+    assert.deepEqual(rescheduled.map((r) => r.refId).sort(), ['held-at-stop', 'short-then-long']);
+    assert.equal(runs.get('held-at-stop')?.length, 1);
+  });
+
   test('a wake-up starts a sleeping pool at once', async () => {
     const q = queueOf();
     let ran = 0;
