@@ -5,8 +5,8 @@
  * fixed statements rather than query builders, because at thousands of requests a second building and
  * compiling six queries cost more than running them. On PostgreSQL each of the two is a single
  * statement (data-modifying CTEs): one round trip instead of three. On SQLite they are prepared on the
- * write connection and run synchronously inside the batch's transaction (sqlite-writer.ts): Kysely's
- * per-statement promise and connection lock were a fifth of their cost. The rare paths (a charge above
+ * write connection and run synchronously inside the batch's transaction (sqlite-writer.ts), without
+ * Kysely's per-statement promise, connection lock and result wrapping. The rare paths (a charge above
  * the hold, the crash settlement) use postLedgerEntry itself.
  */
 import type { StatementSync } from 'node:sqlite';
