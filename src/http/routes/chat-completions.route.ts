@@ -3,8 +3,9 @@ import { parseOpenAiChatRequest } from '../../protocols/openai-chat/openai-chat.
 import { renderOpenAiChatResponse } from '../../protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamEncoder } from '../../protocols/openai-chat/openai-stream.encoder.ts';
 import type { AppServices } from '../../services/app-services.ts';
-import { authOf, requireApiKey } from '../auth.ts';
-import { clientGoneController, SseHeartbeat, writeEventStream } from '../sse.ts';
+import { requireApiKey } from '../auth.ts';
+import { answerChat } from '../chat-answer.ts';
+import { SseHeartbeat } from '../sse.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
@@ -33,21 +34,20 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: App
         },
       },
     },
-    // Not an async function: its frame, which holds the parsed request, ends when the call has started,
-    // so a long stream does not keep the client's prompt alive (nor does request.body).
+    // Not an async function (see answerChat): a long stream must not keep the prompt alive.
     handler: (request, reply) => {
       const parsed = parseOpenAiChatRequest(request.body);
-      request.body = undefined;
       const { includeUsage } = parsed;
       const model = parsed.request.model;
-      const { userId, keyId } = authOf(request);
-      return services.chat
-        .complete({ userId, apiKeyId: keyId, protocol: 'openai', request: parsed.request, abort: clientGoneController(reply) })
-        .then(async (answer) => {
-          if (answer.kind === 'response') return renderOpenAiChatResponse(answer.response);
-          await writeEventStream(reply, answer.events, createOpenAiStreamEncoder({ includeUsage, id: answer.id, model }), heartbeat);
-          return reply;
-        });
+      return answerChat(
+        services.chat,
+        request,
+        reply,
+        'openai',
+        parsed.request,
+        { renderResponse: renderOpenAiChatResponse, streamEncoder: (id) => createOpenAiStreamEncoder({ includeUsage, id, model }) },
+        heartbeat,
+      );
     },
   });
 }

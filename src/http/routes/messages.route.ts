@@ -3,8 +3,9 @@ import { parseAnthropicMessagesRequest } from '../../protocols/anthropic-message
 import { renderAnthropicMessage } from '../../protocols/anthropic-messages/anthropic-messages.response.ts';
 import { createAnthropicStreamEncoder } from '../../protocols/anthropic-messages/anthropic-stream.encoder.ts';
 import type { AppServices } from '../../services/app-services.ts';
-import { authOf, requireApiKey } from '../auth.ts';
-import { clientGoneController, SseHeartbeat, writeEventStream } from '../sse.ts';
+import { requireApiKey } from '../auth.ts';
+import { answerChat } from '../chat-answer.ts';
+import { SseHeartbeat } from '../sse.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /**
@@ -37,20 +38,19 @@ export function registerMessagesRoute(app: FastifyInstance, services: AppService
         },
       },
     },
-    // Not an async function: its frame, which holds the parsed request, ends when the call has started,
-    // so a long stream does not keep the client's prompt alive (nor does request.body).
+    // Not an async function (see answerChat): a long stream must not keep the prompt alive.
     handler: (request, reply) => {
       const chat = parseAnthropicMessagesRequest(request.body);
-      request.body = undefined;
       const model = chat.model;
-      const { userId, keyId } = authOf(request);
-      return services.chat
-        .complete({ userId, apiKeyId: keyId, protocol: 'anthropic', request: chat, abort: clientGoneController(reply) })
-        .then(async (answer) => {
-          if (answer.kind === 'response') return renderAnthropicMessage(answer.response);
-          await writeEventStream(reply, answer.events, createAnthropicStreamEncoder({ id: answer.id, model }), heartbeat);
-          return reply;
-        });
+      return answerChat(
+        services.chat,
+        request,
+        reply,
+        'anthropic',
+        chat,
+        { renderResponse: renderAnthropicMessage, streamEncoder: (id) => createAnthropicStreamEncoder({ id, model }) },
+        heartbeat,
+      );
     },
   });
 }
