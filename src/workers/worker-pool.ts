@@ -28,6 +28,8 @@ export interface WorkerPoolOptions {
   now?: () => number;
   /** A job asking to run again within this many ms waits here, keeping its lease and slot (default 1 s). */
   holdMs?: number;
+  /** Longest sleep with nothing due (default 5 s): the fallback when a wake-up signal is lost. */
+  maxIdleSleepMs?: number;
 }
 
 interface Running {
@@ -168,7 +170,8 @@ export class WorkerPool {
       if (this.running.size === 0 || this.now() >= this.nextDueCheckAt) {
         this.nextDueCheckAt = this.now() + NEXT_DUE_INTERVAL_MS;
         const next = await this.queue.nextDue([...this.queues], this.now());
-        sleep = next === undefined ? MAX_IDLE_SLEEP_MS : Math.min(MAX_IDLE_SLEEP_MS, next - this.now());
+        const maxSleep = this.options.maxIdleSleepMs ?? MAX_IDLE_SLEEP_MS;
+        sleep = next === undefined ? maxSleep : Math.min(maxSleep, next - this.now());
       }
       this.schedulePump(this.pumpAgain ? 0 : sleep);
     } catch (error) {

@@ -64,7 +64,7 @@ describe('TransactionBatcher (group commit)', () => {
     const started = performance.now();
     await batcher.run(user.id, numbered('l-2'), false, true);
     const waited = performance.now() - started;
-    assert.ok(waited >= 3 && waited < 1000, `a lone lingering write waited ${waited} ms`);
+    assert.ok(waited >= 3 && waited < 10_000, `a lone lingering write waited ${waited} ms`);
     assert.deepEqual(await verifyLedger(handle.db), []);
   });
 

@@ -161,9 +161,9 @@ describe('local chat provider', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
     const started = Date.now();
-    const slow = await local({ latencyMs: 5_000 }).send(req, target, controller.signal);
+    const slow = await local({ latencyMs: 30_000 }).send(req, target, controller.signal);
     assert.deepEqual(slow, { ok: false, error: { status: 499, retryable: false, message: 'The client cancelled the request.' } });
-    assert.ok(Date.now() - started < 1_000);
+    assert.ok(Date.now() - started < 15_000, 'cancelled, not waited out');
 
     const during = new AbortController();
     const streamed = await local({ wordDelayMs: 5 }).send(request({ messages: [{ role: 'user', content: 'a b c d e f g h i j' }], stream: true }), target, during.signal);

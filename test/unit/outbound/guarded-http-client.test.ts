@@ -184,7 +184,8 @@ describe('GuardedHttpClient without private addresses', () => {
       const started = Date.now();
       const error = await failure(strict.request({ url, ...LIMITS }));
       assert.equal(error.reason, 'private_address', url);
-      assert.ok(Date.now() - started < 200, url);
+      // Well under the 5 s time-out a connection attempt to these addresses would wait for.
+      assert.ok(Date.now() - started < 2_500, url);
     }
   });
 
