@@ -12,6 +12,7 @@ import { GuardedMediaMeasurer } from './services/media-measurer.service.ts';
 import { Metrics } from './adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
 import { TransactionBatcher } from './adapters/db/transaction-batcher.ts';
+import { BatchedLogWriter } from './adapters/logging/batched-log-writer.ts';
 import { DbWorkQueue } from './adapters/queue/db-work-queue.ts';
 import type { Config } from './config/config.types.ts';
 import { Catalog } from './domain/catalog/catalog.ts';
@@ -64,16 +65,10 @@ export function createLogger(config: Config): Logger {
   // Buffered, asynchronous writes to stdout: a write per line was a tenth of a request's CPU, and an
   // asynchronous write per line still cost a thread-pool hop each. Lines leave in 4 KiB batches, and
   // at least every 200 ms on a quiet server; what is buffered is written synchronously at exit.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = new BatchedLogWriter(1, { minBytes: 4096 });
   const flushTimer = setInterval(() => destination.flush(), 200);
   flushTimer.unref();
-  process.once('exit', () => {
-    try {
-      destination.flushSync();
-    } catch {
-      // A write still in flight at exit: nothing more can be done synchronously.
-    }
-  });
+  process.once('exit', () => destination.flushSync());
   return pino({
     level: config.logLevel,
     base: { service: 'switchboard', pid: process.pid },
@@ -139,7 +134,6 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     catalog,
     router: new ChatRouter(config, createChatProviderRegistry()),
     maxOutputTokens: config.chat.maxOutputTokens,
-    writes: services.writes,
     metrics: services.metrics,
     health: services.providerHealth,
     logger,

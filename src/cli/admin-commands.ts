@@ -79,7 +79,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         const userId = requireArg(first, 'userId');
         const user = await getUser(db, userId);
         const entries = await listEntries(db, userId, integerOption(args, 'limit') ?? 100);
-        print({ user: presentUser(user), balanceMicroUsd: String(user.balance_micro), entries: entries.map(presentLedgerEntry) });
+        print({ user: presentUser(user), balanceMicroUsd: String(user.balance_micro), heldMicroUsd: String(user.held_micro), entries: entries.map(presentLedgerEntry) });
         return 0;
       }
       case 'ledger verify': {

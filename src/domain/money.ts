@@ -31,6 +31,11 @@ export function microToCentsFloor(micro: number): number {
   return Math.floor(micro / MICRO_PER_CENT);
 }
 
+/** What an account can spend: its balance less what running requests hold (never below zero). */
+export function spendableMicro(account: { balance_micro: number; held_micro: number }): number {
+  return Math.max(0, Number(account.balance_micro) - Number(account.held_micro));
+}
+
 export function centsToMicro(cents: number): number {
   if (!Number.isSafeInteger(cents)) throw new Error(`cents must be an integer, got ${cents}`);
   return cents * MICRO_PER_CENT;

@@ -1,14 +1,19 @@
-import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
 import type { AppServices } from '../services/app-services.ts';
+import { AccessLog } from './access-log.ts';
+import { CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT } from './chat-answer.ts';
+import { createChatLane } from './chat-lane.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
+import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
+import { SseHeartbeat } from './sse.ts';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const BODY_LIMIT = 32 * 1024 * 1024;
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -16,34 +21,68 @@ export interface HttpApp {
   openapi: OpenApiCollector;
 }
 
-/** Builds the Fastify app: hooks, error handling, metrics and every route. Does not listen. */
+/**
+ * Builds the Fastify app: hooks, error handling, metrics and every route, on a server whose request
+ * handler first offers each request to the chat lane (chat-lane.ts). Does not listen.
+ */
 export function buildHttpApp(services: AppServices): HttpApp {
   // Typed as Fastify's logger so the instance keeps the default generic parameters.
   const logger: FastifyBaseLogger = services.logger;
-  // Request ids: a random prefix per process and a counter, unique without a random draw per request.
-  const idPrefix = `req_${randomBytes(6).toString('base64url')}`;
-  let idCounter = 0;
+  const requestId = createRequestIds();
+  const accessLog = new AccessLog(services.logger);
+  const errorRenderers = new ErrorRenderers();
+  // The text routes answer errors in their protocol's own shape (errorFormat in the route config).
+  errorRenderers.register('openai', (error) => renderOpenAiError(error));
+  errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
+  const chatHeartbeat = new SseHeartbeat();
+  let closing = false;
+  const chatLane = createChatLane({
+    chat: services.chat,
+    authenticator: services.authenticator,
+    endpoints: [CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT],
+    errorRenderers,
+    logger: services.logger,
+    accessLog,
+    metrics: services.metrics,
+    requestId,
+    heartbeat: chatHeartbeat,
+    bodyLimit: BODY_LIMIT,
+    closing: () => closing,
+  });
+
   const app = Fastify({
     loggerInstance: logger,
     // One access line per request is written by our onResponse hook (with the route and duration).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${idPrefix}${(idCounter++).toString(36)}`;
-    },
-    bodyLimit: 32 * 1024 * 1024,
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT,
     trustProxy: true,
     return503OnClosing: true,
+    // The server Fastify would build, with the chat lane in front of Fastify's own handler.
+    serverFactory: (fastifyHandler, options) => {
+      const server = createServer((req, res) => {
+        if (!chatLane(req, res)) fastifyHandler(req, res);
+      });
+      // What Fastify sets on a server it builds itself (its defaults, as we pass none of these).
+      const timeouts = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = timeouts.requestTimeout ?? 0;
+      server.setTimeout(timeouts.connectionTimeout ?? 0);
+      return server;
+    },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
   });
   app.decorateRequest('auth', null);
-
-  const errorRenderers = new ErrorRenderers();
-  // The text routes answer errors in their protocol's own shape (errorFormat in the route config).
-  errorRenderers.register('openai', (error) => renderOpenAiError(error));
-  errorRenderers.register('anthropic', (error, requestId) => renderAnthropicError(error, requestId));
   installErrorHandler(app, errorRenderers);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    chatHeartbeat.stop();
+    done();
+  });
 
   const openapi = new OpenApiCollector();
   app.addHook('onRoute', (route) => openapi.add(route));
@@ -56,16 +95,11 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const seconds = reply.elapsedTime / 1000;
-    services.metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
-    services.metrics.httpDuration.observe({ method: request.method, route }, seconds);
-    request.log.info(
-      { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request completed',
-    );
+    services.metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    accessLog.record(String(request.id), request.method, request.url.split('?')[0] ?? '', reply.statusCode, reply.elapsedTime);
     done();
   });
 
-  registerRoutes(app, services, openapi);
+  registerRoutes(app, services, openapi, chatHeartbeat);
   return { app, errorRenderers, openapi };
 }

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
@@ -28,10 +29,14 @@ declare module 'fastify' {
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+  return bearerTokenOf(request.headers);
+}
+
+/** The API key of a request: `Authorization: Bearer <key>`, or `x-api-key` (the Anthropic SDK's header). */
+export function bearerTokenOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.authorization;
   if (header) return BEARER.exec(header)?.[1];
-  // The Anthropic SDK sends its key as x-api-key.
-  const apiKey = request.headers['x-api-key'];
+  const apiKey = headers['x-api-key'];
   return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
 }
 

@@ -1,14 +1,20 @@
 /**
- * The part of both text routes after parsing: run the call, then answer it as one JSON body or as an
- * event stream, in the route's protocol. Not an async function, on purpose: its caller's frame (which
- * holds the parsed request, the whole prompt) ends once the call has started, and the continuation
- * keeps only what answering needs, so a long stream does not keep the prompt alive.
+ * What both text endpoints share, whichever HTTP path serves them (the Fastify route, or the chat
+ * lane that answers the hot path on the bare server, chat-lane.ts): each endpoint's protocol (parse
+ * the client's body, render a whole answer, encode a stream, render errors), and answerChat, which
+ * runs the call and answers it as one JSON body or as an event stream.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { ChatProtocol, ChatRequest } from '../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEncoder } from '../domain/chat/chat-response.types.ts';
+import { parseAnthropicMessagesRequest } from '../protocols/anthropic-messages/anthropic-messages.parser.ts';
+import { renderAnthropicMessage } from '../protocols/anthropic-messages/anthropic-messages.response.ts';
+import { createAnthropicStreamEncoder } from '../protocols/anthropic-messages/anthropic-stream.encoder.ts';
+import { parseOpenAiChatRequest } from '../protocols/openai-chat/openai-chat.parser.ts';
+import { renderOpenAiChatResponse } from '../protocols/openai-chat/openai-chat.response.ts';
+import { createOpenAiStreamEncoder } from '../protocols/openai-chat/openai-stream.encoder.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
-import { authOf } from './auth.ts';
+import type { ErrorFormat } from './request-context.ts';
 import { clientGoneController, type SseHeartbeat, writeEventStream } from './sse.ts';
 
 export interface ChatAnswering {
@@ -18,21 +24,70 @@ export interface ChatAnswering {
   streamEncoder(id: string): ChatStreamEncoder;
 }
 
+/** One text endpoint: its path and its wire protocol. */
+export interface ChatEndpoint {
+  path: string;
+  protocol: ChatProtocol;
+  /** How its errors are rendered (the protocol's own error object). */
+  errorFormat: ErrorFormat;
+  /** The client's JSON body as the canonical request, and how to answer it; throws invalid_input naming the field. */
+  parse(body: unknown): { request: ChatRequest; answering: ChatAnswering };
+}
+
+export const CHAT_COMPLETIONS_ENDPOINT: ChatEndpoint = {
+  path: '/api/v1/chat/completions',
+  protocol: 'openai',
+  errorFormat: 'openai',
+  parse(body) {
+    const { request, includeUsage } = parseOpenAiChatRequest(body);
+    const model = request.model;
+    return { request, answering: { renderResponse: renderOpenAiChatResponse, streamEncoder: (id) => createOpenAiStreamEncoder({ includeUsage, id, model }) } };
+  },
+};
+
+export const MESSAGES_ENDPOINT: ChatEndpoint = {
+  path: '/api/v1/messages',
+  protocol: 'anthropic',
+  errorFormat: 'anthropic',
+  parse(body) {
+    const request = parseAnthropicMessagesRequest(body);
+    const model = request.model;
+    return { request, answering: { renderResponse: renderAnthropicMessage, streamEncoder: (id) => createAnthropicStreamEncoder({ id, model }) } };
+  },
+};
+
+/** Headers for a response: what writeHead takes. */
+export type ResponseHeaders = Record<string, string | number | string[]>;
+
+/** answerChat's result when it wrote an event stream itself. */
+export const STREAMED = Symbol('streamed');
+
+export interface ChatCaller {
+  userId: string;
+  keyId: string | undefined;
+}
+
+/**
+ * Runs the call; resolves with the whole answer's JSON body (the caller sends it), or STREAMED once it
+ * has written the event stream on `res` (status 200, the SSE headers plus those `streamHeaders`
+ * returns). Not an async function, on purpose: its caller's frame (which holds the parsed request,
+ * the whole prompt) ends once the call has started, and the continuation keeps only what answering
+ * needs, so a long stream does not keep the prompt alive.
+ */
 export function answerChat(
   chat: ChatService,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  caller: ChatCaller,
   protocol: ChatProtocol,
-  chatRequest: ChatRequest,
-  answering: ChatAnswering,
+  parsed: { request: ChatRequest; answering: ChatAnswering },
+  res: ServerResponse,
+  streamHeaders: () => ResponseHeaders,
   heartbeat: SseHeartbeat,
 ): Promise<unknown> {
-  // The client's JSON is not needed again either.
-  request.body = undefined;
-  const { userId, keyId } = authOf(request);
-  return chat.complete({ userId, apiKeyId: keyId, protocol, request: chatRequest, abort: clientGoneController(reply) }).then(async (answer) => {
+  const { answering } = parsed;
+  const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res) };
+  return chat.complete(call).then(async (answer) => {
     if (answer.kind === 'response') return answering.renderResponse(answer.response);
-    await writeEventStream(reply, answer.events, answering.streamEncoder(answer.id), heartbeat);
-    return reply;
+    await writeEventStream(res, streamHeaders(), answer.events, answering.streamEncoder(answer.id), heartbeat);
+    return STREAMED;
   });
 }

@@ -25,8 +25,10 @@ export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error:
   return reply.code(error.status).send(renderers.render(format, error, String(reply.request.id)));
 }
 
-function toAppError(raw: FastifyError | Error): AppError {
+/** Any error as the AppError it is answered with (Fastify's own errors translated to our codes). */
+export function toAppError(raw: unknown): AppError {
   if (isAppError(raw)) return raw;
+  if (!(raw instanceof Error)) return new AppError('internal_error', 'internal server error', { cause: raw });
   const fastifyError = raw as FastifyError;
   if (fastifyError.validation) {
     const first = fastifyError.validation[0];

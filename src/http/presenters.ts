@@ -1,12 +1,15 @@
 import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
 import type { LedgerEntryRow } from '../adapters/db/repositories/ledger.repository.ts';
 import type { UserSummaryRow } from '../adapters/db/repositories/users.repository.ts';
-import { MICRO_PER_CENT, microToCentsFloor } from '../domain/money.ts';
+import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../domain/money.ts';
 import { iso } from './schemas.ts';
 
-/** API shapes of stored rows: cents and ISO times at the edge, never the key hash. */
+/**
+ * API shapes of stored rows: cents and ISO times at the edge, never the key hash. A user's `balance`
+ * is what they can spend: the money they have less what running requests hold.
+ */
 export function presentUser(user: UserSummaryRow) {
-  return { id: user.id, email: user.email, balance: microToCentsFloor(user.balance_micro), createdAt: iso(user.created_at) };
+  return { id: user.id, email: user.email, balance: microToCentsFloor(spendableMicro(user)), createdAt: iso(user.created_at) };
 }
 
 export function presentApiKey(key: ApiKeyRow) {

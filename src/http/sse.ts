@@ -5,7 +5,6 @@
  * keep-alive frames on streams that have been silent, so a CDN never sees an idle connection.
  */
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
 import type { ChatStreamEncoder, ChatStreamEvent } from '../domain/chat/chat-response.types.ts';
 
 /** Headers of every event stream: no caching, and no buffering by nginx-style proxies. */
@@ -72,9 +71,8 @@ export class SseHeartbeat {
  * A controller aborted when the client goes away before its response has been written completely
  * (the connection closed early). Aborting it cancels the upstream request.
  */
-export function clientGoneController(reply: FastifyReply): AbortController {
+export function clientGoneController(res: ServerResponse): AbortController {
   const controller = new AbortController();
-  const res = reply.raw;
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('the client went away'));
   });
@@ -82,24 +80,20 @@ export function clientGoneController(reply: FastifyReply): AbortController {
 }
 
 /**
- * Writes the events as SSE on the hijacked reply and ends it. Frames are written as their events
+ * Writes the events as SSE on the response (status 200, the SSE headers plus `headers`) and ends it. Frames are written as their events
  * come; the frames of events that arrive in the same turn of the event loop (usually one network read
  * of the upstream) leave in one write, which saves a system call and a chunk per event without holding
  * anything back. Consumes `events` to the end even after the client left (the source then ends
  * quickly, its upstream having been cancelled), so that the source can settle what was observed.
  */
 export async function writeEventStream(
-  reply: FastifyReply,
+  res: ServerResponse,
+  headers: Record<string, string | number | string[]>,
   events: AsyncIterable<ChatStreamEvent>,
   encoder: ChatStreamEncoder,
   heartbeat: SseHeartbeat,
 ): Promise<void> {
-  reply.hijack();
-  const res = reply.raw;
-  const headers: Record<string, string | number | string[]> = { ...SSE_HEADERS };
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  reply.statusCode = 200;
-  res.writeHead(200, headers);
+  res.writeHead(200, { ...SSE_HEADERS, ...headers });
   const stream: OpenStream = { res, encoder, wrote: true };
   heartbeat.add(stream);
   let pending = '';

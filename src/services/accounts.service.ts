@@ -26,6 +26,7 @@ export async function createUser(db: Kysely<Schema>, input: NewUser, now: number
     password_hash: input.passwordHash ?? null,
     is_admin: input.isAdmin ? 1 : 0,
     balance_micro: 0,
+    held_micro: 0,
     webhook_secret: newWebhookSecret(),
     created_at: now,
   };

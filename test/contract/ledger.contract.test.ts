@@ -53,6 +53,21 @@ describeEachDatabase('ledger', (t) => {
     assert.equal((await listEntries(db, user.id, 10)).length, 1);
   });
 
+  test('money held by running requests cannot be spent by another debit, and the store refuses a hold above the balance', async () => {
+    const db = t.handle.db;
+    const user = await createUser(db, { balanceMicro: 100_000 });
+    await db.updateTable('users').set({ held_micro: 60_000 }).where('id', '=', user.id).execute();
+    await assert.rejects(
+      postLedgerEntryAlone(db, { userId: user.id, kind: 'generation_debit', reference: 'task_over_held', amountMicro: -40_001 }),
+      (error: unknown) => error instanceof AppError && error.code === 'insufficient_balance',
+    );
+    await postLedgerEntryAlone(db, { userId: user.id, kind: 'generation_debit', reference: 'task_fits', amountMicro: -40_000 });
+    assert.deepEqual([(await findUserById(db, user.id))?.balance_micro, (await findUserById(db, user.id))?.held_micro], [60_000, 60_000]);
+    // The invariant held <= balance is the schema's too, whatever a buggy statement tries.
+    await assert.rejects(db.updateTable('users').set({ held_micro: 60_001 }).where('id', '=', user.id).execute());
+    assert.deepEqual(await findBalanceMismatches(db), []);
+  });
+
   test('a failure later in the same transaction rolls the movement back', async () => {
     const db = t.handle.db;
     const user = await createUser(db, { balanceMicro: 50_000 });

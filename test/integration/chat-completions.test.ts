@@ -146,7 +146,7 @@ describeEachMode(
       assert.deepEqual(sent.messages.map((m) => m.role), ['user', 'assistant', 'tool']);
       assert.equal(sent.messages[2]?.tool_call_id, 'call_w1');
       await latestRow(ctx.gw, userId);
-      assert.equal((await chatLedger(ctx.gw, userId)).length, 4);
+      assert.deepEqual((await chatLedger(ctx.gw, userId)).map((l) => l.kind), ['chat_charge', 'chat_charge'], 'one charge per request');
     });
 
     test('images by URL and in base64 reach the upstream', async () => {

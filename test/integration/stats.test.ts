@@ -329,6 +329,15 @@ describeEachMode('usage statistics', (ctx) => {
     assert.equal(await allTime(), expectedAllTime());
     const moved = await db.selectFrom('stats_checkpoints').selectAll().where('user_id', '=', fresh.userId).executeTakeFirstOrThrow();
     assert.equal(moved.through_day, Math.floor(today / DAY) - 2, 'with nothing running, it moves up to the day before yesterday');
+    // A chat request still running since three days ago: its row is written when it settles, dated
+    // then, so the checkpoint must not pass that day while it runs.
+    const other = await ctx.gw.createUser(0);
+    const running = { id: `chat_running_${other.userId}`, user_id: other.userId, api_key_id: null, model: 'gpt-5.4', protocol: 'openai', stream: 1, hold_micro: 0, created_at: today - 3 * DAY, last_seen_at: Date.now() };
+    await db.insertInto('chat_holds').values(running).execute();
+    await fetchStats(other, '?range=today');
+    const held = await db.selectFrom('stats_checkpoints').selectAll().where('user_id', '=', other.userId).executeTakeFirstOrThrow();
+    assert.equal(held.through_day, Math.floor(today / DAY) - 4, 'the checkpoint stops before the day of the running chat request');
+    await db.deleteFrom('chat_holds').where('id', '=', running.id).execute();
     // New spend today and yesterday is added on top.
     await seed([{ userId: fresh.userId, createdAt: today - DAY + 5, status: 'finished', costMicro: 77_777, model: 'suno', type: 'MUSIC' }], [
       { userId: fresh.userId, createdAt: Math.min(Date.now(), today + 10), costMicro: 999, model: 'gpt-5.4-mini', inputTokens: 1, outputTokens: 1, status: 'succeeded' },

@@ -89,32 +89,43 @@ export async function chatRow(gw: TestGateway, id: string): Promise<ChatRow> {
   return row;
 }
 
-/** The row once it has settled (streams settle as they end; a departed client a moment later). */
+/**
+ * The request's row: it is written when the request settles (streams as they end, a whole answer
+ * just after it was sent, a departed client a moment later), so this waits for it.
+ */
 export async function settledRow(gw: TestGateway, id: string, timeoutMs = 5000): Promise<ChatRow> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await chatRow(gw, id);
-    if (row.status !== 'in_progress') return row;
-    if (Date.now() > deadline) assert.fail(`chat request ${id} still in progress after ${timeoutMs} ms`);
+    const row = await gw.gateway.services.database.db.selectFrom('chat_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    if (row) return row;
+    if (Date.now() > deadline) assert.fail(`chat request ${id} not settled after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-export async function latestRow(gw: TestGateway, userId: string): Promise<ChatRow> {
-  const row = await gw.gateway.services.database.db
-    .selectFrom('chat_requests')
-    .select('id')
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+/** The user's latest request, once none of theirs is still running. */
+export async function latestRow(gw: TestGateway, userId: string, timeoutMs = 5000): Promise<ChatRow> {
+  const db = gw.gateway.services.database.db;
+  const deadline = Date.now() + timeoutMs;
+  while ((await db.selectFrom('chat_holds').select('id').where('user_id', '=', userId).executeTakeFirst()) !== undefined) {
+    if (Date.now() > deadline) assert.fail(`a chat request of ${userId} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const row = await db.selectFrom('chat_requests').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
   assert.ok(row, 'a chat request was recorded');
-  return settledRow(gw, row.id);
+  return row;
 }
 
+/** The money the user has (the sum of their ledger entries). */
 export async function balanceMicro(gw: TestGateway, userId: string): Promise<number> {
   const row = await gw.gateway.services.database.db.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.balance_micro);
+}
+
+/** What running requests of the user hold. */
+export async function heldMicro(gw: TestGateway, userId: string): Promise<number> {
+  const row = await gw.gateway.services.database.db.selectFrom('users').select('held_micro').where('id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.held_micro);
 }
 
 export interface LedgerLine {
@@ -128,7 +139,7 @@ export async function chatLedger(gw: TestGateway, userId: string): Promise<Ledge
     .selectFrom('ledger_entries')
     .select(['kind', 'reference', 'amount_micro'])
     .where('user_id', '=', userId)
-    .where('kind', 'in', ['chat_hold', 'chat_release'])
+    .where('kind', 'in', ['chat_charge', 'chat_hold', 'chat_release'])
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ kind: r.kind, reference: r.reference, amount: Number(r.amount_micro) }));
@@ -157,16 +168,20 @@ export function expectedCost(p: { input: bigint; output: bigint; cached: bigint 
 }
 
 /**
- * The request's money is consistent: one hold and one release, release = hold − cost, the row's cost
- * the expected one, and the whole ledger balanced.
+ * The request's money is consistent: its hold is gone, one `chat_charge` of the expected cost (none
+ * when it cost nothing), the row's cost the expected one, and the whole ledger balanced.
  */
 export async function assertSettled(gw: TestGateway, userId: string, id: string, cost: number): Promise<ChatRow> {
   const row = await settledRow(gw, id);
   assert.equal(row.cost_micro, cost, 'cost on the row');
+  const db = gw.gateway.services.database.db;
+  assert.equal(await db.selectFrom('chat_holds').select('id').where('id', '=', id).executeTakeFirst(), undefined, 'the hold is released');
   const lines = (await chatLedger(gw, userId)).filter((l) => l.reference === id);
-  assert.deepEqual(lines.map((l) => l.kind), ['chat_hold', 'chat_release']);
-  assert.equal(lines[0]?.amount, -row.hold_micro, 'hold entry');
-  assert.equal(lines[1]?.amount, row.hold_micro - cost, 'release = hold − cost');
-  assert.deepEqual(await verifyLedger(gw.gateway.services.database.db), []);
+  assert.deepEqual(
+    lines.map((l) => [l.kind, l.amount]),
+    cost > 0 ? [['chat_charge', -cost]] : [],
+    'one charge of the cost',
+  );
+  assert.deepEqual(await verifyLedger(db), []);
   return row;
 }

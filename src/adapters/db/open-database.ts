@@ -5,8 +5,10 @@ import pg from 'pg';
 import type { Schema } from './schema.ts';
 import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { NodeSqliteDialect, openSqliteFile } from './sqlite-dialect.ts';
-import { attachSqliteWriter } from './sqlite-writer.ts';
+import { openSqliteFile } from './sqlite-connection.ts';
+import { NodeSqliteDialect } from './sqlite-dialect.ts';
+import { attachSqliteFile } from './sqlite-file.ts';
+import { SqliteWriteLock } from './sqlite-write-lock.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,8 +47,10 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
     path = join(options.dataDir, file);
   }
   const database = openSqliteFile(path);
-  const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database) });
-  attachSqliteWriter(db, database);
+  const lock = new SqliteWriteLock();
+  const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database, lock) });
+  // An in-memory database exists only on its own connection: no writer thread there.
+  if (file !== ':memory:') attachSqliteFile(db, { path, lock });
   // An in-memory database exists only on its own connection: no second reader there.
   const reader = file === ':memory:' ? undefined : new SqliteFastReader(path);
   if (reader) attachFastReader(db, reader);

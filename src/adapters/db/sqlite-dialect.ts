@@ -1,6 +1,7 @@
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SqliteWriteLock } from './sqlite-write-lock.ts';
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -18,18 +19,22 @@ type Bindable = null | number | bigint | string | Uint8Array;
  * Kysely over Node's built-in `node:sqlite`. Kysely's own SqliteDialect expects better-sqlite3's
  * shape; this adapter also caches prepared statements (preparing dominates a point read) and starts
  * write transactions with BEGIN IMMEDIATE so that a second process (the CLI) waits instead of failing
- * on a lock upgrade.
+ * on a lock upgrade. Every write (a transaction, or a single writing statement outside one) first
+ * takes the process's SqliteWriteLock, which the chat ledger's writer thread takes too, so that this
+ * thread never meets that one's write lock in SQLite's sleeping busy handler.
  */
 export class NodeSqliteDialect implements Dialect {
   private readonly database: DatabaseSync;
-  constructor(database: DatabaseSync) {
+  private readonly lock: SqliteWriteLock;
+  constructor(database: DatabaseSync, lock: SqliteWriteLock) {
     this.database = database;
+    this.lock = lock;
   }
   createAdapter() {
     return new SqliteAdapter();
   }
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.database);
+    return new NodeSqliteDriver(this.database, this.lock);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
@@ -43,22 +48,39 @@ export class NodeSqliteDialect implements Dialect {
 class NodeSqliteDriver implements Driver {
   private readonly connection: NodeSqliteConnection;
   private readonly database: DatabaseSync;
-  constructor(database: DatabaseSync) {
+  private readonly lock: SqliteWriteLock;
+  constructor(database: DatabaseSync, lock: SqliteWriteLock) {
     this.database = database;
-    this.connection = new NodeSqliteConnection(database);
+    this.lock = lock;
+    this.connection = new NodeSqliteConnection(database, lock);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     return this.connection;
   }
-  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  async beginTransaction(_connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    await this.lock.acquire();
+    try {
+      this.database.exec('begin immediate');
+    } catch (error) {
+      this.lock.release();
+      throw error;
+    }
   }
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+  async commitTransaction(_connection: DatabaseConnection): Promise<void> {
+    try {
+      this.database.exec('commit');
+    } finally {
+      // A failed COMMIT leaves the transaction open for the ROLLBACK that follows.
+      if (!this.database.isTransaction) this.lock.release();
+    }
   }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  async rollbackTransaction(_connection: DatabaseConnection): Promise<void> {
+    try {
+      this.database.exec('rollback');
+    } finally {
+      this.lock.release();
+    }
   }
   async releaseConnection(): Promise<void> {}
   async destroy(): Promise<void> {
@@ -66,19 +88,31 @@ class NodeSqliteDriver implements Driver {
   }
 }
 
+interface Prepared {
+  statement: StatementSync;
+  /** It returns rows. */
+  reader: boolean;
+  /** It may write (anything but a plain SELECT): outside a transaction it takes the write lock. */
+  writes: boolean;
+}
+
+const PLAIN_SELECT = /^\s*select\b/i;
+
 class NodeSqliteConnection implements DatabaseConnection {
   private readonly database: DatabaseSync;
-  private readonly statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  private readonly lock: SqliteWriteLock;
+  private readonly statements = new Map<string, Prepared>();
 
-  constructor(database: DatabaseSync) {
+  constructor(database: DatabaseSync, lock: SqliteWriteLock) {
     this.database = database;
+    this.lock = lock;
   }
 
-  private prepare(sql: string): { statement: StatementSync; reader: boolean } {
+  private prepare(sql: string): Prepared {
     let cached = this.statements.get(sql);
     if (!cached) {
       const statement = this.database.prepare(sql);
-      cached = { statement, reader: statement.columns().length > 0 };
+      cached = { statement, reader: statement.columns().length > 0, writes: !PLAIN_SELECT.test(sql) };
       if (this.statements.size > 2000) this.statements.clear();
       this.statements.set(sql, cached);
     }
@@ -86,7 +120,17 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const { statement, reader } = this.prepare(compiledQuery.sql);
+    const prepared = this.prepare(compiledQuery.sql);
+    if (!prepared.writes || this.database.isTransaction) return this.run<R>(prepared, compiledQuery);
+    await this.lock.acquire();
+    try {
+      return this.run<R>(prepared, compiledQuery);
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  private run<R>({ statement, reader }: Prepared, compiledQuery: CompiledQuery): QueryResult<R> {
     const parameters = compiledQuery.parameters.map(toBindable);
     if (reader) return { rows: statement.all(...parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(...parameters);
@@ -110,20 +154,3 @@ function toBindable(value: unknown): Bindable {
   return JSON.stringify(value);
 }
 
-/** The WAL file's size after it starts over (sqlite-checkpointer.ts checkpoints above 4 MiB). */
-export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
-
-export function openSqliteFile(path: string): DatabaseSync {
-  const database = new DatabaseSync(path, { timeout: 10_000 });
-  database.exec('pragma journal_mode = wal');
-  database.exec('pragma synchronous = normal');
-  database.exec('pragma foreign_keys = on');
-  database.exec('pragma temp_store = memory');
-  database.exec('pragma cache_size = -65536');
-  database.exec('pragma wal_autocheckpoint = 10000');
-  // Once a checkpoint has copied the whole WAL back, the next write starts the WAL over and cuts the
-  // file to 1 MiB. Without a limit the file keeps its largest size for ever, and the checkpointer's
-  // "has the WAL grown?" test (its size) would be true at every tick.
-  database.exec(`pragma journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  return database;
-}

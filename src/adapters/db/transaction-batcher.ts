@@ -1,8 +1,8 @@
 /**
- * Group commit for the short transactions of the hot paths (a chat request's hold and settlement, a
- * generation's create). Every chat request writes twice (the hold,
- * the settlement); under load most of that cost is the COMMIT itself (and the WAL checkpoints it
- * triggers on SQLite, a round trip on PostgreSQL), not the statements. Work items that arrive while
+ * Group commit for the short transactions of a hot path written through Kysely (a generation's
+ * create; the chat ledger has its own, services/chat/ledger-queue.ts). Under load most of the cost of
+ * a short write is the COMMIT itself (the WAL append on SQLite, a round trip and a flush on
+ * PostgreSQL), not the statements. Work items that arrive while
  * the previous batch is being written, or in the same turn of the event loop, are written together in
  * one transaction, each seeing the effects of the ones before it (so guarded balance changes stay
  * exact). An item declared refusable that throws an AppError (a refused hold, raised before it wrote

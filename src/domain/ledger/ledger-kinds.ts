@@ -1,13 +1,15 @@
 /**
  * Why money moved. With a reference, each kind is unique, so a movement can be written at most once
- * whatever is retried: one debit and at most one refund per task, one hold and one release per chat
- * request, one credit per idempotency key.
+ * whatever is retried: one debit and at most one refund per task, one charge per chat request, one
+ * credit per idempotency key. `chat_hold` and `chat_release` are the entries of chat requests held
+ * before migration 009 (a hold is now a reservation on the account, not a movement).
  */
 export const LEDGER_KINDS = [
   'credit',
   'initial_credit',
   'generation_debit',
   'generation_refund',
+  'chat_charge',
   'chat_hold',
   'chat_release',
   'agent_hold',

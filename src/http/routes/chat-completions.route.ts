@@ -1,21 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { parseOpenAiChatRequest } from '../../protocols/openai-chat/openai-chat.parser.ts';
-import { renderOpenAiChatResponse } from '../../protocols/openai-chat/openai-chat.response.ts';
-import { createOpenAiStreamEncoder } from '../../protocols/openai-chat/openai-stream.encoder.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
-import { answerChat } from '../chat-answer.ts';
-import { SseHeartbeat } from '../sse.ts';
+import { CHAT_COMPLETIONS_ENDPOINT } from '../chat-answer.ts';
+import type { SseHeartbeat } from '../sse.ts';
+import { chatRouteHandler } from './chat-route.handler.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
-export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices): void {
-  const heartbeat = new SseHeartbeat();
-  app.addHook('onClose', async () => heartbeat.stop());
-  app.post('/api/v1/chat/completions', {
+export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+  app.post(CHAT_COMPLETIONS_ENDPOINT.path, {
     preHandler: requireApiKey(services.authenticator),
     config: {
-      errorFormat: 'openai',
+      errorFormat: CHAT_COMPLETIONS_ENDPOINT.errorFormat,
       docs: {
         summary: 'Chat completion (OpenAI protocol), any text model; `stream: true` for server-sent events',
         description:
@@ -34,20 +30,6 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: App
         },
       },
     },
-    // Not an async function (see answerChat): a long stream must not keep the prompt alive.
-    handler: (request, reply) => {
-      const parsed = parseOpenAiChatRequest(request.body);
-      const { includeUsage } = parsed;
-      const model = parsed.request.model;
-      return answerChat(
-        services.chat,
-        request,
-        reply,
-        'openai',
-        parsed.request,
-        { renderResponse: renderOpenAiChatResponse, streamEncoder: (id) => createOpenAiStreamEncoder({ includeUsage, id, model }) },
-        heartbeat,
-      );
-    },
+    handler: chatRouteHandler(services, CHAT_COMPLETIONS_ENDPOINT, heartbeat),
   });
 }

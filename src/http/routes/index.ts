@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';
+import type { SseHeartbeat } from '../sse.ts';
 import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
 import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
@@ -27,7 +28,8 @@ import { registerUserMeRoute } from './user-me.route.ts';
 import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
 import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
 
-export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector): void {
+/** `chatHeartbeat`: the keep-alive timer of every open event stream, shared with the chat lane. */
+export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector, chatHeartbeat: SseHeartbeat): void {
   // Dashboard sessions: requireApiKey/requireAdmin accept the session cookie through this (auth.ts).
   app.decorate('sessionAuth', services.auth);
   app.decorateRequest('dashboardSession', null);
@@ -37,8 +39,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);
-  registerChatCompletionsRoute(app, services);
-  registerMessagesRoute(app, services);
+  registerChatCompletionsRoute(app, services, chatHeartbeat);
+  registerMessagesRoute(app, services, chatHeartbeat);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);

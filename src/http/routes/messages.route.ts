@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { parseAnthropicMessagesRequest } from '../../protocols/anthropic-messages/anthropic-messages.parser.ts';
-import { renderAnthropicMessage } from '../../protocols/anthropic-messages/anthropic-messages.response.ts';
-import { createAnthropicStreamEncoder } from '../../protocols/anthropic-messages/anthropic-stream.encoder.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
-import { answerChat } from '../chat-answer.ts';
-import { SseHeartbeat } from '../sse.ts';
+import { MESSAGES_ENDPOINT } from '../chat-answer.ts';
+import type { SseHeartbeat } from '../sse.ts';
+import { chatRouteHandler } from './chat-route.handler.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /**
@@ -13,13 +11,11 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
  * as Anthropic error objects. The key comes as `x-api-key` or `Authorization: Bearer`; any
  * `anthropic-version` is accepted (the canonical model covers the versions the SDKs send).
  */
-export function registerMessagesRoute(app: FastifyInstance, services: AppServices): void {
-  const heartbeat = new SseHeartbeat();
-  app.addHook('onClose', async () => heartbeat.stop());
-  app.post('/api/v1/messages', {
+export function registerMessagesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+  app.post(MESSAGES_ENDPOINT.path, {
     preHandler: requireApiKey(services.authenticator),
     config: {
-      errorFormat: 'anthropic',
+      errorFormat: MESSAGES_ENDPOINT.errorFormat,
       docs: {
         summary: 'Message (Anthropic protocol), Claude models; `stream: true` for server-sent events',
         description:
@@ -38,19 +34,6 @@ export function registerMessagesRoute(app: FastifyInstance, services: AppService
         },
       },
     },
-    // Not an async function (see answerChat): a long stream must not keep the prompt alive.
-    handler: (request, reply) => {
-      const chat = parseAnthropicMessagesRequest(request.body);
-      const model = chat.model;
-      return answerChat(
-        services.chat,
-        request,
-        reply,
-        'anthropic',
-        chat,
-        { renderResponse: renderAnthropicMessage, streamEncoder: (id) => createAnthropicStreamEncoder({ id, model }) },
-        heartbeat,
-      );
-    },
+    handler: chatRouteHandler(services, MESSAGES_ENDPOINT, heartbeat),
   });
 }

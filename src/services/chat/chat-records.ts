@@ -1,11 +1,13 @@
 /**
- * The `chat_requests` rows of the chat service, beside the hot-path statements of chat-ledger.ts (the
- * row is written in the hold transaction and finished in the settlement): the heartbeat, and what the
- * chat_settle job needs to find and abandon requests whose process died in between. Every move out of
- * `in_progress` is a compare-and-set, so the live settlement and the job never both release a hold.
+ * The records of the chat service beside the hot-path statements of chat-ledger.ts (which writes a
+ * request's `chat_holds` row with its hold, and its `chat_requests` row when it settles): the
+ * heartbeat, and what the chat_settle job needs to find and abandon requests whose process died in
+ * between. Deleting the hold row is the compare-and-set: the live settlement and the job never both
+ * release a hold.
  */
+import { sql } from 'kysely';
 import type { Executor } from '../../adapters/db/schema.ts';
-import type { ChatRequestsTable } from '../../adapters/db/tables/chat.tables.ts';
+import type { ChatHoldsTable, ChatRequestsTable } from '../../adapters/db/tables/chat.tables.ts';
 
 export type ChatRequestStatus = 'in_progress' | 'succeeded' | 'failed' | 'cut' | 'client_closed' | 'abandoned';
 
@@ -39,20 +41,69 @@ export interface ChatRequestOutcome {
   finishedAt: number;
 }
 
-/** Records the part of a charge above the hold that the balance could not cover. */
-export async function recordUncollected(db: Executor, id: string, costMicro: number, uncollectedMicro: number): Promise<void> {
-  await db.updateTable('chat_requests').set({ cost_micro: costMicro, uncollected_micro: uncollectedMicro }).where('id', '=', id).execute();
-}
-
 /** Tells the chat_settle job that these requests are still being served. */
-export async function touchChatRequests(db: Executor, ids: string[], now: number): Promise<void> {
+export async function touchChatHolds(db: Executor, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('chat_requests').set({ last_seen_at: now }).where('id', 'in', ids).where('status', '=', 'in_progress').execute();
+  await db.updateTable('chat_holds').set({ last_seen_at: now }).where('id', 'in', ids).execute();
 }
 
+export type StaleChatHold = ChatHoldsTable;
+
+/** Holds whose process has not been heard from since `seenBefore`, oldest first. */
+export async function findStaleChatHolds(db: Executor, seenBefore: number, limit: number): Promise<StaleChatHold[]> {
+  return db.selectFrom('chat_holds').selectAll().where('last_seen_at', '<', seenBefore).orderBy('last_seen_at').limit(limit).execute();
+}
+
+/**
+ * Releases an abandoned request's hold in full and records it as `abandoned`, in the caller's
+ * transaction; false when the hold was gone (the request settled meanwhile).
+ */
+export async function abandonChatHold(db: Executor, hold: StaleChatHold, now: number): Promise<boolean> {
+  const deleted = await db.deleteFrom('chat_holds').where('id', '=', hold.id).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) return false;
+  await db
+    .updateTable('users')
+    .set({ held_micro: sql<number>`held_micro - ${hold.hold_micro}` })
+    .where('id', '=', hold.user_id)
+    .execute();
+  await db
+    .insertInto('chat_requests')
+    .values({
+      id: hold.id,
+      user_id: hold.user_id,
+      api_key_id: hold.api_key_id,
+      model: hold.model,
+      protocol: hold.protocol,
+      provider: null,
+      upstream_model: null,
+      stream: hold.stream,
+      status: 'abandoned',
+      input_tokens: 0,
+      output_tokens: 0,
+      cached_tokens: 0,
+      cache_creation_tokens: 0,
+      usage_estimated: 0,
+      hold_micro: hold.hold_micro,
+      cost_micro: 0,
+      stop_reason: null,
+      latency_ms: now - hold.created_at,
+      first_byte_ms: null,
+      error_code: 'abandoned',
+      error_message: ABANDONED_MESSAGE,
+      created_at: hold.created_at,
+      finished_at: now,
+      last_seen_at: hold.last_seen_at,
+    })
+    .execute();
+  return true;
+}
+
+const ABANDONED_MESSAGE = 'The serving process stopped before the request settled; the hold was released in full.';
+
+/** A request held before migration 009 (its hold a `chat_hold` ledger entry), still `in_progress`. */
 export type StaleChatRequest = Pick<ChatRequestsTable, 'id' | 'user_id' | 'hold_micro' | 'model' | 'created_at'>;
 
-/** Requests still `in_progress` whose process has not been heard from since `seenBefore`. */
+/** Requests held before migration 009, still `in_progress`, not heard from since `seenBefore`. */
 export async function findStaleChatRequests(db: Executor, seenBefore: number, limit: number): Promise<StaleChatRequest[]> {
   return db
     .selectFrom('chat_requests')
@@ -64,7 +115,7 @@ export async function findStaleChatRequests(db: Executor, seenBefore: number, li
     .execute();
 }
 
-/** Marks an abandoned request (compare-and-set); false when it was settled meanwhile. */
+/** Marks an abandoned request held before migration 009 (compare-and-set); false when it was settled meanwhile. */
 export async function abandonChatRequest(db: Executor, id: string, now: number, createdAt: number): Promise<boolean> {
   const result = await db
     .updateTable('chat_requests')
@@ -72,7 +123,7 @@ export async function abandonChatRequest(db: Executor, id: string, now: number, 
       status: 'abandoned',
       cost_micro: 0,
       error_code: 'abandoned',
-      error_message: 'The serving process stopped before the request settled; the hold was released in full.',
+      error_message: ABANDONED_MESSAGE,
       latency_ms: now - createdAt,
       finished_at: now,
     })

@@ -1,14 +1,16 @@
 /**
  * Settles chat requests whose process died between the hold and the settlement, so that a crash
- * never keeps a user's money. A running request's row is marked alive every minute by the process
- * serving it (`last_seen_at`); a row not heard from for `staleAfterMs` (5 minutes) belongs to no live
- * process. Such a request is released in full and recorded as `abandoned`: we cannot know what the
- * upstream produced, and the hold is an upper bound far above a typical cost, so charging it would
- * overcharge; the upstream's bill for that one request is ours to absorb.
+ * never keeps a user's money. A running request's hold row is marked alive every minute by the
+ * process serving it (`last_seen_at`); a row not heard from for `staleAfterMs` (5 minutes) belongs to
+ * no live process. Such a request's hold is released in full and it is recorded as `abandoned`: we
+ * cannot know what the upstream produced, and the hold is an upper bound far above a typical cost, so
+ * charging it would overcharge; the upstream's bill for that one request is ours to absorb.
  *
- * Idempotent: the row leaves `in_progress` by a compare-and-set in the same transaction as the
- * release, and the release is unique per request (`chat_release`, request id), so a live settlement
- * racing the job, or two jobs, move the money once.
+ * Idempotent: deleting the hold row is the compare-and-set, in the same transaction as the release, so
+ * a live settlement racing the job, or two jobs, release the hold once. Requests held before
+ * migration 009 (an `in_progress` chat_requests row and a `chat_hold` entry) are released the way they
+ * were held: their row leaves `in_progress` by compare-and-set and a `chat_release` unique per request
+ * gives the hold back.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -17,7 +19,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../workers/worker-pool.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
-import { abandonChatRequest, findStaleChatRequests } from './chat-records.ts';
+import { abandonChatHold, abandonChatRequest, findStaleChatHolds, findStaleChatRequests } from './chat-records.ts';
 
 export const CHAT_SETTLE_JOB = { kind: 'chat_settle', refId: 'chat-abandoned', queue: 'maintenance' } as const;
 const BATCH = 200;
@@ -43,6 +45,13 @@ export async function settleAbandonedChatRequests(deps: ChatSettleDeps): Promise
   const now = (deps.now ?? Date.now)();
   const staleAfterMs = deps.staleAfterMs ?? 5 * 60_000;
   let settled = 0;
+  for (;;) {
+    const stale = await findStaleChatHolds(deps.db, now - staleAfterMs, BATCH);
+    for (const hold of stale) {
+      if (await deps.db.transaction().execute((tx) => abandonChatHold(tx, hold, now))) settled++;
+    }
+    if (stale.length < BATCH) break;
+  }
   for (;;) {
     const stale = await findStaleChatRequests(deps.db, now - staleAfterMs, BATCH);
     for (const row of stale) {

@@ -3,9 +3,10 @@
  * most the request can cost, tries the model's routes in order until one answers (failover only
  * before anything reached the client), and settles the exact cost from the upstream's usage.
  *
- * Money moves in two short transactions per request: the hold (a `chat_hold` ledger entry and the
- * `in_progress` row) before any upstream call, and the settlement (the row finished by a
- * compare-and-set, and a `chat_release` of hold − cost) when the answer ended, however it ended.
+ * Two short transactions per request: the hold (a reservation on the account and the request's hold
+ * row) before any upstream call, and the settlement (the hold row deleted by compare-and-set, the
+ * hold released, the exact cost charged as one `chat_charge` ledger entry, the request's record
+ * written) when the answer ended, however it ended.
  * A stream is settled before its final event is handed on, so a client that has read the end of the
  * answer finds its balance already final; a whole answer is settled just after it is handed on (its
  * client does not wait for the second transaction).
@@ -28,12 +29,10 @@ import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
 import type { ProviderHealth } from '../provider-health.ts';
-import { ChatLedger } from './chat-ledger.ts';
-import { type ChatRequestOutcome, recordUncollected, touchChatRequests } from './chat-records.ts';
+import { type ChatLedger, createChatLedger } from './chat-ledger.ts';
+import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
-import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 
 export interface ChatServiceDeps {
   db: Kysely<Schema>;
@@ -46,8 +45,6 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
   heartbeatMs?: number;
-  /** The database's group commit, shared with the other hot write paths. */
-  writes: TransactionBatcher;
 }
 
 export interface ChatCall {
@@ -88,13 +85,11 @@ export class ChatService {
   #heartbeat: NodeJS.Timeout | undefined;
   #idle: Array<() => void> = [];
   #closing = false;
-  readonly #writes: TransactionBatcher;
   readonly #ledger: ChatLedger;
 
   constructor(deps: ChatServiceDeps) {
     this.#deps = deps;
-    this.#writes = deps.writes;
-    this.#ledger = new ChatLedger(deps.db);
+    this.#ledger = createChatLedger(deps.db, deps.logger);
   }
 
   get runningRequests(): number {
@@ -138,6 +133,7 @@ export class ChatService {
       if (this.#running.size > 0) await idle;
     }
     this.#stopHeartbeat();
+    await this.#ledger.close();
   }
 
   #model(call: ChatCall): ChatModelDefinition {
@@ -156,21 +152,11 @@ export class ChatService {
     return model;
   }
 
-  /** One transaction: the chat_hold entry (guarded: 402 when it does not fit) and the in_progress row. */
+  /** One transaction: the guarded reservation on the account (402 when it does not fit) and the hold's row. */
   async #hold(exchange: ChatExchange): Promise<void> {
     const { model } = exchange;
     try {
-      const request = {
-        id: exchange.id,
-        userId: exchange.userId,
-        apiKeyId: exchange.apiKeyId ?? null,
-        model: model.id,
-        protocol: exchange.protocol,
-        stream: exchange.wantsStream,
-        holdMicro: exchange.holdMicro,
-        now: exchange.startedAt,
-      };
-      await this.#writes.run(exchange.userId, (tx) => this.#ledger.hold(tx, { request, note: model.id }), true);
+      await this.#ledger.hold(exchange.record);
     } catch (error) {
       if (isAppError(error) && error.code === 'insufficient_balance') {
         const maxOut = exchange.maxOutputTokens;
@@ -181,7 +167,6 @@ export class ChatService {
       }
       throw error;
     }
-    this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_hold' });
   }
 
   /**
@@ -191,7 +176,6 @@ export class ChatService {
    */
   async settle(exchange: ChatExchange, s: Settlement, linger = false): Promise<void> {
     const { model } = exchange;
-    const userId = exchange.userId;
     const now = Date.now();
     const bounds = { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens };
     const usage = s.usage ? billableUsage(s.usage, bounds) : NO_USAGE;
@@ -216,18 +200,11 @@ export class ChatService {
       finishedAt: now,
     };
     try {
-      const release = exchange.holdMicro - cost;
-      await this.#writes.run(userId, async (tx) => {
-        const done = await this.#ledger.settle(tx, exchange.id, userId, outcome, release, model.id);
-        if (done !== 'short') return;
-        // Usage above the hold (the prompt estimate was short) and above the balance: take what the balance holds, never more.
-        const user = await tx.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
-        const collected = Math.min(-release, Number(user.balance_micro));
-        await postLedgerEntry(tx, { userId, kind: 'chat_release', reference: exchange.id, note: model.id, amountMicro: -collected }, now);
-        await recordUncollected(tx, exchange.id, exchange.holdMicro + collected, -release - collected);
-        this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: -release - collected }, 'chat usage exceeded the hold and the balance');
-      }, false, linger);
-      this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_release' });
+      const settled = await this.#ledger.settle(exchange.record, outcome, model.id, linger);
+      if (typeof settled === 'object') {
+        this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: settled.uncollectedMicro }, 'chat usage exceeded the hold and the balance');
+      }
+      if (settled !== 'taken' && cost > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
       if (usage.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'input' }, usage.inputTokens);
       if (usage.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'output' }, usage.outputTokens);
     } catch (error) {
@@ -274,7 +251,7 @@ export class ChatService {
     const ids = [...this.#running.keys()];
     const now = Date.now();
     try {
-      for (let at = 0; at < ids.length; at += 500) await touchChatRequests(this.#deps.db, ids.slice(at, at + 500), now);
+      for (let at = 0; at < ids.length; at += 500) await touchChatHolds(this.#deps.db, ids.slice(at, at + 500), now);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'marking running chat requests failed');
     }
@@ -296,6 +273,8 @@ class ChatExchange {
   readonly apiKeyId: string | undefined;
   readonly protocol: ChatProtocol;
   readonly model: ChatModelDefinition;
+  /** What the hold records, and the settlement's row repeats. */
+  readonly record: NewChatRequest;
   route: RouteTarget | undefined;
   attempts = 0;
   firstByteAt: number | undefined;
@@ -317,7 +296,19 @@ class ChatExchange {
     this.promptTokens = promptTokens;
     this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens);
     this.id = newId('chat', this.startedAt);
+    this.record = {
+      id: this.id,
+      userId: this.userId,
+      apiKeyId: this.apiKeyId ?? null,
+      model: model.id,
+      protocol: this.protocol,
+      stream: this.wantsStream,
+      holdMicro: this.holdMicro,
+      now: this.startedAt,
+    };
   }
+
+
 
   /** The client went away, or the server is shutting down. */
   get signal(): AbortSignal {

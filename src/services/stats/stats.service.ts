@@ -8,7 +8,7 @@ import {
   spentBetweenDays,
 } from '../../adapters/db/repositories/stats.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
-import { MICRO_PER_CENT, microToCentsFloor } from '../../domain/money.ts';
+import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../../domain/money.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
 import { getUser } from '../accounts.service.ts';
 import { DAY_MS, dayKey, resolveStatsPeriod, type StatsQuery } from './stats-period.ts';
@@ -124,7 +124,7 @@ export async function computeStatistics(db: Kysely<Schema>, userId: string, quer
     from: new Date(period.startMs).toISOString(),
     to: new Date(period.endMs - 1).toISOString(),
     totals: {
-      balance: microToCentsFloor(user.balance_micro),
+      balance: microToCentsFloor(spendableMicro(user)),
       spent: microToCentsExact(spentMicro),
       spentAllTime: microToCentsExact(allTimeMicro),
       requests,

@@ -5,16 +5,17 @@ import type { LedgerEntriesTable } from '../tables/foundation.tables.ts';
 export type LedgerEntryRow = LedgerEntriesTable;
 
 /**
- * Adds `amount` to the balance only if the result stays at or above zero; the row lock this takes
- * (PostgreSQL) or the single writer (SQLite) serialises concurrent movements of one account.
- * Returns the new balance, or undefined when the guard refused (or the user does not exist).
+ * Adds `amount` to the balance only if the result still covers what running requests hold
+ * (`held_micro`, never below zero); the row lock this takes (PostgreSQL) or the single writer (SQLite)
+ * serialises concurrent movements of one account. Returns the new balance, or undefined when the
+ * guard refused (or the user does not exist).
  */
 export async function applyGuardedBalanceChange(db: Executor, userId: string, amountMicro: number): Promise<number | undefined> {
   const row = await db
     .updateTable('users')
     .set({ balance_micro: sql<number>`balance_micro + ${amountMicro}` })
     .where('id', '=', userId)
-    .where(sql<boolean>`balance_micro + ${amountMicro} >= 0`)
+    .where(sql<boolean>`balance_micro + ${amountMicro} >= held_micro`)
     .returning('balance_micro')
     .executeTakeFirst();
   return row?.balance_micro;

@@ -10,7 +10,7 @@ const DAY_OF = sql<number>`created_at / ${sql.lit(86_400_000)}`;
 
 /** Task statuses whose spend may still change: a task that fails is refunded in full. */
 export const OPEN_TASK_STATUSES = ['not_started', 'processing'] as const;
-/** A chat request is billed when it settles. */
+/** A chat request held before migration 009 and not settled yet (newer ones are rows of chat_holds). */
 export const OPEN_CHAT_STATUS = 'in_progress';
 
 export interface TaskAggregate {
@@ -82,26 +82,20 @@ export async function spentBetweenDays(db: Executor, userId: string, afterDay: n
   return Number(tasks?.cost ?? 0) + Number(chat?.cost ?? 0);
 }
 
-/** The first day after `afterDay` (up to throughDay) holding a task or chat request whose cost may still change. */
+/**
+ * The first day after `afterDay` (up to throughDay) holding a task or chat request whose cost may
+ * still change: a running task, a chat request held before migration 009 and not settled, or a
+ * running request's hold (its chat_requests row is written when it settles, dated when it started).
+ */
 export async function firstOpenDay(db: Executor, userId: string, afterDay: number, throughDay: number): Promise<number | undefined> {
-  const task = await db
-    .selectFrom('tasks')
-    .select(sql<number | null>`min(${DAY_OF})`.as('day'))
-    .where('user_id', '=', userId)
-    .where(DAY_OF, '>', afterDay)
-    .where(DAY_OF, '<=', throughDay)
-    .where('status', 'in', [...OPEN_TASK_STATUSES])
-    .executeTakeFirst();
-  const chat = await db
-    .selectFrom('chat_requests')
-    .select(sql<number | null>`min(${DAY_OF})`.as('day'))
-    .where('user_id', '=', userId)
-    .where(DAY_OF, '>', afterDay)
-    .where(DAY_OF, '<=', throughDay)
-    .where('status', '=', OPEN_CHAT_STATUS)
-    .executeTakeFirst();
-  const days = [task?.day, chat?.day].filter((d): d is number => d !== null && d !== undefined).map(Number);
-  return days.length ? Math.min(...days) : undefined;
+  const mine = sql`user_id = ${userId} and ${DAY_OF} > ${afterDay} and ${DAY_OF} <= ${throughDay}`;
+  const { rows } = await sql<{ day: number | null }>`select min(day) as day from (
+    select min(${DAY_OF}) as day from tasks where ${mine} and status in (${sql.join([...OPEN_TASK_STATUSES])})
+    union all select min(${DAY_OF}) from chat_requests where ${mine} and status = ${OPEN_CHAT_STATUS}
+    union all select min(${DAY_OF}) from chat_holds where ${mine}
+  ) as open_days`.execute(db);
+  const day = rows[0]?.day;
+  return day === null || day === undefined ? undefined : Number(day);
 }
 
 export interface StatsCheckpoint {

@@ -8,14 +8,14 @@ export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
-/** What the account endpoint shows. */
-export type UserSummaryRow = Pick<UserRow, 'id' | 'email' | 'balance_micro' | 'created_at'>;
+/** What the account endpoint shows (its balance is what the user can spend: balance − held). */
+export type UserSummaryRow = Pick<UserRow, 'id' | 'email' | 'balance_micro' | 'held_micro' | 'created_at'>;
 const selectUserSummary = compiledOnce((db: Executor, id: string) =>
-  db.selectFrom('users').select(['id', 'email', 'balance_micro', 'created_at']).where('id', '=', id),
+  db.selectFrom('users').select(['id', 'email', 'balance_micro', 'held_micro', 'created_at']).where('id', '=', id),
 );
 
 /**
- * GET /user/me on every call: four columns, compiled once, on the fast reader — where it answers
+ * GET /user/me on every call: five columns, compiled once, on the fast reader — where it answers
  * synchronously (SQLite), so the route can reply without a promise round.
  */
 export function findUserSummary(db: Executor, id: string): UserSummaryRow | undefined | Promise<UserSummaryRow | undefined> {

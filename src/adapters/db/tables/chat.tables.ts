@@ -12,8 +12,10 @@ export interface ChatRequestsTable {
   upstream_model: string | null;
   stream: number;
   /**
-   * in_progress, succeeded, failed (nothing billed), cut (upstream stream broke), client_closed, or
+   * succeeded, failed (nothing billed), cut (upstream stream broke), client_closed, or
    * abandoned (the serving process died before settling; released in full by the chat_settle job).
+   * Rows are written when the request settles (migration 009); `in_progress` exists only in rows
+   * written before, whose hold was a ledger entry.
    */
   status: string;
   input_tokens: number;
@@ -41,6 +43,26 @@ export interface ChatRequestsTable {
   uncollected_micro: Generated<number>;
 }
 
+/**
+ * A running chat request's hold (migration 009): written with the hold, deleted by the settlement
+ * (its compare-and-set) or by the chat_settle job when the serving process died. `hold_micro` is part
+ * of the user's `held_micro` while the row exists.
+ */
+export interface ChatHoldsTable {
+  /** The chat request's id: its chat_requests row, once settled, has the same. */
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  model: string;
+  protocol: string;
+  stream: number;
+  hold_micro: number;
+  created_at: number;
+  /** Refreshed every minute while the request runs; the chat_settle job reads it. */
+  last_seen_at: number;
+}
+
 export interface ChatTables {
   chat_requests: ChatRequestsTable;
+  chat_holds: ChatHoldsTable;
 }

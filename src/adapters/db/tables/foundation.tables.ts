@@ -3,7 +3,13 @@ export interface UsersTable {
   email: string | null;
   password_hash: string | null;
   is_admin: number;
+  /** The sum of the ledger entries: money the user has. */
   balance_micro: number;
+  /**
+   * Reserved by running chat requests (their holds, migration 009), at most `balance_micro`: what the
+   * user can spend is balance_micro - held_micro. Not a ledger movement until a request settles.
+   */
+  held_micro: number;
   webhook_secret: string;
   /**
    * The secret the last rotation replaced; it keeps signing beside the new one for a grace period

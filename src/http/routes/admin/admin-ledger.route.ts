@@ -87,6 +87,7 @@ export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppSer
       return {
         userId,
         balanceMicroUsd: String(user.balance_micro),
+        heldMicroUsd: String(user.held_micro),
         data: entries.map(presentLedgerEntry),
         nextCursor: entries.length === limit ? (entries.at(-1)?.id ?? null) : null,
       };

@@ -1,0 +1,114 @@
+/**
+ * The chat ledger's statements on SQLite, prepared once and run synchronously by the writer thread
+ * (chat-ledger.worker.ts) inside the transaction it opened for a batch. The rules are chat-ledger.ts's:
+ * a hold reserves (`held_micro`, guarded) and records its row; a settlement deletes that row (the
+ * compare-and-set), releases the hold and takes the cost in one guarded update, writes the request's
+ * row and the `chat_charge` entry with the balance after it.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { ChatRequestOutcome, NewChatRequest } from './chat-records.ts';
+import type { SettleResult } from './chat-ledger.ts';
+
+export type HoldResult = 'held' | 'insufficient_balance' | 'user_not_found';
+
+const HOLD_COLUMNS = 'id, user_id, api_key_id, model, protocol, stream, hold_micro, created_at, last_seen_at';
+
+const REQUEST_COLUMNS =
+  'id, user_id, api_key_id, model, protocol, stream, status, provider, upstream_model, attempts, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, usage_estimated, hold_micro, cost_micro, stop_reason, latency_ms, first_byte_ms, error_code, error_message, created_at, finished_at, last_seen_at, uncollected_micro';
+
+/** The chat_requests row's values, in REQUEST_COLUMNS order: charged `cost`, `uncollected` not covered. */
+function requestRow(r: NewChatRequest, o: ChatRequestOutcome, cost: number, uncollected = 0): Array<string | number | null> {
+  return [
+    r.id,
+    r.userId,
+    r.apiKeyId,
+    r.model,
+    r.protocol,
+    r.stream ? 1 : 0,
+    o.status,
+    o.provider,
+    o.upstreamModel,
+    o.attempts,
+    o.inputTokens,
+    o.outputTokens,
+    o.cachedTokens,
+    o.cacheCreationTokens,
+    o.usageEstimated ? 1 : 0,
+    r.holdMicro,
+    cost,
+    o.stopReason,
+    o.latencyMs,
+    o.firstByteMs,
+    o.errorCode,
+    o.errorMessage === null ? null : o.errorMessage.slice(0, 1000),
+    r.now,
+    o.finishedAt,
+    o.finishedAt,
+    uncollected,
+  ];
+}
+
+
+/** ?1 hold, ?2 user. */
+const RESERVE = 'update users set held_micro = held_micro + ?1 where id = ?2 and balance_micro - held_micro >= ?1';
+const USER_EXISTS = 'select 1 as found from users where id = ?';
+const INSERT_HOLD = `insert into chat_holds (${HOLD_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const DELETE_HOLD = 'delete from chat_holds where id = ?';
+/** ?1 hold, ?2 cost, ?3 user: releases the hold and takes the cost, if the balance still covers the other holds. */
+const CHARGE = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 and balance_micro - ?2 >= held_micro - ?1 returning balance_micro';
+const ACCOUNT = 'select balance_micro, held_micro from users where id = ?';
+/** ?1 hold, ?2 collected, ?3 user: the charge above what the balance covers, after computing what it does. */
+const CHARGE_COLLECTED = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 returning balance_micro';
+const INSERT_REQUEST = `insert into chat_requests (${REQUEST_COLUMNS}) values (${REQUEST_COLUMNS.split(',').map(() => '?').join(', ')})`;
+const INSERT_ENTRY =
+  "insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, 'chat_charge', ?, ?, ?, ?, ?)";
+
+export class SqliteChatStatements {
+  readonly #reserve: StatementSync;
+  readonly #userExists: StatementSync;
+  readonly #insertHold: StatementSync;
+  readonly #deleteHold: StatementSync;
+  readonly #charge: StatementSync;
+  readonly #account: StatementSync;
+  readonly #chargeCollected: StatementSync;
+  readonly #insertRequest: StatementSync;
+  readonly #insertEntry: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#reserve = db.prepare(RESERVE);
+    this.#userExists = db.prepare(USER_EXISTS);
+    this.#insertHold = db.prepare(INSERT_HOLD);
+    this.#deleteHold = db.prepare(DELETE_HOLD);
+    this.#charge = db.prepare(CHARGE);
+    this.#account = db.prepare(ACCOUNT);
+    this.#chargeCollected = db.prepare(CHARGE_COLLECTED);
+    this.#insertRequest = db.prepare(INSERT_REQUEST);
+    this.#insertEntry = db.prepare(INSERT_ENTRY);
+  }
+
+  /** The hold; a refusal writes nothing. */
+  hold(r: NewChatRequest): HoldResult {
+    if (this.#reserve.run(r.holdMicro, r.userId).changes !== 1) return this.#userExists.get(r.userId) === undefined ? 'user_not_found' : 'insufficient_balance';
+    this.#insertHold.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
+    return 'held';
+  }
+
+  /** The settlement of the request held as `r`; `entryId` names its ledger entry. */
+  settle(r: NewChatRequest, o: ChatRequestOutcome, note: string, entryId: string): SettleResult {
+    if (this.#deleteHold.run(r.id).changes !== 1) return 'taken';
+    const cost = o.costMicro;
+    let charged = this.#charge.get(r.holdMicro, cost, r.userId) as { balance_micro: number } | undefined;
+    let collected = cost;
+    if (charged === undefined) {
+      // Above what the balance covers once this hold is released: take that much, never more.
+      const account = this.#account.get(r.userId) as { balance_micro: number; held_micro: number };
+      collected = Math.max(0, Math.min(cost, Number(account.balance_micro) - (Number(account.held_micro) - r.holdMicro)));
+      charged = this.#chargeCollected.get(r.holdMicro, collected, r.userId) as { balance_micro: number };
+    }
+    this.#insertRequest.run(...requestRow(r, o, collected, cost - collected));
+    // A plain insert: the reference is this request's own id and the hold's compare-and-set admits one
+    // writer, so a duplicate can only be a bug; its constraint error rolls the transaction back.
+    if (collected > 0) this.#insertEntry.run(entryId, r.userId, r.id, -collected, Number(charged.balance_micro), note, o.finishedAt);
+    return collected === cost ? 'done' : { uncollectedMicro: cost - collected };
+  }
+}
