@@ -1,0 +1,122 @@
+/**
+ * The SQLite chat ledger's two ways to write a hold (chat-ledger.thread.ts): on the event loop while
+ * the process is quiet and the write lock is free, on the writer thread otherwise. A hold written on
+ * the event loop is committed before hold() returns its promise; one sent to the thread is not.
+ */
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, test } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pino } from 'pino';
+import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
+import { newId } from '../../../src/domain/ids.ts';
+import { createUser } from '../../../src/services/accounts.service.ts';
+import { type ChatLedger, createChatLedger } from '../../../src/services/chat/chat-ledger.ts';
+import type { ChatRequestOutcome, NewChatRequest } from '../../../src/services/chat/chat-records.ts';
+import { verifyLedger } from '../../../src/services/ledger.service.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
+
+function held(userId: string, holdMicro: number): NewChatRequest {
+  return { id: newId('chat'), userId, apiKeyId: null, model: 'gpt-5.4-mini', protocol: 'openai', stream: false, holdMicro, now: Date.now() };
+}
+
+function succeeded(costMicro: number): ChatRequestOutcome {
+  return {
+    status: 'succeeded',
+    provider: 'fake',
+    upstreamModel: 'fast',
+    attempts: 1,
+    inputTokens: 10,
+    outputTokens: 5,
+    cachedTokens: 0,
+    cacheCreationTokens: 0,
+    usageEstimated: false,
+    costMicro,
+    stopReason: 'end_turn',
+    latencyMs: 3,
+    firstByteMs: 2,
+    errorCode: null,
+    errorMessage: null,
+    finishedAt: Date.now(),
+  };
+}
+
+describe('SQLite chat ledger: holds on the event loop when quiet', () => {
+  let database: TestDatabase;
+  let dispose: () => Promise<void>;
+  let ledger: ChatLedger;
+  before(async () => {
+    ({ db: database, dispose } = await createTestDatabase('sqlite'));
+    ledger = createChatLedger(database.handle.db, pino({ level: 'silent' }));
+  });
+  after(async () => {
+    await ledger.close();
+    await dispose();
+  });
+
+  const heldMicro = async (userId: string): Promise<number> =>
+    Number((await database.handle.db.selectFrom('users').select('held_micro').where('id', '=', userId).executeTakeFirstOrThrow()).held_micro);
+
+  test('a quiet hold is committed before hold() returns; with two open, the next goes to the thread', async () => {
+    const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
+    const [a, b, c] = [held(user.id, 1_000), held(user.id, 2_000), held(user.id, 4_000)];
+    const first = ledger.hold(a);
+    assert.equal(await heldMicro(user.id), 1_000, 'written on the event loop, before any await');
+    const second = ledger.hold(b);
+    assert.equal(await heldMicro(user.id), 3_000, 'one other request open: still quiet');
+    const third = ledger.hold(c);
+    assert.equal(await heldMicro(user.id), 3_000, 'two open: this one waits for the writer thread');
+    await Promise.all([first, second, third]);
+    assert.equal(await heldMicro(user.id), 7_000);
+    for (const r of [a, b, c]) assert.equal(await ledger.settle(r, succeeded(100), 'gpt-5.4-mini', false), 'done');
+    // All settled: quiet again.
+    const d = held(user.id, 500);
+    const fourth = ledger.hold(d);
+    assert.equal(await heldMicro(user.id), 500);
+    await fourth;
+    assert.equal(await ledger.settle(d, succeeded(0), 'gpt-5.4-mini', false), 'done');
+    assert.deepEqual(await verifyLedger(database.handle.db), []);
+  });
+
+  test('a quiet hold that finds the write lock taken waits for it on the thread, without blocking the event loop', async () => {
+    const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
+    const lock = sqliteFileOf(database.handle.db)?.lock;
+    assert.ok(lock);
+    assert.ok(lock.tryAcquire(), 'the test takes the write lock, as a main-thread transaction would');
+    let done = false;
+    const request = held(user.id, 5_000);
+    const holding = ledger.hold(request).then(() => {
+      done = true;
+    });
+    for (let turn = 0; turn < 20; turn++) await nextTurn();
+    assert.equal(done, false, 'waits while the lock is held');
+    lock.release();
+    await holding;
+    assert.equal(await heldMicro(user.id), 5_000);
+    assert.equal(await ledger.settle(request, succeeded(10), 'gpt-5.4-mini', false), 'done');
+  });
+
+  test("another process's write transaction sends the hold to the thread instead of the busy handler", async () => {
+    const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
+    // Another connection, as the CLI in another process: SQLite's own lock, not the process's write lock.
+    const other = new DatabaseSync(sqliteFileOf(database.handle.db)?.path ?? '');
+    other.exec('begin immediate');
+    let done = false;
+    const request = held(user.id, 6_000);
+    const called = performance.now();
+    const holding = ledger.hold(request).then(() => {
+      done = true;
+    });
+    // Sleeping in the busy handler would hold this call for its 10 s time-out.
+    assert.ok(performance.now() - called < 5_000, 'hold() returned at once');
+    // The event loop turns: the hold is not sleeping in SQLite's busy handler on this thread.
+    for (let turn = 0; turn < 20; turn++) await nextTurn();
+    assert.equal(done, false, 'waits while the other connection writes');
+    other.exec('commit');
+    other.close();
+    await holding;
+    assert.equal(await heldMicro(user.id), 6_000);
+    assert.equal(await ledger.settle(request, succeeded(10), 'gpt-5.4-mini', false), 'done');
+    assert.deepEqual(await verifyLedger(database.handle.db), []);
+  });
+});
