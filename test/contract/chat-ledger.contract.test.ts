@@ -10,36 +10,12 @@ import { AppError } from '../../src/domain/errors.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
 import { type ChatLedger, createChatLedger } from '../../src/services/chat/chat-ledger.ts';
-import type { ChatRequestOutcome, NewChatRequest } from '../../src/services/chat/chat-records.ts';
+import type { NewChatRequest } from '../../src/services/chat/chat-records.ts';
 import { postLedgerEntryAlone, verifyLedger } from '../../src/services/ledger.service.ts';
+import { chatOutcome, heldRequest } from '../support/chat-ledger-fixtures.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 const quiet = pino({ level: 'silent' });
-
-function held(userId: string, holdMicro: number): NewChatRequest {
-  return { id: newId('chat'), userId, apiKeyId: null, model: 'gpt-5.4-mini', protocol: 'openai', stream: false, holdMicro, now: Date.now() };
-}
-
-function outcome(costMicro: number, status: ChatRequestOutcome['status'] = 'succeeded'): ChatRequestOutcome {
-  return {
-    status,
-    provider: 'fake',
-    upstreamModel: 'fast',
-    attempts: 1,
-    inputTokens: 10,
-    outputTokens: 5,
-    cachedTokens: 0,
-    cacheCreationTokens: 0,
-    usageEstimated: false,
-    costMicro,
-    stopReason: 'end_turn',
-    latencyMs: 3,
-    firstByteMs: 2,
-    errorCode: null,
-    errorMessage: null,
-    finishedAt: Date.now(),
-  };
-}
 
 describeEachDatabase('chat ledger', (t) => {
   let ledger: ChatLedger;
@@ -55,11 +31,11 @@ describeEachDatabase('chat ledger', (t) => {
 
   test('a hold reserves, a settlement releases it and charges the cost once; a second settlement finds it taken', async () => {
     const user = await createUser(t.handle.db, { balanceMicro: 100_000 });
-    const request = held(user.id, 30_000);
+    const request = heldRequest(user.id, 30_000);
     await ledger.hold(request);
     assert.deepEqual(await account(user.id), { balance: 100_000, held: 30_000 });
-    assert.equal(await ledger.settle(request, outcome(1_234), 'gpt-5.4-mini', false), 'done');
-    assert.equal(await ledger.settle(request, outcome(1_234), 'gpt-5.4-mini', false), 'taken');
+    assert.equal(await ledger.settle(request, chatOutcome(1_234), 'gpt-5.4-mini', false), 'done');
+    assert.equal(await ledger.settle(request, chatOutcome(1_234), 'gpt-5.4-mini', false), 'taken');
     assert.deepEqual(await account(user.id), { balance: 98_766, held: 0 });
     const entries = await t.handle.db.selectFrom('ledger_entries').select(['kind', 'amount_micro', 'balance_after_micro']).where('reference', '=', request.id).execute();
     assert.deepEqual(entries.map((e) => [e.kind, Number(e.amount_micro), Number(e.balance_after_micro)]), [['chat_charge', -1_234, 98_766]]);
@@ -70,20 +46,20 @@ describeEachDatabase('chat ledger', (t) => {
 
   test('holds that do not fit are refused and write nothing; an unknown user is told apart', async () => {
     const user = await createUser(t.handle.db, { balanceMicro: 50_000 });
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => ledger.hold(held(user.id, 20_000))));
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => ledger.hold(heldRequest(user.id, 20_000))));
     assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 2, 'two holds of 0.02 fit in 0.05');
     for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof AppError && o.reason.code === 'insufficient_balance');
     assert.deepEqual(await account(user.id), { balance: 50_000, held: 40_000 });
     // Held money cannot be spent by another debit either.
     await assert.rejects(postLedgerEntryAlone(t.handle.db, { userId: user.id, kind: 'generation_debit', reference: newId('task'), amountMicro: -10_001 }), /insufficient/);
-    await assert.rejects(ledger.hold(held('usr_nobody', 1)), (error: unknown) => error instanceof AppError && error.code === 'user_not_found');
+    await assert.rejects(ledger.hold(heldRequest('usr_nobody', 1)), (error: unknown) => error instanceof AppError && error.code === 'user_not_found');
   });
 
   test('a cost above what the balance covers takes what is there and records the rest', async () => {
     const user = await createUser(t.handle.db, { balanceMicro: 10_000 });
-    const request = held(user.id, 8_000);
+    const request = heldRequest(user.id, 8_000);
     await ledger.hold(request);
-    const result = await ledger.settle(request, outcome(25_000), 'gpt-5.4-mini', false);
+    const result = await ledger.settle(request, chatOutcome(25_000), 'gpt-5.4-mini', false);
     assert.deepEqual(result, { uncollectedMicro: 15_000 });
     assert.deepEqual(await account(user.id), { balance: 0, held: 0 });
     const row = await t.handle.db.selectFrom('chat_requests').select(['cost_micro', 'uncollected_micro']).where('id', '=', request.id).executeTakeFirstOrThrow();
@@ -93,7 +69,7 @@ describeEachDatabase('chat ledger', (t) => {
 
   test('one failing settlement fails alone; the others of its batch are written', async () => {
     const user = await createUser(t.handle.db, { balanceMicro: 100_000 });
-    const requests = [held(user.id, 1_000), held(user.id, 1_000), held(user.id, 1_000)];
+    const requests = [heldRequest(user.id, 1_000), heldRequest(user.id, 1_000), heldRequest(user.id, 1_000)];
     await Promise.all(requests.map((r) => ledger.hold(r)));
     // A row for the middle request already exists: its settlement's insert breaks the primary key.
     const [first, middle, last] = requests as [NewChatRequest, NewChatRequest, NewChatRequest];
@@ -101,7 +77,7 @@ describeEachDatabase('chat ledger', (t) => {
       .insertInto('chat_requests')
       .values({ id: middle.id, user_id: user.id, api_key_id: null, model: 'x', protocol: 'openai', provider: null, upstream_model: null, stream: 0, status: 'failed', input_tokens: 0, output_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, usage_estimated: 0, hold_micro: 0, cost_micro: 0, stop_reason: null, latency_ms: null, first_byte_ms: null, error_code: null, error_message: null, created_at: 1, finished_at: 1 })
       .execute();
-    const results = await Promise.allSettled([first, middle, last].map((r) => ledger.settle(r, outcome(100), 'gpt-5.4-mini', false)));
+    const results = await Promise.allSettled([first, middle, last].map((r) => ledger.settle(r, chatOutcome(100), 'gpt-5.4-mini', false)));
     assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
     // The failed one keeps its hold (the crash job will release it); the others are charged.
     assert.deepEqual(await account(user.id), { balance: 99_800, held: 1_000 });
@@ -122,9 +98,9 @@ describeEachDatabase('chat ledger', (t) => {
       for (let i = 0; i < 300; i++) {
         chats.push(
           (async () => {
-            const request = held(user.id, 1_000);
+            const request = heldRequest(user.id, 1_000);
             await ledger.hold(request);
-            return ledger.settle(request, outcome(10 + (i % 7)), 'gpt-5.4-mini', i % 2 === 0);
+            return ledger.settle(request, chatOutcome(10 + (i % 7)), 'gpt-5.4-mini', i % 2 === 0);
           })(),
         );
         if (i % 3 === 0) writes.push(noted(postLedgerEntryAlone(t.handle.db, { userId: user.id, kind: 'credit', reference: `${user.id}:c${i}`, amountMicro: 5 })));

@@ -9,37 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
-import { newId } from '../../../src/domain/ids.ts';
 import { createUser } from '../../../src/services/accounts.service.ts';
 import { type ChatLedger, createChatLedger } from '../../../src/services/chat/chat-ledger.ts';
-import type { ChatRequestOutcome, NewChatRequest } from '../../../src/services/chat/chat-records.ts';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
+import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
-
-function held(userId: string, holdMicro: number): NewChatRequest {
-  return { id: newId('chat'), userId, apiKeyId: null, model: 'gpt-5.4-mini', protocol: 'openai', stream: false, holdMicro, now: Date.now() };
-}
-
-function succeeded(costMicro: number): ChatRequestOutcome {
-  return {
-    status: 'succeeded',
-    provider: 'fake',
-    upstreamModel: 'fast',
-    attempts: 1,
-    inputTokens: 10,
-    outputTokens: 5,
-    cachedTokens: 0,
-    cacheCreationTokens: 0,
-    usageEstimated: false,
-    costMicro,
-    stopReason: 'end_turn',
-    latencyMs: 3,
-    firstByteMs: 2,
-    errorCode: null,
-    errorMessage: null,
-    finishedAt: Date.now(),
-  };
-}
 
 describe('SQLite chat ledger: holds on the event loop when quiet', () => {
   let database: TestDatabase;
@@ -59,7 +33,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
 
   test('a quiet hold is committed before hold() returns; with two open, the next goes to the thread', async () => {
     const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
-    const [a, b, c] = [held(user.id, 1_000), held(user.id, 2_000), held(user.id, 4_000)];
+    const [a, b, c] = [heldRequest(user.id, 1_000), heldRequest(user.id, 2_000), heldRequest(user.id, 4_000)];
     const first = ledger.hold(a);
     assert.equal(await heldMicro(user.id), 1_000, 'written on the event loop, before any await');
     const second = ledger.hold(b);
@@ -68,13 +42,13 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
     assert.equal(await heldMicro(user.id), 3_000, 'two open: this one waits for the writer thread');
     await Promise.all([first, second, third]);
     assert.equal(await heldMicro(user.id), 7_000);
-    for (const r of [a, b, c]) assert.equal(await ledger.settle(r, succeeded(100), 'gpt-5.4-mini', false), 'done');
+    for (const r of [a, b, c]) assert.equal(await ledger.settle(r, chatOutcome(100), 'gpt-5.4-mini', false), 'done');
     // All settled: quiet again.
-    const d = held(user.id, 500);
+    const d = heldRequest(user.id, 500);
     const fourth = ledger.hold(d);
     assert.equal(await heldMicro(user.id), 500);
     await fourth;
-    assert.equal(await ledger.settle(d, succeeded(0), 'gpt-5.4-mini', false), 'done');
+    assert.equal(await ledger.settle(d, chatOutcome(0), 'gpt-5.4-mini', false), 'done');
     assert.deepEqual(await verifyLedger(database.handle.db), []);
   });
 
@@ -84,7 +58,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
     assert.ok(lock);
     assert.ok(lock.tryAcquire(), 'the test takes the write lock, as a main-thread transaction would');
     let done = false;
-    const request = held(user.id, 5_000);
+    const request = heldRequest(user.id, 5_000);
     const holding = ledger.hold(request).then(() => {
       done = true;
     });
@@ -93,7 +67,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
     lock.release();
     await holding;
     assert.equal(await heldMicro(user.id), 5_000);
-    assert.equal(await ledger.settle(request, succeeded(10), 'gpt-5.4-mini', false), 'done');
+    assert.equal(await ledger.settle(request, chatOutcome(10), 'gpt-5.4-mini', false), 'done');
   });
 
   test("another process's write transaction sends the hold to the thread instead of the busy handler", async () => {
@@ -102,7 +76,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
     const other = new DatabaseSync(sqliteFileOf(database.handle.db)?.path ?? '');
     other.exec('begin immediate');
     let done = false;
-    const request = held(user.id, 6_000);
+    const request = heldRequest(user.id, 6_000);
     const called = performance.now();
     const holding = ledger.hold(request).then(() => {
       done = true;
@@ -116,7 +90,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
     other.close();
     await holding;
     assert.equal(await heldMicro(user.id), 6_000);
-    assert.equal(await ledger.settle(request, succeeded(10), 'gpt-5.4-mini', false), 'done');
+    assert.equal(await ledger.settle(request, chatOutcome(10), 'gpt-5.4-mini', false), 'done');
     assert.deepEqual(await verifyLedger(database.handle.db), []);
   });
 });
