@@ -2,8 +2,10 @@ import {
   applyGuardedBalanceChange,
   findBalanceMismatches,
   findEntry,
+  findHeldMismatches,
   insertEntryOnce,
   type BalanceMismatch,
+  type HeldMismatch,
   type LedgerEntryRow,
 } from '../adapters/db/repositories/ledger.repository.ts';
 import { findUserById } from '../adapters/db/repositories/users.repository.ts';
@@ -69,6 +71,10 @@ export async function postLedgerEntryAlone(db: Kysely<Schema>, movement: LedgerM
   return db.transaction().execute((tx) => postLedgerEntry(tx, movement));
 }
 
-export async function verifyLedger(db: Executor): Promise<BalanceMismatch[]> {
-  return findBalanceMismatches(db);
+/**
+ * The books' invariants, as a list of what breaks them (empty when they hold): every balance is the
+ * sum of its ledger entries, and every account's held money the sum of its running requests' holds.
+ */
+export async function verifyLedger(db: Executor): Promise<Array<BalanceMismatch | HeldMismatch>> {
+  return [...(await findBalanceMismatches(db)), ...(await findHeldMismatches(db))];
 }

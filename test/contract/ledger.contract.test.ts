@@ -4,7 +4,7 @@ import { findBalanceMismatches, listEntries } from '../../src/adapters/db/reposi
 import { findUserById } from '../../src/adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
-import { postLedgerEntry, postLedgerEntryAlone } from '../../src/services/ledger.service.ts';
+import { postLedgerEntry, postLedgerEntryAlone, verifyLedger } from '../../src/services/ledger.service.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 describeEachDatabase('ledger', (t) => {
@@ -66,6 +66,21 @@ describeEachDatabase('ledger', (t) => {
     // The invariant held <= balance is the schema's too, whatever a buggy statement tries.
     await assert.rejects(db.updateTable('users').set({ held_micro: 60_001 }).where('id', '=', user.id).execute());
     assert.deepEqual(await findBalanceMismatches(db), []);
+    // Held without a running request's row: set by hand above, taken back for the tests that follow.
+    await db.updateTable('users').set({ held_micro: 0 }).where('id', '=', user.id).execute();
+  });
+
+  test('verify reports an account whose held money is not the sum of its running requests\' holds', async () => {
+    const db = t.handle.db;
+    const user = await createUser(db, { balanceMicro: 100_000 });
+    const hold = { user_id: user.id, api_key_id: null, model: 'gpt-5.4-mini', protocol: 'openai', stream: 0, created_at: 1, last_seen_at: 1 };
+    await db.insertInto('chat_holds').values([{ ...hold, id: `${user.id}:a`, hold_micro: 7_000 }, { ...hold, id: `${user.id}:b`, hold_micro: 3_000 }]).execute();
+    await db.updateTable('users').set({ held_micro: 10_000 }).where('id', '=', user.id).execute();
+    assert.deepEqual(await verifyLedger(db), [], 'held = the sum of the holds');
+    await db.deleteFrom('chat_holds').where('id', '=', `${user.id}:b`).execute();
+    assert.deepEqual(await verifyLedger(db), [{ userId: user.id, heldMicro: 10_000, holdsSumMicro: 7_000 }]);
+    await db.deleteFrom('chat_holds').where('user_id', '=', user.id).execute();
+    await db.updateTable('users').set({ held_micro: 0 }).where('id', '=', user.id).execute();
   });
 
   test('a failure later in the same transaction rolls the movement back', async () => {
