@@ -14,12 +14,12 @@
  * metrics.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
-import type { Logger } from 'pino';
 import type { AccessLog } from './access-log.ts';
 import { bearerTokenOf } from './auth.ts';
 import { answerChat, type ChatCaller, type ChatEndpoint, STREAMED } from './chat-answer.ts';

@@ -16,6 +16,7 @@ import {
   chatLedger,
   expectedCost,
   latestRow,
+  ledgerEntriesMetric,
   openAiClient,
   prices,
   settledRow,
@@ -109,6 +110,7 @@ describeEachMode(
 
     test('tools round trip with streamed argument deltas', async () => {
       const { key, userId } = await ctx.gw.createUser(100);
+      const chargesBefore = await ledgerEntriesMetric(ctx.gw, 'chat_charge');
       const client = openAiClient(ctx.gw, key);
       const tools: OpenAI.ChatCompletionTool[] = [
         { type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
@@ -147,6 +149,13 @@ describeEachMode(
       assert.equal(sent.messages[2]?.tool_call_id, 'call_w1');
       await latestRow(ctx.gw, userId);
       assert.deepEqual((await chatLedger(ctx.gw, userId)).map((l) => l.kind), ['chat_charge', 'chat_charge'], 'one charge per request');
+      // Counted once the settlement's commit is acknowledged, a moment after the rows are visible.
+      let charges = 0;
+      for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+        charges = (await ledgerEntriesMetric(ctx.gw, 'chat_charge')) - chargesBefore;
+        if (charges >= 2) break;
+      }
+      assert.equal(charges, 2, 'and the metric counts them');
     });
 
     test('images by URL and in base64 reach the upstream', async () => {

@@ -128,6 +128,13 @@ export async function heldMicro(gw: TestGateway, userId: string): Promise<number
   return Number(row.held_micro);
 }
 
+/** `switchboard_ledger_entries_total` for one kind, as /metrics shows it (0 before the first). */
+export async function ledgerEntriesMetric(gw: TestGateway, kind: string): Promise<number> {
+  const text = await gw.gateway.services.metrics.text();
+  const match = new RegExp(`^switchboard_ledger_entries_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
 export interface LedgerLine {
   kind: string;
   reference: string;

@@ -172,7 +172,7 @@ export class ChatService {
   /**
    * The settlement transaction; called once per exchange. Never throws: a failure leaves the hold to
    * the chat_settle job. `linger`: nobody waits for it (a whole answer already sent), so it may share
-   * the commit of the next request's hold (TransactionBatcher).
+   * the commit of other ledger operations (the chat ledger's group commit, ledger-queue.ts).
    */
   async settle(exchange: ChatExchange, s: Settlement, linger = false): Promise<void> {
     const { model } = exchange;
@@ -204,7 +204,9 @@ export class ChatService {
       if (typeof settled === 'object') {
         this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: settled.uncollectedMicro }, 'chat usage exceeded the hold and the balance');
       }
-      if (settled !== 'taken' && cost > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
+      // A chat_charge entry was written when something was collected.
+      const collected = settled === 'taken' ? 0 : typeof settled === 'object' ? cost - settled.uncollectedMicro : cost;
+      if (collected > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
       if (usage.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'input' }, usage.inputTokens);
       if (usage.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'output' }, usage.outputTokens);
     } catch (error) {
@@ -307,8 +309,6 @@ class ChatExchange {
       now: this.startedAt,
     };
   }
-
-
 
   /** The client went away, or the server is shutting down. */
   get signal(): AbortSignal {
