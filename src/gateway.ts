@@ -42,6 +42,10 @@ import { createWebhookJobHandler } from './services/webhooks/webhook-delivery.ha
 import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
 import { WorkerPool } from './workers/worker-pool.ts';
+import { buildAgentServices } from './services/agent/agent.module.ts';
+import { CAPABILITY_PROBE_JOB, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
+import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
+import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
 
 export interface GatewayOptions {
   /** Where logs go (tests pass a quiet or capturing stream). */
@@ -116,7 +120,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
     readinessChecks,
-  } satisfies Omit<AppServices, 'taskRunner' | 'chat'>;
+  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent'>;
   const taskRunner = new TaskRunner({
     db: database.db,
     catalog,
@@ -138,7 +142,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     health: services.providerHealth,
     logger,
   });
-  const full: AppServices = { ...services, taskRunner, chat };
+  const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics });
+  const full: AppServices = { ...services, taskRunner, chat, agent };
   return full;
 }
 
@@ -150,6 +155,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
 export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     services.taskStatuses.forget(task.id);
+    if (task.agent_run_id) await wakeRunForTask(tx, services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
     await enqueueTaskWebhook(tx, services.queue, {
       userId: task.user_id,
@@ -173,20 +179,35 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
     {
       task: runner.handle,
       sweep,
-      [WEBHOOK_JOB_KIND]: createWebhookJobHandler({ db: database.db, client: services.outbound, logger }),
+      [WEBHOOK_JOB_KIND]: createWebhookJobHandler({
+        db: database.db,
+        client: services.outbound,
+        logger,
+        secrets: async (delivery) =>
+          delivery.destinationId === null ? services.webhookSecrets.signingSecrets(delivery.userId) : services.agent.webhooks.signingSecrets(delivery.destinationId),
+        onAttempt: async (delivery, outcome, statusCode, now) => {
+          if (delivery.destinationId !== null) await services.agent.webhooks.recordAttempt(delivery.destinationId, outcome, statusCode, now);
+        },
+      }),
       [CHAT_SETTLE_JOB.kind]: createChatSettleHandler({ db: database.db, logger, metrics: services.metrics }),
+      [AGENT_RUN_JOB]: createRunJobHandler(services.agent.engine),
+      [CAPABILITY_PROBE_JOB.kind]: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
+      [EVENT_PRUNE_JOB.kind]: createEventPruneHandler({ db: database.db, logger, retentionMs: config.agent.eventRetentionMs }),
     },
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
       leaseMs: config.worker.leaseMs,
       concurrency: config.worker.concurrency,
-      queueConcurrency: (queue) => config.providers[queue]?.concurrency ?? 64,
-      queues: [...Object.keys(config.providers), 'webhooks', 'maintenance'],
+      // Agent runs spend most of their time waiting on a model: as many as the process runs jobs.
+      queueConcurrency: (queue) => (queue === AGENT_QUEUE ? config.worker.concurrency : (config.providers[queue]?.concurrency ?? 64)),
+      queues: [...Object.keys(config.providers), 'webhooks', 'maintenance', AGENT_QUEUE],
       logger,
     },
   );
   await scheduleRetentionSweep(database.db, services.queue, Date.now());
   await scheduleChatSettlement(database.db, services.queue, Date.now());
+  await scheduleAgentMaintenance(database.db, services.queue, Date.now());
+  await services.agent.aborts.start();
   await pool.start();
   return pool;
 }
@@ -234,6 +255,8 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       // Open chat streams get a grace period, then are cancelled and settled for what they used.
       await Promise.all([http?.close(), services.chat.close()]);
       await workers?.stop();
+      await services.agent.aborts.stop();
+      await services.agent.hub.close();
       await services.chat.router.close();
       await services.authenticator.stop();
       await services.bus.close();

@@ -13,6 +13,11 @@ import { ApiKeysService } from '../services/api-keys.service.ts';
 import { AuthService } from '../services/auth/auth.service.ts';
 import { grantCredit } from '../services/credits.service.ts';
 import { verifyLedger } from '../services/ledger.service.ts';
+import { pino } from 'pino';
+import { Catalog } from '../domain/catalog/catalog.ts';
+import { createChatProviderRegistry } from '../providers/chat/chat-provider.registry.ts';
+import { RouteCapabilities } from '../services/agent/route-capabilities.service.ts';
+import { ChatRouter } from '../services/chat/chat-router.ts';
 import { integerOption, parseArgs, requireArg, UsageError } from './cli-args.ts';
 
 /**
@@ -86,6 +91,21 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         const mismatches = await verifyLedger(db);
         print({ ok: mismatches.length === 0, mismatches });
         return mismatches.length === 0 ? 0 : 1;
+      }
+      case 'agent verify-routes': {
+        // The probes GET /agent/models reports, run now for every text route instead of on first use.
+        const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
+        const router = new ChatRouter(config, createChatProviderRegistry());
+        const capabilities = new RouteCapabilities({ db, router, catalog, logger: pino({ level: 'silent' }), maxAgeMs: config.agent.capabilityProbeIntervalMs });
+        try {
+          await capabilities.probeAll();
+          const report = [];
+          for (const model of catalog.chatModels()) report.push({ model: model.id, routes: await capabilities.report(model.id) });
+          print(report);
+        } finally {
+          await router.close();
+        }
+        return 0;
       }
       case 'providers':
         print(

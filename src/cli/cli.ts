@@ -17,8 +17,9 @@ const HELP = `switchboard <command>
   keys revoke <keyId>
   credits add <userId> --amount-cents N --idempotency-key K [--note T]
   ledger show <userId> [--limit N]
-  ledger verify                 check every balance equals the sum of its ledger entries
+  ledger verify                 check the books: balances, holds, agent run budgets and operations
   providers                     configured providers and their routes
+  agent verify-routes           probe every text route for tool calling, image input and JSON schemas
 
 Configuration comes from the environment (PORT, DATA_DIR, DATABASE_URL, REDIS_URL, S3_*, ADMIN_TOKEN,
 SWITCHBOARD_CONFIG, …); see README.md.`;

@@ -71,6 +71,27 @@ export interface AddedMediaModel {
   pricing: PriceTierOverride[] | undefined;
 }
 
+/** A storefront (SPEC: agent settings and history are isolated per storefront), chosen by the request's host. */
+export interface StorefrontConfig {
+  id: string;
+  name: string;
+  /** Host names (lower case, without port) that select it; the default storefront takes every other host. */
+  hosts: string[];
+  /** When false, existing history, downloads and run controls stay available but no new run starts. */
+  agentRuns: boolean;
+}
+
+export interface AgentConfig {
+  /** Output tokens an orchestrator call may use (its hold is priced with them). */
+  maxOutputTokens: number;
+  /** Steps a run may take before it fails (a guard against loops). */
+  maxSteps: number;
+  /** How often each text route's capabilities are verified again, in milliseconds. */
+  capabilityProbeIntervalMs: number;
+  /** How long agent events are kept for replay, in milliseconds. */
+  eventRetentionMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -108,6 +129,14 @@ export interface Config {
   };
   providers: Record<string, ProviderConfig>;
   routes: Record<string, RouteTarget[]>;
+  /** Always holds the default storefront (`default` unless the file names it) first. */
+  storefronts: StorefrontConfig[];
+  agent: AgentConfig;
+  /**
+   * Test-only crash points (SWITCHBOARD_FAULT_POINTS, comma-separated): the process kills itself
+   * with SIGKILL when it reaches one. Empty in production.
+   */
+  faultPoints: string[];
   models: Record<string, ModelOverride>;
   addedChatModels: AddedChatModel[];
   addedMediaModels: AddedMediaModel[];

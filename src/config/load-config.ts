@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import type {
   AddedChatModel,
+  AgentConfig,
   AddedMediaModel,
   Config,
   ModelOverride,
@@ -13,6 +14,7 @@ import type {
   Role,
   RouteTarget,
   S3Config,
+  StorefrontConfig,
 } from './config.types.ts';
 
 type Env = Record<string, string | undefined>;
@@ -28,7 +30,7 @@ const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const fileSettings = readConfigFile(env, cwd);
   const file = new ConfigReader(fileSettings, '');
-  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files']);
+  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent']);
 
   const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
   const role = (env.ROLE ?? 'all') as Role;
@@ -88,6 +90,47 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     models: parseModelOverrides(file.object('models')),
     addedChatModels: parseAddedChatModels(file.raw('chatModels')),
     addedMediaModels: parseAddedMediaModels(file.raw('mediaModels')),
+    storefronts: parseStorefronts(file.object('storefronts')),
+    agent: parseAgent(file.object('agent')),
+    faultPoints: (env.SWITCHBOARD_FAULT_POINTS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+  };
+}
+
+/**
+ * `storefronts: { <id>: { name?, hosts: [...], agentRuns?: true } }`. A storefront with no hosts is
+ * the default (at most one); without one, a storefront `default` takes every host nobody names.
+ */
+function parseStorefronts(section: ConfigReader | undefined): StorefrontConfig[] {
+  const out: StorefrontConfig[] = [];
+  const seenHosts = new Map<string, string>();
+  for (const id of section?.keys() ?? []) {
+    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(id)) throw new ConfigError(section?.field(id) ?? id, 'storefront ids are lower-case letters, digits, - and _');
+    const s = section?.object(id);
+    if (!s) throw new ConfigError(section?.field(id) ?? id, 'must be an object');
+    s.onlyKeys(['name', 'hosts', 'agentRuns']);
+    const hosts = (s.stringArray('hosts') ?? []).map((h) => h.trim().toLowerCase());
+    for (const host of hosts) {
+      if (!/^[a-z0-9.-]+$/.test(host)) throw new ConfigError(s.field('hosts'), `${JSON.stringify(host)} is not a host name (no scheme, no port)`);
+      const other = seenHosts.get(host);
+      if (other !== undefined) throw new ConfigError(s.field('hosts'), `${host} is already a host of storefront ${other}`);
+      seenHosts.set(host, id);
+    }
+    out.push({ id, name: s.string('name') ?? id, hosts, agentRuns: s.boolean('agentRuns') ?? true });
+  }
+  const defaults = out.filter((f) => f.hosts.length === 0);
+  if (defaults.length > 1) throw new ConfigError('storefronts', `at most one storefront may have no hosts (the default); ${defaults.map((f) => f.id).join(' and ')} have none`);
+  const fallback = defaults[0] ?? out.find((f) => f.id === 'default');
+  if (fallback) return [fallback, ...out.filter((f) => f !== fallback)];
+  return [{ id: 'default', name: 'Switchboard', hosts: [], agentRuns: true }, ...out];
+}
+
+function parseAgent(section: ConfigReader | undefined): AgentConfig {
+  section?.onlyKeys(['maxOutputTokens', 'maxSteps', 'capabilityProbeHours', 'eventRetentionDays']);
+  return {
+    maxOutputTokens: section?.number('maxOutputTokens', { min: 64, max: 128_000, integer: true }) ?? 4_096,
+    maxSteps: section?.number('maxSteps', { min: 4, max: 1_000, integer: true }) ?? 60,
+    capabilityProbeIntervalMs: (section?.number('capabilityProbeHours', { min: 0.01, max: 24 * 30 }) ?? 24) * HOUR_MS,
+    eventRetentionMs: (section?.number('eventRetentionDays', { min: 1, max: 3650 }) ?? 30) * 24 * HOUR_MS,
   };
 }
 

@@ -15,6 +15,14 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_key_reused'
   | 'idempotency_in_progress'
+  | 'version_conflict'
+  | 'conversation_busy'
+  | 'followup_queue_full'
+  | 'steer_not_allowed'
+  | 'proposal_stale'
+  | 'question_not_pending'
+  | 'run_not_resumable'
+  | 'agent_runs_disabled'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -34,6 +42,14 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   conflict: [409, 'Conflict'],
   idempotency_key_reused: [409, 'Conflict'],
   idempotency_in_progress: [409, 'Conflict'],
+  version_conflict: [409, 'Conflict'],
+  conversation_busy: [409, 'Conflict'],
+  followup_queue_full: [409, 'Conflict'],
+  steer_not_allowed: [409, 'Conflict'],
+  proposal_stale: [409, 'Conflict'],
+  question_not_pending: [409, 'Conflict'],
+  run_not_resumable: [409, 'Conflict'],
+  agent_runs_disabled: [403, 'Forbidden'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

@@ -9,6 +9,7 @@ import type { BlobStore } from '../ports/blob-store.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { MediaProvider } from '../providers/media/media-provider.ts';
+import type { AgentServices } from './agent/agent.module.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 import type { AuthService } from './auth/auth.service.ts';
@@ -49,6 +50,8 @@ export interface AppServices {
   writes: TransactionBatcher;
   /** Text generation: routing, failover, holds and settlements (both wire protocols). */
   chat: ChatService;
+  /** The agent: conversations, runs, events, webhooks, and the run engine's dependencies. */
+  agent: AgentServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */

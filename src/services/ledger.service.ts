@@ -8,6 +8,8 @@ import {
   type HeldMismatch,
   type LedgerEntryRow,
 } from '../adapters/db/repositories/ledger.repository.ts';
+import { findOperationLedgerMismatches, type OperationLedgerMismatch } from '../adapters/db/repositories/agent/operations.repository.ts';
+import { findRunBookMismatches, type RunBookMismatch } from '../adapters/db/repositories/agent/runs.repository.ts';
 import { findUserById } from '../adapters/db/repositories/users.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Executor, Schema } from '../adapters/db/schema.ts';
@@ -71,10 +73,19 @@ export async function postLedgerEntryAlone(db: Kysely<Schema>, movement: LedgerM
   return db.transaction().execute((tx) => postLedgerEntry(tx, movement));
 }
 
+export type LedgerMismatch = BalanceMismatch | HeldMismatch | RunBookMismatch | OperationLedgerMismatch;
+
 /**
  * The books' invariants, as a list of what breaks them (empty when they hold): every balance is the
- * sum of its ledger entries, and every account's held money the sum of its running requests' holds.
+ * sum of its ledger entries, every account's held money the sum of its running requests' holds, and
+ * every agent run's budget agrees with its operations (settled and committed totals, within the limit)
+ * and each closed operation with the ledger (a chat call's charge, a generation's debit less refund).
  */
-export async function verifyLedger(db: Executor): Promise<Array<BalanceMismatch | HeldMismatch>> {
-  return [...(await findBalanceMismatches(db)), ...(await findHeldMismatches(db))];
+export async function verifyLedger(db: Executor): Promise<LedgerMismatch[]> {
+  return [
+    ...(await findBalanceMismatches(db)),
+    ...(await findHeldMismatches(db)),
+    ...(await findRunBookMismatches(db)),
+    ...(await findOperationLedgerMismatches(db)),
+  ];
 }

@@ -65,6 +65,7 @@ export class FakeUpstreamServer {
   readonly requests: RecordedRequest[] = [];
   #queue: FakeChatScript[] = [];
   #default: FakeChatScript = {};
+  #responder: ((body: unknown) => FakeChatScript | undefined) | undefined;
   #server: Server;
   #port = 0;
 
@@ -92,6 +93,14 @@ export class FakeUpstreamServer {
 
   setDefault(script: FakeChatScript): void {
     this.#default = script;
+  }
+
+  /**
+   * Answers from a function of the request body (a script per conversation, say); when it returns
+   * undefined, the queue and the default apply as usual.
+   */
+  respondWith(responder: ((body: unknown) => FakeChatScript | undefined) | undefined): void {
+    this.#responder = responder;
   }
 
   reset(): void {
@@ -127,7 +136,7 @@ export class FakeUpstreamServer {
       outcome,
     };
     this.requests.push(record);
-    const script = this.#queue.shift() ?? this.#default;
+    const script = this.#responder?.(body) ?? this.#queue.shift() ?? this.#default;
     try {
       if (script.delayMs) await sleep(script.delayMs);
       await handle({ req, res, record, script, markCut: () => (cut = true) });

@@ -4,6 +4,7 @@
  * values are JSON text, so that both engines store exactly the same values.
  */
 import type { Kysely, Transaction } from 'kysely';
+import type { AgentTables } from './tables/agent.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
 import type { MediaTables } from './tables/media.tables.ts';
@@ -12,7 +13,7 @@ import type { StatsTables } from './tables/stats.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

@@ -16,6 +16,7 @@ export class Metrics {
   readonly queueDepth: Gauge<'kind'>;
   readonly chatTokens: FastCounter<'model' | 'direction'>;
   readonly chatLaneRequests: FastCounter<'route'>;
+  readonly agentEngineTime: FastHistogram<'outcome'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_process_' });
@@ -66,6 +67,13 @@ export class Metrics {
       name: 'switchboard_chat_lane_requests_total',
       help: 'Text requests answered by the chat lane (the hot path before the framework), by route',
       labelNames: ['route'],
+      registers: [this.registry],
+    });
+    this.agentEngineTime = new FastHistogram({
+      name: 'switchboard_agent_engine_seconds',
+      help: 'Time the run engine spends on one step of a run, without the wait for the orchestrator model (by what the step led to: now, later, idle)',
+      labelNames: ['outcome'],
+      buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [this.registry],
     });
   }

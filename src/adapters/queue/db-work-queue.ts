@@ -16,6 +16,12 @@ export async function completeJobIn(tx: Executor, owner: string, jobId: string):
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Releases the lease and makes the job due at `runAt`, inside the caller's transaction; false when the lease was lost. */
+export async function rescheduleJobIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
+  const result = await tx.updateTable('jobs').set({ run_at: runAt, lease_owner: null, lease_until: null }).where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /**
  * The work queue on the application database. PostgreSQL: claims use FOR UPDATE SKIP LOCKED so many
  * workers take different rows without waiting. SQLite: one writer at a time, so a plain

@@ -27,6 +27,7 @@ import { registerTaskStatusRoute } from './task-status.route.ts';
 import { registerUserMeRoute } from './user-me.route.ts';
 import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
 import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
+import { registerAgentRoutes } from './agent/index.ts';
 
 /** `chatHeartbeat`: the keep-alive timer of every open event stream, shared with the chat lane. */
 export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector, chatHeartbeat: SseHeartbeat): void {
@@ -51,6 +52,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerSessionRoutes(app, services);
   registerStatsRoute(app, services);
   registerGenerationsListRoute(app, services);
+  registerAgentRoutes(app, services, chatHeartbeat);
   registerAdminUserRoutes(app, services);
   registerAdminRoleRoute(app, services);
   registerAdminLedgerRoutes(app, services);

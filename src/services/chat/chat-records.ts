@@ -132,3 +132,14 @@ export async function abandonChatRequest(db: Executor, id: string, now: number, 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A running request's hold row (undefined once it settled, or when it was never held). */
+export async function findChatHold(db: Executor, id: string): Promise<StaleChatHold | undefined> {
+  return db.selectFrom('chat_holds').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What a settled request was charged (undefined while it runs, or when it never started). */
+export async function findChatCharge(db: Executor, id: string): Promise<{ status: string; costMicro: number } | undefined> {
+  const row = await db.selectFrom('chat_requests').select(['status', 'cost_micro']).where('id', '=', id).executeTakeFirst();
+  return row ? { status: row.status, costMicro: Number(row.cost_micro) } : undefined;
+}

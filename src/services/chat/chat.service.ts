@@ -58,6 +58,20 @@ export interface ChatCall {
    * shutdown: the upstream request is cancelled and what was observed is billed.
    */
   abort: AbortController;
+  /** The request's id (`chat_…`), when the caller must know it before the call (an agent run records it first). */
+  id?: string;
+  /**
+   * The most this request may be charged (an agent run's commitment): a reported usage above it is
+   * charged at this amount, so a run's settled charges never pass what it committed.
+   */
+  maxChargeMicro?: number;
+}
+
+/** What a request will hold: its prompt estimate, its output cap and the money they can cost. */
+export interface ChatQuote {
+  promptTokens: number;
+  maxOutputTokens: number;
+  holdMicro: number;
 }
 
 export type ChatAnswer =
@@ -104,8 +118,7 @@ export class ChatService {
     if (this.#closing) throw new AppError('service_unavailable', 'The server is shutting down; try again.', { retryAfter: 1 });
     const model = this.#model(call);
     const request = call.request;
-    const cap = this.#deps.maxOutputTokens;
-    request.maxOutputTokens = Math.min(request.maxOutputTokens ?? Math.min(model.maxOutputTokens, cap), cap);
+    request.maxOutputTokens = this.#outputCap(model, request);
     const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);
@@ -116,6 +129,22 @@ export class ChatService {
       await exchange.settle({ status: call.abort.signal.aborted ? 'client_closed' : 'failed', usage: undefined, error: errorSummary(error) });
       throw error;
     }
+  }
+
+  /**
+   * What `complete` would hold for this request (the same computation), without calling anything:
+   * an agent run checks it against its limit before it commits to the call.
+   */
+  quote(call: Pick<ChatCall, 'protocol' | 'request'>): ChatQuote {
+    const model = this.#model(call);
+    const maxOutputTokens = this.#outputCap(model, call.request);
+    const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
+    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens) };
+  }
+
+  #outputCap(model: ChatModelDefinition, request: ChatRequest): number {
+    const cap = this.#deps.maxOutputTokens;
+    return Math.min(request.maxOutputTokens ?? Math.min(model.maxOutputTokens, cap), cap);
   }
 
   /** Stops taking requests; waits up to `graceMs` for running ones, then cancels them (they settle as client_closed). */
@@ -136,7 +165,7 @@ export class ChatService {
     await this.#ledger.close();
   }
 
-  #model(call: ChatCall): ChatModelDefinition {
+  #model(call: Pick<ChatCall, 'protocol' | 'request'>): ChatModelDefinition {
     const id = call.request.model;
     const model = this.#deps.catalog.chat(id);
     if (!model) {
@@ -179,7 +208,7 @@ export class ChatService {
     const now = Date.now();
     const bounds = { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens };
     const usage = s.usage ? billableUsage(s.usage, bounds) : NO_USAGE;
-    const cost = s.usage ? costMicro(model, usage) : 0;
+    const cost = s.usage ? Math.min(costMicro(model, usage), exchange.maxChargeMicro) : 0;
     const route = exchange.route;
     const outcome: ChatRequestOutcome = {
       status: s.status,
@@ -271,6 +300,8 @@ class ChatExchange {
   readonly promptTokens: number;
   readonly maxOutputTokens: number;
   readonly wantsStream: boolean;
+  /** The charge cap (ChatCall.maxChargeMicro); unbounded for API requests. */
+  readonly maxChargeMicro: number;
   readonly userId: string;
   readonly apiKeyId: string | undefined;
   readonly protocol: ChatProtocol;
@@ -297,7 +328,8 @@ class ChatExchange {
     this.model = model;
     this.promptTokens = promptTokens;
     this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens);
-    this.id = newId('chat', this.startedAt);
+    this.id = call.id ?? newId('chat', this.startedAt);
+    this.maxChargeMicro = call.maxChargeMicro ?? Number.POSITIVE_INFINITY;
     this.record = {
       id: this.id,
       userId: this.userId,

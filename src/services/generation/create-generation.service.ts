@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
 import { findParentTasks, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
@@ -49,6 +49,34 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
     if (earlier) return replay(earlier, hash);
   }
 
+  const task = await prepareGeneration(deps, userId, body, now, { idempotencyKey: idempotencyKey ?? null, requestHash: hash });
+  try {
+    // Refusable: the only AppError (insufficient balance) is raised by the guarded debit, before any write.
+    await deps.writes.run(userId, (tx) => writePaidTask(tx, deps.queue, task), true);
+  } catch (error) {
+    // Two requests with one Idempotency-Key raced: the loser's transaction (and debit) rolled back.
+    if (idempotencyKey !== undefined && hash !== null && isUniqueViolation(error)) {
+      const winner = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
+      if (winner) return replay(winner, hash);
+    }
+    throw error;
+  }
+  await deps.queue.wake(firstQueueOf(task));
+  return { task, created: true };
+}
+
+/**
+ * Validates and prices a generation request (measuring user media) and fixes its routes: the task row
+ * as create will write it, nothing written yet. An agent run dispatches through here too, so its
+ * generations cost exactly what the same request through the API costs.
+ */
+export async function prepareGeneration(
+  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls'>,
+  userId: string,
+  body: unknown,
+  now: number,
+  extra: { idempotencyKey: string | null; requestHash: string | null; agentRunId?: string | null },
+): Promise<TaskRow> {
   const priced = await deps.estimates.price(body);
   const { model, input, webhook } = priced.request;
   if (webhook !== undefined) {
@@ -61,10 +89,8 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
   const info = deps.catalog.media(model);
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
   const routes = await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input));
-  const firstRoute = routes[0];
-  if (!firstRoute) throw new AppError('service_unavailable', `no provider serves ${model}`);
-
-  const task: TaskRow = {
+  if (!routes[0]) throw new AppError('service_unavailable', `no provider serves ${model}`);
+  return {
     id: newId('task', now),
     user_id: userId,
     model,
@@ -83,35 +109,33 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
     output_json: null,
     error_message: null,
     refunded_micro: 0,
-    idempotency_key: idempotencyKey ?? null,
-    request_hash: hash,
+    idempotency_key: extra.idempotencyKey,
+    request_hash: extra.requestHash,
     created_at: now,
     updated_at: now,
     started_at: null,
     finished_at: null,
     expires_at: null,
+    agent_run_id: extra.agentRunId ?? null,
   };
-  try {
-    // Refusable: the only AppError (insufficient balance) is raised by the guarded debit, before any write.
-    await deps.writes.run(
-      userId,
-      async (tx) => {
-        await postLedgerEntry(tx, { userId, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: model }, now);
-        await insertTask(tx, task);
-        await deps.queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstRoute.provider, runAt: now });
-      },
-      true,
-    );
-  } catch (error) {
-    // Two requests with one Idempotency-Key raced: the loser's transaction (and debit) rolled back.
-    if (idempotencyKey !== undefined && hash !== null && isUniqueViolation(error)) {
-      const winner = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
-      if (winner) return replay(winner, hash);
-    }
-    throw error;
-  }
-  await deps.queue.wake(firstRoute.provider);
-  return { task, created: true };
+}
+
+/**
+ * In the caller's transaction: the debit (insufficient_balance before any write when it does not
+ * fit), the task row and its first job. Wake `firstQueueOf(task)` after the commit.
+ */
+export async function writePaidTask(tx: Executor, queue: WorkQueue, task: TaskRow): Promise<void> {
+  await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model }, task.created_at);
+  await insertTask(tx, task);
+  await queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstQueueOf(task), runAt: task.created_at });
+}
+
+/** The queue of the task's first route (its provider). */
+export function firstQueueOf(task: TaskRow): string {
+  const routes = JSON.parse(task.routes_json) as RouteTarget[];
+  const first = routes[0];
+  if (!first) throw new Error(`task ${task.id} has no route`);
+  return first.provider;
 }
 
 function replay(earlier: TaskRow, hash: string): CreatedTask {
@@ -119,7 +143,7 @@ function replay(earlier: TaskRow, hash: string): CreatedTask {
   return { task: earlier, created: false };
 }
 
-async function resolveRoutes(deps: CreateGenerationDeps, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
+async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'db' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
   const routes = routesForModel(deps.routes, model);
   if (parentIds.length === 0) return routes;
   const parents = await findParentTasks(deps.db, userId, parentIds);

@@ -43,6 +43,8 @@ export interface WebhookHandlerDeps {
   /** The receiver's answer is read up to this and discarded (default 64 KiB). */
   maxResponseBytes?: number;
   userAgent?: string;
+  /** After each attempt is recorded (agent destinations track their health here). */
+  onAttempt?: (delivery: { destinationId: string | null; userId: string }, outcome: WebhookAttemptOutcome, statusCode: number | null, now: number) => Promise<void>;
 }
 
 const DONE: JobOutcome = { kind: 'done' };
@@ -141,6 +143,11 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
       });
     });
     deps.metrics?.webhookAttempts.inc({ outcome });
+    try {
+      await deps.onAttempt?.({ destinationId: delivery.destination_id, userId: delivery.user_id }, outcome, result.statusCode, endedAt);
+    } catch (error) {
+      logger.warn({ err: error, deliveryId: delivery.id }, 'recording a webhook destination\'s health failed');
+    }
     const fields = { deliveryId: delivery.id, taskId: delivery.task_id, attempt: attemptNo, status: result.statusCode, ms: durationMs };
     if (outcome === 'delivered') logger.info(fields, 'webhook delivered');
     else if (outcome === 'failed') logger.warn({ ...fields, error: lastError }, 'webhook delivery failed; no more attempts');

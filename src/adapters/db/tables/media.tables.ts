@@ -31,6 +31,8 @@ export interface TasksTable {
   started_at: number | null;
   finished_at: number | null;
   expires_at: number | null;
+  /** The agent run that dispatched this task (migration 011); its terminal transition wakes the run. */
+  agent_run_id?: string | null;
 }
 
 export interface TaskAttemptsTable {

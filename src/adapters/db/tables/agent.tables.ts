@@ -1,0 +1,204 @@
+/** The agent's tables (migration 011; docs/agent.md). Times are ms, money micro-USD, JSON is text. */
+import type { Generated } from 'kysely';
+import type { RunStatus } from '../../../domain/agent/run-status.ts';
+
+export interface AgentSettingsTable {
+  user_id: string;
+  storefront: string;
+  version: number;
+  settings_json: string;
+  updated_at: number;
+}
+
+export interface AgentConversationsTable {
+  id: string;
+  user_id: string;
+  storefront: string;
+  title: string | null;
+  title_source: 'user' | 'generated' | null;
+  mode: 'auto' | 'manual';
+  selected_model_id: string | null;
+  project_id: string | null;
+  profile_id: string | null;
+  default_workflow_id: string | null;
+  /** Setting overrides of this conversation (a partial settings object). */
+  settings_json: string;
+  version: number;
+  event_seq: Generated<number>;
+  active_run_id: string | null;
+  run_count: Generated<number>;
+  last_activity_at: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export type AgentMessageKind = 'new_run' | 'followup' | 'steer' | 'reply' | 'answer';
+
+export interface AgentMessagesTable {
+  id: string;
+  conversation_id: string;
+  run_id: string | null;
+  role: 'user' | 'assistant';
+  kind: AgentMessageKind;
+  client_message_id: string | null;
+  request_hash: string | null;
+  response_json: string | null;
+  content_json: string;
+  text: string;
+  created_at: number;
+}
+
+export interface AgentRunsTable {
+  id: string;
+  conversation_id: string;
+  user_id: string;
+  storefront: string;
+  api_key_id: string | null;
+  message_id: string;
+  run_no: number;
+  status: RunStatus;
+  wait_reason: string | null;
+  version: number;
+  wake_seq: Generated<number>;
+  mode: 'auto' | 'manual';
+  orchestrator_model_id: string;
+  model_attempt: Generated<number>;
+  selected_model_id: string | null;
+  settings_json: string;
+  overrides_json: Generated<string>;
+  limit_micro: number;
+  settled_micro: Generated<number>;
+  committed_micro: Generated<number>;
+  budget_version: Generated<number>;
+  budget_needed_micro: number | null;
+  steer_json: Generated<string>;
+  step_count: Generated<number>;
+  outcome_json: string | null;
+  revision: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  stop_requested_at: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title';
+export type AgentStepStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+export interface AgentStepsTable {
+  id: string;
+  run_id: string;
+  position: number;
+  kind: AgentStepKind;
+  name: string;
+  status: AgentStepStatus;
+  tool_call_id: string | null;
+  input_json: string;
+  output_json: string | null;
+  cost_micro: Generated<number>;
+  started_at: number;
+  finished_at: number | null;
+}
+
+export type AgentOperationKind = 'chat' | 'generation';
+export type AgentOperationState = 'committed' | 'settled' | 'released';
+
+export interface AgentOperationsTable {
+  id: string;
+  run_id: string;
+  user_id: string;
+  step_id: string;
+  kind: AgentOperationKind;
+  ref_id: string;
+  model: string;
+  estimate_micro: number;
+  cost_micro: Generated<number>;
+  state: AgentOperationState;
+  created_at: number;
+  settled_at: number | null;
+}
+
+export type PendingActionKind = 'question' | 'model_change';
+export type PendingActionStatus = 'pending' | 'answered' | 'accepted' | 'declined' | 'cancelled' | 'expired';
+
+export interface AgentPendingActionsTable {
+  id: string;
+  run_id: string;
+  step_id: string | null;
+  kind: PendingActionKind;
+  status: PendingActionStatus;
+  version: number;
+  proposal_hash: string | null;
+  payload_json: string;
+  response_json: string | null;
+  created_at: number;
+  expires_at: number | null;
+  resolved_at: number | null;
+}
+
+export interface AgentEventsTable {
+  conversation_id: string;
+  sequence: number;
+  id: string;
+  run_id: string | null;
+  type: string;
+  data_json: string;
+  created_at: number;
+}
+
+export interface AgentArtifactsTable {
+  id: string;
+  user_id: string;
+  storefront: string;
+  conversation_id: string;
+  run_id: string;
+  step_id: string;
+  generation_id: string | null;
+  output_index: number | null;
+  file_type: string;
+  blob_key: string;
+  content_type: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface AgentWebhooksTable {
+  id: string;
+  user_id: string;
+  storefront: string;
+  url: string;
+  event_types_json: string;
+  scope: 'user' | 'project' | 'conversation';
+  scope_id: string | null;
+  secret: string;
+  created_at: number;
+  revoked_at: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  failing_since: number | null;
+}
+
+export interface ChatRouteCapabilitiesTable {
+  provider: string;
+  upstream_model: string;
+  capability: string;
+  ok: number;
+  detail: string | null;
+  checked_at: number;
+}
+
+export interface AgentTables {
+  agent_settings: AgentSettingsTable;
+  agent_conversations: AgentConversationsTable;
+  agent_messages: AgentMessagesTable;
+  agent_runs: AgentRunsTable;
+  agent_steps: AgentStepsTable;
+  agent_operations: AgentOperationsTable;
+  agent_pending_actions: AgentPendingActionsTable;
+  agent_events: AgentEventsTable;
+  agent_artifacts: AgentArtifactsTable;
+  agent_webhooks: AgentWebhooksTable;
+  chat_route_capabilities: ChatRouteCapabilitiesTable;
+}

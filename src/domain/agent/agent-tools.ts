@@ -1,0 +1,207 @@
+/**
+ * The tools the agent's orchestrator model may call, as OpenAI-style function tools (the text layer
+ * translates them for Anthropic routes). Their names and argument shapes are a contract between the
+ * run engine (services/agent/engine), the built-in local planner (providers/chat/local) and scripted
+ * test upstreams; change them together.
+ */
+import type { FunctionTool } from '../chat/chat-request.types.ts';
+
+export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'finish'] as const;
+export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
+
+export const MEDIA_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music'] as const;
+export type MediaToolName = (typeof MEDIA_TOOL_NAMES)[number];
+
+export type Modality = 'text' | 'image' | 'video' | 'music';
+
+export function isAgentToolName(name: string): name is AgentToolName {
+  return (AGENT_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+export function isMediaToolName(name: string): name is MediaToolName {
+  return (MEDIA_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/** The modality a media tool produces. */
+export function modalityOfTool(name: MediaToolName): Exclude<Modality, 'text'> {
+  return name === 'generate_image' ? 'image' : name === 'generate_video' ? 'video' : 'music';
+}
+
+/**
+ * Arguments of the media tools. `model` (a catalog id of that modality) is optional: without it the
+ * run's default for the modality applies. `options` carries model-specific input fields (as
+ * GET /api/v1/catalog/{id} lists them) and is validated by the catalog like any generation input.
+ */
+export interface MediaToolArguments {
+  prompt: string;
+  model?: string;
+  aspectRatio?: string;
+  durationSeconds?: number;
+  referenceArtifactIds?: string[];
+  instrumental?: boolean;
+  title?: string;
+  style?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface AskClarificationArguments {
+  question: string;
+  choices?: string[];
+}
+
+export interface ProposeModelChangeArguments {
+  modality: Modality;
+  toModelId: string;
+  reason: string;
+  /** How many reference images the operation needs (a model that accepts fewer cannot perform it). */
+  requiredReferenceImages?: number;
+}
+
+export interface FinishArguments {
+  summary: string;
+  /** The artifacts that make up the main outcome; default: every artifact of the run. */
+  artifactIds?: string[];
+}
+
+/** Model ids the tools may name, per modality (an enum in the schema helps models and the local planner). */
+export interface ToolModelChoices {
+  image: string[];
+  video: string[];
+  music: string[];
+  text: string[];
+}
+
+const ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9'];
+
+function modelProperty(ids: string[], modality: string): Record<string, unknown> {
+  return {
+    type: 'string',
+    description: `A ${modality} model id; omit it to use the run's default ${modality} model.`,
+    ...(ids.length > 0 ? { enum: ids } : {}),
+  };
+}
+
+const REFERENCES = {
+  type: 'array',
+  description: 'Artifacts of this conversation to use as reference images (their ids, art_…).',
+  items: { type: 'string' },
+  maxItems: 14,
+};
+
+const OPTIONS = {
+  type: 'object',
+  description: 'Model-specific input fields, as GET /api/v1/catalog/{model} lists them (validated like any generation input).',
+};
+
+/** The function tools offered to the orchestrator. */
+export function agentToolDefinitions(models: ToolModelChoices): FunctionTool[] {
+  return [
+    {
+      type: 'function',
+      name: 'generate_image',
+      description: 'Generate one or more images. Billed at the model\'s normal tariff within the run\'s spending limit.',
+      parameters: {
+        type: 'object',
+        properties: {
+          prompt: { type: 'string', description: 'What the image shows, in detail.' },
+          model: modelProperty(models.image, 'image'),
+          aspectRatio: { type: 'string', enum: ASPECT_RATIOS },
+          referenceArtifactIds: REFERENCES,
+          options: OPTIONS,
+        },
+        required: ['prompt'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'generate_video',
+      description: 'Generate a video clip. Billed at the model\'s normal tariff within the run\'s spending limit.',
+      parameters: {
+        type: 'object',
+        properties: {
+          prompt: { type: 'string', description: 'What happens in the video, in detail.' },
+          model: modelProperty(models.video, 'video'),
+          durationSeconds: { type: 'number', minimum: 1, maximum: 60, description: 'Wanted length; the nearest length the model offers is used.' },
+          aspectRatio: { type: 'string', enum: ASPECT_RATIOS },
+          referenceArtifactIds: REFERENCES,
+          options: OPTIONS,
+        },
+        required: ['prompt'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'generate_music',
+      description: 'Generate music (a song, a jingle, a soundtrack). Billed at the model\'s normal tariff within the run\'s spending limit.',
+      parameters: {
+        type: 'object',
+        properties: {
+          prompt: { type: 'string', description: 'A description of the music (style, mood, instruments, what it is for).' },
+          model: modelProperty(models.music, 'music'),
+          instrumental: { type: 'boolean', description: 'No vocals.' },
+          title: { type: 'string' },
+          style: { type: 'string', description: 'Genre and style tags.' },
+          options: OPTIONS,
+        },
+        required: ['prompt'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'ask_clarification',
+      description: 'Ask the user one question and wait for the answer. Use it only when the request cannot be carried out without it.',
+      parameters: {
+        type: 'object',
+        properties: {
+          question: { type: 'string' },
+          choices: { type: 'array', items: { type: 'string' }, maxItems: 8, description: 'Suggested answers, if any.' },
+        },
+        required: ['question'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'propose_model_change',
+      description:
+        'Ask the user to approve another model when the current one cannot perform an operation (for example it accepts too few reference images). The run waits for the decision.',
+      parameters: {
+        type: 'object',
+        properties: {
+          modality: { type: 'string', enum: ['text', 'image', 'video', 'music'] },
+          toModelId: { type: 'string', description: 'The proposed model id.' },
+          reason: { type: 'string' },
+          requiredReferenceImages: { type: 'integer', minimum: 0 },
+        },
+        required: ['modality', 'toModelId', 'reason'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'finish',
+      description: 'End the run with its main outcome: a short summary for the user and the artifacts that answer the request.',
+      parameters: {
+        type: 'object',
+        properties: {
+          summary: { type: 'string' },
+          artifactIds: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['summary'],
+      },
+    },
+  ];
+}
+
+/** What a media tool's result says to the model (JSON in the tool message). */
+export interface MediaToolResult {
+  status: 'succeeded' | 'failed' | 'refused';
+  model: string;
+  generationId?: string;
+  artifacts?: Array<{ artifactId: string; type: string; url: string }>;
+  costMicroUsd?: string;
+  error?: string;
+  /** Adjustments the engine made (a duration rounded to what the model offers, a default model). */
+  notes?: string[];
+}
+
+/** The marker the title request carries in its system prompt (the local planner answers it). */
+export const TITLE_INSTRUCTION = 'Write a short title (at most six words) for a conversation that starts with the message below. Answer with the title only.';

@@ -1,0 +1,251 @@
+/**
+ * JSON Schemas of the agent endpoints: request bodies (Fastify validates them, and the OpenAPI
+ * document shows the same objects) and the response shapes for the docs. The services check what a
+ * schema cannot (model ids, versions, states) and answer in the same error format.
+ */
+import { AGENT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
+import { ROUTING_POLICIES } from '../../../domain/agent/agent-settings.ts';
+import { RUN_STATUSES } from '../../../domain/agent/run-status.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const microUsd = (description: string): JsonSchema => ({ type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$', description: `${description} (decimal integer string of micro-USD; 1000000 = USD 1)` });
+const id = (description: string): JsonSchema => ({ type: 'string', minLength: 1, maxLength: 200, description });
+
+export const settingsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    orchestratorModelId: { type: 'string', maxLength: 200, description: 'The text model that plans and calls tools' },
+    fallbackModelIds: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 200 }, description: 'Tried in order after a confirmed failure of the orchestrator' },
+    imageModelId: { type: 'string', maxLength: 200, description: 'Soft default for images' },
+    videoModelId: { type: 'string', maxLength: 200, description: 'Soft default for videos' },
+    musicModelId: { type: 'string', maxLength: 200, description: 'Soft default for music' },
+    routingPolicy: { type: 'string', enum: [...ROUTING_POLICIES], description: 'defaults: the defaults unless the inputs do not fit; cheapest: the cheapest fitting model; pinned: only the defaults unless a change is approved' },
+    defaultMaxCostMicroUsd: microUsd('The run limit when a message gives none'),
+  },
+};
+
+export const putSettingsBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['expectedVersion', 'settings'],
+  properties: {
+    expectedVersion: { type: 'integer', minimum: 0, description: '0 only before the first save; otherwise the version from GET' },
+    settings: settingsSchema,
+  },
+};
+
+export const settingsView: JsonSchema = {
+  type: 'object',
+  required: ['version', 'settings'],
+  properties: { version: { type: 'integer' }, settings: settingsSchema, updatedAt: { type: ['string', 'null'], format: 'date-time' } },
+};
+
+export const createConversationBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    title: { type: 'string', maxLength: 200 },
+    projectId: id('A brand project'),
+    profileId: id('An assistant profile (GET /agent/profiles)'),
+    defaultWorkflowId: id('A workflow'),
+    settings: settingsSchema,
+    mode: { type: 'string', enum: ['auto', 'manual'], description: 'manual pins selectedModelId' },
+    selectedModelId: { type: 'string', maxLength: 200, description: 'Manual mode: the model that makes the result (a text model drives the run; a media model makes its media)' },
+  },
+};
+
+export const renameConversationBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'expectedVersion'],
+  properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, expectedVersion: { type: 'integer', minimum: 1 } },
+};
+
+export const conversationView: JsonSchema = {
+  type: 'object',
+  properties: {
+    conversationId: { type: 'string' },
+    title: { type: ['string', 'null'] },
+    titleSource: { type: ['string', 'null'], enum: ['user', 'generated', null] },
+    mode: { type: 'string', enum: ['auto', 'manual'] },
+    selectedModelId: { type: ['string', 'null'] },
+    projectId: { type: ['string', 'null'] },
+    profileId: { type: ['string', 'null'] },
+    defaultWorkflowId: { type: ['string', 'null'] },
+    settings: settingsSchema,
+    version: { type: 'integer' },
+    activeRunId: { type: ['string', 'null'] },
+    lastEventSequence: { type: 'integer' },
+    lastActivityAt: { type: 'string', format: 'date-time' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const textBlock: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'text'],
+  properties: { type: { const: 'text' }, text: { type: 'string', maxLength: 100_000 } },
+};
+
+const attachmentBlock: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'attachmentId'],
+  properties: {
+    type: { const: 'attachment' },
+    attachmentId: { type: 'string', maxLength: 200 },
+    usageIntent: { type: 'string', enum: ['auto', 'analyze', 'reference', 'both'] },
+    maskFor: { type: 'object', additionalProperties: false, required: ['type', 'id'], properties: { type: { type: 'string', enum: ['attachment', 'artifact'] }, id: { type: 'string', maxLength: 200 } } },
+  },
+};
+
+export const messageBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content'],
+  properties: {
+    clientMessageId: { type: 'string', minLength: 1, maxLength: 200, description: 'Idempotency key: the same id and body return the first response; another body is 409' },
+    content: { type: 'array', minItems: 1, maxItems: 50, items: { anyOf: [textBlock, attachmentBlock] } },
+    maxCostMicroUsd: microUsd('The run limit: settled charges plus commitments'),
+    deliveryMode: { type: 'string', enum: ['followup', 'steer'], description: 'While a run is active: queue a follow-up (at most 20), or steer the active run' },
+    replyToRunId: id('A clarification reply: the run that asked'),
+    questionId: id('A clarification reply: the pending question'),
+    workflowId: id('Not available yet'),
+    workflowVersion: { anyOf: [{ type: 'string' }, { type: 'integer' }], description: 'Not available yet' },
+    workflowInput: { type: 'object', description: 'Not available yet' },
+    outputSchema: { type: 'object', description: 'Not available yet' },
+    structuredOutputMode: { type: 'string', enum: ['auto', 'extract'], description: 'Not available yet' },
+  },
+};
+
+export const messageAccepted: JsonSchema = {
+  type: 'object',
+  required: ['conversationId', 'messageId', 'runId', 'status'],
+  properties: {
+    conversationId: { type: 'string' },
+    messageId: { type: 'string' },
+    runId: { type: 'string' },
+    status: { type: 'string', enum: [...RUN_STATUSES] },
+    queuePosition: { type: 'integer', description: 'A queued follow-up: 1 starts next' },
+  },
+};
+
+export const budgetBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['maxCostMicroUsd', 'expectedVersion'],
+  properties: { maxCostMicroUsd: microUsd('The new run limit, at least what is settled and committed'), expectedVersion: { type: 'integer', minimum: 1, description: 'budget.version from the run view' } },
+};
+
+export const budgetView: JsonSchema = {
+  type: 'object',
+  properties: {
+    limitMicroUsd: { type: 'string' },
+    settledMicroUsd: { type: 'string' },
+    committedMicroUsd: { type: 'string' },
+    remainingMicroUsd: { type: 'string' },
+    version: { type: 'integer' },
+  },
+};
+
+export const decisionBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pendingActionId', 'version', 'proposalHash', 'input'],
+  properties: {
+    pendingActionId: id('The pending decision'),
+    version: { type: 'integer', description: 'Its version' },
+    proposalHash: { type: 'string', maxLength: 200, description: 'Its proposalHash: a stale proposal authorizes nothing' },
+    input: { type: 'object', additionalProperties: false, required: ['accept'], properties: { accept: { type: 'boolean' } } },
+  },
+};
+
+export const runView: JsonSchema = {
+  type: 'object',
+  description: 'A run: status, budget, steps with their costs, pending actions and canSteer',
+  properties: {
+    runId: { type: 'string' },
+    conversationId: { type: 'string' },
+    status: { type: 'string', enum: [...RUN_STATUSES] },
+    waitReason: { type: ['string', 'null'] },
+    canSteer: { type: 'boolean' },
+    queuePosition: { type: ['integer', 'null'] },
+    budget: budgetView,
+    costs: { type: 'object' },
+    steps: { type: 'array', items: { type: 'object' } },
+    pendingActions: { type: 'array', items: { type: 'object' } },
+    error: { type: ['object', 'null'] },
+  },
+};
+
+export const artifactView: JsonSchema = {
+  type: 'object',
+  required: ['artifactId', 'generationId', 'outputIndex'],
+  properties: {
+    artifactId: { type: 'string' },
+    conversationId: { type: 'string' },
+    runId: { type: 'string' },
+    generationId: { type: ['string', 'null'], description: 'The source generation (task id); null without one' },
+    outputIndex: { type: ['integer', 'null'] },
+    type: { type: 'string' },
+    contentType: { type: 'string' },
+    url: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+export const resultView: JsonSchema = {
+  type: 'object',
+  properties: {
+    runId: { type: 'string' },
+    status: { type: 'string' },
+    mainOutcome: { type: ['object', 'null'], properties: { text: { type: 'string' }, artifactIds: { type: 'array', items: { type: 'string' } } } },
+    revision: { type: 'integer' },
+    artifacts: { type: 'array', items: artifactView },
+    structuredResult: { description: 'null: structured output is not available yet' },
+  },
+};
+
+export const eventSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'sequence', 'type', 'conversationId', 'createdAt', 'data'],
+  properties: {
+    id: { type: 'string', description: 'evt_…: also the webhook-id of its webhook deliveries' },
+    sequence: { type: 'integer', description: 'Gap-free within the conversation; the SSE id' },
+    type: { type: 'string', enum: [...AGENT_EVENT_TYPES] },
+    conversationId: { type: 'string' },
+    runId: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    data: { type: 'object' },
+  },
+};
+
+export const webhookBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'eventTypes'],
+  properties: {
+    url: { type: 'string', maxLength: 2048, description: 'HTTPS; the resolved address must be public' },
+    eventTypes: { type: 'array', minItems: 1, items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES, '*'] } },
+    scope: { type: 'string', enum: ['user', 'project', 'conversation'], description: 'Default user' },
+    scopeId: { type: 'string', maxLength: 200, description: 'The project or conversation of the scope' },
+  },
+};
+
+export const webhookView: JsonSchema = {
+  type: 'object',
+  properties: {
+    webhookId: { type: 'string' },
+    url: { type: 'string' },
+    eventTypes: { type: 'array', items: { type: 'string' } },
+    scope: { type: 'string' },
+    scopeId: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['active', 'disabled'] },
+    disabledReason: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../../../services/app-services.ts';
+import type { SseHeartbeat } from '../../sse.ts';
+import { registerAgentConversationRoutes } from './agent-conversations.route.ts';
+import { registerAgentMessageRoutes } from './agent-messages.route.ts';
+import { registerAgentRunRoutes } from './agent-runs.route.ts';
+import { registerAgentSettingsRoutes } from './agent-settings.route.ts';
+import { registerAgentWebhookRoutes } from './agent-webhooks.route.ts';
+
+/** Every agent endpoint (SPEC "Agent"), under /api/v1/agent. */
+export function registerAgentRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+  registerAgentSettingsRoutes(app, services);
+  registerAgentConversationRoutes(app, services);
+  registerAgentMessageRoutes(app, services, heartbeat);
+  registerAgentRunRoutes(app, services);
+  registerAgentWebhookRoutes(app, services);
+}

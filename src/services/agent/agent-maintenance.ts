@@ -1,0 +1,49 @@
+/**
+ * The agent's recurring jobs on the `maintenance` queue (each safe to run twice, and in several
+ * processes at once): verifying text routes' capabilities, and removing events older than their
+ * retention (a reader whose cursor is older gets `resync`).
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { pruneEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { RouteCapabilities } from './route-capabilities.service.ts';
+
+export const CAPABILITY_PROBE_JOB = { kind: 'agent_capability_probe', refId: 'routes', queue: 'maintenance' } as const;
+export const EVENT_PRUNE_JOB = { kind: 'agent_event_prune', refId: 'events', queue: 'maintenance' } as const;
+
+export async function scheduleAgentMaintenance(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await queue.enqueue(tx, { ...CAPABILITY_PROBE_JOB, runAt: now });
+    await queue.enqueue(tx, { ...EVENT_PRUNE_JOB, runAt: now + 60_000 });
+  });
+}
+
+export function createCapabilityProbeHandler(deps: { capabilities: RouteCapabilities; logger: Logger; intervalMs: number }): () => Promise<JobOutcome> {
+  return async () => {
+    try {
+      const probed = await deps.capabilities.probeStale();
+      if (probed > 0) deps.logger.info({ routes: probed }, 'verified the capabilities of text routes');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'verifying text routes failed; trying again later');
+    }
+    // Looked at more often than the verdicts age, so a verdict is renewed soon after it is due.
+    return { kind: 'again', runAt: Date.now() + Math.min(deps.intervalMs / 4, 3_600_000) };
+  };
+}
+
+export function createEventPruneHandler(deps: { db: Kysely<Schema>; logger: Logger; retentionMs: number }): () => Promise<JobOutcome> {
+  return async () => {
+    const before = Date.now() - deps.retentionMs;
+    let removed = 0;
+    for (;;) {
+      const n = await deps.db.transaction().execute((tx) => pruneEvents(tx, before, 1000));
+      removed += n;
+      if (n < 1000) break;
+    }
+    if (removed > 0) deps.logger.info({ removed }, 'removed agent events past their retention');
+    return { kind: 'again', runAt: Date.now() + 3_600_000 };
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Lifecycle webhook destinations (SPEC Events 5, AGENT.md): an HTTPS URL, the event types, a scope
+ * (user, project or conversation) and a signing secret shown once. Deliveries use the same machinery
+ * as completion webhooks (Standard Webhooks signatures, the retry schedule, the guarded client that
+ * checks the resolved address at connect time); a 410 answer, or five days of failures, disables the
+ * destination.
+ */
+import type { Kysely } from 'kysely';
+import {
+  disableAgentWebhook,
+  findAgentWebhook,
+  insertAgentWebhook,
+  listAgentWebhooks,
+  markAgentWebhookFailing,
+  markAgentWebhookHealthy,
+  revokeAgentWebhook,
+  type AgentWebhookRow,
+} from '../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
+import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
+import { isOutboundUrlError } from '../../adapters/outbound/outbound-url-error.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/agent/agent-events.ts';
+import { echo } from '../../domain/echo.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { newWebhookSecret } from '../../domain/webhook-secret.ts';
+import { type AgentCaller, ownerOf } from './agent-caller.ts';
+
+/** A destination that has failed for this long without one success is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
+const MAX_DESTINATIONS = 50;
+
+export interface AgentWebhookView {
+  webhookId: string;
+  url: string;
+  eventTypes: string[];
+  scope: AgentWebhookRow['scope'];
+  scopeId: string | null;
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export class AgentWebhooksService {
+  readonly #db: Kysely<Schema>;
+  readonly #allowPrivate: boolean;
+
+  constructor(deps: { db: Kysely<Schema>; allowPrivateUrls: boolean }) {
+    this.#db = deps.db;
+    this.#allowPrivate = deps.allowPrivateUrls;
+  }
+
+  /** The secret is in this response only. */
+  async create(caller: AgentCaller, body: unknown): Promise<AgentWebhookView & { secret: string }> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {url, eventTypes, scope, scopeId?}', 'body');
+    const fields = body as Record<string, unknown>;
+    for (const key of Object.keys(fields)) if (!['url', 'eventTypes', 'scope', 'scopeId'].includes(key)) throw invalidInput(`unknown field ${key.slice(0, 80)}; allowed: url, eventTypes, scope, scopeId`, key.slice(0, 80));
+    const url = this.#url(fields.url);
+    const eventTypes = parseEventTypes(fields.eventTypes);
+    const scope = fields.scope ?? 'user';
+    if (scope !== 'user' && scope !== 'project' && scope !== 'conversation') throw invalidInput('scope must be user, project or conversation', 'scope');
+    let scopeId: string | null = null;
+    if (scope !== 'user') {
+      if (typeof fields.scopeId !== 'string' || fields.scopeId === '') throw invalidInput(`scope ${scope} needs scopeId: the ${scope}'s id`, 'scopeId');
+      scopeId = fields.scopeId;
+      if (scope === 'conversation' && !(await findConversation(this.#db, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your conversations`, 'scopeId');
+      if (scope === 'project') throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your projects`, 'scopeId');
+    } else if (fields.scopeId !== undefined && fields.scopeId !== null) throw invalidInput('scope user takes no scopeId', 'scopeId');
+    const existing = await listAgentWebhooks(this.#db, caller.userId, caller.storefront.id);
+    if (existing.length >= MAX_DESTINATIONS) throw invalidInput(`at most ${MAX_DESTINATIONS} webhook destinations; delete one first`, 'url');
+    const now = Date.now();
+    const row: AgentWebhookRow = {
+      id: newId('awh', now),
+      user_id: caller.userId,
+      storefront: caller.storefront.id,
+      url,
+      event_types_json: JSON.stringify(eventTypes),
+      scope,
+      scope_id: scopeId,
+      secret: newWebhookSecret(),
+      created_at: now,
+      revoked_at: null,
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+    };
+    await insertAgentWebhook(this.#db, row);
+    return { ...present(row), secret: row.secret };
+  }
+
+  async list(caller: AgentCaller): Promise<AgentWebhookView[]> {
+    return (await listAgentWebhooks(this.#db, caller.userId, caller.storefront.id)).map(present);
+  }
+
+  async revoke(caller: AgentCaller, id: string): Promise<void> {
+    if (!(await revokeAgentWebhook(this.#db, id, caller.userId, caller.storefront.id, Date.now()))) throw new AppError('not_found', 'webhook destination not found');
+  }
+
+  /** Signing secrets of a live destination (none once revoked or disabled: the delivery fails). */
+  async signingSecrets(destinationId: string): Promise<string[]> {
+    const row = await findAgentWebhook(this.#db, destinationId);
+    if (!row || row.revoked_at !== null || row.disabled_at !== null) return [];
+    return [row.secret];
+  }
+
+  /** After each attempt to a destination: health, 410 Gone, five days of failures. */
+  async recordAttempt(destinationId: string, outcome: 'delivered' | 'retry' | 'failed', statusCode: number | null, now: number): Promise<void> {
+    if (outcome === 'delivered') return markAgentWebhookHealthy(this.#db, destinationId);
+    if (statusCode === 410) return disableAgentWebhook(this.#db, destinationId, 'the receiver answered 410 Gone', now);
+    const row = await markAgentWebhookFailing(this.#db, destinationId, now);
+    if (row?.failing_since !== null && row?.failing_since !== undefined && now - Number(row.failing_since) >= DISABLE_AFTER_FAILING_MS) {
+      await disableAgentWebhook(this.#db, destinationId, 'every delivery failed for 5 days', now);
+    }
+  }
+
+  #url(value: unknown): string {
+    if (typeof value !== 'string' || value.length > 2048) throw invalidInput('url must be an HTTPS URL of at most 2048 characters', 'url');
+    let parsed: URL;
+    try {
+      parsed = assertPublicUrl(value, this.#allowPrivate);
+    } catch (error) {
+      if (isOutboundUrlError(error)) throw invalidInput(`url is refused: ${error.message}`, 'url');
+      throw error;
+    }
+    // Plain http only where private addresses are allowed too (local development and tests).
+    if (parsed.protocol !== 'https:' && !this.#allowPrivate) throw invalidInput('url must be an HTTPS URL', 'url');
+    return value;
+  }
+}
+
+function parseEventTypes(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidInput(`eventTypes must be a non-empty list of event types (${WEBHOOK_EVENT_TYPES.join(', ')}) or ["*"]`, 'eventTypes');
+  const out = new Set<string>();
+  for (const [i, type] of value.entries()) {
+    if (typeof type !== 'string' || (type !== '*' && !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))) {
+      throw invalidInput(`eventTypes[${i}] must be one of ${WEBHOOK_EVENT_TYPES.join(', ')} or *`, `eventTypes[${i}]`);
+    }
+    out.add(type);
+  }
+  return [...out];
+}
+
+function present(row: AgentWebhookRow): AgentWebhookView {
+  return {
+    webhookId: row.id,
+    url: row.url,
+    eventTypes: JSON.parse(row.event_types_json) as string[],
+    scope: row.scope,
+    scopeId: row.scope_id,
+    status: row.disabled_at === null ? 'active' : 'disabled',
+    disabledReason: row.disabled_reason,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The agent's transactions: a state change, the events that describe it and the jobs it needs,
+ * committed together; then, only after the commit, the events are published to live readers and the
+ * queues woken. A crash between the two loses nothing: readers and workers find the rows anyway.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { AgentEvent } from '../../domain/agent/agent-events.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import { WEBHOOK_QUEUE } from '../webhooks/webhook-deliveries.ts';
+import { appendEvent, type NewAgentEvent } from './events/event-log.ts';
+import type { AgentEventHub } from './events/event-hub.ts';
+
+export interface TxEffects {
+  readonly now: number;
+  /** Stores the event in this transaction; undefined when its conversation was deleted. */
+  emit(event: NewAgentEvent): Promise<AgentEvent | undefined>;
+  /** Wakes the workers of `queue` after the commit. */
+  wake(queue: string): void;
+  /** Runs after the commit (never when the transaction rolled back). */
+  after(fn: () => Promise<void> | void): void;
+}
+
+export interface AgentWriterDeps {
+  db: Kysely<Schema>;
+  queue: WorkQueue;
+  hub: AgentEventHub;
+  logger: Logger;
+}
+
+export class AgentWriter {
+  readonly #deps: AgentWriterDeps;
+
+  constructor(deps: AgentWriterDeps) {
+    this.#deps = deps;
+  }
+
+  get db(): Kysely<Schema> {
+    return this.#deps.db;
+  }
+
+  get queue(): WorkQueue {
+    return this.#deps.queue;
+  }
+
+  async run<T>(work: (tx: Transaction<Schema>, fx: TxEffects) => Promise<T>, now: number = Date.now()): Promise<T> {
+    const events: AgentEvent[] = [];
+    const wakes = new Set<string>();
+    const afters: Array<() => Promise<void> | void> = [];
+    const queue = this.#deps.queue;
+    const result = await this.#deps.db.transaction().execute((tx) => {
+      const fx: TxEffects = {
+        now,
+        async emit(event) {
+          const appended = await appendEvent(tx, queue, event, now);
+          if (!appended) return undefined;
+          events.push(appended.event);
+          if (appended.webhooks > 0) wakes.add(WEBHOOK_QUEUE);
+          return appended.event;
+        },
+        wake: (name) => void wakes.add(name),
+        after: (fn) => void afters.push(fn),
+      };
+      return work(tx, fx);
+    });
+    for (const name of wakes) {
+      try {
+        await queue.wake(name);
+      } catch (error) {
+        this.#deps.logger.warn({ err: error, queue: name }, 'waking workers failed; they will find the job on their next poll');
+      }
+    }
+    if (events.length > 0) await this.#deps.hub.publish(events);
+    for (const fn of afters) {
+      try {
+        await fn();
+      } catch (error) {
+        this.#deps.logger.warn({ err: error }, 'an after-commit step failed');
+      }
+    }
+    return result;
+  }
+}

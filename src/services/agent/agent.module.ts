@@ -1,0 +1,97 @@
+/**
+ * Builds the agent's services for the composition root (gateway.ts): the event hub and writer, the
+ * settings, conversations, messages, run controls and views, webhooks, verified capabilities, and the
+ * run engine's dependencies.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { Config } from '../../config/config.types.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { ChatService } from '../chat/chat.service.ts';
+import type { EstimateService } from '../estimate.service.ts';
+import { AgentModelsService } from './agent-models.service.ts';
+import { AgentSettingsService } from './agent-settings.service.ts';
+import { AgentWebhooksService } from './agent-webhooks.service.ts';
+import { AgentWriter } from './agent-writer.ts';
+import { ConversationsService } from './conversations.service.ts';
+import type { EngineDeps } from './engine/engine-deps.ts';
+import { FaultPoints } from './engine/fault-points.ts';
+import { RunAborts } from './engine/run-aborts.ts';
+import { AgentEventHub } from './events/event-hub.ts';
+import { MessagesService } from './messages.service.ts';
+import { RouteCapabilities } from './route-capabilities.service.ts';
+import { RunControlsService } from './run-controls.service.ts';
+import { RunViewsService } from './run-views.service.ts';
+import { Storefronts } from './storefronts.ts';
+
+export interface AgentServices {
+  storefronts: Storefronts;
+  hub: AgentEventHub;
+  writer: AgentWriter;
+  capabilities: RouteCapabilities;
+  models: AgentModelsService;
+  settings: AgentSettingsService;
+  conversations: ConversationsService;
+  messages: MessagesService;
+  controls: RunControlsService;
+  views: RunViewsService;
+  webhooks: AgentWebhooksService;
+  aborts: RunAborts;
+  engine: EngineDeps;
+}
+
+export interface AgentModuleDeps {
+  config: Config;
+  db: Kysely<Schema>;
+  bus: EventBus;
+  queue: WorkQueue;
+  catalog: Catalog;
+  chat: ChatService;
+  estimates: EstimateService;
+  blobs: BlobStore;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
+  const { config, db, bus, catalog, logger } = deps;
+  const hub = new AgentEventHub({ bus, db, logger });
+  const writer = new AgentWriter({ db, queue: deps.queue, hub, logger });
+  const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
+  const settings = new AgentSettingsService({ db, catalog, capabilities });
+  const aborts = new RunAborts(bus);
+  return {
+    storefronts: new Storefronts(config.storefronts),
+    hub,
+    writer,
+    capabilities,
+    models: new AgentModelsService({ catalog, capabilities, providers: Object.keys(config.providers), mediaRoutes: config.routes }),
+    settings,
+    conversations: new ConversationsService({ db, catalog, writer, bus, hub }),
+    messages: new MessagesService({ db, catalog, writer, settings }),
+    controls: new RunControlsService({ db, catalog, writer, bus }),
+    views: new RunViewsService({ db, blobs: deps.blobs }),
+    webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
+    aborts,
+    engine: {
+      writer,
+      catalog,
+      chat: deps.chat,
+      estimates: deps.estimates,
+      blobs: deps.blobs,
+      capabilities,
+      routes: config.routes,
+      allowPrivateUrls: config.allowPrivateUrls,
+      config: config.agent,
+      aborts,
+      faults: new FaultPoints(config.faultPoints),
+      logger,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    },
+  };
+}

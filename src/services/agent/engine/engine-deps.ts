@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import type { Metrics } from '../../../adapters/metrics/metrics.ts';
+import type { AgentConfig, RouteTarget } from '../../../config/config.types.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import type { BlobStore } from '../../../ports/blob-store.port.ts';
+import type { ChatService } from '../../chat/chat.service.ts';
+import type { EstimateService } from '../../estimate.service.ts';
+import type { AgentWriter } from '../agent-writer.ts';
+import type { RouteCapabilities } from '../route-capabilities.service.ts';
+import type { FaultPoints } from './fault-points.ts';
+import type { RunAborts } from './run-aborts.ts';
+
+/** What the run engine works with; built once by the composition root. */
+export interface EngineDeps {
+  writer: AgentWriter;
+  catalog: Catalog;
+  chat: ChatService;
+  estimates: EstimateService;
+  blobs: BlobStore;
+  capabilities: RouteCapabilities;
+  /** The operator's media routes (config.routes), as create-generation uses them. */
+  routes: Record<string, RouteTarget[]>;
+  allowPrivateUrls: boolean;
+  config: AgentConfig;
+  aborts: RunAborts;
+  faults: FaultPoints;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+/** Per job invocation: how long it waited for the orchestrator model (the rest is the engine's own time). */
+export interface StepClock {
+  modelWaitMs: number;
+}

@@ -1,0 +1,201 @@
+/**
+ * Media tool calls: a generation through the media generation service at its normal tariff (the task
+ * appears in the user's generations and statistics like any other), and its settlement when the task
+ * ends. The dispatch is one transaction: the run's commitment (refused past the limit: the run waits
+ * for budget before anything is sent), the tool step, the generation's debit, task and job. So a
+ * crash before it leaves nothing, and after it the step exists and is never dispatched again.
+ */
+import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { insertArtifactOnce, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import { bumpRunRevision, findRun, type RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { TaskRow } from '../../../adapters/db/repositories/tasks.repository.ts';
+import type { MediaToolArguments, MediaToolName, MediaToolResult } from '../../../domain/agent/agent-tools.ts';
+import { isAppError } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { firstQueueOf, prepareGeneration, writePaidTask } from '../../generation/create-generation.service.ts';
+import type { TaskFile } from '../../generation/result-store.ts';
+import { moveRun } from '../runs/run-lifecycle.ts';
+import type { EngineDeps } from './engine-deps.ts';
+import { chooseMedia } from './media-choice.ts';
+import { closeRunOperation, commitOperation } from './run-budget.ts';
+import { nextPosition, type RunState } from './run-state.ts';
+import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
+import { recordToolResult } from './tool-results.ts';
+
+export interface ToolCallRef {
+  id: string;
+  name: MediaToolName;
+  args: MediaToolArguments;
+}
+
+export async function dispatchMedia(deps: EngineDeps, state: RunState, call: ToolCallRef): Promise<StepOutcome> {
+  const { run } = state;
+  const references = await referenceUrls(deps, run, call.args.referenceArtifactIds ?? []);
+  if (typeof references === 'string') return recordToolResult(deps, state, call, refused(call.args.model ?? '', references));
+  const choice = chooseMedia(deps.catalog, run, call.name, call.args, references);
+  if (!choice.ok) return recordToolResult(deps, state, call, refused(choice.model, choice.error));
+  const now = Date.now();
+  let task: TaskRow;
+  try {
+    task = await prepareGeneration(
+      { db: deps.writer.db, catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls },
+      run.user_id, { model: choice.model, input: choice.input }, now, { idempotencyKey: null, requestHash: null, agentRunId: run.id });
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return recordToolResult(deps, state, call, refused(choice.model, error.message));
+    throw error;
+  }
+  deps.faults.at('agent.before_dispatch');
+  const stepId = newId('stp', now);
+  const position = nextPosition(state);
+  let outcome: 'dispatched' | 'over_limit' | 'not_running' = 'dispatched';
+  try {
+    outcome = await deps.writer.run(async (tx, fx) => {
+      const op = await commitOperation(tx, fx, run, { stepId, kind: 'generation', refId: task.id, model: choice.model, estimateMicro: task.cost_micro });
+      if (!op) {
+        const current = await findRun(tx, run.id);
+        return current?.status === 'running' ? 'over_limit' : 'not_running';
+      }
+      await insertStep(tx, {
+        id: stepId,
+        run_id: run.id,
+        position,
+        kind: 'tool',
+        name: call.name,
+        status: 'running',
+        tool_call_id: call.id,
+        input_json: JSON.stringify({ arguments: call.args, model: choice.model, input: choice.input, notes: choice.notes }),
+        output_json: null,
+        cost_micro: 0,
+        started_at: fx.now,
+        finished_at: null,
+      });
+      await writePaidTask(tx, deps.writer.queue, task);
+      fx.wake(firstQueueOf(task));
+      await fx.emit({
+        conversationId: run.conversation_id,
+        runId: run.id,
+        type: 'run.step.started',
+        data: { stepId, position, kind: 'tool', name: call.name, toolCallId: call.id, model: choice.model, generationId: task.id, estimateMicroUsd: String(task.cost_micro), notes: choice.notes },
+      });
+      return 'dispatched';
+    }, now);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'insufficient_balance') return waitForBudget(deps, run, 'insufficient_balance', task.cost_micro);
+    throw error;
+  }
+  if (outcome === 'over_limit') return waitForBudget(deps, run, 'run_limit', task.cost_micro);
+  if (outcome === 'not_running') return NOW;
+  deps.faults.at('agent.after_dispatch');
+  return NOW;
+}
+
+/** The run waits for budget before anything is sent (AGENT.md): a larger limit, or credit, then resume. */
+export async function waitForBudget(deps: EngineDeps, run: RunRow, reason: 'run_limit' | 'insufficient_balance', neededMicro: number): Promise<StepOutcome> {
+  await deps.writer.run(async (tx, fx) => {
+    const current = await findRun(tx, run.id);
+    if (current?.status !== 'running') return;
+    const remaining = Math.max(0, Number(current.limit_micro) - Number(current.settled_micro) - Number(current.committed_micro));
+    await moveRun(tx, fx, current, {
+      to: 'waiting_for_budget',
+      waitReason: reason,
+      from: ['running'],
+      changes: { budget_needed_micro: neededMicro },
+      detail: { neededMicroUsd: String(neededMicro), remainingMicroUsd: String(remaining) },
+    });
+  });
+  return IDLE;
+}
+
+/**
+ * A generation of the run ended: settle its operation at what the ledger kept (the debit, or nothing
+ * after the refund), turn its files into artifacts and give the tool call its result. Idempotent: the
+ * operation's compare-and-set admits one settlement; artifacts are unique per file.
+ */
+export async function settleGeneration(deps: EngineDeps, state: RunState, op: OperationRow, task: TaskRow): Promise<void> {
+  const { run } = state;
+  deps.faults.at('agent.before_settle');
+  await deps.writer.run(async (tx, fx) => {
+    const kept = Number(task.cost_micro) - Number(task.refunded_micro);
+    const succeeded = task.status === 'finished' || task.status === 'expired';
+    if (!(await closeRunOperation(tx, fx, run, op, succeeded ? 'settled' : 'released', kept))) return;
+    const artifacts: ArtifactRow[] = [];
+    if (task.status === 'finished' && task.files_json) {
+      const files = JSON.parse(task.files_json) as TaskFile[];
+      for (const [index, file] of files.entries()) {
+        const artifact: ArtifactRow = {
+          id: newId('art', fx.now),
+          user_id: run.user_id,
+          storefront: run.storefront,
+          conversation_id: run.conversation_id,
+          run_id: run.id,
+          step_id: op.step_id,
+          generation_id: task.id,
+          output_index: index,
+          file_type: file.fileType,
+          blob_key: file.blobKey,
+          content_type: file.contentType,
+          created_at: fx.now,
+          expires_at: task.expires_at,
+        };
+        if (await insertArtifactOnce(tx, artifact)) artifacts.push(artifact);
+      }
+    }
+    const result: MediaToolResult = succeeded
+      ? {
+          status: 'succeeded',
+          model: task.model,
+          generationId: task.id,
+          artifacts: artifacts.map((a) => ({ artifactId: a.id, type: a.file_type, url: deps.blobs.publicUrl(a.blob_key) })),
+          costMicroUsd: String(kept),
+          ...(task.status === 'expired' ? { notes: ['the files have expired (3-day retention)'] } : {}),
+        }
+      : { status: 'failed', model: task.model, generationId: task.id, error: task.error_message ?? 'the generation failed', costMicroUsd: '0' };
+    await finishStep(tx, op.step_id, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: kept, finished_at: fx.now });
+    for (const artifact of artifacts) {
+      await fx.emit({
+        conversationId: run.conversation_id,
+        runId: run.id,
+        type: 'artifact.created',
+        data: {
+          artifactId: artifact.id,
+          generationId: artifact.generation_id,
+          outputIndex: artifact.output_index,
+          type: artifact.file_type,
+          contentType: artifact.content_type,
+          url: deps.blobs.publicUrl(artifact.blob_key),
+          stepId: op.step_id,
+        },
+      });
+    }
+    if (artifacts.length > 0) await bumpRunRevision(tx, run.id);
+    await fx.emit({
+      conversationId: run.conversation_id,
+      runId: run.id,
+      type: 'run.step.completed',
+      data: { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) },
+    });
+  });
+}
+
+/** Reference artifacts must be this conversation's and available; their public URLs are what the model gets. */
+async function referenceUrls(deps: EngineDeps, run: RunRow, ids: string[]): Promise<string[] | string> {
+  if (ids.length === 0) return [];
+  const rows = await listConversationArtifacts(deps.writer.db, run.conversation_id, ids);
+  const now = Date.now();
+  const urls: string[] = [];
+  for (const id of ids) {
+    const row = rows.find((r) => r.id === id);
+    if (!row) return `${id} is not an artifact of this conversation`;
+    if (row.expires_at !== null && Number(row.expires_at) <= now) return `${id} has expired (files are kept 3 days)`;
+    if (row.file_type !== 'image') return `${id} is ${row.file_type === 'music' ? 'audio' : `a ${row.file_type}`}, not an image`;
+    urls.push(deps.blobs.publicUrl(row.blob_key));
+  }
+  return urls;
+}
+
+function refused(model: string, error: string): MediaToolResult {
+  return { status: 'refused', model, error };
+}
+

@@ -1,0 +1,260 @@
+/**
+ * The orchestrator's turn: check the model may drive the run (a verified tool-calling route, rule
+ * 10), price the call's hold, commit it against the run's limit (or wait for budget before anything
+ * is sent), call, then settle the step and its charge in one transaction. A confirmed failure moves
+ * to the next fallback model (rule 8); the call's hold was released by the text layer before it
+ * reported the failure.
+ */
+import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
+import { findOperationByRef } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import { findRun, listEarlierRuns, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { findStepsByIds, finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { type ArtifactRow, listRecentConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { TITLE_INSTRUCTION } from '../../../domain/agent/agent-tools.ts';
+import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
+import { newId } from '../../../domain/ids.ts';
+import { findChatCharge } from '../../chat/chat-records.ts';
+import { endRun, type MainOutcome } from '../runs/run-lifecycle.ts';
+import type { EngineDeps, StepClock } from './engine-deps.ts';
+import { waitForBudget } from './media-dispatch.ts';
+import { callOrchestrator, type CallOutcome } from './orchestrator-call.ts';
+import { propose } from './proposals.ts';
+import { closeRunOperation, commitOperation } from './run-budget.ts';
+import { modelChain, type ModelTurn, nextPosition, type RunState } from './run-state.ts';
+import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
+import { buildOrchestratorRequest, type EarlierExchange } from './transcript.ts';
+import { setGeneratedTitle } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+
+const TITLE_MAX_TOKENS = 24;
+const HISTORY_RUNS = 10;
+
+export async function modelStep(deps: EngineDeps, state: RunState, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
+  const { run } = state;
+  const chain = modelChain(run);
+  const model = chain[run.model_attempt];
+  if (model === undefined) return failRun(deps, run, 'orchestrator_unavailable', 'Every orchestrator model of this run failed; see the run\'s steps.');
+  const verdict = await deps.capabilities.ensure(model, 'tools');
+  if (verdict !== 'verified') return proposeToolRoute(deps, state, model);
+  const request = await orchestratorRequest(deps, state, model);
+  return runModelCall(deps, state, { kind: 'model', model, request, streamText: true }, signal, clock);
+}
+
+/** Rule 19: an unnamed conversation in automatic mode gets a short title from its first request. */
+export async function titleStep(deps: EngineDeps, state: RunState, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
+  const { run } = state;
+  const message = await findMessage(deps.writer.db, run.message_id);
+  const model = modelChain(run)[0] ?? run.orchestrator_model_id;
+  const request: ChatRequest = {
+    model,
+    system: [{ type: 'text', text: TITLE_INSTRUCTION }],
+    messages: [{ role: 'user', content: [{ type: 'text', text: (message?.text ?? '').slice(0, 2_000) }] }],
+    tools: [],
+    maxOutputTokens: TITLE_MAX_TOKENS,
+    stop: [],
+    stream: true,
+  };
+  return runModelCall(deps, state, { kind: 'title', model, request, streamText: false }, signal, clock);
+}
+
+interface ModelCall {
+  kind: 'model' | 'title';
+  model: string;
+  request: ChatRequest;
+  streamText: boolean;
+}
+
+async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
+  const { run } = state;
+  const quote = deps.chat.quote({ protocol: 'openai', request: call.request });
+  const now = Date.now();
+  const stepId = newId('stp', now);
+  const chatRequestId = newId('chat', now);
+  const position = nextPosition(state);
+  const committed = await deps.writer.run(async (tx, fx) => {
+    const op = await commitOperation(tx, fx, run, { stepId, kind: 'chat', refId: chatRequestId, model: call.model, estimateMicro: quote.holdMicro });
+    if (!op) return (await findRun(tx, run.id))?.status === 'running' ? 'over_limit' : 'not_running';
+    await insertStep(tx, {
+      id: stepId,
+      run_id: run.id,
+      position,
+      kind: call.kind,
+      name: call.model,
+      status: 'running',
+      tool_call_id: null,
+      input_json: JSON.stringify({ model: call.model, chatRequestId, holdMicroUsd: String(quote.holdMicro), maxOutputTokens: quote.maxOutputTokens }),
+      output_json: null,
+      cost_micro: 0,
+      started_at: fx.now,
+      finished_at: null,
+    });
+    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.started', data: { stepId, position, kind: call.kind, name: call.model, holdMicroUsd: String(quote.holdMicro) } });
+    return 'committed';
+  }, now);
+  if (committed === 'not_running') return NOW;
+  if (committed === 'over_limit') {
+    // A title is a courtesy: without the budget for it, the conversation keeps a plain one.
+    if (call.kind === 'title') return fallbackTitle(deps, state);
+    return waitForBudget(deps, run, 'run_limit', quote.holdMicro);
+  }
+  deps.faults.at('agent.before_model_call');
+  const calledAt = performance.now();
+  const outcome = await callOrchestrator(deps, { run, stepId, chatRequestId, request: call.request, maxChargeMicro: quote.holdMicro, streamText: call.streamText, signal });
+  clock.modelWaitMs += performance.now() - calledAt;
+  deps.faults.at('agent.after_model_call');
+  if (!outcome.ok && outcome.insufficientBalance && call.kind === 'model') {
+    await closeCall(deps, state, stepId, chatRequestId, outcome);
+    return waitForBudget(deps, run, 'insufficient_balance', quote.holdMicro);
+  }
+  return closeCall(deps, state, stepId, chatRequestId, outcome, call);
+}
+
+/**
+ * One transaction after the call: the step's result, the operation settled at what the text layer
+ * charged (its record was written before the call returned), and for a final answer the run's end.
+ */
+async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chatRequestId: string, outcome: CallOutcome, call?: ModelCall): Promise<StepOutcome> {
+  const { run } = state;
+  const charge = await findChatCharge(deps.writer.db, chatRequestId);
+  let next: StepOutcome = NOW;
+  await deps.writer.run(async (tx, fx) => {
+    const op = await findOperationByRef(tx, 'chat', chatRequestId);
+    if (op && op.state === 'committed') {
+      // No record: the call never held anything (refused before the hold), so nothing was charged.
+      await closeRunOperation(tx, fx, run, op, charge && charge.costMicro > 0 ? 'settled' : 'released', charge?.costMicro ?? 0);
+    }
+    const cost = Math.min(charge?.costMicro ?? 0, Number(op?.estimate_micro ?? 0));
+    if (!outcome.ok) {
+      const status = outcome.aborted ? 'cancelled' : 'failed';
+      if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
+      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) } });
+      if (call?.kind === 'title' || outcome.aborted || outcome.insufficientBalance) return;
+      // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
+      const current = await findRun(tx, run.id);
+      if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
+      return;
+    }
+    if (call?.kind === 'title') {
+      const title = cleanTitle(outcome.text);
+      await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ title }), cost_micro: cost, finished_at: fx.now });
+      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'title', status: 'completed', costMicroUsd: String(cost) } });
+      if (title && (await setGeneratedTitle(tx, run.conversation_id, title))) {
+        await fx.emit({ conversationId: run.conversation_id, runId: null, type: 'conversation.updated', data: { title, titleSource: 'generated' } });
+      }
+      return;
+    }
+    const turn: ModelTurn = { text: outcome.text, toolCalls: outcome.toolCalls, chatRequestId, model: call?.model ?? '' };
+    if (!(await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify(turn), cost_micro: cost, finished_at: fx.now }))) return;
+    await fx.emit({
+      conversationId: run.conversation_id,
+      runId: run.id,
+      type: 'run.step.completed',
+      data: { stepId, kind: 'model', status: 'completed', text: outcome.text, toolCalls: outcome.toolCalls.map((c) => ({ id: c.id, name: c.name })), costMicroUsd: String(cost) },
+    });
+    if (outcome.toolCalls.length === 0) {
+      // An answer without tool calls is the run's final answer.
+      const current = await findRun(tx, run.id);
+      if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'completed', outcome: finalOutcome(outcome.text, state.artifacts), from: ['running'] });
+      next = NOW;
+    }
+  });
+  return next;
+}
+
+function finalOutcome(text: string, artifacts: ArtifactRow[]): MainOutcome {
+  return { text: text.trim() === '' ? 'Done.' : text.trim(), artifactIds: artifacts.map((a) => a.id) };
+}
+
+/** Rule 10: no verified tool-calling route. The run waits for consent to switch, never drops its tools. */
+async function proposeToolRoute(deps: EngineDeps, state: RunState, model: string): Promise<StepOutcome> {
+  const { run } = state;
+  if (state.actions.some((a) => a.kind === 'model_change' && a.status === 'pending')) return IDLE;
+  const candidate = await verifiedAlternative(deps, run, model);
+  if (!candidate) return failRun(deps, run, 'model_capability_unavailable', `${model} has no route with verified tool calling, and no other text model has one.`);
+  await deps.writer.run(async (tx, fx) => {
+    await propose(tx, fx, run, { modality: 'text', fromModelId: model, toModelId: candidate, reason: `${model} has no route with verified tool calling; ${candidate} has one.`, origin: 'tool_route' }, null);
+  });
+  return IDLE;
+}
+
+/** The first model with a verified tool route: the run's fallbacks, the settings' orchestrator, then any. */
+async function verifiedAlternative(deps: EngineDeps, run: RunRow, except: string): Promise<string | undefined> {
+  const settings = JSON.parse(run.settings_json) as { settings: { orchestratorModelId: string; fallbackModelIds: string[] } };
+  // The run's own candidates are probed if need be; any other model only if it was verified before.
+  const own = [...settings.settings.fallbackModelIds, settings.settings.orchestratorModelId].filter((id) => id !== except);
+  for (const id of new Set(own)) if ((await deps.capabilities.ensure(id, 'tools')) === 'verified') return id;
+  for (const model of deps.catalog.chatModels()) {
+    if (model.id !== except && (await deps.capabilities.modelVerdict(model.id, 'tools')) === 'verified') return model.id;
+  }
+  return undefined;
+}
+
+async function failRun(deps: EngineDeps, run: RunRow, code: string, message: string): Promise<StepOutcome> {
+  await deps.writer.run(async (tx, fx) => {
+    const current = await findRun(tx, run.id);
+    if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'failed', error: { code, message }, from: ['running'] });
+  });
+  return NOW;
+}
+
+async function fallbackTitle(deps: EngineDeps, state: RunState): Promise<StepOutcome> {
+  const message = await findMessage(deps.writer.db, state.run.message_id);
+  const title = cleanTitle((message?.text ?? '').split(/\s+/).slice(0, 6).join(' ')) || 'New conversation';
+  await deps.writer.run(async (tx, fx) => {
+    // The title step is recorded (skipped) so the run does not try again.
+    await insertStep(tx, {
+      id: newId('stp', fx.now),
+      run_id: state.run.id,
+      position: nextPosition(state),
+      kind: 'title',
+      name: 'fallback',
+      status: 'completed',
+      tool_call_id: null,
+      input_json: JSON.stringify({ reason: 'no budget for a generated title' }),
+      output_json: JSON.stringify({ title }),
+      cost_micro: 0,
+      started_at: fx.now,
+      finished_at: fx.now,
+    });
+    if (await setGeneratedTitle(tx, state.run.conversation_id, title)) {
+      await fx.emit({ conversationId: state.run.conversation_id, runId: null, type: 'conversation.updated', data: { title, titleSource: 'generated' } });
+    }
+  });
+  return NOW;
+}
+
+function cleanTitle(text: string): string {
+  return text.replace(/^["'“”\s#*]+|["'“”\s.*]+$/g, '').replace(/\s+/g, ' ').slice(0, 80).trim();
+}
+
+async function orchestratorRequest(deps: EngineDeps, state: RunState, model: string): Promise<ChatRequest> {
+  const { run } = state;
+  const db = deps.writer.db;
+  const message = await findMessage(db, run.message_id);
+  const earlierRuns = await listEarlierRuns(db, run.conversation_id, run.run_no, HISTORY_RUNS);
+  const earlier: EarlierExchange[] = [];
+  for (const other of earlierRuns) {
+    const request = await findMessage(db, other.message_id);
+    if (!request) continue;
+    const outcome = other.outcome_json ? (JSON.parse(other.outcome_json) as MainOutcome) : undefined;
+    const answer = outcome ? `${outcome.text}${outcome.artifactIds.length ? `\n(artifacts: ${outcome.artifactIds.join(', ')})` : ''}` : other.status === 'completed' ? null : `(that run ended ${other.status})`;
+    earlier.push({ request: request.text, answer });
+  }
+  const artifacts = await listRecentConversationArtifacts(db, run.conversation_id, 20);
+  const prompts = new Map<string, string>();
+  for (const step of await findStepsByIds(db, [...new Set(artifacts.map((a) => a.step_id))])) {
+    const input = JSON.parse(step.input_json) as { arguments?: { prompt?: unknown } };
+    const prompt = input.arguments?.prompt;
+    if (typeof prompt !== 'string') continue;
+    for (const a of artifacts) if (a.step_id === step.id) prompts.set(a.id, prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt);
+  }
+  return buildOrchestratorRequest(deps.catalog, {
+    run,
+    requestText: message?.text ?? '',
+    steps: state.steps,
+    earlier,
+    artifacts,
+    artifactPrompts: prompts,
+    model,
+    maxOutputTokens: Math.min(deps.config.maxOutputTokens, deps.catalog.chat(model)?.maxOutputTokens ?? deps.config.maxOutputTokens),
+  });
+}

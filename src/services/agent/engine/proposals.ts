@@ -1,0 +1,65 @@
+/**
+ * Model-change proposals (rules 6 and 10): the run waits for the user's decision. A proposal has a
+ * version and a hash of exactly what it proposes; a decision must name both, so a stale or expired
+ * proposal authorizes nothing.
+ */
+import { insertPendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
+import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import type { Executor } from '../../../adapters/db/schema.ts';
+import type { Modality } from '../../../domain/agent/agent-tools.ts';
+import { requestHash } from '../../../domain/canonical-json.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { TxEffects } from '../agent-writer.ts';
+import { moveRun } from '../runs/run-lifecycle.ts';
+
+/** A proposal not decided within a day expires: the run stays waiting, and accepting it authorizes nothing. */
+export const PROPOSAL_TTL_MS = 24 * 3_600_000;
+
+export interface Proposal {
+  modality: Modality;
+  fromModelId: string;
+  toModelId: string;
+  reason: string;
+  requiredReferenceImages?: number;
+  /** `tool`: the orchestrator asked; `tool_route`: the selected model has no verified tool-calling route (rule 10). */
+  origin: 'tool' | 'tool_route';
+}
+
+export function proposalHash(runId: string, actionId: string, version: number, proposal: Proposal): string {
+  return requestHash({ runId, pendingActionId: actionId, version, ...proposal });
+}
+
+/** Records the proposal and moves the run to waiting_for_model_approval; false when the run no longer runs. */
+export async function propose(tx: Executor, fx: TxEffects, run: RunRow, proposal: Proposal, stepId: string | null): Promise<boolean> {
+  const id = newId('act', fx.now);
+  const version = 1;
+  const hash = proposalHash(run.id, id, version, proposal);
+  const moved = await moveRun(tx, fx, run, {
+    to: 'waiting_for_model_approval',
+    waitReason: proposal.origin === 'tool_route' ? 'tool_route_consent' : 'model_approval',
+    from: ['running'],
+    detail: { pendingActionId: id },
+  });
+  if (moved === undefined) return false;
+  await insertPendingAction(tx, {
+    id,
+    run_id: run.id,
+    step_id: stepId,
+    kind: 'model_change',
+    status: 'pending',
+    version,
+    proposal_hash: hash,
+    payload_json: JSON.stringify(proposal),
+    response_json: null,
+    created_at: fx.now,
+    expires_at: fx.now + PROPOSAL_TTL_MS,
+    resolved_at: null,
+  });
+  await fx.emit({
+    conversationId: run.conversation_id,
+    runId: run.id,
+    type: 'decision.required',
+    data: { pendingActionId: id, kind: 'model_change', version, proposalHash: hash, proposal, expiresAt: new Date(fx.now + PROPOSAL_TTL_MS).toISOString() },
+  });
+  return true;
+}

@@ -1,0 +1,57 @@
+/**
+ * Operations left open when a step was interrupted (a crash, a lost lease), closed before the run
+ * goes on (rule 8: an unknown outcome is reconciled before further dispatch):
+ * - a text call: its record says what it was charged; a hold still present belongs to a process that
+ *   stopped (the engine runs one step of a run at a time), so it is released in full as abandoned, the
+ *   way the chat_settle job would; no record and no hold means nothing was held;
+ * - a generation: the media task machinery reconciles its provider itself; once the task has ended,
+ *   the operation settles at what the ledger kept.
+ */
+import { findStepsByIds, finishStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { findTask } from '../../../adapters/db/repositories/tasks.repository.ts';
+import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import { isTerminal } from '../../../domain/tasks/task-status.ts';
+import { abandonChatHold, findChatCharge, findChatHold } from '../../chat/chat-records.ts';
+import type { EngineDeps } from './engine-deps.ts';
+import { settleGeneration } from './media-dispatch.ts';
+import { closeRunOperation } from './run-budget.ts';
+import { openOperations, type RunState } from './run-state.ts';
+
+/** Returns whether anything changed (the caller reads the run again). */
+export async function reconcileOperations(deps: EngineDeps, state: RunState): Promise<boolean> {
+  let changed = false;
+  for (const op of openOperations(state)) {
+    if (op.kind === 'chat') {
+      await closeInterruptedCall(deps, state, op);
+      changed = true;
+      continue;
+    }
+    const task = await findTask(deps.writer.db, op.ref_id);
+    if (task && isTerminal(task.status)) {
+      await settleGeneration(deps, state, op, task);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+async function closeInterruptedCall(deps: EngineDeps, state: RunState, op: OperationRow): Promise<void> {
+  const { run } = state;
+  const [step] = await findStepsByIds(deps.writer.db, [op.step_id]);
+  await deps.writer.run(async (tx, fx) => {
+    let charge = await findChatCharge(tx, op.ref_id);
+    if (!charge) {
+      const hold = await findChatHold(tx, op.ref_id);
+      if (hold) await abandonChatHold(tx, hold, fx.now);
+      charge = await findChatCharge(tx, op.ref_id);
+    }
+    const cost = charge?.costMicro ?? 0;
+    await closeRunOperation(tx, fx, run, op, cost > 0 ? 'settled' : 'released', cost);
+    if (step?.status === 'running') {
+      const error = { code: 'interrupted', message: 'the worker running this call stopped; the call is repeated on the same model' };
+      if (await finishStep(tx, step.id, ['running'], { status: 'failed', output_json: JSON.stringify({ error }), cost_micro: Math.min(cost, Number(op.estimate_micro)), finished_at: fx.now })) {
+        await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId: step.id, kind: step.kind, status: 'failed', error } });
+      }
+    }
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The run's side of its money (AGENT.md "Budget"), always in the transaction that does the matching
+ * thing on the account side: an operation is committed at its estimate only while the run is
+ * running and the limit holds (settled + committed + estimate ≤ limit), and closed exactly once (a
+ * compare-and-set on the operation) at its real cost, which never exceeds its commitment, or released.
+ */
+import { closeOperation, insertOperation, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import { commitToRun, type RunBudget, type RunRow, settleOnRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import type { Executor } from '../../../adapters/db/schema.ts';
+import type { AgentOperationKind } from '../../../adapters/db/tables/agent.tables.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { TxEffects } from '../agent-writer.ts';
+
+export interface NewOperation {
+  stepId: string;
+  kind: AgentOperationKind;
+  refId: string;
+  model: string;
+  estimateMicro: number;
+}
+
+/** Undefined when it does not fit (the run no longer runs, or the limit would be passed): nothing is written. */
+export async function commitOperation(tx: Executor, fx: TxEffects, run: RunRow, op: NewOperation): Promise<OperationRow | undefined> {
+  const budget = await commitToRun(tx, run.id, op.estimateMicro, fx.now);
+  if (!budget) return undefined;
+  const row: OperationRow = {
+    id: newId('op', fx.now),
+    run_id: run.id,
+    user_id: run.user_id,
+    step_id: op.stepId,
+    kind: op.kind,
+    ref_id: op.refId,
+    model: op.model,
+    estimate_micro: op.estimateMicro,
+    cost_micro: 0,
+    state: 'committed',
+    created_at: fx.now,
+    settled_at: null,
+  };
+  await insertOperation(tx, row);
+  await emitBudget(fx, run, budget);
+  return row;
+}
+
+/** Closes the operation once: `settled` at min(cost, commitment), or `released`. False when it was closed before. */
+export async function closeRunOperation(tx: Executor, fx: TxEffects, run: RunRow, op: OperationRow, state: 'settled' | 'released', costMicro: number): Promise<boolean> {
+  const cost = state === 'settled' ? Math.min(Math.max(0, costMicro), Number(op.estimate_micro)) : 0;
+  if (!(await closeOperation(tx, op.id, state, cost, fx.now))) return false;
+  const budget = await settleOnRun(tx, run.id, Number(op.estimate_micro), cost, fx.now);
+  await emitBudget(fx, run, budget);
+  return true;
+}
+
+export async function emitBudget(fx: TxEffects, run: RunRow, budget: RunBudget): Promise<void> {
+  await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'budget.updated', data: presentBudget(budget) });
+}
+
+export function presentBudget(budget: Omit<RunBudget, 'version'>): Record<string, string | number> {
+  return {
+    limitMicroUsd: String(budget.limitMicro),
+    settledMicroUsd: String(budget.settledMicro),
+    committedMicroUsd: String(budget.committedMicro),
+    remainingMicroUsd: String(Math.max(0, budget.limitMicro - budget.settledMicro - budget.committedMicro)),
+    version: budget.budgetVersion,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Appends agent events inside the caller's transaction (AGENT.md "Events"): the conversation's next
+ * sequence, the event row, and one webhook delivery per subscribed destination, all committed with
+ * the state change they describe, so an event exists if and only if its change does.
+ */
+import { takeEventSequence, insertEvent } from '../../../adapters/db/repositories/agent/events.repository.ts';
+import { listLiveAgentWebhooks } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
+import type { Executor } from '../../../adapters/db/schema.ts';
+import { type AgentEvent, type AgentEventType, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { WorkQueue } from '../../../ports/work-queue.port.ts';
+import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
+
+export interface NewAgentEvent {
+  conversationId: string;
+  runId: string | null;
+  type: AgentEventType;
+  data: Record<string, unknown>;
+}
+
+/** Undefined when the conversation has been deleted (nothing is written then). */
+export async function appendEvent(tx: Executor, queue: WorkQueue, event: NewAgentEvent, now: number): Promise<{ event: AgentEvent; webhooks: number } | undefined> {
+  const grant = await takeEventSequence(tx, event.conversationId);
+  if (!grant) return undefined;
+  const id = newId('evt', now);
+  await insertEvent(tx, {
+    conversation_id: event.conversationId,
+    sequence: grant.sequence,
+    id,
+    run_id: event.runId,
+    type: event.type,
+    data_json: JSON.stringify(event.data),
+    created_at: now,
+  });
+  const stored: AgentEvent = {
+    id,
+    sequence: grant.sequence,
+    type: event.type,
+    conversationId: event.conversationId,
+    runId: event.runId,
+    createdAt: new Date(now).toISOString(),
+    data: event.data,
+  };
+  let webhooks = 0;
+  if (WEBHOOK_EVENT_TYPES.includes(event.type)) {
+    for (const destination of await listLiveAgentWebhooks(tx, grant.userId, grant.storefront)) {
+      const types = JSON.parse(destination.event_types_json) as string[];
+      if (!types.includes(event.type) && !types.includes('*')) continue;
+      if (destination.scope === 'conversation' && destination.scope_id !== event.conversationId) continue;
+      if (destination.scope === 'project' && (grant.projectId === null || destination.scope_id !== grant.projectId)) continue;
+      await enqueueWebhookDelivery(tx, queue, {
+        userId: grant.userId,
+        messageId: id,
+        destinationId: destination.id,
+        eventType: event.type,
+        url: destination.url,
+        body: { type: event.type, timestamp: stored.createdAt, data: stored },
+        now,
+      });
+      webhooks++;
+    }
+  }
+  return { event: stored, webhooks };
+}

@@ -1,0 +1,19 @@
+import type { EventRow } from '../../../adapters/db/repositories/agent/events.repository.ts';
+import type { AgentEvent, AgentEventType } from '../../../domain/agent/agent-events.ts';
+
+export function eventFromRow(row: EventRow): AgentEvent {
+  return {
+    id: row.id,
+    sequence: Number(row.sequence),
+    type: row.type as AgentEventType,
+    conversationId: row.conversation_id,
+    runId: row.run_id,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    data: JSON.parse(row.data_json) as Record<string, unknown>,
+  };
+}
+
+/** One SSE frame: `id:` is the sequence (what Last-Event-ID sends back), `event:` the type. */
+export function sseFrame(event: AgentEvent): string {
+  return `id: ${event.sequence}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}

@@ -1,0 +1,225 @@
+/**
+ * Read models of runs (GET /agent/runs/{id} and /result), artifacts and the event history. None of
+ * them calls a model: the result view is what the run stored.
+ */
+import type { Kysely } from 'kysely';
+import { findOwnedArtifact, listRunArtifacts, type ArtifactRow } from '../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
+import { listEventsAfter, oldestEventSequence } from '../../adapters/db/repositories/agent/events.repository.ts';
+import { listMessages } from '../../adapters/db/repositories/agent/messages.repository.ts';
+import { listRunOperations, type OperationRow } from '../../adapters/db/repositories/agent/operations.repository.ts';
+import { listRunActions, type PendingActionRow } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
+import { findOwnedRun, listQueuedRuns, type RunRow } from '../../adapters/db/repositories/agent/runs.repository.ts';
+import { listSteps, type StepRow } from '../../adapters/db/repositories/agent/steps.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { AgentEvent } from '../../domain/agent/agent-events.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import type { BlobStore } from '../../ports/blob-store.port.ts';
+import { type AgentCaller, ownerOf } from './agent-caller.ts';
+import { presentBudget } from './engine/run-budget.ts';
+import { modelChain } from './engine/run-state.ts';
+import { eventFromRow } from './events/event-records.ts';
+import type { MainOutcome } from './runs/run-lifecycle.ts';
+import { canSteer, overridesOf, snapshotOf, steersOf } from './runs/run-snapshot.ts';
+
+export interface ArtifactView {
+  artifactId: string;
+  conversationId: string;
+  runId: string;
+  /** The media generation (task) the file came from; null when it has no source generation. */
+  generationId: string | null;
+  /** The file's position among the generation's files. */
+  outputIndex: number | null;
+  type: string;
+  contentType: string;
+  url: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+const HISTORY_PAGE = 500;
+
+export class RunViewsService {
+  readonly #db: Kysely<Schema>;
+  readonly #blobs: BlobStore;
+
+  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore }) {
+    this.#db = deps.db;
+    this.#blobs = deps.blobs;
+  }
+
+  async #run(caller: AgentCaller, runId: string): Promise<RunRow> {
+    const run = await findOwnedRun(this.#db, ownerOf(caller), runId);
+    if (!run) throw new AppError('not_found', 'run not found');
+    return run;
+  }
+
+  async run(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
+    const run = await this.#run(caller, runId);
+    const [steps, operations, actions] = await Promise.all([listSteps(this.#db, run.id), listRunOperations(this.#db, run.id), listRunActions(this.#db, run.id)]);
+    const queuePosition = run.status === 'queued' ? (await listQueuedRuns(this.#db, run.conversation_id)).findIndex((r) => r.id === run.id) + 1 : null;
+    const snapshot = snapshotOf(run);
+    const now = Date.now();
+    return {
+      runId: run.id,
+      conversationId: run.conversation_id,
+      messageId: run.message_id,
+      runNumber: run.run_no,
+      status: run.status,
+      waitReason: run.wait_reason,
+      mode: run.mode,
+      orchestratorModelId: modelChain(run)[run.model_attempt] ?? run.orchestrator_model_id,
+      selectedModelId: run.selected_model_id,
+      approvedModels: overridesOf(run),
+      queuePosition,
+      canSteer: canSteer(run, steps),
+      pendingSteering: steersOf(run).length,
+      budget: {
+        ...presentBudget({ limitMicro: Number(run.limit_micro), settledMicro: Number(run.settled_micro), committedMicro: Number(run.committed_micro), budgetVersion: Number(run.budget_version) }),
+        neededMicroUsd: run.budget_needed_micro === null ? null : String(run.budget_needed_micro),
+      },
+      costs: {
+        settledMicroUsd: String(run.settled_micro),
+        committedMicroUsd: String(run.committed_micro),
+        operations: operations.map(presentOperation),
+      },
+      steps: steps.map(presentStep),
+      pendingActions: actions.filter((a) => a.status === 'pending').map((a) => presentAction(a, now)),
+      decisions: actions.filter((a) => a.status !== 'pending').map((a) => presentAction(a, now)),
+      settings: snapshot.settings,
+      profileId: snapshot.profileId,
+      error: run.error_code === null ? null : { code: run.error_code, message: run.error_message },
+      revision: run.revision,
+      version: run.version,
+      createdAt: iso(run.created_at),
+      startedAt: iso(run.started_at),
+      finishedAt: iso(run.finished_at),
+      updatedAt: iso(run.updated_at),
+    };
+  }
+
+  async result(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
+    const run = await this.#run(caller, runId);
+    const artifacts = await listRunArtifacts(this.#db, run.id);
+    const outcome = run.outcome_json === null ? null : (JSON.parse(run.outcome_json) as MainOutcome);
+    return {
+      runId: run.id,
+      status: run.status,
+      mainOutcome: outcome,
+      revision: run.revision,
+      artifacts: artifacts.map((a) => this.presentArtifact(a)),
+      structuredResult: null,
+      schemaHash: null,
+      sourceSteps: [],
+      extraction: null,
+      error: run.error_code === null ? null : { code: run.error_code, message: run.error_message },
+    };
+  }
+
+  async artifact(caller: AgentCaller, artifactId: string): Promise<ArtifactView> {
+    const row = await findOwnedArtifact(this.#db, ownerOf(caller), artifactId);
+    if (!row || (row.expires_at !== null && Number(row.expires_at) <= Date.now())) throw new AppError('not_found', 'artifact not found (or its files have expired)');
+    return this.presentArtifact(row);
+  }
+
+  presentArtifact(row: ArtifactRow): ArtifactView {
+    return {
+      artifactId: row.id,
+      conversationId: row.conversation_id,
+      runId: row.run_id,
+      generationId: row.generation_id,
+      outputIndex: row.output_index,
+      type: row.file_type,
+      contentType: row.content_type,
+      url: this.#blobs.publicUrl(row.blob_key),
+      createdAt: iso(row.created_at),
+      expiresAt: iso(row.expires_at),
+    };
+  }
+
+  /** JSON replay strictly after `afterSequence`; `resync` when retention removed events the cursor needs. */
+  async history(caller: AgentCaller, conversationId: string, query: { afterSequence?: string; limit?: string }): Promise<{ events: AgentEvent[]; lastSequence: number; hasMore: boolean; resync: boolean }> {
+    const conversation = await findConversation(this.#db, ownerOf(caller), conversationId);
+    if (!conversation) throw new AppError('not_found', 'conversation not found');
+    const after = parseSequence(query.afterSequence, 'afterSequence');
+    const limit = query.limit === undefined ? HISTORY_PAGE : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > HISTORY_PAGE) throw invalidInput(`limit must be an integer from 1 to ${HISTORY_PAGE}`, 'limit');
+    const oldest = await oldestEventSequence(this.#db, conversation.id);
+    const resync = oldest !== undefined && after < oldest - 1;
+    const rows = await listEventsAfter(this.#db, conversation.id, after, limit + 1);
+    return { events: rows.slice(0, limit).map(eventFromRow), lastSequence: Number(conversation.event_seq), hasMore: rows.length > limit, resync };
+  }
+
+  async messages(caller: AgentCaller, conversationId: string, query: { before?: string; limit?: string }): Promise<{ items: Array<Record<string, unknown>>; nextBefore: string | null }> {
+    const conversation = await findConversation(this.#db, ownerOf(caller), conversationId);
+    if (!conversation) throw new AppError('not_found', 'conversation not found');
+    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidInput('limit must be an integer from 1 to 200', 'limit');
+    const rows = await listMessages(this.#db, conversation.id, limit + 1, query.before);
+    const page = rows.length > limit ? rows.slice(1) : rows;
+    return {
+      items: page.map((m) => ({ messageId: m.id, runId: m.run_id, role: m.role, kind: m.kind, content: JSON.parse(m.content_json), text: m.text, createdAt: iso(m.created_at) })),
+      nextBefore: rows.length > limit ? (page[0]?.id ?? null) : null,
+    };
+  }
+}
+
+export function parseSequence(value: string | undefined, field: string): number {
+  if (value === undefined || value === '') return 0;
+  if (!/^\d{1,15}$/.test(value)) throw invalidInput(`${field} must be a sequence number (0 for the start)`, field);
+  return Number(value);
+}
+
+function presentOperation(op: OperationRow): Record<string, unknown> {
+  return {
+    operationId: op.id,
+    kind: op.kind,
+    stepId: op.step_id,
+    model: op.model,
+    state: op.state,
+    generationId: op.kind === 'generation' ? op.ref_id : null,
+    chatRequestId: op.kind === 'chat' ? op.ref_id : null,
+    estimateMicroUsd: String(op.estimate_micro),
+    costMicroUsd: String(op.cost_micro),
+    createdAt: iso(op.created_at),
+    settledAt: iso(op.settled_at),
+  };
+}
+
+function presentStep(step: StepRow): Record<string, unknown> {
+  return {
+    stepId: step.id,
+    position: step.position,
+    kind: step.kind,
+    name: step.name,
+    status: step.status,
+    toolCallId: step.tool_call_id,
+    input: JSON.parse(step.input_json),
+    output: step.output_json === null ? null : JSON.parse(step.output_json),
+    costMicroUsd: String(step.cost_micro),
+    startedAt: iso(step.started_at),
+    finishedAt: iso(step.finished_at),
+  };
+}
+
+function presentAction(action: PendingActionRow, now: number): Record<string, unknown> {
+  const payload = JSON.parse(action.payload_json) as Record<string, unknown>;
+  const expired = action.status === 'pending' && action.expires_at !== null && Number(action.expires_at) <= now;
+  const base = {
+    pendingActionId: action.id,
+    kind: action.kind,
+    status: expired ? 'expired' : action.status,
+    version: action.version,
+    createdAt: iso(action.created_at),
+    expiresAt: iso(action.expires_at),
+    resolvedAt: iso(action.resolved_at),
+  };
+  if (action.kind === 'question') return { ...base, questionId: action.id, question: payload.question, choices: payload.choices ?? [] };
+  return { ...base, proposalHash: action.proposal_hash, proposal: payload };
+}
+
+function iso(ms: number): string;
+function iso(ms: number | null): string | null;
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(Number(ms)).toISOString();
+}
