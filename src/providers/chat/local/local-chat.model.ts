@@ -3,6 +3,8 @@
  * so that tests and offline demos can assert on it, and it can drive the agent's tool loop.
  *
  * Rules, in order:
+ * 0. The agent's own requests (its title request, its orchestrator turns with the media tools) are
+ *    answered by the deterministic planner of local-planner.ts.
  * 1. The conversation ends with tool results → it answers with them:
  *    "Tool results: get_weather returned {"temp":21}."
  * 2. Tools are offered and allowed, and the last user message names one (its name as written, or with
@@ -20,6 +22,7 @@ import type { ChatRequest, FunctionTool, ToolMessage } from '../../../domain/cha
 import { textOf } from '../../../domain/chat/chat-request.types.ts';
 import type { ChatUsage, ResponseBlock, StopReason } from '../../../domain/chat/chat-response.types.ts';
 import { isObject } from '../../../domain/chat/json-input.ts';
+import { planLocally } from './local-planner.ts';
 import { countLocalInputTokens, countLocalTokens, truncateToTokens } from './local-tokens.ts';
 import { sampleFromSchema } from './schema-sample.ts';
 
@@ -38,7 +41,21 @@ export function answerLocally(request: ChatRequest): LocalAnswer {
   const lastUser = [...conversation].reverse().find((m) => m.role === 'user');
   const userText = lastUser ? textOf(lastUser.content, ' ').trim() : '';
 
-  if (last?.role !== 'tool') {
+  const planned = planLocally(request);
+  if (planned?.kind === 'tool') {
+    const args = JSON.stringify(planned.arguments);
+    const id = `call_local_${createHash('sha256').update(JSON.stringify(request.messages)).update(planned.name).digest('hex').slice(0, 20)}`;
+    return {
+      content: [
+        { type: 'text', text: planned.text },
+        { type: 'tool_call', id, name: planned.name, arguments: args },
+      ],
+      stopReason: 'tool_use',
+      usage: usage(countLocalTokens(planned.text) + countLocalTokens(planned.name) + countLocalTokens(args)),
+    };
+  }
+
+  if (!planned && last?.role !== 'tool') {
     const tool = chooseTool(request, userText);
     if (tool) {
       const args = JSON.stringify(toolArguments(tool, userText));
@@ -52,7 +69,8 @@ export function answerLocally(request: ChatRequest): LocalAnswer {
   }
 
   let text: string;
-  if (last?.role === 'tool') text = answerFromToolResults(request);
+  if (planned) text = planned.text;
+  else if (last?.role === 'tool') text = answerFromToolResults(request);
   else {
     const images = lastUser ? lastUser.content.filter((p) => p.type === 'image').length : 0;
     text = userText === '' && images === 0 ? 'You sent an empty message.' : `You said: ${userText}`;
