@@ -4,6 +4,7 @@ import type { SessionData } from './api/types.ts';
 import { Loading } from './components/common.tsx';
 import { AccountPage } from './pages/AccountPage.tsx';
 import { AdminPage } from './pages/AdminPage.tsx';
+import { AgentPage } from './pages/agent/AgentPage.tsx';
 import { ChatPage } from './pages/ChatPage.tsx';
 import { GenerationDetailPage } from './pages/GenerationDetailPage.tsx';
 import { GenerationsPage } from './pages/GenerationsPage.tsx';
@@ -20,6 +21,7 @@ const NAV = [
   { to: '/generations', label: 'Generations' },
   { to: '/playground', label: 'Playground' },
   { to: '/chat', label: 'Chat' },
+  { to: '/agent', label: 'Agent' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/account', label: 'Account' },
 ];
@@ -117,6 +119,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
   const { path } = props;
   const detail = matchPath('/generations/:id', path);
   if (detail?.id) return <GenerationDetailPage id={detail.id} />;
+  const conversation = matchPath('/agent/c/:id', path);
+  if (conversation?.id) return <AgentPage conversationId={conversation.id} />;
   switch (path) {
     case '/':
     case '/login':
@@ -130,6 +134,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <PlaygroundPage />;
     case '/chat':
       return <ChatPage />;
+    case '/agent':
+      return <AgentPage />;
     case '/webhooks':
       return <WebhooksPage />;
     case '/account':

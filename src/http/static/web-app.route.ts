@@ -18,6 +18,8 @@ export const DASHBOARD_PATHS = [
   '/generations/:id',
   '/playground',
   '/chat',
+  '/agent',
+  '/agent/c/:id',
   '/webhooks',
   '/account',
   '/admin',

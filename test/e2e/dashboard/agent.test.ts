@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ScriptedOrchestrator } from '../../fakes/scripted-orchestrator.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+
+/**
+ * The dashboard's agent page in headless Chromium against a whole gateway in embedded mode: the
+ * default orchestrator is the built-in local planner (real files from the local provider), and one
+ * model (gpt-5.4) is routed to a scripted upstream to drive a model-change decision. Everything is
+ * done with the page's own controls, and the thread updates from the event stream, never a reload.
+ */
+const skip = browserSkipReason();
+const EMAIL = `agent.${Date.now()}@example.com`;
+const PASSWORD = 'a long e2e passphrase';
+
+describe('agent page in a browser', { skip }, () => {
+  let gw: TestGateway;
+  let orchestrator: ScriptedOrchestrator;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let conversationUrl = '';
+  const shots: string[] = [];
+  const pageErrors: string[] = [];
+
+  const shoot = async (name: string) => {
+    shots.push(await screenshot(page, name));
+  };
+  /** The API as the page calls it (session cookie and CSRF token). */
+  const pageApi = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    page.evaluate(
+      async ({ method, path, body }) => {
+        const session = (await (await fetch('/api/v1/auth/session')).json()) as { data: { csrfToken: string } };
+        const response = await fetch(path, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return ((await response.json()) as { data: unknown }).data;
+      },
+      { method, path, body },
+    ) as Promise<T>;
+  const send = async (text: string, limitUsd?: string) => {
+    if (limitUsd !== undefined) await page.getByLabel('Spending limit (USD)').fill(limitUsd);
+    await page.getByLabel('Message', { exact: true }).fill(text);
+    await page.getByRole('button', { name: /^(Send|Queue)$/ }).click();
+  };
+  const lastAnswer = () => page.getByTestId('agent-answer').last();
+
+  before(async () => {
+    ensureWebBuilt();
+    orchestrator = await ScriptedOrchestrator.start('openai');
+    gw = await startTestGateway('embedded', { configFile: { providers: { orch: orchestrator.provider() }, routes: { 'gpt-5.4': ['orch'] } } });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${gw.url}/signup`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: /Create account|Sign up/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const session = await pageApi<{ user: { id: string } }>('GET', '/api/v1/auth/session');
+    await gw.admin('POST', `/admin/v1/users/${session.user.id}/credits`, { amountCents: 500, note: 'agent e2e' }, { 'idempotency-key': 'agent-e2e-credit' });
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await gw?.close();
+    await orchestrator?.close();
+    console.log(`# agent screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+  });
+
+  test('a new conversation runs a request live: streamed answer, an image and a video inline, a title, steps and costs', async () => {
+    await page.getByRole('link', { name: 'Agent' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Agent' }).waitFor();
+    await page.getByText('No conversations yet.').waitFor();
+    await assertAccessibleBasics(page, 'agent (empty)');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.waitForURL(/\/agent\/c\/conv_/);
+    conversationUrl = page.url();
+    await page.getByTestId('stream-state').getByText('Live').waitFor();
+
+    await send('an image of a red fox in the snow, then a 5 second video of it', '1');
+    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    assert.match((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /^Done\. Here is what I made:/);
+    await page.waitForFunction(() => {
+      const img = document.querySelector('[data-testid="agent-artifact"] img') as HTMLImageElement | null;
+      return img?.complete && img.naturalWidth > 0;
+    });
+    assert.equal(await lastAnswer().locator('[data-artifact-type="video"] video').count(), 1);
+    // The title came from the first request, through the event stream.
+    await page.getByTestId('conversation-title').getByText(/^Image of a red fox/).waitFor();
+    await page.getByTestId('conversation-list').getByRole('link', { name: /^Image of a red fox/ }).waitFor();
+
+    const panel = page.getByTestId('run-panel');
+    await panel.getByTestId('run-status').getByText('Completed').waitFor();
+    const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
+    const run = await pageApi<{ costs: { settledMicroUsd: string; operations: Array<{ kind: string }> }; steps: unknown[] }>('GET', `/api/v1/agent/runs/${runId}`);
+    assert.equal(await panel.getByTestId('run-steps').locator('tbody tr').count(), run.steps.length);
+    assert.equal(await panel.getByTestId('run-costs').locator('tbody tr').count(), run.costs.operations.length);
+    assert.equal(run.costs.operations.filter((o) => o.kind === 'generation').length, 2);
+    assert.equal(await panel.getByTestId('run-total').textContent(), `$${(Number(run.costs.settledMicroUsd) / 1e6).toFixed(6).replace(/0{1,4}$/, '')}`);
+    await assertAccessibleBasics(page, 'agent conversation');
+    await shoot('20-agent-run');
+  });
+
+  test('a question is answered with its button, and the run goes on', async () => {
+    await send('something for my bakery');
+    const question = page.getByTestId('pending-question');
+    await question.waitFor();
+    await assertAccessibleBasics(page, 'agent question');
+    await shoot('21-agent-question');
+    await question.getByRole('button', { name: 'an image' }).click();
+    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    assert.equal(await lastAnswer().locator('[data-testid="agent-artifact"] img').count(), 1);
+    assert.equal(await question.count(), 0, 'the question is gone once answered');
+  });
+
+  test('a run past its limit waits for budget; a new limit and Resume finish it; Stop cancels another', async () => {
+    await send('a 5 second video of waves', '0.000001');
+    const panel = page.getByTestId('run-panel');
+    await panel.getByTestId('run-status').getByText('Waiting for budget').waitFor();
+    await panel.getByTestId('run-needed').waitFor();
+    await shoot('22-agent-budget');
+    await panel.getByLabel('New limit (USD)').fill('2');
+    await panel.getByRole('button', { name: 'Save limit' }).click();
+    await panel.getByTestId('run-limit').getByText('$2.00').waitFor();
+    await panel.getByRole('button', { name: 'Resume' }).click();
+    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    assert.equal(await lastAnswer().locator('[data-artifact-type="video"]').count(), 1);
+
+    await send('a 5 second video of rain', '0.000001');
+    await panel.getByTestId('run-status').getByText('Waiting for budget').waitFor();
+    await panel.getByRole('button', { name: 'Stop run' }).click();
+    await lastAnswer().getByText('Cancelled').waitFor();
+  });
+
+  test('a model change proposed by the orchestrator is accepted with its button', async () => {
+    const created = await pageApi<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { title: 'Decisions', settings: { orchestratorModelId: 'gpt-5.4' } });
+    orchestrator.plan(
+      created.conversationId,
+      { toolCalls: [{ name: 'propose_model_change', arguments: { modality: 'image', toModelId: 'z-image-turbo', reason: 'it draws foxes better' } }] },
+      { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a fox' } }] },
+      { text: 'Made with z-image-turbo.' },
+    );
+    await page.goto(`${gw.url}/agent/c/${created.conversationId}`);
+    await page.getByTestId('stream-state').getByText('Live').waitFor();
+    await send('a fox, please');
+    const decision = page.getByTestId('pending-decision');
+    await decision.getByText('z-image-turbo').waitFor();
+    await shoot('23-agent-decision');
+    await decision.getByRole('button', { name: 'Accept' }).click();
+    await lastAnswer().getByText('Made with z-image-turbo.').waitFor({ timeout: 60_000 });
+    const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
+    const run = await pageApi<{ decisions: Array<{ status: string }>; steps: Array<{ name: string; output: { model?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
+    assert.equal(run.decisions[0]?.status, 'accepted');
+    assert.equal(run.steps.find((s) => s.name === 'generate_image')?.output?.model, 'z-image-turbo');
+  });
+
+  test('search finds conversations by title and message text', async () => {
+    await page.goto(conversationUrl);
+    const list = page.getByTestId('conversation-list');
+    await list.getByRole('link').nth(1).waitFor();
+    await page.getByLabel('Search conversations').fill('bakery');
+    await list.getByRole('link', { name: /^Image of a red fox/ }).waitFor();
+    await list.getByRole('link', { name: 'Decisions' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Search conversations').fill('zebra');
+    await page.getByText('No conversation matches.').waitFor();
+    assert.deepEqual(pageErrors, [], 'no script errors on the page');
+  });
+});

@@ -1,0 +1,31 @@
+import { Link } from '../../router.tsx';
+import type { Artifact } from './agent-types.ts';
+
+/** An artifact shown in the thread: the image, a video player or an audio player, and its source. */
+export function ArtifactMedia(props: { artifact: Artifact; label: string }) {
+  const { artifact, label } = props;
+  const kind = artifact.contentType.split('/')[0] ?? artifact.type;
+  return (
+    <figure className="preview agent-artifact" data-testid="agent-artifact" data-artifact-type={kind}>
+      {kind === 'image' ? (
+        <img src={artifact.url} alt={label} loading="lazy" />
+      ) : kind === 'video' ? (
+        // biome-ignore lint/a11y/useMediaCaption: generated clips have no caption track; the figure caption describes them.
+        <video src={artifact.url} controls preload="metadata" aria-label={label} />
+      ) : (
+        // biome-ignore lint/a11y/useMediaCaption: generated music has no caption track; the figure caption describes it.
+        <audio src={artifact.url} controls preload="metadata" aria-label={label} />
+      )}
+      <figcaption className="small muted">
+        {artifact.type} · <span className="mono">{artifact.artifactId}</span>
+        {artifact.generationId ? (
+          <>
+            {' '}
+            · from <Link to={`/generations/${encodeURIComponent(artifact.generationId)}`}>generation {artifact.generationId}</Link>
+          </>
+        ) : null}{' '}
+        · <a href={artifact.url}>download</a>
+      </figcaption>
+    </figure>
+  );
+}

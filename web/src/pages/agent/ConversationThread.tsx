@@ -1,0 +1,343 @@
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { errorMessage, requestData } from '../../api/client.ts';
+import { ErrorNotice, Loading } from '../../components/common.tsx';
+import { formatMicroUsd } from '../../format.ts';
+import { navigate } from '../../router.tsx';
+import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage, usdToMicroString } from './agent-types.ts';
+import { ArtifactMedia } from './ArtifactMedia.tsx';
+import { PendingActionCard } from './PendingActionCard.tsx';
+import { RunPanel } from './RunPanel.tsx';
+import { useConversationEvents } from './useConversationEvents.ts';
+
+const REFRESH_DELAY_MS = 120;
+
+interface ThreadState {
+  conversation: Conversation | undefined;
+  messages: ThreadMessage[];
+  results: Record<string, RunResult>;
+  runs: Record<string, RunView>;
+}
+
+/**
+ * A conversation: its messages and each run's answer with the files it made, live while a run works
+ * (the event stream drives it: streamed text as it is written, artifacts as they arrive, questions and
+ * decisions as buttons), the focused run's details and controls, and the composer.
+ */
+export function ConversationThread(props: { conversationId: string; onChanged: () => void }) {
+  const { conversationId } = props;
+  const base = `/api/v1/agent/conversations/${encodeURIComponent(conversationId)}`;
+  const [state, setState] = useState<ThreadState>({ conversation: undefined, messages: [], results: {}, runs: {} });
+  const [loadError, setLoadError] = useState<unknown>();
+  const [streaming, setStreaming] = useState<Record<string, string>>({});
+  const [focusedRunId, setFocusedRunId] = useState<string | undefined>();
+  const [announcement, setAnnouncement] = useState('');
+  const touched = useRef(new Set<string>());
+  const timer = useRef<number | undefined>(undefined);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const transcriptRef = useRef<HTMLOListElement>(null);
+
+  /** Reloads the conversation and messages, and the runs that changed (or all, the first time). */
+  const refresh = useCallback(
+    async (all = false) => {
+      try {
+        const [conversation, page] = await Promise.all([
+          requestData<Conversation>('GET', base),
+          requestData<{ items: ThreadMessage[] }>('GET', `${base}/messages?limit=200`),
+        ]);
+        const runIds = [...new Set(page.items.map((m) => m.runId).filter((id): id is string => id !== null))];
+        const known = stateRef.current;
+        const wanted = runIds.filter((id) => all || touched.current.has(id) || !known.results[id] || !TERMINAL_RUN_STATUSES.has(known.results[id]?.status ?? ''));
+        touched.current.clear();
+        const fetched = await Promise.all(
+          wanted.map(async (id) => {
+            const [result, run] = await Promise.all([
+              requestData<RunResult>('GET', `/api/v1/agent/runs/${encodeURIComponent(id)}/result`),
+              requestData<RunView>('GET', `/api/v1/agent/runs/${encodeURIComponent(id)}`),
+            ]);
+            return { id, result, run };
+          }),
+        );
+        setState((s) => {
+          const results = { ...s.results };
+          const runs = { ...s.runs };
+          for (const f of fetched) {
+            results[f.id] = f.result;
+            runs[f.id] = f.run;
+          }
+          return { conversation, messages: page.items, results, runs };
+        });
+        setLoadError(undefined);
+      } catch (e) {
+        setLoadError(e);
+      }
+    },
+    [base],
+  );
+
+  const scheduleRefresh = useCallback(() => {
+    if (timer.current !== undefined) return;
+    timer.current = window.setTimeout(() => {
+      timer.current = undefined;
+      void refresh();
+    }, REFRESH_DELAY_MS);
+  }, [refresh]);
+
+  useEffect(() => {
+    setState({ conversation: undefined, messages: [], results: {}, runs: {} });
+    setStreaming({});
+    setFocusedRunId(undefined);
+    void refresh(true);
+    return () => window.clearTimeout(timer.current);
+  }, [refresh]);
+
+  const onEvent = useCallback(
+    (event: AgentEvent) => {
+      if (event.type === 'closed') {
+        navigate('/agent', { replace: true });
+        props.onChanged();
+        return;
+      }
+      if (event.type === 'resync') {
+        void refresh(true);
+        return;
+      }
+      const runId = event.runId;
+      if (event.type === 'message.delta' && runId) {
+        const text = typeof event.data.text === 'string' ? event.data.text : '';
+        setStreaming((s) => ({ ...s, [runId]: (s[runId] ?? '') + text }));
+        return;
+      }
+      if (runId) touched.current.add(runId);
+      if (event.type === 'message.completed' && runId) {
+        setStreaming((s) => {
+          const { [runId]: _done, ...rest } = s;
+          return rest;
+        });
+      }
+      if (event.type === 'question.asked') setAnnouncement('The agent asked a question.');
+      if (event.type === 'decision.required') setAnnouncement('The agent needs your decision.');
+      if (event.type === 'run.completed') setAnnouncement('The run completed.');
+      if (event.type === 'run.failed') setAnnouncement('The run failed.');
+      if (event.type === 'conversation.updated' || event.type === 'run.completed') props.onChanged();
+      scheduleRefresh();
+    },
+    [refresh, scheduleRefresh, props.onChanged],
+  );
+  const streamState = useConversationEvents(conversationId, onEvent);
+
+  const { conversation, messages, results, runs } = state;
+  const activeRunId = conversation?.activeRunId ?? undefined;
+  const latestRunId = [...messages].reverse().find((m) => m.runId)?.runId ?? undefined;
+  const panelRun = runs[focusedRunId ?? activeRunId ?? latestRunId ?? ''];
+  const activeRun = activeRunId ? runs[activeRunId] : undefined;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the thread grows.
+  useEffect(() => {
+    const list = transcriptRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [messages.length, streaming]);
+
+  const items = useMemo(() => threadItems(messages, results, runs), [messages, results, runs]);
+
+  const rename = async () => {
+    if (!conversation) return;
+    const title = window.prompt('New title', conversation.title ?? '');
+    if (title === null || title.trim() === '') return;
+    try {
+      await requestData('PATCH', base, { body: { title: title.trim(), expectedVersion: conversation.version } });
+      props.onChanged();
+      void refresh();
+    } catch (e) {
+      setLoadError(e);
+    }
+  };
+  const remove = async () => {
+    if (!window.confirm('Delete this conversation? Its active runs are stopped.')) return;
+    try {
+      await requestData('DELETE', base);
+      props.onChanged();
+      navigate('/agent');
+    } catch (e) {
+      setLoadError(e);
+    }
+  };
+
+  if (!conversation && !loadError) return <Loading label="Loading the conversation…" />;
+  return (
+    <div className="agent-thread">
+      <div className="agent-thread-header">
+        <h2 data-testid="conversation-title">{conversation?.title ?? 'New conversation'}</h2>
+        <span className="small muted" data-testid="stream-state">
+          {streamState === 'live' ? 'Live' : streamState === 'closed' ? 'Closed' : 'Connecting…'}
+        </span>
+        <div className="actions">
+          <button type="button" className="button button-small" onClick={rename} disabled={!conversation}>
+            Rename
+          </button>
+          <button type="button" className="button button-small button-danger" onClick={remove} disabled={!conversation}>
+            Delete
+          </button>
+        </div>
+      </div>
+      <ErrorNotice error={loadError} what="The conversation could not be loaded" />
+      <ol className="transcript agent-transcript" ref={transcriptRef} aria-label="Thread" data-testid="agent-thread">
+        {items.length === 0 ? <li className="muted">Describe what to make: “a 5 second video of waves, then music for it”.</li> : null}
+        {items.map((item) =>
+          item.kind === 'user' ? (
+            <li key={item.message.messageId} className="message message-user">
+              <span className="message-role">You</span>
+              <div className="message-content">{item.message.text}</div>
+            </li>
+          ) : (
+            <li key={`run-${item.runId}`} className="message message-assistant" data-testid="agent-answer" data-run-id={item.runId}>
+              <span className="message-role">
+                Agent · run {item.run?.runNumber ?? ''}{' '}
+                <span className={`badge badge-run-${item.status}`}>{RUN_STATUS_LABELS[item.status] ?? item.status}</span>
+                {item.run ? <span className="muted"> · {formatMicroUsd(item.run.budget.settledMicroUsd)}</span> : null}{' '}
+                <button type="button" className="button button-small" onClick={() => setFocusedRunId(item.runId)} aria-pressed={panelRun?.runId === item.runId}>
+                  Details
+                </button>
+              </span>
+              <div className="message-content" data-testid="agent-answer-text">
+                {item.text ?? streaming[item.runId] ?? (TERMINAL_RUN_STATUSES.has(item.status) ? '' : '…')}
+              </div>
+              {item.error ? <p className="small">{item.error}</p> : null}
+              {item.artifacts.length ? (
+                <div className="agent-artifacts">
+                  {item.artifacts.map((a, i) => (
+                    <ArtifactMedia key={a.artifactId} artifact={a} label={`Run ${item.run?.runNumber ?? ''}, ${a.type} ${i + 1}`} />
+                  ))}
+                </div>
+              ) : null}
+              {item.run?.pendingActions.map((action) => (
+                <PendingActionCard key={action.pendingActionId} runId={item.runId} conversationId={conversationId} action={action} onDone={scheduleRefresh} />
+              ))}
+            </li>
+          ),
+        )}
+      </ol>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      <Composer conversationId={conversationId} activeRun={activeRun} onSent={(runId) => {
+        if (runId) touched.current.add(runId);
+        setFocusedRunId(undefined);
+        void refresh();
+        props.onChanged();
+      }} />
+      {panelRun ? <RunPanel run={panelRun} onChanged={() => {
+        touched.current.add(panelRun.runId);
+        void refresh();
+      }} /> : null}
+    </div>
+  );
+}
+
+type ThreadItem =
+  | { kind: 'user'; message: ThreadMessage }
+  | { kind: 'run'; runId: string; status: string; text: string | undefined; artifacts: Artifact[]; run: RunView | undefined; error: string | undefined };
+
+/** User messages in order; each run's answer follows the last message of that run (its request, steering, replies). */
+function threadItems(messages: ThreadMessage[], results: Record<string, RunResult>, runs: Record<string, RunView>): ThreadItem[] {
+  const items: ThreadItem[] = [];
+  const answers = new Map(messages.filter((m) => m.role === 'assistant' && m.runId).map((m) => [m.runId, m]));
+  const lastOfRun = new Map<string, string>();
+  for (const m of messages) if (m.role === 'user' && m.runId) lastOfRun.set(m.runId, m.messageId);
+  for (const message of messages) {
+    if (message.role === 'assistant') continue;
+    items.push({ kind: 'user', message });
+    const runId = message.runId;
+    if (!runId || lastOfRun.get(runId) !== message.messageId) continue;
+    const result = results[runId];
+    const run = runs[runId];
+    items.push({
+      kind: 'run',
+      runId,
+      status: run?.status ?? result?.status ?? 'queued',
+      text: answers.get(runId)?.text ?? result?.mainOutcome?.text,
+      artifacts: result?.artifacts ?? [],
+      run,
+      error: result?.error ? `${result.error.code}: ${result.error.message}` : undefined,
+    });
+  }
+  return items;
+}
+
+function Composer(props: { conversationId: string; activeRun: RunView | undefined; onSent: (runId: string | undefined) => void }) {
+  const { activeRun } = props;
+  const [draft, setDraft] = useState('');
+  const [limit, setLimit] = useState('');
+  const [mode, setMode] = useState<'followup' | 'steer'>('followup');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const busyRun = activeRun !== undefined && !TERMINAL_RUN_STATUSES.has(activeRun.status);
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || busy) return;
+    const micro = limit.trim() === '' ? undefined : usdToMicroString(limit);
+    if (limit.trim() !== '' && !micro) {
+      setError(new Error('Enter the spending limit in USD, for example 1.50, or leave it empty for your default.'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body: Record<string, unknown> = { clientMessageId: crypto.randomUUID(), content: [{ type: 'text', text }] };
+      if (micro) body.maxCostMicroUsd = micro;
+      if (busyRun) body.deliveryMode = mode === 'steer' && activeRun?.canSteer ? 'steer' : 'followup';
+      const accepted = await requestData<{ runId?: string }>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, { body });
+      setDraft('');
+      props.onSent(accepted.runId);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form className="chat-input agent-composer" onSubmit={send}>
+      <label htmlFor="agent-message">Message</label>
+      <textarea id="agent-message" rows={3} value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} aria-describedby="agent-message-hint" />
+      <p className="hint" id="agent-message-hint">
+        Enter sends; Shift+Enter starts a new line. {busyRun ? `Run ${activeRun?.runNumber} is ${RUN_STATUS_LABELS[activeRun?.status ?? '']?.toLowerCase() ?? activeRun?.status}.` : ''}
+      </p>
+      <div className="agent-composer-options">
+        <div className="field field-inline">
+          <label htmlFor="agent-limit">Spending limit (USD)</label>
+          <input id="agent-limit" inputMode="decimal" placeholder="default" value={limit} onChange={(e) => setLimit(e.target.value)} />
+        </div>
+        {busyRun ? (
+          <fieldset className="segmented">
+            <legend className="visually-hidden">While a run is active</legend>
+            <label className="field-checkbox">
+              <input type="radio" name="delivery" checked={mode === 'followup'} onChange={() => setMode('followup')} /> Queue as follow-up
+            </label>
+            <label className="field-checkbox">
+              <input type="radio" name="delivery" checked={mode === 'steer'} disabled={!activeRun?.canSteer} onChange={() => setMode('steer')} /> Steer the current run
+            </label>
+          </fieldset>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy || !draft.trim()}>
+          {busyRun ? (mode === 'steer' && activeRun?.canSteer ? 'Steer' : 'Queue') : 'Send'}
+        </button>
+      </div>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          <strong>The message was not sent: </strong>
+          {errorMessage(error)}
+        </div>
+      ) : null}
+    </form>
+  );
+}
