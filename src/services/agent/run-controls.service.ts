@@ -20,7 +20,7 @@ import type { AgentWriter, TxEffects } from './agent-writer.ts';
 import { referenceCapacity } from './engine/media-choice.ts';
 import type { Proposal } from './engine/proposals.ts';
 import { emitBudget, presentBudget } from './engine/run-budget.ts';
-import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from './idempotency.ts';
+import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
 import { endRun, moveRun } from './runs/run-lifecycle.ts';
 import { scheduleRun } from './runs/run-jobs.ts';
 import { overridesOf } from './runs/run-snapshot.ts';

@@ -163,6 +163,17 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
     }
   };
 
+  const sent = (runId: string | undefined) => {
+    if (runId) touched.current.add(runId);
+    setFocusedRunId(undefined);
+    void refresh();
+    props.onChanged();
+  };
+  const runChanged = (runId: string) => {
+    touched.current.add(runId);
+    void refresh();
+  };
+
   if (!conversation && !loadError) return <Loading label="Loading the conversation…" />;
   return (
     <div className="agent-thread">
@@ -220,16 +231,8 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
-      <Composer conversationId={conversationId} activeRun={activeRun} onSent={(runId) => {
-        if (runId) touched.current.add(runId);
-        setFocusedRunId(undefined);
-        void refresh();
-        props.onChanged();
-      }} />
-      {panelRun ? <RunPanel run={panelRun} onChanged={() => {
-        touched.current.add(panelRun.runId);
-        void refresh();
-      }} /> : null}
+      <Composer conversationId={conversationId} activeRun={activeRun} onSent={sent} />
+      {panelRun ? <RunPanel run={panelRun} onChanged={() => runChanged(panelRun.runId)} /> : null}
     </div>
   );
 }

@@ -5,8 +5,8 @@
  * stores its response, so a concurrent request with the same key waits for that commit (PostgreSQL's
  * unique index; SQLite's single writer) and then replays it.
  */
-import { AppError } from '../../domain/errors.ts';
-import type { Executor } from '../../adapters/db/schema.ts';
+import { AppError } from '../../../../domain/errors.ts';
+import type { Executor } from '../../schema.ts';
 
 export async function findIdempotentResponse<T>(db: Executor, scope: string, key: string, hash: string): Promise<T | undefined> {
   const row = await db.selectFrom('idempotency_records').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
