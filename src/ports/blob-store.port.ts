@@ -21,6 +21,19 @@ export interface StoredBlob extends BlobInfo {
   range?: ByteRange;
 }
 
+/** A streamed upload that was shorter or longer than announced. */
+export class BlobSizeError extends Error {
+  readonly expected: number;
+  readonly received: number;
+
+  constructor(expected: number, received: number) {
+    super(received > expected ? `more than the announced ${expected} bytes` : `${received} bytes where ${expected} were announced`);
+    this.name = 'BlobSizeError';
+    this.expected = expected;
+    this.received = received;
+  }
+}
+
 /**
  * Where generated files live (decision 8): a local directory served by the gateway (embedded) or an
  * S3-compatible bucket (scale-out). Keys are unguessable (`<random>/<name>`, see
@@ -29,6 +42,17 @@ export interface StoredBlob extends BlobInfo {
 export interface BlobStore {
   /** Writes the whole blob; a reader sees the old blob or the new one, never a part. Overwrites. */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /**
+   * Writes a blob from a stream of exactly `bytes` bytes without holding it in memory; a stream that
+   * ends shorter or runs longer fails with BlobSizeError and leaves no blob (nor a part of one).
+   */
+  putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void>;
+  /**
+   * A URL that lets a client without credentials PUT exactly this blob (its type and length signed),
+   * until `expiresInSeconds`; undefined when the store cannot sign one (the local directory: the
+   * gateway receives the upload itself).
+   */
+  presignPut(key: string, contentType: string, bytes: number, expiresInSeconds: number): Promise<string | undefined>;
   /**
    * Undefined when the key does not exist (or was deleted). With `range` (inside the blob: check it
    * against `stat` first), the body holds only those bytes.

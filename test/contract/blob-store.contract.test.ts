@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { blobKeyFor, newBlobKey } from '../../src/adapters/blob/blob-keys.ts';
@@ -12,7 +12,7 @@ import { S3BlobStore } from '../../src/adapters/blob/s3-blob-store.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
 import { registerFilesRoute } from '../../src/http/routes/files.route.ts';
-import type { BlobStore } from '../../src/ports/blob-store.port.ts';
+import { type BlobStore, BlobSizeError } from '../../src/ports/blob-store.port.ts';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.ts';
 
 const BASE_URL = 'http://gateway.test:8080';
@@ -59,6 +59,10 @@ async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+function* chunksOf(data: Buffer, size: number): Generator<Buffer> {
+  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
 }
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -117,6 +121,45 @@ for (const implementation of implementations) {
       const blob = await subject.store.get(key);
       assert.equal((await readAll(blob!.body)).toString(), 'second');
       assert.equal(blob?.bytes, 6);
+    });
+
+    test('putStream writes exactly the announced bytes from a stream; a shorter or longer stream leaves nothing', async () => {
+      const key = keyOf('bin');
+      const data = randomBytes(2 * 1024 * 1024 + 7);
+      await subject.store.putStream(key, Readable.from(chunksOf(data, 64 * 1024)), 'application/octet-stream', data.length);
+      const blob = await subject.store.get(key);
+      assert.equal(blob?.bytes, data.length);
+      assert.equal(blob?.contentType, 'application/octet-stream');
+      assert.equal(sha(await readAll(blob!.body)), sha(data));
+      for (const [label, size] of [['shorter', data.length + 10], ['longer', data.length - 10]] as const) {
+        const other = keyOf('bin');
+        await assert.rejects(subject.store.putStream(other, Readable.from(chunksOf(data, 64 * 1024)), 'application/octet-stream', size), (error: unknown) => {
+          assert.ok(error instanceof BlobSizeError || (error instanceof Error && /BlobSizeError|bytes/.test(`${error.name} ${error.message}`)), `${label}: ${String(error)}`);
+          return true;
+        });
+        assert.equal(await subject.store.stat(other), undefined, `${label}: no blob`);
+      }
+      if (subject.dir) assert.deepEqual(readdirSync(subject.dir, { recursive: true }).filter((f) => String(f).includes('~tmp')), [], 'no temporary file left');
+    });
+
+    test('presignPut: a URL for exactly this type and length (S3), or none (the gateway receives uploads itself)', async () => {
+      const key = keyOf('png');
+      const data = randomBytes(1000);
+      const url = await subject.store.presignPut(key, 'image/png', data.length, 300);
+      if (implementation.name === 'local') {
+        assert.equal(url, undefined);
+        return;
+      }
+      assert.ok(url);
+      const wrongLength = await fetch(url, { method: 'PUT', body: data.subarray(0, 999), headers: { 'content-type': 'image/png' } });
+      assert.ok(wrongLength.status >= 400, `another length is refused (${wrongLength.status})`);
+      const wrongType = await fetch(url, { method: 'PUT', body: data, headers: { 'content-type': 'image/jpeg' } });
+      assert.ok(wrongType.status >= 400, `another type is refused (${wrongType.status})`);
+      assert.equal(await subject.store.stat(key), undefined);
+      const ok = await fetch(url, { method: 'PUT', body: data, headers: { 'content-type': 'image/png' } });
+      assert.equal(ok.status, 200, await ok.text());
+      const blob = await subject.store.get(key);
+      assert.equal(sha(await readAll(blob!.body)), sha(data));
     });
 
     test('a missing key reads as undefined', async () => {

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, readFile, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blob-store.port.ts';
 import { assertValidBlobKey, contentTypeFromKey } from './blob-keys.ts';
+import { countBytes } from './count-bytes.ts';
 
 /** Side file with the content type; `~` is never part of a key, so no key can name it. */
 const META_SUFFIX = '~meta.json';
@@ -36,6 +39,36 @@ export class LocalBlobStore implements BlobStore {
     const meta: BlobMeta = { contentType };
     await writeAtomically(`${path}${META_SUFFIX}`, Buffer.from(JSON.stringify(meta)));
     await writeAtomically(path, data);
+  }
+
+  async putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    await writeAtomically(`${path}${META_SUFFIX}`, Buffer.from(JSON.stringify({ contentType } satisfies BlobMeta)));
+    const temp = `${path}${TEMP_SUFFIX}${randomBytes(6).toString('hex')}`;
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await pipeline(body, countBytes(bytes), async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) {
+          for (let at = 0; at < chunk.length; ) at += (await handle.write(chunk, at, chunk.length - at)).bytesWritten;
+        }
+      });
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlinkIfPresent(temp);
+      throw error;
+    }
+    await handle.close();
+    await rename(temp, path).catch(async (error: unknown) => {
+      await unlinkIfPresent(temp);
+      throw error;
+    });
+  }
+
+  /** The local directory signs nothing: the gateway receives uploads itself. */
+  async presignPut(): Promise<string | undefined> {
+    return undefined;
   }
 
   async get(key: string, range?: ByteRange): Promise<StoredBlob | undefined> {

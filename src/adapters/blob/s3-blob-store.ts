@@ -8,9 +8,11 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.types.ts';
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blob-store.port.ts';
 import { assertValidBlobKey } from './blob-keys.ts';
+import { countBytes } from './count-bytes.ts';
 
 /**
  * Blobs in an S3-compatible bucket (scale-out mode). Path-style addressing (MinIO, R2, Ceph and the
@@ -44,6 +46,36 @@ export class S3BlobStore implements BlobStore {
     assertValidBlobKey(key);
     // One PutObject is atomic in S3: readers see the old object or the new one.
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }));
+  }
+
+  async putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
+    assertValidBlobKey(key);
+    // With ContentLength, S3 stores the object only when exactly that many bytes arrive; the counter
+    // fails a longer stream here rather than after the upload.
+    const counted = body.pipe(countBytes(bytes));
+    body.on('error', (error) => counted.destroy(error));
+    // The SDK does not end its request when the body fails: abort it, so the store sees a cut upload
+    // (and stores nothing) and this call fails with the stream's error.
+    const abort = new AbortController();
+    let failure: unknown;
+    counted.on('error', (error) => {
+      failure = error;
+      abort.abort(error);
+    });
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: counted, ContentType: contentType, ContentLength: bytes }), { abortSignal: abort.signal });
+    } catch (error) {
+      // S3 keeps nothing of a cut upload; some compatible servers keep an empty object: remove it.
+      if (failure !== undefined) await this.delete(key).catch(() => undefined);
+      throw failure ?? error;
+    }
+  }
+
+  async presignPut(key: string, contentType: string, bytes: number, expiresInSeconds: number): Promise<string> {
+    assertValidBlobKey(key);
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: bytes });
+    // Type and length are signed headers: a PUT of another type or size is refused by the store.
+    return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type', 'content-length']) });
   }
 
   async get(key: string, range?: ByteRange): Promise<StoredBlob | undefined> {
