@@ -43,7 +43,7 @@ import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhoo
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
 import { WorkerPool } from './workers/worker-pool.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
-import { CAPABILITY_PROBE_JOB, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
+import { ATTACHMENT_CLEANUP_JOB, CAPABILITY_PROBE_JOB, createAttachmentCleanupHandler, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
 import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
 
@@ -142,7 +142,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     health: services.providerHealth,
     logger,
   });
-  const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics });
+  const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
   const full: AppServices = { ...services, taskRunner, chat, agent };
   return full;
 }
@@ -193,6 +193,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       [AGENT_RUN_JOB]: createRunJobHandler(services.agent.engine),
       [CAPABILITY_PROBE_JOB.kind]: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
       [EVENT_PRUNE_JOB.kind]: createEventPruneHandler({ db: database.db, logger, retentionMs: config.agent.eventRetentionMs }),
+      [ATTACHMENT_CLEANUP_JOB.kind]: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
     },
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),

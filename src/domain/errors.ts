@@ -23,6 +23,10 @@ export type ErrorCode =
   | 'question_not_pending'
   | 'run_not_resumable'
   | 'agent_runs_disabled'
+  | 'invalid_attachment'
+  | 'attachment_not_uploaded'
+  | 'attachment_immutable'
+  | 'attachment_expired'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -50,6 +54,10 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   question_not_pending: [409, 'Conflict'],
   run_not_resumable: [409, 'Conflict'],
   agent_runs_disabled: [403, 'Forbidden'],
+  invalid_attachment: [400, 'InvalidInput'],
+  attachment_not_uploaded: [409, 'Conflict'],
+  attachment_immutable: [409, 'Conflict'],
+  attachment_expired: [410, 'Gone'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

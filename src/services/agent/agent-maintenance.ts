@@ -1,7 +1,7 @@
 /**
  * The agent's recurring jobs on the `maintenance` queue (each safe to run twice, and in several
- * processes at once): verifying text routes' capabilities, and removing events older than their
- * retention (a reader whose cursor is older gets `resync`).
+ * processes at once): verifying text routes' capabilities, removing events older than their
+ * retention (a reader whose cursor is older gets `resync`), and removing expired attachments.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -9,15 +9,20 @@ import { pruneEvents } from '../../adapters/db/repositories/agent/events.reposit
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { AttachmentsService } from './attachments/attachments.service.ts';
 import type { RouteCapabilities } from './route-capabilities.service.ts';
 
 export const CAPABILITY_PROBE_JOB = { kind: 'agent_capability_probe', refId: 'routes', queue: 'maintenance' } as const;
 export const EVENT_PRUNE_JOB = { kind: 'agent_event_prune', refId: 'events', queue: 'maintenance' } as const;
+export const ATTACHMENT_CLEANUP_JOB = { kind: 'agent_attachment_cleanup', refId: 'attachments', queue: 'maintenance' } as const;
+/** SPEC "Limits": expired uploads and references are removed every minute. */
+export const ATTACHMENT_CLEANUP_INTERVAL_MS = 60_000;
 
 export async function scheduleAgentMaintenance(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await queue.enqueue(tx, { ...CAPABILITY_PROBE_JOB, runAt: now });
     await queue.enqueue(tx, { ...EVENT_PRUNE_JOB, runAt: now + 60_000 });
+    await queue.enqueue(tx, { ...ATTACHMENT_CLEANUP_JOB, runAt: now + ATTACHMENT_CLEANUP_INTERVAL_MS });
   });
 }
 
@@ -45,5 +50,17 @@ export function createEventPruneHandler(deps: { db: Kysely<Schema>; logger: Logg
     }
     if (removed > 0) deps.logger.info({ removed }, 'removed agent events past their retention');
     return { kind: 'again', runAt: Date.now() + 3_600_000 };
+  };
+}
+
+export function createAttachmentCleanupHandler(deps: { attachments: AttachmentsService; logger: Logger }): () => Promise<JobOutcome> {
+  return async () => {
+    try {
+      const removed = await deps.attachments.cleanup();
+      if (removed > 0) deps.logger.info({ removed }, 'removed expired agent attachments');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'removing expired attachments failed; trying again in a minute');
+    }
+    return { kind: 'again', runAt: Date.now() + ATTACHMENT_CLEANUP_INTERVAL_MS };
   };
 }

@@ -14,7 +14,9 @@ import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import type { EstimateService } from '../estimate.service.ts';
+import { AgentClock } from './agent-clock.ts';
 import { AgentModelsService } from './agent-models.service.ts';
+import { AttachmentsService } from './attachments/attachments.service.ts';
 import { AgentSettingsService } from './agent-settings.service.ts';
 import { AgentWebhooksService } from './agent-webhooks.service.ts';
 import { AgentWriter } from './agent-writer.ts';
@@ -41,6 +43,9 @@ export interface AgentServices {
   controls: RunControlsService;
   views: RunViewsService;
   webhooks: AgentWebhooksService;
+  attachments: AttachmentsService;
+  /** The clock of the agent's expiries (attachments); tests move it forward. */
+  clock: AgentClock;
   aborts: RunAborts;
   engine: EngineDeps;
 }
@@ -56,6 +61,8 @@ export interface AgentModuleDeps {
   blobs: BlobStore;
   logger: Logger;
   metrics?: Metrics;
+  /** The gateway's public base URL (known once the server has bound). */
+  publicBaseUrl: () => string;
 }
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
@@ -65,6 +72,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);
+  const clock = new AgentClock();
   return {
     storefronts: new Storefronts(config.storefronts),
     hub,
@@ -77,6 +85,8 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
+    attachments: new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now }),
+    clock,
     aborts,
     engine: {
       writer,

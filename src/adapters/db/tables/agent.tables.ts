@@ -164,6 +164,27 @@ export interface AgentArtifactsTable {
   expires_at: number | null;
 }
 
+export type AttachmentStatus = 'pending' | 'completed' | 'expired';
+
+export interface AgentAttachmentsTable {
+  id: string;
+  user_id: string;
+  storefront: string;
+  conversation_id: string;
+  name: string;
+  mime: string;
+  size_bytes: number;
+  status: AttachmentStatus;
+  blob_key: string;
+  upload_token_hash: string;
+  facts_json: string | null;
+  sha256: string | null;
+  created_at: number;
+  upload_expires_at: number;
+  completed_at: number | null;
+  expires_at: number | null;
+}
+
 export interface AgentWebhooksTable {
   id: string;
   user_id: string;
@@ -199,6 +220,7 @@ export interface AgentTables {
   agent_pending_actions: AgentPendingActionsTable;
   agent_events: AgentEventsTable;
   agent_artifacts: AgentArtifactsTable;
+  agent_attachments: AgentAttachmentsTable;
   agent_webhooks: AgentWebhooksTable;
   chat_route_capabilities: ChatRouteCapabilitiesTable;
 }

@@ -4,6 +4,8 @@
  * schema cannot (model ids, versions, states) and answer in the same error format.
  */
 import { AGENT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
+import { MAX_ATTACHMENT_BYTES } from '../../../services/agent/attachments/attachments.service.ts';
+import { ATTACHMENT_TYPES } from '../../../services/agent/attachments/file-checks.ts';
 import { ROUTING_POLICIES } from '../../../domain/agent/agent-settings.ts';
 import { RUN_STATUSES } from '../../../domain/agent/run-status.ts';
 
@@ -247,5 +249,52 @@ export const webhookView: JsonSchema = {
     status: { type: 'string', enum: ['active', 'disabled'] },
     disabledReason: { type: ['string', 'null'] },
     createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const attachmentBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'mime', 'sizeBytes'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255, description: 'The file name (no / \\ or control characters)' },
+    mime: { type: 'string', enum: Object.keys(ATTACHMENT_TYPES), description: 'The type of the bytes; checked against their magic bytes on complete' },
+    sizeBytes: { type: 'integer', minimum: 1, maximum: MAX_ATTACHMENT_BYTES, description: 'The exact size; at most 25 MiB' },
+  },
+};
+
+export const attachmentUploadView: JsonSchema = {
+  type: 'object',
+  required: ['attachmentId', 'uploadUrl', 'expiresAt'],
+  properties: {
+    attachmentId: { type: 'string' },
+    uploadUrl: { type: 'string', description: 'PUT the raw bytes here, without API credentials, with uploadHeaders and the announced Content-Length' },
+    uploadMethod: { const: 'PUT' },
+    uploadHeaders: { type: 'object', additionalProperties: { type: 'string' } },
+    expiresAt: { type: 'string', format: 'date-time', description: 'The upload must be completed before this (24 hours)' },
+    maxBytes: { type: 'integer' },
+  },
+};
+
+export const attachmentView: JsonSchema = {
+  type: 'object',
+  required: ['attachmentId', 'status'],
+  properties: {
+    attachmentId: { type: 'string' },
+    conversationId: { type: 'string' },
+    name: { type: 'string' },
+    mime: { type: 'string' },
+    sizeBytes: { type: 'integer' },
+    status: { type: 'string', enum: ['pending', 'completed', 'expired'] },
+    facts: {
+      type: ['object', 'null'],
+      description: 'What the check measured: kind (image, video, audio, pdf, text), format, width, height, durationS, pages, chars',
+      additionalProperties: true,
+    },
+    sha256: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    uploadExpiresAt: { type: 'string', format: 'date-time' },
+    completedAt: { type: ['string', 'null'], format: 'date-time' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: '3 days after completion; reading or using it does not extend this' },
   },
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../../services/app-services.ts';
 import type { SseHeartbeat } from '../../sse.ts';
+import { registerAgentAttachmentRoutes } from './agent-attachments.route.ts';
 import { registerAgentConversationRoutes } from './agent-conversations.route.ts';
 import { registerAgentMessageRoutes } from './agent-messages.route.ts';
 import { registerAgentRunRoutes } from './agent-runs.route.ts';
@@ -14,4 +15,5 @@ export function registerAgentRoutes(app: FastifyInstance, services: AppServices,
   registerAgentMessageRoutes(app, services, heartbeat);
   registerAgentRunRoutes(app, services);
   registerAgentWebhookRoutes(app, services);
+  registerAgentAttachmentRoutes(app, services);
 }

@@ -1,0 +1,271 @@
+/**
+ * Attachments (SPEC rule 11, "Attachment upload"): a row with the announced name, type and size; the
+ * bytes by an upload URL that carries no credentials of the user (a presigned S3 PUT signing type and
+ * length, or the gateway's own URL with a one-off token); `complete` checks them once and makes the
+ * original immutable. Incomplete uploads expire 24 hours after creation; a completed original, a
+ * temporary conversation reference, 3 days after completion, whatever reads it meanwhile.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { newBlobKey } from '../../../adapters/blob/blob-keys.ts';
+import {
+  type AttachmentRow,
+  findAttachment,
+  findOwnedAttachment,
+  insertAttachment,
+  listExpiredAttachments,
+  markAttachmentCompleted,
+  markAttachmentExpired,
+} from '../../../adapters/db/repositories/agent/attachments.repository.ts';
+import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { BlobSizeError, type BlobStore } from '../../../ports/blob-store.port.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts } from './file-checks.ts';
+
+export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const REFERENCE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
+const CLEANUP_BATCH = 200;
+const NAME_MAX = 255;
+
+/** A file name: 1 to 255 characters, without path separators or control characters. */
+function isFileName(name: string): boolean {
+  if (name.length < 1 || name.length > NAME_MAX || name.includes('/') || name.includes('\\')) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/mp4': 'm4a',
+  'audio/ogg': 'ogg',
+  'audio/flac': 'flac',
+  'audio/aac': 'aac',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'text/csv': 'csv',
+  'application/json': 'json',
+};
+
+export interface AttachmentUpload {
+  attachmentId: string;
+  uploadUrl: string;
+  uploadMethod: 'PUT';
+  /** Send these with the bytes: the type (and the length, which HTTP clients add) are checked. */
+  uploadHeaders: Record<string, string>;
+  expiresAt: string;
+  maxBytes: number;
+}
+
+export interface AttachmentView {
+  attachmentId: string;
+  conversationId: string;
+  name: string;
+  mime: string;
+  sizeBytes: number;
+  status: string;
+  facts: FileFacts | null;
+  sha256: string | null;
+  createdAt: string;
+  uploadExpiresAt: string;
+  completedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface AttachmentsDeps {
+  db: Kysely<Schema>;
+  blobs: BlobStore;
+  /** The gateway's public base URL (for its own upload URL). */
+  publicBaseUrl: () => string;
+  logger: Logger;
+  /** The clock every expiry is measured by (tests move it forward). */
+  now: () => number;
+}
+
+export class AttachmentsService {
+  readonly #deps: AttachmentsDeps;
+
+  constructor(deps: AttachmentsDeps) {
+    this.#deps = deps;
+  }
+
+  async create(caller: AgentCaller, conversationId: string, body: unknown): Promise<AttachmentUpload> {
+    const { db, blobs } = this.#deps;
+    const input = parseCreate(body);
+    const conversation = await findConversation(db, ownerOf(caller), conversationId);
+    if (!conversation) throw new AppError('not_found', 'conversation not found');
+    const now = this.#deps.now();
+    const id = newId('att', now);
+    const token = randomBytes(24).toString('base64url');
+    const row: AttachmentRow = {
+      id,
+      user_id: caller.userId,
+      storefront: caller.storefront.id,
+      conversation_id: conversation.id,
+      name: input.name,
+      mime: input.mime,
+      size_bytes: input.sizeBytes,
+      status: 'pending',
+      blob_key: newBlobKey(id, 0, EXTENSIONS[input.mime] ?? 'bin'),
+      upload_token_hash: hashToken(token),
+      facts_json: null,
+      sha256: null,
+      created_at: now,
+      upload_expires_at: now + UPLOAD_LIFETIME_MS,
+      completed_at: null,
+      expires_at: null,
+    };
+    await insertAttachment(db, row);
+    const presigned = await blobs.presignPut(row.blob_key, row.mime, row.size_bytes, Math.floor(UPLOAD_LIFETIME_MS / 1000));
+    const uploadUrl = presigned ?? `${this.#deps.publicBaseUrl().replace(/\/+$/u, '')}/uploads/agent/${id}?token=${token}`;
+    return {
+      attachmentId: id,
+      uploadUrl,
+      uploadMethod: 'PUT',
+      uploadHeaders: { 'content-type': row.mime },
+      expiresAt: new Date(row.upload_expires_at).toISOString(),
+      maxBytes: MAX_ATTACHMENT_BYTES,
+    };
+  }
+
+  /**
+   * The gateway's own upload URL: the token proves the URL, the announced type and length must be
+   * the ones sent, and the bytes stream to storage (never whole in memory). Until completion a new
+   * upload replaces the earlier one; a completed original is immutable.
+   */
+  async receiveUpload(attachmentId: string, token: string, headers: { contentType: string | undefined; contentLength: string | undefined }, body: Readable): Promise<void> {
+    const row = await findAttachment(this.#deps.db, attachmentId);
+    if (!row || !tokenMatches(token, row.upload_token_hash)) throw new AppError('not_found', 'no upload at this URL');
+    if (row.status === 'completed') throw new AppError('attachment_immutable', 'this attachment is completed: its original cannot be replaced');
+    if (row.status === 'expired' || this.#deps.now() >= row.upload_expires_at) throw new AppError('attachment_expired', 'this upload URL has expired; create a new attachment');
+    const type = headers.contentType?.split(';')[0]?.trim().toLowerCase();
+    if (type !== row.mime) throw invalidInput(`Content-Type must be ${row.mime}, as announced`, 'Content-Type');
+    if (headers.contentLength === undefined) throw new AppError('invalid_input', `send Content-Length: ${row.size_bytes}`, { status: 411, param: 'Content-Length' });
+    if (headers.contentLength !== String(row.size_bytes)) throw invalidInput(`Content-Length must be ${row.size_bytes}, as announced`, 'Content-Length');
+    try {
+      await this.#deps.blobs.putStream(row.blob_key, body, row.mime, row.size_bytes);
+    } catch (error) {
+      if (error instanceof BlobSizeError) throw invalidInput(`the upload sent ${error.message}`, 'body');
+      throw error;
+    }
+  }
+
+  /** Idempotent: a completed attachment answers as it is; a failed check keeps it pending for a new upload. */
+  async complete(caller: AgentCaller, attachmentId: string): Promise<AttachmentView> {
+    const { db, blobs } = this.#deps;
+    const row = await this.#owned(caller, attachmentId);
+    if (row.status === 'completed') return present(row);
+    if (row.status === 'expired' || this.#deps.now() >= row.upload_expires_at) throw new AppError('attachment_expired', 'the upload expired before it was completed; create a new attachment');
+    const info = await blobs.stat(row.blob_key);
+    if (!info) throw new AppError('attachment_not_uploaded', 'nothing was uploaded yet: PUT the bytes to the uploadUrl first');
+    if (info.bytes !== row.size_bytes) throw new AppError('invalid_attachment', `the upload holds ${info.bytes} bytes, not the announced ${row.size_bytes}`, { param: 'sizeBytes' });
+    const bytes = await readBlob(blobs, row.blob_key);
+    const check = await checkUploadedFile(bytes, row.mime);
+    if (!check.ok) throw new AppError('invalid_attachment', check.error, { param: 'file' });
+    // The original moves to a key no upload URL can write (a presigned PUT stays valid until it
+    // expires), which is what makes it immutable; the upload's key is then removed.
+    const original = newBlobKey(row.id, 1, EXTENSIONS[row.mime] ?? 'bin');
+    await blobs.put(original, bytes, row.mime);
+    const now = this.#deps.now();
+    const fields = {
+      blob_key: original,
+      facts_json: JSON.stringify(check.facts),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      completed_at: now,
+      expires_at: now + REFERENCE_LIFETIME_MS,
+    };
+    if (await markAttachmentCompleted(db, row.id, fields)) await blobs.delete(row.blob_key).catch(() => undefined);
+    else await blobs.delete(original).catch(() => undefined);
+    return present(await this.#owned(caller, attachmentId));
+  }
+
+  async view(caller: AgentCaller, attachmentId: string): Promise<AttachmentView> {
+    return present(await this.#owned(caller, attachmentId));
+  }
+
+  /**
+   * Removes what has expired: the row moves to `expired` first (a completion racing this loses or
+   * wins whole), then its bytes are deleted.
+   */
+  async cleanup(): Promise<number> {
+    const { db, blobs, logger } = this.#deps;
+    let removed = 0;
+    for (const row of await listExpiredAttachments(db, this.#deps.now(), CLEANUP_BATCH)) {
+      if (row.status === 'expired' || !(await markAttachmentExpired(db, row.id, row.status))) continue;
+      await blobs.delete(row.blob_key).catch((error: unknown) => logger.warn({ err: error, attachmentId: row.id }, 'could not delete an expired attachment\'s bytes'));
+      removed += 1;
+    }
+    return removed;
+  }
+
+  async #owned(caller: AgentCaller, attachmentId: string): Promise<AttachmentRow> {
+    const row = await findOwnedAttachment(this.#deps.db, ownerOf(caller), attachmentId);
+    if (!row) throw new AppError('not_found', 'attachment not found');
+    return row;
+  }
+}
+
+function parseCreate(body: unknown): { name: string; mime: string; sizeBytes: number } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be a JSON object with name, mime and sizeBytes', 'body');
+  const fields = body as Record<string, unknown>;
+  for (const key of Object.keys(fields)) if (!['name', 'mime', 'sizeBytes'].includes(key)) throw invalidInput(`unknown field ${key.slice(0, 80)}; allowed: name, mime, sizeBytes`, key.slice(0, 80));
+  const { name, mime, sizeBytes } = fields;
+  if (typeof name !== 'string' || !isFileName(name)) throw invalidInput('name must be a file name of 1 to 255 characters, without / \\ or control characters', 'name');
+  if (typeof mime !== 'string' || ATTACHMENT_TYPES[mime.toLowerCase()] === undefined) throw invalidInput(`mime must be one of ${Object.keys(ATTACHMENT_TYPES).join(', ')}`, 'mime');
+  if (typeof sizeBytes !== 'number' || !Number.isSafeInteger(sizeBytes) || sizeBytes < 1) throw invalidInput('sizeBytes must be a whole number of bytes, at least 1', 'sizeBytes');
+  if (sizeBytes > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment is at most ${MAX_ATTACHMENT_BYTES} bytes (25 MiB)`, { status: 400, param: 'sizeBytes' });
+  return { name, mime: mime.toLowerCase(), sizeBytes };
+}
+
+export function present(row: AttachmentRow): AttachmentView {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    attachmentId: row.id,
+    conversationId: row.conversation_id,
+    name: row.name,
+    mime: row.mime,
+    sizeBytes: row.size_bytes,
+    status: row.status,
+    facts: row.facts_json === null ? null : (JSON.parse(row.facts_json) as FileFacts),
+    sha256: row.sha256,
+    createdAt: new Date(row.created_at).toISOString(),
+    uploadExpiresAt: new Date(row.upload_expires_at).toISOString(),
+    completedAt: iso(row.completed_at),
+    expiresAt: iso(row.expires_at),
+  };
+}
+
+async function readBlob(blobs: BlobStore, key: string): Promise<Buffer> {
+  const blob = await blobs.get(key);
+  if (!blob) throw new AppError('attachment_not_uploaded', 'nothing was uploaded yet: PUT the bytes to the uploadUrl first');
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function tokenMatches(token: string, hash: string): boolean {
+  const given = Buffer.from(hashToken(token), 'hex');
+  const stored = Buffer.from(hash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}

@@ -1,0 +1,178 @@
+/**
+ * Attachments (SPEC rule 11, "Attachment upload", Limits): announce, upload without credentials (the
+ * gateway's own URL in embedded mode, a presigned S3 PUT in scale-out), complete with real checks,
+ * immutability, isolation, and the 24-hour and 3-day expiries with the agent's clock moved forward.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import sharp from 'sharp';
+import { type AgentClient, agentClient, withHost } from '../../support/agent.ts';
+import { describeAgent } from '../../support/agent-suite.ts';
+
+const HOUR = 3_600_000;
+
+interface Upload {
+  attachmentId: string;
+  uploadUrl: string;
+  uploadHeaders: Record<string, string>;
+  expiresAt: string;
+}
+
+interface AttachmentView {
+  attachmentId: string;
+  status: string;
+  sizeBytes: number;
+  facts: { kind: string; format: string; width?: number; height?: number; pages?: number; chars?: number } | null;
+  sha256: string | null;
+  completedAt: string | null;
+  expiresAt: string | null;
+}
+
+async function png(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+}
+
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj\nxref\n0 4\ntrailer << /Root 1 0 R /Size 4 >>\nstartxref\n180\n%%EOF\n',
+  'latin1',
+);
+
+async function announce(c: AgentClient, conversationId: string, name: string, mime: string, sizeBytes: number): Promise<Upload> {
+  const res = await c.call('POST', `/api/v1/agent/conversations/${conversationId}/attachments`, { name, mime, sizeBytes });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data as unknown as Upload;
+}
+
+function put(upload: Upload, bytes: Buffer, contentType?: string): Promise<Response> {
+  return fetch(upload.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': contentType ?? upload.uploadHeaders['content-type'] ?? '' } });
+}
+
+async function complete(c: AgentClient, attachmentId: string): Promise<{ status: number; view: AttachmentView; code: string | undefined }> {
+  const res = await c.call('POST', `/api/v1/agent/attachments/${attachmentId}/complete`);
+  return { status: res.status, view: res.body.data as unknown as AttachmentView, code: res.body.error?.code };
+}
+
+async function uploaded(c: AgentClient, conversationId: string, name: string, mime: string, bytes: Buffer): Promise<AttachmentView> {
+  const upload = await announce(c, conversationId, name, mime, bytes.length);
+  const sent = await put(upload, bytes);
+  assert.equal(sent.status, 200, await sent.text());
+  const done = await complete(c, upload.attachmentId);
+  assert.equal(done.status, 200, JSON.stringify(done));
+  return done.view;
+}
+
+describeAgent(
+  'agent attachments',
+  (ctx) => {
+    test('an image is announced, uploaded without credentials, checked and completed once; its original is immutable', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const bytes = await png(64, 48);
+      const upload = await announce(c, conversationId, 'red.png', 'image/png', bytes.length);
+      assert.match(upload.attachmentId, /^att_/);
+      assert.ok(Date.parse(upload.expiresAt) - Date.now() > 23 * HOUR, 'the upload is open for 24 hours');
+      assert.equal((await complete(c, upload.attachmentId)).code, 'attachment_not_uploaded');
+      // Another type or length than announced is refused by whoever receives the upload.
+      assert.ok((await put(upload, bytes, 'image/jpeg')).status >= 400);
+      assert.ok((await fetch(upload.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes.subarray(1)), headers: { 'content-type': 'image/png' } })).status >= 400);
+      assert.equal((await put(upload, bytes)).status, 200);
+      const done = await complete(c, upload.attachmentId);
+      assert.equal(done.status, 200);
+      assert.deepEqual(done.view.facts, { kind: 'image', format: 'png', width: 64, height: 48 });
+      assert.match(String(done.view.sha256), /^[0-9a-f]{64}$/);
+      assert.equal(Date.parse(String(done.view.expiresAt)) - Date.parse(String(done.view.completedAt)), 72 * HOUR);
+      // Completing again changes nothing; a new upload cannot replace the original.
+      assert.deepEqual((await complete(c, upload.attachmentId)).view, done.view);
+      const again = await put(upload, await png(10, 10));
+      if (ctx.mode === 'embedded') assert.equal(again.status, 409);
+      const view = await c.call('GET', `/api/v1/agent/attachments/${upload.attachmentId}`);
+      assert.equal((view.body.data as unknown as AttachmentView).sha256, done.view.sha256, 'the original is the first upload');
+    });
+
+    test('complete checks the bytes: wrong magic bytes, a cut-off picture, bad JSON and text that is not UTF-8 are refused, and the upload stays open', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const image = await png(32, 32);
+      const disguised = await announce(c, conversationId, 'photo.jpg', 'image/jpeg', image.length);
+      await put(disguised, image);
+      const wrongType = await complete(c, disguised.attachmentId);
+      assert.deepEqual([wrongType.status, wrongType.code], [400, 'invalid_attachment']);
+      const cut = image.subarray(0, image.length - 20);
+      const truncated = await announce(c, conversationId, 'cut.png', 'image/png', cut.length);
+      await put(truncated, cut);
+      assert.equal((await complete(c, truncated.attachmentId)).code, 'invalid_attachment');
+      const json = Buffer.from('{"a": 1,');
+      const badJson = await announce(c, conversationId, 'data.json', 'application/json', json.length);
+      await put(badJson, json);
+      assert.equal((await complete(c, badJson.attachmentId)).code, 'invalid_attachment');
+      const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+      const notUtf8 = await announce(c, conversationId, 'notes.txt', 'text/plain', latin.length);
+      await put(notUtf8, latin);
+      assert.equal((await complete(c, notUtf8.attachmentId)).code, 'invalid_attachment');
+      const view = await c.call('GET', `/api/v1/agent/attachments/${notUtf8.attachmentId}`);
+      assert.equal((view.body.data as unknown as AttachmentView).status, 'pending');
+      // PDF, CSV and JSON that are what they say pass.
+      assert.deepEqual((await uploaded(c, conversationId, 'doc.pdf', 'application/pdf', PDF)).facts, { kind: 'pdf', format: 'pdf', pages: 1 });
+      assert.deepEqual((await uploaded(c, conversationId, 'rows.csv', 'text/csv', Buffer.from('a,b\n1,2\n'))).facts, { kind: 'text', format: 'csv', chars: 8 });
+      assert.equal((await uploaded(c, conversationId, 'ok.json', 'application/json', Buffer.from('{"a":[1,2]}'))).facts?.kind, 'text');
+    });
+
+    test('announcements past the limits or of unknown types are refused with 400 naming the field, before anything is stored', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const path = `/api/v1/agent/conversations/${conversationId}/attachments`;
+      const cases: Array<[unknown, string]> = [
+        [{ name: 'big.mp4', mime: 'video/mp4', sizeBytes: 25 * 1024 * 1024 + 1 }, 'sizeBytes'],
+        [{ name: 'x.exe', mime: 'application/x-msdownload', sizeBytes: 10 }, 'mime'],
+        [{ name: 'a/b.png', mime: 'image/png', sizeBytes: 10 }, 'name'],
+        [{ name: 'a.png', mime: 'image/png', sizeBytes: 0 }, 'sizeBytes'],
+        [{ name: 'a.png', mime: 'image/png', sizeBytes: 10, colour: 'red' }, ''],
+      ];
+      for (const [body, param] of cases) {
+        const res = await c.call('POST', path, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        if (param) assert.match(String(res.body.error?.param), new RegExp(param), JSON.stringify(res.body));
+      }
+      assert.equal((await c.call('POST', path, { name: 'ok.png', mime: 'image/png', sizeBytes: 25 * 1024 * 1024 })).status, 200, 'exactly 25 MiB is allowed');
+    });
+
+    test('another user or storefront sees no attachment, and an upload URL with another token is not found', async () => {
+      const c = await agentClient(ctx.gw);
+      const other = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const view = await uploaded(c, conversationId, 'mine.png', 'image/png', await png(8, 8));
+      assert.equal((await other.call('GET', `/api/v1/agent/attachments/${view.attachmentId}`)).status, 404);
+      assert.equal((await other.call('POST', `/api/v1/agent/attachments/${view.attachmentId}/complete`)).status, 404);
+      assert.equal((await other.call('POST', `/api/v1/agent/conversations/${conversationId}/attachments`, { name: 'x.png', mime: 'image/png', sizeBytes: 5 })).status, 404);
+      assert.equal((await withHost(ctx.gw.url, 'shop2.example.com', c.key, 'GET', `/api/v1/agent/attachments/${view.attachmentId}`)).status, 404);
+      if (ctx.mode === 'embedded') {
+        const upload = await announce(c, conversationId, 'y.png', 'image/png', 5);
+        const forged = upload.uploadUrl.replace(/token=[^&]+/, 'token=forged');
+        assert.equal((await fetch(forged, { method: 'PUT', body: new Uint8Array(5), headers: { 'content-type': 'image/png' } })).status, 404);
+      }
+    });
+
+    // Last: it moves this gateway's agent clock forward.
+    test('an upload not completed in 24 hours expires; a completed reference expires 3 days after completion, read or not', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const bytes = await png(16, 16);
+      const pending = await announce(c, conversationId, 'late.png', 'image/png', bytes.length);
+      const kept = await uploaded(c, conversationId, 'kept.png', 'image/png', bytes);
+      const { clock, attachments } = ctx.gw.gateway.services.agent;
+      clock.advance(24 * HOUR + 1000);
+      if (ctx.mode === 'embedded') assert.equal((await put(pending, bytes)).status, 410);
+      assert.equal((await complete(c, pending.attachmentId)).code, 'attachment_expired');
+      assert.ok((await attachments.cleanup()) >= 1);
+      assert.equal(((await c.call('GET', `/api/v1/agent/attachments/${pending.attachmentId}`)).body.data as unknown as AttachmentView).status, 'expired');
+      // Reading the completed one does not extend it.
+      assert.equal(((await c.call('GET', `/api/v1/agent/attachments/${kept.attachmentId}`)).body.data as unknown as AttachmentView).status, 'completed');
+      clock.advance(48 * HOUR);
+      await attachments.cleanup();
+      const expired = (await c.call('GET', `/api/v1/agent/attachments/${kept.attachmentId}`)).body.data as unknown as AttachmentView;
+      assert.equal(expired.status, 'expired');
+      assert.equal(await attachments.cleanup(), 0, 'nothing left to remove');
+    });
+  },
+  { protocols: ['openai'], config: () => ({ storefronts: { main: {}, shop2: { hosts: ['shop2.example.com'] } } }) },
+);
