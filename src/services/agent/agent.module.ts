@@ -73,6 +73,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);
   const clock = new AgentClock();
+  const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now });
   return {
     storefronts: new Storefronts(config.storefronts),
     hub,
@@ -81,16 +82,17 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     models: new AgentModelsService({ catalog, capabilities, providers: Object.keys(config.providers), mediaRoutes: config.routes }),
     settings,
     conversations: new ConversationsService({ db, catalog, writer, bus, hub }),
-    messages: new MessagesService({ db, catalog, writer, settings }),
+    messages: new MessagesService({ db, catalog, writer, settings, attachments }),
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
-    attachments: new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now }),
+    attachments,
     clock,
     aborts,
     engine: {
       writer,
       catalog,
+      attachments,
       chat: deps.chat,
       estimates: deps.estimates,
       blobs: deps.blobs,

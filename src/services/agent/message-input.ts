@@ -11,9 +11,22 @@ export interface TextBlock {
   text: string;
 }
 
+export type UsageIntent = 'auto' | 'analyze' | 'reference' | 'both';
+
+export interface AttachmentBlock {
+  type: 'attachment';
+  attachmentId: string;
+  usageIntent: UsageIntent;
+  /** A mask: white marks the region of the original to edit, black what to keep. */
+  maskFor?: { type: 'attachment' | 'artifact'; id: string };
+}
+
+export type ContentBlock = TextBlock | AttachmentBlock;
+
 export interface ParsedMessage {
   clientMessageId: string | undefined;
-  content: TextBlock[];
+  content: ContentBlock[];
+  attachments: AttachmentBlock[];
   /** The text blocks joined: what the model reads and search indexes. */
   text: string;
   maxCostMicro: number | undefined;
@@ -39,6 +52,9 @@ const FIELDS = [
 ];
 const CLIENT_ID = /^[\x21-\x7e]{1,200}$/;
 export const MAX_BLOCKS = 50;
+/** SPEC rule 11: a message references at most ten files, masks included. */
+export const MAX_FILES_PER_MESSAGE = 10;
+const USAGE_INTENTS: readonly UsageIntent[] = ['auto', 'analyze', 'reference', 'both'];
 export const MAX_TEXT_CHARS = 100_000;
 
 export function parseMessage(body: unknown): ParsedMessage {
@@ -53,8 +69,12 @@ export function parseMessage(body: unknown): ParsedMessage {
     throw invalidInput('clientMessageId must be 1 to 200 visible ASCII characters', 'clientMessageId');
   }
   const content = parseContent(fields.content);
-  const text = content.map((b) => b.text).join('\n').trim();
-  if (text === '') throw invalidInput('content needs at least one non-empty text block', 'content');
+  const attachments = content.filter((b): b is AttachmentBlock => b.type === 'attachment');
+  const text = content
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n')
+    .trim();
+  if (text === '' && attachments.length === 0) throw invalidInput('content needs a non-empty text block or an attachment', 'content');
   const maxCostMicro = fields.maxCostMicroUsd === undefined ? undefined : parseRunLimit(fields.maxCostMicroUsd, 'maxCostMicroUsd');
   const deliveryMode = fields.deliveryMode;
   if (deliveryMode !== undefined && deliveryMode !== 'followup' && deliveryMode !== 'steer') throw invalidInput('deliveryMode must be followup or steer', 'deliveryMode');
@@ -68,18 +88,25 @@ export function parseMessage(body: unknown): ParsedMessage {
   if (deliveryMode !== undefined) canonical.deliveryMode = deliveryMode;
   if (replyToRunId !== undefined) canonical.replyToRunId = replyToRunId;
   if (questionId !== undefined) canonical.questionId = questionId;
-  return { clientMessageId: clientMessageId as string | undefined, content, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
+  return { clientMessageId: clientMessageId as string | undefined, content, attachments, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
 }
 
-function parseContent(value: unknown): TextBlock[] {
+function parseContent(value: unknown): ContentBlock[] {
   if (!Array.isArray(value) || value.length === 0) throw invalidInput('content must be a non-empty array of blocks', 'content');
   if (value.length > MAX_BLOCKS) throw invalidInput(`content holds at most ${MAX_BLOCKS} blocks`, 'content');
   let chars = 0;
-  return value.map((block, i) => {
+  const files = new Set<string>();
+  return value.map((block, i): ContentBlock => {
     const field = `content[${i}]`;
     if (block === null || typeof block !== 'object' || Array.isArray(block)) throw invalidInput(`${field} must be a block object`, field);
     const b = block as Record<string, unknown>;
-    if (b.type === 'attachment') throw invalidInput(`${field}: attachments are not available on this gateway yet`, `${field}.type`);
+    if (b.type === 'attachment') {
+      const attachment = parseAttachmentBlock(b, field);
+      if (files.has(attachment.attachmentId)) throw invalidInput(`${field}: ${attachment.attachmentId} is already in this message`, `${field}.attachmentId`);
+      files.add(attachment.attachmentId);
+      if (files.size > MAX_FILES_PER_MESSAGE) throw invalidInput(`a message references at most ${MAX_FILES_PER_MESSAGE} files (masks count)`, 'content');
+      return attachment;
+    }
     if (b.type !== 'text') throw invalidInput(`${field}.type must be text or attachment`, `${field}.type`);
     for (const key of Object.keys(b)) if (key !== 'type' && key !== 'text') throw invalidInput(`${field}: unknown field ${key.slice(0, 80)} of a text block`, field);
     if (typeof b.text !== 'string') throw invalidInput(`${field}.text must be a string`, `${field}.text`);
@@ -87,6 +114,25 @@ function parseContent(value: unknown): TextBlock[] {
     if (chars > MAX_TEXT_CHARS) throw invalidInput(`the text of a message is at most ${MAX_TEXT_CHARS} characters`, `${field}.text`);
     return { type: 'text', text: b.text };
   });
+}
+
+function parseAttachmentBlock(b: Record<string, unknown>, field: string): AttachmentBlock {
+  for (const key of Object.keys(b)) {
+    if (!['type', 'attachmentId', 'usageIntent', 'maskFor'].includes(key)) throw invalidInput(`${field}: unknown field ${key.slice(0, 80)} of an attachment block`, field);
+  }
+  if (typeof b.attachmentId !== 'string' || !/^att_[0-9a-z]{1,60}$/.test(b.attachmentId)) throw invalidInput(`${field}.attachmentId must be an attachment id (att_…)`, `${field}.attachmentId`);
+  const intent = b.usageIntent ?? 'auto';
+  if (typeof intent !== 'string' || !(USAGE_INTENTS as readonly string[]).includes(intent)) throw invalidInput(`${field}.usageIntent must be one of ${USAGE_INTENTS.join(', ')}`, `${field}.usageIntent`);
+  const block: AttachmentBlock = { type: 'attachment', attachmentId: b.attachmentId, usageIntent: intent as UsageIntent };
+  if (b.maskFor !== undefined) {
+    const mask = b.maskFor;
+    if (mask === null || typeof mask !== 'object' || Array.isArray(mask)) throw invalidInput(`${field}.maskFor must be {type, id}`, `${field}.maskFor`);
+    const { type, id } = mask as Record<string, unknown>;
+    if (type !== 'attachment' && type !== 'artifact') throw invalidInput(`${field}.maskFor.type must be attachment or artifact`, `${field}.maskFor.type`);
+    if (typeof id !== 'string' || id === '' || id.length > 200) throw invalidInput(`${field}.maskFor.id must be an id`, `${field}.maskFor.id`);
+    block.maskFor = { type, id };
+  }
+  return block;
 }
 
 function optionalString(value: unknown, field: string): string | undefined {

@@ -21,6 +21,7 @@ import { newId } from '../../domain/ids.ts';
 import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import type { AgentSettingsService } from './agent-settings.service.ts';
 import type { AgentWriter, TxEffects } from './agent-writer.ts';
+import type { AttachmentsService } from './attachments/attachments.service.ts';
 import { parseMessage, type ParsedMessage } from './message-input.ts';
 import { moveRun } from './runs/run-lifecycle.ts';
 import { scheduleRun } from './runs/run-jobs.ts';
@@ -43,8 +44,10 @@ export class MessagesService {
   readonly #catalog: Catalog;
   readonly #writer: AgentWriter;
   readonly #settings: AgentSettingsService;
+  readonly #attachments: AttachmentsService;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; settings: AgentSettingsService }) {
+  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; settings: AgentSettingsService; attachments: AttachmentsService }) {
+    this.#attachments = deps.attachments;
     this.#db = deps.db;
     this.#catalog = deps.catalog;
     this.#writer = deps.writer;
@@ -60,6 +63,7 @@ export class MessagesService {
       const earlier = await findMessageByClientId(this.#db, conversation.id, message.clientMessageId);
       if (earlier) return replay(earlier, hash);
     }
+    await this.#attachments.checkForMessage(conversation.id, message.content);
     if (message.replyToRunId !== undefined) return this.#reply(caller, conversation.id, message, hash);
     if (message.deliveryMode === 'steer') return this.#steer(conversation.id, conversation.active_run_id, message, hash);
     if (!caller.storefront.agentRuns) {

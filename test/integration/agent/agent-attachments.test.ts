@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { type AgentClient, agentClient, withHost } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
@@ -36,6 +37,23 @@ const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj\nxref\n0 4\ntrailer << /Root 1 0 R /Size 4 >>\nstartxref\n180\n%%EOF\n',
   'latin1',
 );
+
+/** A one-page PDF whose text is in a Flate-compressed content stream, as most tools write it. */
+function flatePdf(text: string): Buffer {
+  const content = deflateSync(Buffer.from(`BT /F1 12 Tf 72 712 Td (${text}) Tj ET`));
+  return Buffer.concat([
+    Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /Contents 4 0 R >> endobj\n'),
+    Buffer.from(`4 0 obj << /Length ${content.length} /Filter /FlateDecode >>\nstream\n`),
+    content,
+    Buffer.from('\nendstream\nendobj\nxref\n0 5\ntrailer << /Root 1 0 R /Size 5 >>\nstartxref\n9\n%%EOF\n'),
+  ]);
+}
+
+/** The system prompt of a recorded OpenAI-style orchestrator request. */
+function systemPromptOf(body: Record<string, unknown> | undefined): string {
+  const messages = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  return String(messages.find((m) => m.role === 'system')?.content ?? '');
+}
 
 async function announce(c: AgentClient, conversationId: string, name: string, mime: string, sizeBytes: number): Promise<Upload> {
   const res = await c.call('POST', `/api/v1/agent/conversations/${conversationId}/attachments`, { name, mime, sizeBytes });
@@ -150,6 +168,79 @@ describeAgent(
         const forged = upload.uploadUrl.replace(/token=[^&]+/, 'token=forged');
         assert.equal((await fetch(forged, { method: 'PUT', body: new Uint8Array(5), headers: { 'content-type': 'image/png' } })).status, 404);
       }
+    });
+
+    test('a message carries up to ten completed files of its conversation; the orchestrator reads them, text extracted for free, and uses an image as a reference', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const photo = await uploaded(c, conversationId, 'mug.png', 'image/png', await png(40, 30));
+      const notes = await uploaded(c, conversationId, 'notes.txt', 'text/plain', Buffer.from('The launch is on Friday.'));
+      const pdf = await uploaded(c, conversationId, 'brief.pdf', 'application/pdf', flatePdf('Budget: 300 euros'));
+      ctx.orchestrator.plan(conversationId, { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'the mug on a beach', referenceArtifactIds: [photo.attachmentId] } }] }, { text: 'Done.' });
+      const accepted = await c.send(conversationId, 'put this mug on a beach', {
+        content: [
+          { type: 'text', text: 'put this mug on a beach' },
+          { type: 'attachment', attachmentId: photo.attachmentId, usageIntent: 'both' },
+          { type: 'attachment', attachmentId: notes.attachmentId },
+          { type: 'attachment', attachmentId: pdf.attachmentId, usageIntent: 'analyze' },
+        ],
+      });
+      const run = await c.waitFor(accepted.runId, ['completed']);
+      const system = systemPromptOf(ctx.orchestrator.callsFor(conversationId)[0]);
+      assert.ok(system.includes(`- ${photo.attachmentId}: image, "mug.png", 40×30; not read: model analysis of image files is not available`), system);
+      assert.ok(system.includes('<<<\nThe launch is on Friday.\n>>>'), system);
+      assert.ok(system.includes('<<<\nBudget: 300 euros\n>>>'), system);
+      const step = run.steps.find((s) => s.name === 'generate_image');
+      const output = step?.output as { status: string; generationId: string } | undefined;
+      assert.equal(output?.status, 'succeeded', JSON.stringify(output));
+      const generationId = String(output?.generationId);
+      const task = await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('input_json').where('id', '=', generationId).executeTakeFirstOrThrow();
+      // The original's own file (its key is named after the attachment) is the generation's reference.
+      assert.ok(task.input_json.includes(`${photo.attachmentId}-1.png`), task.input_json);
+    });
+
+    test('files in a message are refused with 400 naming the block: more than ten, not completed, another conversation\'s, and bad masks', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const otherConversation = await c.conversation();
+      const photo = await uploaded(c, conversationId, 'photo.png', 'image/png', await png(20, 10));
+      const foreign = await uploaded(c, otherConversation, 'other.png', 'image/png', await png(20, 10));
+      const pending = await announce(c, conversationId, 'later.png', 'image/png', 10);
+      const path = `/api/v1/agent/conversations/${conversationId}/messages`;
+      const send = (blocks: unknown[]) => c.call('POST', path, { content: [{ type: 'text', text: 'edit it' }, ...blocks] });
+      const eleven = Array.from({ length: 11 }, (_, i) => ({ type: 'attachment', attachmentId: `att_${String(i).padStart(26, '0')}` }));
+      const cases: Array<[unknown[], number, RegExp]> = [
+        [eleven, 400, /content/],
+        [[{ type: 'attachment', attachmentId: pending.attachmentId }], 400, /content\[1\]\.attachmentId/],
+        [[{ type: 'attachment', attachmentId: foreign.attachmentId }], 400, /content\[1\]\.attachmentId/],
+        [[{ type: 'attachment', attachmentId: photo.attachmentId, usageIntent: 'look' }], 400, /content(\.1|\[1\])/],
+      ];
+      const maskOf = async (width: number, height: number, grey = false) =>
+        sharp({ create: { width, height, channels: 3, background: grey ? { r: 128, g: 128, b: 128 } : { r: 0, g: 0, b: 0 } } })
+          .composite(grey ? [] : [{ input: { create: { width: Math.ceil(width / 2), height, channels: 3, background: { r: 255, g: 255, b: 255 } } }, left: 0, top: 0 }])
+          .png()
+          .toBuffer();
+      const wrongSize = await uploaded(c, conversationId, 'm1.png', 'image/png', await maskOf(10, 10));
+      const grey = await uploaded(c, conversationId, 'm2.png', 'image/png', await maskOf(20, 10, true));
+      const good = await uploaded(c, conversationId, 'm3.png', 'image/png', await maskOf(20, 10));
+      cases.push(
+        [[{ type: 'attachment', attachmentId: photo.attachmentId }, { type: 'attachment', attachmentId: wrongSize.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }], 400, /content\[2\]/],
+        [[{ type: 'attachment', attachmentId: photo.attachmentId }, { type: 'attachment', attachmentId: grey.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }], 400, /content\[2\]/],
+        [[{ type: 'attachment', attachmentId: good.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }], 400, /content\[1\]\.maskFor/],
+      );
+      for (const [blocks, status, param] of cases) {
+        const res = await send(blocks);
+        assert.equal(res.status, status, JSON.stringify(res.body));
+        assert.match(String(res.body.error?.param), param, JSON.stringify(res.body));
+      }
+      const messages = await c.call('GET', `/api/v1/agent/conversations/${conversationId}/messages`);
+      assert.equal((messages.body.data as unknown as { items: unknown[] }).items.length, 0, 'nothing was written');
+      // The original and its mask together are accepted.
+      ctx.orchestrator.plan(conversationId, { text: 'Edited.' });
+      const ok = await send([{ type: 'attachment', attachmentId: photo.attachmentId }, { type: 'attachment', attachmentId: good.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }]);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      await c.waitFor((ok.body.data as unknown as { runId: string }).runId, ['completed']);
+      assert.ok(systemPromptOf(ctx.orchestrator.callsFor(conversationId)[0]).includes(`a mask for ${photo.attachmentId} (white = the region to edit`));
     });
 
     // Last: it moves this gateway's agent clock forward.

@@ -52,7 +52,7 @@ interface MediaResult {
 }
 
 function nextMove(request: ChatRequest, system: string, models: ModelIds): PlannerAnswer {
-  const progress = replay(runMessages(request.messages), models);
+  const progress = replay(runMessages(request.messages), models, system);
   if (progress.cursor < progress.plan.length) return callFor(progress, system);
   if (progress.plan.length === 0 && !progress.asked) {
     return {
@@ -80,14 +80,19 @@ function runMessages(messages: ChatMessage[]): ChatMessage[] {
   return messages.slice(start).filter((m) => m.role !== 'system');
 }
 
-function replay(messages: ChatMessage[], models: ModelIds): Progress {
+function replay(messages: ChatMessage[], models: ModelIds, system: string): Progress {
   const progress: Progress = { plan: [], results: [], cursor: 0, dropModel: false, asked: false, refusals: [] };
   const results = new Map<string, unknown>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, parseJson(textOf(m.content, '')));
   const leading = messages.findIndex((m) => m.role !== 'user');
   const requestEnd = leading === -1 ? messages.length : leading;
   const request = messages[requestEnd - 1];
-  if (request?.role === 'user') progress.plan.push(...parseClauses(textOf(request.content, ' '), models));
+  const requestText = request?.role === 'user' ? textOf(request.content, ' ').trim() : '';
+  progress.plan.push(...parseClauses(requestText, models));
+  // "make it look like winter" with a photo attached names no medium: it is an edit of that photo.
+  if (progress.plan.length === 0 && requestText !== '' && attachedFiles(system).some((f) => f.kind === 'image')) {
+    progress.plan.push({ kind: 'image', prompt: requestText, subject: requestText, refersBack: true });
+  }
 
   for (const message of messages.slice(requestEnd)) {
     if (message.role === 'user') {
@@ -96,7 +101,7 @@ function replay(messages: ChatMessage[], models: ModelIds): Progress {
       continue;
     }
     if (message.role !== 'assistant') continue;
-    for (const call of message.toolCalls) applyCall(progress, call, results.get(call.id), models, request ? textOf(request.content, ' ') : '');
+    for (const call of message.toolCalls) applyCall(progress, call, results.get(call.id), models, requestText);
   }
   return progress;
 }
@@ -164,6 +169,9 @@ function referentOf(progress: Progress, index: number, system: string): Referent
     const result = progress.results[index - 1];
     return { kind: previous.kind, subject: subjectOf(progress, index - 1, system), artifactIds: result?.status === 'succeeded' ? result.artifactIds : [] };
   }
+  // A file attached to this request comes first: "- att_…: image, "name.png", 64×48".
+  const attached = attachedFiles(system).filter((f) => f.kind === 'image' || f.kind === 'video' || f.kind === 'audio').at(-1);
+  if (attached) return { kind: attached.kind === 'image' ? 'image' : attached.kind === 'video' ? 'video' : 'music', subject: `the attached ${attached.kind} ${attached.name}`, artifactIds: [attached.id] };
   // The system prompt lists the conversation's artifacts as "- art_…: <type>, <prompt>", oldest first.
   const newest = [...system.matchAll(/^- (art_[A-Za-z0-9_]+): (\w+)(?:, (.*))?$/gm)].at(-1);
   if (!newest?.[1] || !newest[2]) return undefined;
@@ -182,6 +190,17 @@ function promptOf(progress: Progress, index: number, system: string): string {
   const clause = progress.plan[index] as Clause;
   const referent = clause.refersBack ? referentOf(progress, index, system) : undefined;
   return referent ? withReferent(clause.prompt, referent.subject) : clause.prompt;
+}
+
+interface AttachedFile {
+  id: string;
+  kind: string;
+  name: string;
+}
+
+/** The files of the request, as the system prompt lists them. */
+function attachedFiles(system: string): AttachedFile[] {
+  return [...system.matchAll(/^- (att_[A-Za-z0-9_]+): (\w+), "([^"]*)"/gm)].flatMap((m) => (m[1] && m[2] ? [{ id: m[1], kind: m[2], name: m[3] ?? '' }] : []));
 }
 
 function withReferent(text: string, subject: string): string {

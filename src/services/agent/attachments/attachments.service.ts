@@ -15,6 +15,7 @@ import {
   findAttachment,
   findOwnedAttachment,
   insertAttachment,
+  listAttachments,
   listExpiredAttachments,
   markAttachmentCompleted,
   markAttachmentExpired,
@@ -25,7 +26,10 @@ import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { BlobSizeError, type BlobStore } from '../../../ports/blob-store.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import type { AttachmentBlock, ContentBlock } from '../message-input.ts';
 import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts } from './file-checks.ts';
+import { checkMask, imageSize } from './mask-checks.ts';
 
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -194,6 +198,78 @@ export class AttachmentsService {
     if (await markAttachmentCompleted(db, row.id, fields)) await blobs.delete(row.blob_key).catch(() => undefined);
     else await blobs.delete(original).catch(() => undefined);
     return present(await this.#owned(caller, attachmentId));
+  }
+
+  /**
+   * The files of a message (rule 11): each a completed, unexpired original of this conversation; a
+   * mask a black-and-white PNG of its original's size, the original an image of this message or an
+   * artifact of this conversation. Refused with 400 naming the block, before anything is written.
+   */
+  async checkForMessage(conversationId: string, content: ContentBlock[]): Promise<void> {
+    const { db } = this.#deps;
+    const blocks = content.flatMap((block, index) => (block.type === 'attachment' ? [{ block, index }] : []));
+    if (blocks.length === 0) return;
+    const rows = new Map((await listAttachments(db, conversationId, blocks.map((b) => b.block.attachmentId))).map((r) => [r.id, r]));
+    const now = this.#deps.now();
+    for (const { block, index } of blocks) {
+      const field = `content[${index}].attachmentId`;
+      const row = rows.get(block.attachmentId);
+      if (!row) throw invalidInput(`${block.attachmentId} is not an attachment of this conversation`, field);
+      if (row.status === 'pending') throw invalidInput(`${block.attachmentId} is not completed: POST /agent/attachments/${row.id}/complete first`, field);
+      if (row.status === 'expired' || (row.expires_at !== null && row.expires_at <= now)) throw new AppError('attachment_expired', `${block.attachmentId} has expired (attachments are kept 3 days after completion)`, { param: field });
+    }
+    for (const { block, index } of blocks) {
+      if (block.maskFor) await this.#checkMask(conversationId, block, index, rows);
+    }
+  }
+
+  async #checkMask(conversationId: string, block: AttachmentBlock, index: number, rows: Map<string, AttachmentRow>): Promise<void> {
+    const field = `content[${index}].maskFor`;
+    const mask = rows.get(block.attachmentId);
+    const target = block.maskFor;
+    if (!mask || !target) return;
+    if (mask.mime !== 'image/png') throw invalidInput('a mask must be a PNG attachment', `content[${index}].attachmentId`);
+    let original: { width: number; height: number } | undefined;
+    if (target.type === 'attachment') {
+      const row = rows.get(target.id);
+      if (!row || target.id === block.attachmentId) throw invalidInput(`the original ${target.id} must be another attachment of the same message`, `${field}.id`);
+      const facts = row.facts_json === null ? undefined : (JSON.parse(row.facts_json) as FileFacts);
+      if (facts?.kind !== 'image' || facts.width === undefined || facts.height === undefined) throw invalidInput(`the original ${target.id} is not an image`, `${field}.id`);
+      original = { width: facts.width, height: facts.height };
+    } else {
+      const [artifact] = await listConversationArtifacts(this.#deps.db, conversationId, [target.id]);
+      if (artifact?.file_type !== 'image') throw invalidInput(`the original ${target.id} is not an image artifact of this conversation`, `${field}.id`);
+      if (artifact.expires_at !== null && Number(artifact.expires_at) <= this.#deps.now()) throw new AppError('attachment_expired', `the original ${target.id} has expired`, { param: `${field}.id` });
+      original = await imageSize(await readBlob(this.#deps.blobs, artifact.blob_key));
+      if (!original) throw invalidInput(`the original ${target.id} has no readable size`, `${field}.id`);
+    }
+    const verdict = await checkMask(await readBlob(this.#deps.blobs, mask.blob_key), original);
+    if (!verdict.ok) throw new AppError('invalid_attachment', verdict.error ?? 'the mask was refused', { param: `content[${index}].attachmentId` });
+  }
+
+  /** The completed originals of a message's blocks, in order (expired ones left out). */
+  async forBlocks(conversationId: string, content: ContentBlock[]): Promise<Array<{ block: AttachmentBlock; row: AttachmentRow; facts: FileFacts | null }>> {
+    const blocks = content.filter((b): b is AttachmentBlock => b.type === 'attachment');
+    const rows = new Map((await listAttachments(this.#deps.db, conversationId, blocks.map((b) => b.attachmentId))).map((r) => [r.id, r]));
+    return blocks.flatMap((block) => {
+      const row = rows.get(block.attachmentId);
+      if (row?.status !== 'completed') return [];
+      return [{ block, row, facts: row.facts_json === null ? null : (JSON.parse(row.facts_json) as FileFacts) }];
+    });
+  }
+
+  /** The public URL of a completed, unexpired image original of this conversation, for a generation's references. */
+  async referenceUrl(conversationId: string, attachmentId: string): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+    const [row] = await listAttachments(this.#deps.db, conversationId, [attachmentId]);
+    if (!row) return { ok: false, error: `${attachmentId} is not an attachment of this conversation` };
+    if (row.status !== 'completed' || (row.expires_at !== null && row.expires_at <= this.#deps.now())) return { ok: false, error: `${attachmentId} has expired (attachments are kept 3 days)` };
+    if (!row.mime.startsWith('image/')) return { ok: false, error: `${attachmentId} is ${row.mime}, not an image` };
+    return { ok: true, url: this.#deps.blobs.publicUrl(row.blob_key) };
+  }
+
+  /** The bytes of a completed original (for local text extraction). */
+  async bytesOf(row: AttachmentRow): Promise<Buffer> {
+    return readBlob(this.#deps.blobs, row.blob_key);
   }
 
   async view(caller: AgentCaller, attachmentId: string): Promise<AttachmentView> {

@@ -6,6 +6,7 @@ import type { BlobStore } from '../../../ports/blob-store.port.ts';
 import type { ChatService } from '../../chat/chat.service.ts';
 import type { EstimateService } from '../../estimate.service.ts';
 import type { AgentWriter } from '../agent-writer.ts';
+import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import type { RouteCapabilities } from '../route-capabilities.service.ts';
 import type { FaultPoints } from './fault-points.ts';
 import type { RunAborts } from './run-aborts.ts';
@@ -14,6 +15,7 @@ import type { RunAborts } from './run-aborts.ts';
 export interface EngineDeps {
   writer: AgentWriter;
   catalog: Catalog;
+  attachments: AttachmentsService;
   chat: ChatService;
   estimates: EstimateService;
   blobs: BlobStore;

@@ -179,13 +179,20 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
   });
 }
 
-/** Reference artifacts must be this conversation's and available; their public URLs are what the model gets. */
+/** Reference artifacts and attachments must be this conversation's and available; their public URLs are what the model gets. */
 async function referenceUrls(deps: EngineDeps, run: RunRow, ids: string[]): Promise<string[] | string> {
   if (ids.length === 0) return [];
   const rows = await listConversationArtifacts(deps.writer.db, run.conversation_id, ids);
   const now = Date.now();
   const urls: string[] = [];
   for (const id of ids) {
+    if (id.startsWith('att_')) {
+      // An uploaded original is a reference as it is: no analysis call (rule 11).
+      const url = await deps.attachments.referenceUrl(run.conversation_id, id);
+      if (url.ok) urls.push(url.url);
+      else return url.error;
+      continue;
+    }
     const row = rows.find((r) => r.id === id);
     if (!row) return `${id} is not an artifact of this conversation`;
     if (row.expires_at !== null && Number(row.expires_at) <= now) return `${id} has expired (files are kept 3 days)`;

@@ -22,6 +22,7 @@ import { propose } from './proposals.ts';
 import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { modelChain, type ModelTurn, nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
+import { requestFiles } from './request-files.ts';
 import { buildOrchestratorRequest, type EarlierExchange } from './transcript.ts';
 import { setGeneratedTitle } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 
@@ -250,6 +251,7 @@ async function orchestratorRequest(deps: EngineDeps, state: RunState, model: str
   return buildOrchestratorRequest(deps.catalog, {
     run,
     requestText: message?.text ?? '',
+    files: await requestFiles(deps, run.conversation_id, message?.content_json),
     steps: state.steps,
     earlier,
     artifacts,
