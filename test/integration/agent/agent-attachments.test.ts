@@ -235,12 +235,31 @@ describeAgent(
       }
       const messages = await c.call('GET', `/api/v1/agent/conversations/${conversationId}/messages`);
       assert.equal((messages.body.data as unknown as { items: unknown[] }).items.length, 0, 'nothing was written');
-      // The original and its mask together are accepted.
-      ctx.orchestrator.plan(conversationId, { text: 'Edited.' });
-      const ok = await send([{ type: 'attachment', attachmentId: photo.attachmentId }, { type: 'attachment', attachmentId: good.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }]);
+      // The original and its mask together are accepted, and an edit of the original sends both.
+      const edit = { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'the sky as a sunset', referenceArtifactIds: [photo.attachmentId] } }] };
+      ctx.orchestrator.plan(conversationId, edit, { text: 'Edited.' });
+      const withMask = [{ type: 'attachment', attachmentId: photo.attachmentId }, { type: 'attachment', attachmentId: good.attachmentId, maskFor: { type: 'attachment', id: photo.attachmentId } }];
+      const ok = await send(withMask);
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
-      await c.waitFor((ok.body.data as unknown as { runId: string }).runId, ['completed']);
+      const run = await c.waitFor((ok.body.data as unknown as { runId: string }).runId, ['completed']);
       assert.ok(systemPromptOf(ctx.orchestrator.callsFor(conversationId)[0]).includes(`a mask for ${photo.attachmentId} (white = the region to edit`));
+      const output = run.steps.find((s) => s.name === 'generate_image')?.output as { status: string; generationId: string } | undefined;
+      assert.equal(output?.status, 'succeeded', JSON.stringify(output));
+      const task = await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('input_json').where('id', '=', String(output?.generationId)).executeTakeFirstOrThrow();
+      assert.ok(task.input_json.includes(`${photo.attachmentId}-1.png`) && task.input_json.includes(`${good.attachmentId}-1.png`), task.input_json);
+
+      // A pinned model that takes one reference image cannot do a masked edit: the run is told why and how to get another.
+      const pinned = await c.conversation({ mode: 'manual', selectedModelId: 'grok-imagine-image' });
+      const pinnedPhoto = await uploaded(c, pinned, 'p.png', 'image/png', await png(20, 10));
+      const pinnedMask = await uploaded(c, pinned, 'pm.png', 'image/png', await maskOf(20, 10));
+      ctx.orchestrator.plan(pinned, { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'edit', referenceArtifactIds: [pinnedPhoto.attachmentId] } }] }, { text: 'Could not.' });
+      const refusedRun = await c.call('POST', `/api/v1/agent/conversations/${pinned}/messages`, {
+        content: [{ type: 'text', text: 'edit it' }, { type: 'attachment', attachmentId: pinnedPhoto.attachmentId }, { type: 'attachment', attachmentId: pinnedMask.attachmentId, maskFor: { type: 'attachment', id: pinnedPhoto.attachmentId } }],
+      });
+      const done = await c.waitFor((refusedRun.body.data as unknown as { runId: string }).runId, ['completed']);
+      const result = done.steps.find((s) => s.name === 'generate_image')?.output as { status: string; error: string } | undefined;
+      assert.equal(result?.status, 'refused');
+      assert.match(String(result?.error), /grok-imagine-image takes at most 1 reference image.*propose_model_change/);
     });
 
     // Last: it moves this gateway's agent clock forward.

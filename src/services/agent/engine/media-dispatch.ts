@@ -22,6 +22,8 @@ import { chooseMedia } from './media-choice.ts';
 import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
+import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
+import type { ContentBlock } from '../message-input.ts';
 import { recordToolResult } from './tool-results.ts';
 
 export interface ToolCallRef {
@@ -32,7 +34,7 @@ export interface ToolCallRef {
 
 export async function dispatchMedia(deps: EngineDeps, state: RunState, call: ToolCallRef): Promise<StepOutcome> {
   const { run } = state;
-  const references = await referenceUrls(deps, run, call.args.referenceArtifactIds ?? []);
+  const references = await referenceUrls(deps, run, await withMasks(deps, run, call.name, call.args.referenceArtifactIds ?? []));
   if (typeof references === 'string') return recordToolResult(deps, state, call, refused(call.args.model ?? '', references));
   const choice = chooseMedia(deps.catalog, run, call.name, call.args, references);
   if (!choice.ok) return recordToolResult(deps, state, call, refused(choice.model, choice.error));
@@ -177,6 +179,28 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
       data: { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) },
     });
   });
+}
+
+/**
+ * A masked edit (rule 11): an image generation that references an original the request carries a
+ * mask for sends the mask right after it, so the model gets both (and a model that takes fewer
+ * reference images is replaced or refused, with the way out, by chooseMedia).
+ */
+async function withMasks(deps: EngineDeps, run: RunRow, tool: MediaToolName, ids: string[]): Promise<string[]> {
+  if (tool !== 'generate_image' || ids.length === 0) return ids;
+  const message = await findMessage(deps.writer.db, run.message_id);
+  if (!message) return ids;
+  const masks = new Map<string, string>();
+  for (const block of JSON.parse(message.content_json) as ContentBlock[]) {
+    if (block.type === 'attachment' && block.maskFor) masks.set(block.maskFor.id, block.attachmentId);
+  }
+  const out: string[] = [];
+  for (const id of ids) {
+    if (!out.includes(id)) out.push(id);
+    const mask = masks.get(id);
+    if (mask && !ids.includes(mask) && !out.includes(mask)) out.push(mask);
+  }
+  return out;
 }
 
 /** Reference artifacts and attachments must be this conversation's and available; their public URLs are what the model gets. */
