@@ -14,6 +14,8 @@ import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blo
 import { assertValidBlobKey } from './blob-keys.ts';
 import { countBytes } from './count-bytes.ts';
 
+const CUT_UPLOAD_SETTLE_MS = 100;
+
 /**
  * Blobs in an S3-compatible bucket (scale-out mode). Path-style addressing (MinIO, R2, Ceph and the
  * test server all take it) and checksums only where the operation requires them (several
@@ -65,8 +67,12 @@ export class S3BlobStore implements BlobStore {
     try {
       await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: counted, ContentType: contentType, ContentLength: bytes }), { abortSignal: abort.signal });
     } catch (error) {
-      // S3 keeps nothing of a cut upload; some compatible servers keep an empty object: remove it.
-      if (failure !== undefined) await this.delete(key).catch(() => undefined);
+      // S3 keeps nothing of a cut upload; some compatible servers keep what arrived, and finish with
+      // the cut request after the client has given up: give them a moment, then remove it.
+      if (failure !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, CUT_UPLOAD_SETTLE_MS));
+        await this.delete(key).catch(() => undefined);
+      }
       throw failure ?? error;
     }
   }
