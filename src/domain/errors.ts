@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'attachment_not_uploaded'
   | 'attachment_immutable'
   | 'attachment_expired'
+  | 'invalid_output_schema'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -58,6 +59,7 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   attachment_not_uploaded: [409, 'Conflict'],
   attachment_immutable: [409, 'Conflict'],
   attachment_expired: [410, 'Gone'],
+  invalid_output_schema: [400, 'InvalidInput'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

@@ -4,7 +4,8 @@
  * hashed for clientMessageId retries) is always small and flat.
  */
 import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
-import { invalidInput } from '../../domain/errors.ts';
+import { checkOutputSchema, outputSchemaHash } from '../../domain/agent/output-schema.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
 
 export interface TextBlock {
   type: 'text';
@@ -23,8 +24,17 @@ export interface AttachmentBlock {
 
 export type ContentBlock = TextBlock | AttachmentBlock;
 
+export interface OutputRequest {
+  schema: Record<string, unknown>;
+  mode: 'auto' | 'extract';
+  /** SHA-256 of the schema's RFC 8785 canonical JSON. */
+  hash: string;
+}
+
 export interface ParsedMessage {
   clientMessageId: string | undefined;
+  /** A structured result asked of the new run (rule 17). */
+  output: OutputRequest | undefined;
   content: ContentBlock[];
   attachments: AttachmentBlock[];
   /** The text blocks joined: what the model reads and search indexes. */
@@ -61,9 +71,10 @@ export function parseMessage(body: unknown): ParsedMessage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be a JSON object with content', 'body');
   const fields = body as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (!FIELDS.includes(key)) throw invalidInput(`unknown field ${key.slice(0, 80)}; allowed: ${FIELDS.join(', ')}`, key.slice(0, 80));
-  for (const key of ['workflowId', 'workflowVersion', 'workflowInput', 'outputSchema', 'structuredOutputMode']) {
-    if (fields[key] !== undefined) throw invalidInput(`${key}: workflows and structured output are not available on this gateway yet`, key);
+  for (const key of ['workflowId', 'workflowVersion', 'workflowInput']) {
+    if (fields[key] !== undefined) throw invalidInput(`${key}: workflows are not available on this gateway yet`, key);
   }
+  const output = parseOutput(fields.outputSchema, fields.structuredOutputMode);
   const clientMessageId = fields.clientMessageId;
   if (clientMessageId !== undefined && (typeof clientMessageId !== 'string' || !CLIENT_ID.test(clientMessageId))) {
     throw invalidInput('clientMessageId must be 1 to 200 visible ASCII characters', 'clientMessageId');
@@ -82,13 +93,18 @@ export function parseMessage(body: unknown): ParsedMessage {
   const questionId = optionalString(fields.questionId, 'questionId');
   if ((replyToRunId === undefined) !== (questionId === undefined)) throw invalidInput('a clarification reply needs both replyToRunId and questionId', replyToRunId === undefined ? 'replyToRunId' : 'questionId');
   if (replyToRunId !== undefined && deliveryMode !== undefined) throw invalidInput('a clarification reply takes no deliveryMode', 'deliveryMode');
+  if (output && (deliveryMode === 'steer' || replyToRunId !== undefined)) throw invalidInput('outputSchema belongs to a new run, not to steering or a reply', 'outputSchema');
   if (deliveryMode === 'steer' && maxCostMicro !== undefined) throw invalidInput('steering keeps the run\'s maxCostMicroUsd (rule 3); change it with PATCH /agent/runs/{runId}/budget', 'maxCostMicroUsd');
   const canonical: Record<string, unknown> = { content };
   if (fields.maxCostMicroUsd !== undefined) canonical.maxCostMicroUsd = fields.maxCostMicroUsd;
   if (deliveryMode !== undefined) canonical.deliveryMode = deliveryMode;
   if (replyToRunId !== undefined) canonical.replyToRunId = replyToRunId;
   if (questionId !== undefined) canonical.questionId = questionId;
-  return { clientMessageId: clientMessageId as string | undefined, content, attachments, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
+  if (output) {
+    canonical.outputSchema = output.schema;
+    canonical.structuredOutputMode = output.mode;
+  }
+  return { clientMessageId: clientMessageId as string | undefined, output, content, attachments, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
 }
 
 function parseContent(value: unknown): ContentBlock[] {
@@ -133,6 +149,18 @@ function parseAttachmentBlock(b: Record<string, unknown>, field: string): Attach
     block.maskFor = { type, id };
   }
   return block;
+}
+
+/** Rule 17: the closed subset, checked before anything is charged; 400 invalid_output_schema with a JSON pointer. */
+function parseOutput(schema: unknown, mode: unknown): OutputRequest | undefined {
+  if (schema === undefined || schema === null) {
+    if (mode !== undefined && mode !== null) throw invalidInput('structuredOutputMode needs an outputSchema', 'structuredOutputMode');
+    return undefined;
+  }
+  if (mode !== undefined && mode !== 'auto' && mode !== 'extract') throw invalidInput('structuredOutputMode must be auto or extract', 'structuredOutputMode');
+  const check = checkOutputSchema(schema);
+  if (!check.ok) throw new AppError('invalid_output_schema', `outputSchema${check.pointer}: ${check.message}`, { param: `outputSchema${check.pointer}` });
+  return { schema: schema as Record<string, unknown>, mode: mode === 'extract' ? 'extract' : 'auto', hash: outputSchemaHash(schema) };
 }
 
 function optionalString(value: unknown, field: string): string | undefined {

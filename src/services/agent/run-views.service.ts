@@ -18,6 +18,7 @@ import type { BlobStore } from '../../ports/blob-store.port.ts';
 import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import { presentBudget } from './engine/run-budget.ts';
 import { modelChain } from './engine/run-state.ts';
+import { type StructuredState, structuredStateOf } from './engine/structured-output.ts';
 import { eventFromRow } from './events/event-records.ts';
 import type { MainOutcome } from './runs/run-lifecycle.ts';
 import { canSteer, overridesOf, snapshotOf, steersOf } from './runs/run-snapshot.ts';
@@ -101,19 +102,28 @@ export class RunViewsService {
   async result(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
     const run = await this.#run(caller, runId);
     const artifacts = await listRunArtifacts(this.#db, run.id);
-    const outcome = run.outcome_json === null ? null : (JSON.parse(run.outcome_json) as MainOutcome);
+    const structured = structuredStateOf(run);
+    // While the structured result is being made, the main outcome is not yet the run's result.
+    const outcome = run.outcome_json === null || structured?.status === 'pending' ? null : (JSON.parse(run.outcome_json) as MainOutcome);
     return {
       runId: run.id,
       status: run.status,
       mainOutcome: outcome,
       revision: run.revision,
       artifacts: artifacts.map((a) => this.presentArtifact(a)),
-      structuredResult: null,
-      schemaHash: null,
-      sourceSteps: [],
-      extraction: null,
+      structuredResult: run.structured_result_json === null ? null : JSON.parse(run.structured_result_json),
+      schemaHash: run.schema_hash,
+      sourceSteps: structured?.sourceSteps ?? [],
+      extraction: structured ? await this.#extraction(run.id, structured) : run.output_schema_json === null ? null : { status: 'pending', method: null, attempts: 0, costMicroUsd: '0', error: null },
       error: run.error_code === null ? null : { code: run.error_code, message: run.error_message },
     };
+  }
+
+  /** How the structured result was made: deterministic or by extraction calls, their count and cost. */
+  async #extraction(runId: string, state: StructuredState): Promise<Record<string, unknown>> {
+    const steps = (await listSteps(this.#db, runId)).filter((s) => s.kind === 'extract');
+    const cost = steps.reduce((sum, s) => sum + Number(s.cost_micro), 0);
+    return { status: state.status, method: state.method ?? null, attempts: state.attempts, costMicroUsd: String(cost), error: state.error ?? null };
   }
 
   async artifact(caller: AgentCaller, artifactId: string): Promise<ArtifactView> {

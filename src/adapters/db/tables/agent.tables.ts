@@ -75,6 +75,11 @@ export interface AgentRunsTable {
   step_count: Generated<number>;
   outcome_json: string | null;
   revision: Generated<number>;
+  output_schema_json: string | null;
+  structured_mode: 'auto' | 'extract' | null;
+  schema_hash: string | null;
+  structured_json: string | null;
+  structured_result_json: string | null;
   error_code: string | null;
   error_message: string | null;
   stop_requested_at: number | null;
@@ -84,7 +89,7 @@ export interface AgentRunsTable {
   updated_at: number;
 }
 
-export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title';
+export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title' | 'extract';
 export type AgentStepStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 export interface AgentStepsTable {

@@ -118,8 +118,8 @@ export const messageBody: JsonSchema = {
     workflowId: id('Not available yet'),
     workflowVersion: { anyOf: [{ type: 'string' }, { type: 'integer' }], description: 'Not available yet' },
     workflowInput: { type: 'object', description: 'Not available yet' },
-    outputSchema: { type: 'object', description: 'Not available yet' },
-    structuredOutputMode: { type: 'string', enum: ['auto', 'extract'], description: 'Not available yet' },
+    outputSchema: { description: 'A closed JSON Schema (the subset of docs/agent.md "Structured output") for the run\'s structuredResult; refused with 400 invalid_output_schema and a JSON pointer before any charge' },
+    structuredOutputMode: { type: 'string', enum: ['auto', 'extract'], description: 'auto (default): known fields filled without a model call when the schema asks only for them, else extracted; extract: always a billed extraction call' },
   },
 };
 
@@ -208,7 +208,19 @@ export const resultView: JsonSchema = {
     mainOutcome: { type: ['object', 'null'], properties: { text: { type: 'string' }, artifactIds: { type: 'array', items: { type: 'string' } } } },
     revision: { type: 'integer' },
     artifacts: { type: 'array', items: artifactView },
-    structuredResult: { description: 'null: structured output is not available yet' },
+    structuredResult: { description: 'The value fitting the run\'s outputSchema; null without a schema, while it is made, or when extraction failed' },
+    schemaHash: { type: ['string', 'null'], description: 'SHA-256 of the outputSchema\'s RFC 8785 canonical JSON' },
+    sourceSteps: { type: 'array', items: { type: 'string' }, description: 'The steps the structured result was made from' },
+    extraction: {
+      type: ['object', 'null'],
+      properties: {
+        status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
+        method: { type: ['string', 'null'], enum: ['deterministic', 'model', null] },
+        attempts: { type: 'integer', description: 'Extraction calls: the first and at most one repair' },
+        costMicroUsd: { type: 'string' },
+        error: { type: ['string', 'null'] },
+      },
+    },
   },
 };
 

@@ -23,6 +23,7 @@ import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { modelChain, type ModelTurn, nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { requestFiles } from './request-files.ts';
+import { completeOrFinalize, finishStructured, nextExtraction } from './structured-output.ts';
 import { buildOrchestratorRequest, type EarlierExchange } from './transcript.ts';
 import { setGeneratedTitle } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 
@@ -38,6 +39,13 @@ export async function modelStep(deps: EngineDeps, state: RunState, signal: Abort
   if (verdict !== 'verified') return proposeToolRoute(deps, state, model);
   const request = await orchestratorRequest(deps, state, model);
   return runModelCall(deps, state, { kind: 'model', model, request, streamText: true }, signal, clock);
+}
+
+/** Rule 17: the run's structured result, filled from known fields or extracted by a billed call. */
+export async function extractStep(deps: EngineDeps, state: RunState, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
+  const next = await nextExtraction(deps, state);
+  if ('done' in next) return finishStructured(deps, state.run, next.done);
+  return runModelCall(deps, state, { kind: 'extract', model: next.call.model, request: next.call.request, streamText: false }, signal, clock);
 }
 
 /** Rule 19: an unnamed conversation in automatic mode gets a short title from its first request. */
@@ -58,7 +66,7 @@ export async function titleStep(deps: EngineDeps, state: RunState, signal: Abort
 }
 
 interface ModelCall {
-  kind: 'model' | 'title';
+  kind: 'model' | 'title' | 'extract';
   model: string;
   request: ChatRequest;
   streamText: boolean;
@@ -102,7 +110,7 @@ async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, 
   const outcome = await callOrchestrator(deps, { run, stepId, chatRequestId, request: call.request, maxChargeMicro: quote.holdMicro, streamText: call.streamText, signal });
   clock.modelWaitMs += performance.now() - calledAt;
   deps.faults.at('agent.after_model_call');
-  if (!outcome.ok && outcome.insufficientBalance && call.kind === 'model') {
+  if (!outcome.ok && outcome.insufficientBalance && call.kind !== 'title') {
     await closeCall(deps, state, stepId, chatRequestId, outcome);
     return waitForBudget(deps, run, 'insufficient_balance', quote.holdMicro);
   }
@@ -128,10 +136,16 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
       const status = outcome.aborted ? 'cancelled' : 'failed';
       if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
       await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) } });
-      if (call?.kind === 'title' || outcome.aborted || outcome.insufficientBalance) return;
+      // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
+      if (call?.kind === 'title' || call?.kind === 'extract' || outcome.aborted || outcome.insufficientBalance) return;
       // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
       const current = await findRun(tx, run.id);
       if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
+      return;
+    }
+    if (call?.kind === 'extract') {
+      await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ text: outcome.text }), cost_micro: cost, finished_at: fx.now });
+      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'extract', status: 'completed', costMicroUsd: String(cost) } });
       return;
     }
     if (call?.kind === 'title') {
@@ -152,9 +166,8 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
       data: { stepId, kind: 'model', status: 'completed', text: outcome.text, toolCalls: outcome.toolCalls.map((c) => ({ id: c.id, name: c.name })), costMicroUsd: String(cost) },
     });
     if (outcome.toolCalls.length === 0) {
-      // An answer without tool calls is the run's final answer.
-      const current = await findRun(tx, run.id);
-      if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'completed', outcome: finalOutcome(outcome.text, state.artifacts), from: ['running'] });
+      // An answer without tool calls is the run's final answer (then its structured result, if asked).
+      await completeOrFinalize(tx, fx, deps.writer.queue, run, finalOutcome(outcome.text, state.artifacts));
       next = NOW;
     }
   });

@@ -19,7 +19,8 @@ import type { JobContext, JobHandler, JobOutcome } from '../../../workers/worker
 import { endRun, moveRun } from '../runs/run-lifecycle.ts';
 import { steersOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
-import { modelStep, titleStep } from './model-step.ts';
+import { extractStep, modelStep, titleStep } from './model-step.ts';
+import { isFinalizing } from './structured-output.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
@@ -101,6 +102,7 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
     return IDLE;
   }
   if (steersOf(run).length > 0) return applySteering(deps, state);
+  if (isFinalizing(run)) return extractStep(deps, state, signal, clock);
   if (await needsTitle(deps, state)) return titleStep(deps, state, signal, clock);
   const last = lastTurn(state);
   if (last && last.turn.toolCalls.length > 0) {

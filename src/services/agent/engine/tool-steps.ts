@@ -15,8 +15,9 @@ import {
   type ProposeModelChangeArguments,
 } from '../../../domain/agent/agent-tools.ts';
 import { newId } from '../../../domain/ids.ts';
-import { endRun, moveRun } from '../runs/run-lifecycle.ts';
+import { moveRun } from '../runs/run-lifecycle.ts';
 import type { EngineDeps } from './engine-deps.ts';
+import { completeOrFinalize } from './structured-output.ts';
 import { dispatchMedia } from './media-dispatch.ts';
 import { pinnedMediaModel, defaultMediaModel } from './media-choice.ts';
 import { propose } from './proposals.ts';
@@ -222,7 +223,7 @@ async function finish(deps: EngineDeps, state: RunState, call: ToolCall, fields:
       started_at: fx.now,
       finished_at: fx.now,
     });
-    await endRun(tx, fx, deps.writer.queue, run, { to: 'completed', outcome: { text: summary, artifactIds }, from: ['running'] });
+    await completeOrFinalize(tx, fx, deps.writer.queue, run, { text: summary, artifactIds });
   });
   return NOW;
 }
