@@ -58,5 +58,6 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminLedgerRoutes(app, services);
   registerAdminProviderRoutes(app, services);
   registerOpenApiRoutes(app, services, openapi);
-  registerWebApp(app);
+  // Attachments upload straight to S3 in scale-out: the page may connect there.
+  registerWebApp(app, undefined, services.config.s3 ? [new URL(services.config.s3.endpoint).origin] : []);
 }

@@ -43,20 +43,23 @@ const ASSET_NAME = /^[A-Za-z0-9_.-]{1,200}$/;
 
 /**
  * The page itself: scripts and styles only from this origin (the bundle holds no inline script and no
- * secret), files from anywhere (results may live on a public bucket), no framing.
+ * secret), files from anywhere (results may live on a public bucket), connections to this origin and
+ * to the storage that takes attachment uploads (a presigned S3 PUT in scale-out), no framing.
  */
-const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob: https: http:",
-  "media-src 'self' blob: https: http:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+function pageCsp(uploadOrigins: string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob: https: http:",
+    "media-src 'self' blob: https: http:",
+    `connect-src 'self'${uploadOrigins.map((o) => ` ${o}`).join('')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</title>
 <p>The dashboard is not built yet. <code>npm start</code> builds it; or run <code>node scripts/build-web.ts</code>.</p>
@@ -67,7 +70,8 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</titl
  * deployment is picked up at once), content-hashed files under /assets immutable for a year, gzip
  * copies made at build time when the client accepts them.
  */
-export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_DIR): void {
+export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_DIR, uploadOrigins: string[] = []): void {
+  const csp = pageCsp(uploadOrigins);
   let page: { html: Buffer; mtimeMs: number } | undefined;
   const indexFile = join(distDir, 'index.html');
 
@@ -79,7 +83,7 @@ export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_
     const info = await stat(indexFile).catch(() => undefined);
     if (!info) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
     if (!page || page.mtimeMs !== info.mtimeMs) page = { html: await readFile(indexFile), mtimeMs: info.mtimeMs };
-    reply.header('content-security-policy', PAGE_CSP);
+    reply.header('content-security-policy', csp);
     return reply.type('text/html; charset=utf-8').send(page.html);
   };
   for (const path of DASHBOARD_PATHS) app.get(path, sendPage);

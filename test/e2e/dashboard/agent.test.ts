@@ -12,6 +12,11 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * done with the page's own controls, and the thread updates from the event stream, never a reload.
  */
 const skip = browserSkipReason();
+
+async function sharpPng(width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp({ create: { width, height, channels: 3, background: { r: 90, g: 110, b: 140 } } }).png().toBuffer();
+}
 const EMAIL = `agent.${Date.now()}@example.com`;
 const PASSWORD = 'a long e2e passphrase';
 
@@ -160,6 +165,58 @@ describe('agent page in a browser', { skip }, () => {
     const run = await pageApi<{ decisions: Array<{ status: string }>; steps: Array<{ name: string; output: { model?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
     assert.equal(run.decisions[0]?.status, 'accepted');
     assert.equal(run.steps.find((s) => s.name === 'generate_image')?.output?.model, 'z-image-turbo');
+  });
+
+  test('files are dropped or picked, uploaded with progress, a mask is painted, and the edit runs; a structured result shows beside the artifacts', async () => {
+    await page.goto(conversationUrl);
+    await page.getByTestId('stream-state').getByText('Live').waitFor();
+    const photo = await sharpPng(96, 64);
+    await page.getByLabel('Files to attach').setInputFiles({ name: 'street.png', mimeType: 'image/png', buffer: photo });
+    await page.locator('[data-testid="agent-upload"][data-status="ready"]').first().waitFor();
+    // A text file dropped on the message box joins it.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['Keep the lamp posts.'], 'notes.txt', { type: 'text/plain' }));
+      document.querySelector('[data-testid="agent-composer"]')?.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await page.locator('[data-testid="agent-upload"][data-status="ready"]').nth(1).waitFor();
+    await page.getByRole('button', { name: 'Paint mask' }).click();
+    const canvas = page.getByTestId('mask-canvas');
+    await canvas.waitFor();
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    assert.ok(box);
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 8 });
+    await page.mouse.up();
+    await assertAccessibleBasics(page, 'agent mask painting');
+    await shoot('24-agent-mask');
+    await page.getByRole('button', { name: 'Use mask' }).click();
+    await page.getByText('Mask for mask-street.png').waitFor();
+    await page.locator('[data-testid="agent-upload"][data-status="ready"]').nth(2).waitFor();
+    await send('make it look like winter');
+    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    await page.getByText('3 file(s) attached').waitFor();
+    const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
+    const run = await pageApi<{ steps: Array<{ name: string; input: { arguments?: { referenceArtifactIds?: string[] } }; output: { status?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
+    const edit = run.steps.find((s) => s.name === 'generate_image');
+    assert.equal(edit?.output?.status, 'succeeded');
+    assert.equal(edit?.input.arguments?.referenceArtifactIds?.length, 1, 'the planner referenced the attached photo (the engine sends its mask with it: agent-attachments.test.ts)');
+    assert.equal(await page.getByTestId('agent-upload').count(), 0, 'the composer is empty again');
+
+    // A structured result asked through the API shows in the thread.
+    const conversationId = conversationUrl.split('/').pop() ?? '';
+    await pageApi('POST', `/api/v1/agent/conversations/${conversationId}/messages`, {
+      content: [{ type: 'text', text: 'an image of a snowy street' }],
+      outputSchema: { type: 'object', properties: { summary: { type: 'string' }, imageUrls: { type: 'array', items: { type: 'string' } } }, required: ['summary', 'imageUrls'], additionalProperties: false },
+    });
+    const structured = page.getByTestId('structured-result').last();
+    await structured.waitFor({ timeout: 60_000 });
+    const value = JSON.parse((await structured.textContent()) ?? '{}') as { summary: string; imageUrls: string[] };
+    assert.match(value.summary, /^Done/);
+    assert.equal(value.imageUrls.length, 1);
+    await shoot('25-agent-structured');
   });
 
   test('search finds conversations by title and message text', async () => {

@@ -1,10 +1,11 @@
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { errorMessage, requestData } from '../../api/client.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { requestData } from '../../api/client.ts';
 import { ErrorNotice, Loading } from '../../components/common.tsx';
 import { formatMicroUsd } from '../../format.ts';
 import { navigate } from '../../router.tsx';
-import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage, usdToMicroString } from './agent-types.ts';
+import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage } from './agent-types.ts';
 import { ArtifactMedia } from './ArtifactMedia.tsx';
+import { Composer } from './Composer.tsx';
 import { PendingActionCard } from './PendingActionCard.tsx';
 import { RunPanel } from './RunPanel.tsx';
 import { useConversationEvents } from './useConversationEvents.ts';
@@ -199,6 +200,7 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
             <li key={item.message.messageId} className="message message-user">
               <span className="message-role">You</span>
               <div className="message-content">{item.message.text}</div>
+              {attachmentCount(item.message) ? <span className="small muted">{attachmentCount(item.message)} file(s) attached</span> : null}
             </li>
           ) : (
             <li key={`run-${item.runId}`} className="message message-assistant" data-testid="agent-answer" data-run-id={item.runId}>
@@ -214,6 +216,15 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
                 {item.text ?? streaming[item.runId] ?? (TERMINAL_RUN_STATUSES.has(item.status) ? '' : '…')}
               </div>
               {item.error ? <p className="small">{item.error}</p> : null}
+              {item.structured !== undefined ? (
+                <figure className="agent-structured-result">
+                  <figcaption className="small muted">Structured result</figcaption>
+                  <pre className="agent-structured" data-testid="structured-result">
+                    {JSON.stringify(item.structured, null, 2)}
+                  </pre>
+                </figure>
+              ) : null}
+              {item.extractionError ? <p className="small" data-testid="structured-error">No structured result: {item.extractionError}</p> : null}
               {item.artifacts.length ? (
                 <div className="agent-artifacts">
                   {item.artifacts.map((a, i) => (
@@ -239,7 +250,17 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
 
 type ThreadItem =
   | { kind: 'user'; message: ThreadMessage }
-  | { kind: 'run'; runId: string; status: string; text: string | undefined; artifacts: Artifact[]; run: RunView | undefined; error: string | undefined };
+  | {
+      kind: 'run';
+      runId: string;
+      status: string;
+      text: string | undefined;
+      artifacts: Artifact[];
+      run: RunView | undefined;
+      error: string | undefined;
+      structured: unknown;
+      extractionError: string | undefined;
+    };
 
 /** User messages in order; each run's answer follows the last message of that run (its request, steering, replies). */
 function threadItems(messages: ThreadMessage[], results: Record<string, RunResult>, runs: Record<string, RunView>): ThreadItem[] {
@@ -262,85 +283,13 @@ function threadItems(messages: ThreadMessage[], results: Record<string, RunResul
       artifacts: result?.artifacts ?? [],
       run,
       error: result?.error ? `${result.error.code}: ${result.error.message}` : undefined,
+      structured: result?.structuredResult === null ? undefined : result?.structuredResult,
+      extractionError: result?.extraction?.status === 'failed' ? (result.extraction.error ?? 'extraction failed') : undefined,
     });
   }
   return items;
 }
 
-function Composer(props: { conversationId: string; activeRun: RunView | undefined; onSent: (runId: string | undefined) => void }) {
-  const { activeRun } = props;
-  const [draft, setDraft] = useState('');
-  const [limit, setLimit] = useState('');
-  const [mode, setMode] = useState<'followup' | 'steer'>('followup');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const busyRun = activeRun !== undefined && !TERMINAL_RUN_STATUSES.has(activeRun.status);
-
-  const send = async (event?: FormEvent) => {
-    event?.preventDefault();
-    const text = draft.trim();
-    if (!text || busy) return;
-    const micro = limit.trim() === '' ? undefined : usdToMicroString(limit);
-    if (limit.trim() !== '' && !micro) {
-      setError(new Error('Enter the spending limit in USD, for example 1.50, or leave it empty for your default.'));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body: Record<string, unknown> = { clientMessageId: crypto.randomUUID(), content: [{ type: 'text', text }] };
-      if (micro) body.maxCostMicroUsd = micro;
-      if (busyRun) body.deliveryMode = mode === 'steer' && activeRun?.canSteer ? 'steer' : 'followup';
-      const accepted = await requestData<{ runId?: string }>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, { body });
-      setDraft('');
-      props.onSent(accepted.runId);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      void send();
-    }
-  };
-
-  return (
-    <form className="chat-input agent-composer" onSubmit={send}>
-      <label htmlFor="agent-message">Message</label>
-      <textarea id="agent-message" rows={3} value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} aria-describedby="agent-message-hint" />
-      <p className="hint" id="agent-message-hint">
-        Enter sends; Shift+Enter starts a new line. {busyRun ? `Run ${activeRun?.runNumber} is ${RUN_STATUS_LABELS[activeRun?.status ?? '']?.toLowerCase() ?? activeRun?.status}.` : ''}
-      </p>
-      <div className="agent-composer-options">
-        <div className="field field-inline">
-          <label htmlFor="agent-limit">Spending limit (USD)</label>
-          <input id="agent-limit" inputMode="decimal" placeholder="default" value={limit} onChange={(e) => setLimit(e.target.value)} />
-        </div>
-        {busyRun ? (
-          <fieldset className="segmented">
-            <legend className="visually-hidden">While a run is active</legend>
-            <label className="field-checkbox">
-              <input type="radio" name="delivery" checked={mode === 'followup'} onChange={() => setMode('followup')} /> Queue as follow-up
-            </label>
-            <label className="field-checkbox">
-              <input type="radio" name="delivery" checked={mode === 'steer'} disabled={!activeRun?.canSteer} onChange={() => setMode('steer')} /> Steer the current run
-            </label>
-          </fieldset>
-        ) : null}
-        <button type="submit" className="button button-primary" disabled={busy || !draft.trim()}>
-          {busyRun ? (mode === 'steer' && activeRun?.canSteer ? 'Steer' : 'Queue') : 'Send'}
-        </button>
-      </div>
-      {error ? (
-        <div className="notice notice-error" role="alert">
-          <strong>The message was not sent: </strong>
-          {errorMessage(error)}
-        </div>
-      ) : null}
-    </form>
-  );
+function attachmentCount(message: ThreadMessage): number {
+  return (message.content ?? []).filter((block) => block.type === 'attachment').length;
 }

@@ -24,6 +24,7 @@ export interface ThreadMessage {
   role: 'user' | 'assistant';
   kind: string;
   text: string;
+  content?: Array<{ type: string; text?: string; attachmentId?: string }>;
   createdAt: string;
 }
 
@@ -45,6 +46,8 @@ export interface RunResult {
   revision: number;
   artifacts: Artifact[];
   error: { code: string; message: string } | null;
+  structuredResult?: unknown;
+  extraction?: { status: string; method: string | null; attempts: number; costMicroUsd: string; error: string | null } | null;
 }
 
 export interface RunStep {
