@@ -22,4 +22,6 @@ export const AGENT_FAULT_POINTS = [
   'agent.before_dispatch',
   'agent.after_dispatch',
   'agent.before_settle',
+  'agent.before_extract_call',
+  'agent.before_finalize',
 ] as const;

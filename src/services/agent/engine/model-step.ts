@@ -105,7 +105,7 @@ async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, 
     if (call.kind === 'title') return fallbackTitle(deps, state);
     return waitForBudget(deps, run, 'run_limit', quote.holdMicro);
   }
-  deps.faults.at('agent.before_model_call');
+  deps.faults.at(call.kind === 'extract' ? 'agent.before_extract_call' : 'agent.before_model_call');
   const calledAt = performance.now();
   const outcome = await callOrchestrator(deps, { run, stepId, chatRequestId, request: call.request, maxChargeMicro: quote.holdMicro, streamText: call.streamText, signal });
   clock.modelWaitMs += performance.now() - calledAt;

@@ -119,6 +119,7 @@ export interface StructuredResolution {
 
 /** Stores the result (or the failure) and completes the run with its main outcome, in one transaction. */
 export async function finishStructured(deps: EngineDeps, run: RunRow, resolution: StructuredResolution): Promise<StepOutcome> {
+  deps.faults.at('agent.before_finalize');
   await deps.writer.run(async (tx, fx) => {
     const current = await findRun(tx, run.id);
     if (current?.status !== 'running' || !isFinalizing(current)) return;
