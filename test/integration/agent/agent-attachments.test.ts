@@ -49,6 +49,25 @@ function flatePdf(text: string): Buffer {
   ]);
 }
 
+/** One second of silence as a 16-bit mono WAV. */
+function wavBytes(): Buffer {
+  const samples = 8000;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples * 2, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(16000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples * 2, 40);
+  return Buffer.concat([header, Buffer.alloc(samples * 2)]);
+}
+
 /** The system prompt of a recorded OpenAI-style orchestrator request. */
 function systemPromptOf(body: Record<string, unknown> | undefined): string {
   const messages = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
@@ -187,7 +206,14 @@ describeAgent(
       });
       const run = await c.waitFor(accepted.runId, ['completed']);
       const system = systemPromptOf(ctx.orchestrator.callsFor(conversationId)[0]);
-      assert.ok(system.includes(`- ${photo.attachmentId}: image, "mug.png", 40×30; not read: model analysis of image files is not available`), system);
+      // The photo was described by a billed analysis call before the orchestrator planned.
+      assert.ok(system.includes(`- ${photo.attachmentId}: image, "mug.png", 40×30\n`), system);
+      assert.ok(system.includes(`Description of ${photo.attachmentId} ("mug.png"), by a model:\n<<<\n`), system);
+      const analysis = run.steps.find((s) => s.kind === 'analysis');
+      assert.equal(analysis?.status, 'completed');
+      assert.equal((analysis?.input as { target?: string } | undefined)?.target, photo.attachmentId);
+      assert.ok(Number(analysis?.costMicroUsd) > 0, 'the analysis is billed');
+      assert.ok(run.costs.operations.some((o) => o.kind === 'chat' && o.state === 'settled' && Number(o.costMicroUsd) === Number(analysis?.costMicroUsd)));
       assert.ok(system.includes('<<<\nThe launch is on Friday.\n>>>'), system);
       assert.ok(system.includes('<<<\nBudget: 300 euros\n>>>'), system);
       const step = run.steps.find((s) => s.name === 'generate_image');
@@ -197,6 +223,17 @@ describeAgent(
       const task = await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('input_json').where('id', '=', generationId).executeTakeFirstOrThrow();
       // The original's own file (its key is named after the attachment) is the generation's reference.
       assert.ok(task.input_json.includes(`${photo.attachmentId}-1.png`), task.input_json);
+
+      // Sound has no analysis route: said so, nothing charged for it, the file still usable.
+      const wav = wavBytes();
+      const sound = await uploaded(c, conversationId, 'jingle.wav', 'audio/wav', wav);
+      ctx.orchestrator.plan(conversationId, { text: 'Heard nothing.' });
+      const second = await c.send(conversationId, 'listen to this', { content: [{ type: 'text', text: 'listen to this' }, { type: 'attachment', attachmentId: sound.attachmentId, usageIntent: 'analyze' }] });
+      const heard = await c.waitFor(second.runId, ['completed']);
+      assert.equal(heard.steps.filter((s) => s.kind === 'analysis').length, 0);
+      const calls = ctx.orchestrator.callsFor(conversationId);
+      assert.ok(systemPromptOf(calls.at(-1)).includes(`- ${sound.attachmentId}: audio, "jingle.wav"`), 'listed');
+      assert.ok(systemPromptOf(calls.at(-1)).includes('not read: model analysis of audio files is not available on this gateway'), systemPromptOf(calls.at(-1)));
     });
 
     test('files in a message are refused with 400 naming the block: more than ten, not completed, another conversation\'s, and bad masks', async () => {

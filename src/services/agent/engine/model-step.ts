@@ -65,14 +65,16 @@ export async function titleStep(deps: EngineDeps, state: RunState, signal: Abort
   return runModelCall(deps, state, { kind: 'title', model, request, streamText: false }, signal, clock);
 }
 
-interface ModelCall {
-  kind: 'model' | 'title' | 'extract';
+export interface ModelCall {
+  kind: 'model' | 'title' | 'extract' | 'analysis';
   model: string;
+  /** What the call is about (an analysis: the attachment id). */
+  target?: string;
   request: ChatRequest;
   streamText: boolean;
 }
 
-async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
+export async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
   const { run } = state;
   const quote = deps.chat.quote({ protocol: 'openai', request: call.request });
   const now = Date.now();
@@ -90,7 +92,7 @@ async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, 
       name: call.model,
       status: 'running',
       tool_call_id: null,
-      input_json: JSON.stringify({ model: call.model, chatRequestId, holdMicroUsd: String(quote.holdMicro), maxOutputTokens: quote.maxOutputTokens }),
+      input_json: JSON.stringify({ model: call.model, chatRequestId, holdMicroUsd: String(quote.holdMicro), maxOutputTokens: quote.maxOutputTokens, ...(call.target ? { target: call.target } : {}) }),
       output_json: null,
       cost_micro: 0,
       started_at: fx.now,
@@ -137,15 +139,15 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
       if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
       await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) } });
       // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
-      if (call?.kind === 'title' || call?.kind === 'extract' || outcome.aborted || outcome.insufficientBalance) return;
+      if (call?.kind === 'title' || call?.kind === 'extract' || call?.kind === 'analysis' || outcome.aborted || outcome.insufficientBalance) return;
       // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
       const current = await findRun(tx, run.id);
       if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
       return;
     }
-    if (call?.kind === 'extract') {
+    if (call?.kind === 'extract' || call?.kind === 'analysis') {
       await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ text: outcome.text }), cost_micro: cost, finished_at: fx.now });
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'extract', status: 'completed', costMicroUsd: String(cost) } });
+      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call.kind, status: 'completed', costMicroUsd: String(cost) } });
       return;
     }
     if (call?.kind === 'title') {
@@ -264,7 +266,7 @@ async function orchestratorRequest(deps: EngineDeps, state: RunState, model: str
   return buildOrchestratorRequest(deps.catalog, {
     run,
     requestText: message?.text ?? '',
-    files: await requestFiles(deps, run.conversation_id, message?.content_json),
+    files: await requestFiles(deps, run.conversation_id, message?.content_json, state.steps),
     steps: state.steps,
     earlier,
     artifacts,

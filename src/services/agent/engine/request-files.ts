@@ -7,6 +7,8 @@
  */
 import type { ContentBlock } from '../message-input.ts';
 import { extractPdfText } from '../attachments/pdf-text.ts';
+import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { targetOf } from './run-state.ts';
 import type { EngineDeps } from './engine-deps.ts';
 
 const MAX_FILE_CHARS = 20_000;
@@ -23,11 +25,13 @@ export interface RequestFile {
   maskFor?: string;
   /** Text read locally (free), when the user wants the file read and it is text or PDF. */
   text?: string;
+  /** A model's description of a picture (a billed analysis step). */
+  analysis?: string;
   /** Why a file the user wants read was not read. */
   unread?: string;
 }
 
-export async function requestFiles(deps: EngineDeps, conversationId: string, contentJson: string | undefined): Promise<RequestFile[]> {
+export async function requestFiles(deps: EngineDeps, conversationId: string, contentJson: string | undefined, steps: StepRow[] = []): Promise<RequestFile[]> {
   if (contentJson === undefined) return [];
   const content = JSON.parse(contentJson) as ContentBlock[];
   const files: RequestFile[] = [];
@@ -46,12 +50,21 @@ export async function requestFiles(deps: EngineDeps, conversationId: string, con
         file.text = text;
         budget -= text.length;
       }
-    } else if (block.usageIntent === 'analyze' || block.usageIntent === 'both') {
+    } else if (wantsAnalysis(block.usageIntent) && kind === 'image') {
+      const analysis = steps.find((s) => s.kind === 'analysis' && targetOf(s) === row.id);
+      const output = analysis?.output_json ? (JSON.parse(analysis.output_json) as { text?: string; unavailable?: string }) : undefined;
+      if (output?.text !== undefined) file.analysis = output.text.slice(0, MAX_FILE_CHARS);
+      else file.unread = output?.unavailable ? `not analysed: ${output.unavailable}` : 'the analysis call failed';
+    } else if (wantsAnalysis(block.usageIntent)) {
       file.unread = `model analysis of ${kind} files is not available on this gateway; the file can be used as a reference`;
     }
     files.push(file);
   }
   return files;
+}
+
+function wantsAnalysis(intent: string): boolean {
+  return intent === 'analyze' || intent === 'both';
 }
 
 function describeSize(facts: { width?: number; height?: number; durationS?: number; pages?: number; chars?: number } | null): string {

@@ -21,6 +21,7 @@ import { steersOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { extractStep, modelStep, titleStep } from './model-step.ts';
 import { isFinalizing } from './structured-output.ts';
+import { analysisStep, nextAnalysis } from './analysis-step.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
@@ -103,6 +104,8 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
   }
   if (steersOf(run).length > 0) return applySteering(deps, state);
   if (isFinalizing(run)) return extractStep(deps, state, signal, clock);
+  const image = await nextAnalysis(deps, state);
+  if (image) return analysisStep(deps, state, image, signal, clock);
   if (await needsTitle(deps, state)) return titleStep(deps, state, signal, clock);
   const last = lastTurn(state);
   if (last && last.turn.toolCalls.length > 0) {

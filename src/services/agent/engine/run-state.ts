@@ -75,3 +75,9 @@ export function modelChain(run: RunRow): string[] {
   const fallbacks = pinned ? [] : snapshot.settings.fallbackModelIds.filter((id) => id !== first);
   return [first, ...fallbacks];
 }
+
+/** What a call step was about (an analysis: the attachment id), from its input. */
+export function targetOf(step: StepRow): string | undefined {
+  const input = JSON.parse(step.input_json) as { target?: unknown };
+  return typeof input.target === 'string' ? input.target : undefined;
+}

@@ -129,5 +129,6 @@ function fileLines(files: RequestFile[]): string[] {
     lines.push(line);
   }
   for (const f of files) if (f.text !== undefined) lines.push(`Text of ${f.id} ("${f.name}"):`, '<<<', f.text, '>>>');
+  for (const f of files) if (f.analysis !== undefined) lines.push(`Description of ${f.id} ("${f.name}"), by a model:`, '<<<', f.analysis, '>>>');
   return lines;
 }
