@@ -25,6 +25,7 @@ export class ScriptedOrchestrator {
   readonly server: OpenAiChatFake | AnthropicMessagesFake;
   readonly #scripts = new Map<string, Turn[]>();
   readonly #failing = new Map<string, Set<string>>();
+  readonly #special: Array<{ fragment: string; script: FakeChatScript }> = [];
   /** Orchestrator requests (not titles, not probes), in arrival order, with their conversation. */
   readonly calls: Array<{ conversationId: string; runId: string; body: Record<string, unknown> }> = [];
   titleRequests = 0;
@@ -53,6 +54,11 @@ export class ScriptedOrchestrator {
     this.#scripts.set(conversationId, list);
   }
 
+  /** Answers any request whose body contains `fragment` with `script` (before every other rule). */
+  answerWhen(fragment: string, script: FakeChatScript): void {
+    this.#special.push({ fragment, script });
+  }
+
   /** Makes the probes of `capability` (tools, image_input, structured_output) fail for an upstream model. */
   failCapability(upstreamModel: string, capability: string): void {
     const set = this.#failing.get(upstreamModel) ?? new Set<string>();
@@ -77,6 +83,8 @@ export class ScriptedOrchestrator {
     const body = raw as Record<string, unknown>;
     const text = JSON.stringify(body);
     const model = typeof body.model === 'string' ? body.model : '';
+    const special = this.#special.find((s) => text.includes(s.fragment));
+    if (special) return special.script;
     const failing = this.#failing.get(model) ?? new Set<string>();
     if (text.includes(PROBE_TOOL)) {
       this.probeRequests++;

@@ -6,7 +6,7 @@
  */
 import type { FunctionTool } from '../chat/chat-request.types.ts';
 
-export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'finish'] as const;
+export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'run_subtask', 'finish'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 
 export const MEDIA_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music'] as const;
@@ -55,6 +55,11 @@ export interface ProposeModelChangeArguments {
   reason: string;
   /** How many reference images the operation needs (a model that accepts fewer cannot perform it). */
   requiredReferenceImages?: number;
+}
+
+export interface SubtaskArguments {
+  instructions: string;
+  context?: string;
 }
 
 export interface FinishArguments {
@@ -173,6 +178,20 @@ export function agentToolDefinitions(models: ToolModelChoices): FunctionTool[] {
           requiredReferenceImages: { type: 'integer', minimum: 0 },
         },
         required: ['modality', 'toModelId', 'reason'],
+      },
+    },
+    {
+      type: 'function',
+      name: 'run_subtask',
+      description:
+        'Hand a piece of text work (a script, a list of shots, a summary of a long file) to a helper on your own model. It sees only the context you give it and answers in text; it cannot make media. At most two per request, each within a third of the spending limit and 60 seconds; billed like any call.',
+      parameters: {
+        type: 'object',
+        properties: {
+          instructions: { type: 'string', description: 'What the helper should do.' },
+          context: { type: 'string', description: 'Everything it needs to know; it sees nothing else.' },
+        },
+        required: ['instructions'],
       },
     },
     {

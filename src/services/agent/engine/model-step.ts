@@ -66,7 +66,7 @@ export async function titleStep(deps: EngineDeps, state: RunState, signal: Abort
 }
 
 export interface ModelCall {
-  kind: 'model' | 'title' | 'extract' | 'analysis';
+  kind: 'model' | 'title' | 'extract' | 'analysis' | 'subtask';
   model: string;
   /** What the call is about (an analysis: the attachment id). */
   target?: string;
@@ -139,13 +139,13 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
       if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
       await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) } });
       // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
-      if (call?.kind === 'title' || call?.kind === 'extract' || call?.kind === 'analysis' || outcome.aborted || outcome.insufficientBalance) return;
+      if (call?.kind !== 'model' || outcome.aborted || outcome.insufficientBalance) return;
       // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
       const current = await findRun(tx, run.id);
       if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
       return;
     }
-    if (call?.kind === 'extract' || call?.kind === 'analysis') {
+    if (call?.kind === 'extract' || call?.kind === 'analysis' || call?.kind === 'subtask') {
       await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ text: outcome.text }), cost_micro: cost, finished_at: fx.now });
       await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call.kind, status: 'completed', costMicroUsd: String(cost) } });
       return;

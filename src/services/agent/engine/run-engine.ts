@@ -121,7 +121,7 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
         pending = true;
         continue;
       }
-      return handleToolCall(deps, state, call);
+      return handleToolCall(deps, state, call, signal, clock);
     }
     if (pending) {
       await deps.writer.run(async (tx, fx) => {

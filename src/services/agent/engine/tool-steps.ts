@@ -16,8 +16,9 @@ import {
 } from '../../../domain/agent/agent-tools.ts';
 import { newId } from '../../../domain/ids.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
-import type { EngineDeps } from './engine-deps.ts';
+import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { completeOrFinalize } from './structured-output.ts';
+import { subtaskStep } from './subtask-step.ts';
 import { dispatchMedia } from './media-dispatch.ts';
 import { pinnedMediaModel, defaultMediaModel } from './media-choice.ts';
 import { propose } from './proposals.ts';
@@ -31,7 +32,7 @@ export interface ToolCall {
   arguments: string;
 }
 
-export async function handleToolCall(deps: EngineDeps, state: RunState, call: ToolCall): Promise<StepOutcome> {
+export async function handleToolCall(deps: EngineDeps, state: RunState, call: ToolCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
   let args: unknown;
   try {
     args = JSON.parse(call.arguments === '' ? '{}' : call.arguments);
@@ -52,6 +53,8 @@ export async function handleToolCall(deps: EngineDeps, state: RunState, call: To
       return proposeChange(deps, state, call, fields);
     case 'finish':
       return finish(deps, state, call, fields);
+    case 'run_subtask':
+      return subtaskStep(deps, state, { id: call.id, name: call.name, args: fields }, signal, clock);
     default:
       return recordToolResult(deps, state, { ...call, args }, { status: 'refused', error: `there is no tool ${call.name.slice(0, 80)}` });
   }

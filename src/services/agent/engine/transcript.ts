@@ -100,6 +100,7 @@ function systemPrompt(catalog: Catalog, input: TranscriptInput): string {
     '- generate_image, generate_video and generate_music create media. Each call is billed at the model\'s normal tariff and counts toward this run\'s spending limit.',
     '- Call ask_clarification only when the request cannot be carried out without the answer.',
     '- When a model cannot do what is needed (for example it accepts fewer reference images than needed), call propose_model_change; the user decides.',
+    '- run_subtask hands text work (a script, a shot list, a summary) to a helper that sees only the context you give it; at most two per request.',
     '- When you are done, call finish with a short summary and the artifact ids that answer the request (or answer in plain text).',
     `Default models of this run: image ${defaults.image}, video ${defaults.video}, music ${defaults.music} (routing policy: ${snapshot.settings.routingPolicy}). A model the user names takes priority; when the inputs do not fit a default, choose another model and say why.`,
   ];
