@@ -89,7 +89,7 @@ export interface AgentRunsTable {
   updated_at: number;
 }
 
-export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title' | 'extract' | 'analysis' | 'subtask';
+export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title' | 'extract' | 'analysis' | 'subtask' | 'skill';
 export type AgentStepStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 export interface AgentStepsTable {

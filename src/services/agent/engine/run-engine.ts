@@ -22,6 +22,7 @@ import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { extractStep, modelStep, titleStep } from './model-step.ts';
 import { isFinalizing } from './structured-output.ts';
 import { analysisStep, nextAnalysis } from './analysis-step.ts';
+import { loadSkills, skillsToLoad } from './skill-step.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
@@ -106,6 +107,8 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
   if (isFinalizing(run)) return extractStep(deps, state, signal, clock);
   const image = await nextAnalysis(deps, state);
   if (image) return analysisStep(deps, state, image, signal, clock);
+  const skills = await skillsToLoad(deps, state);
+  if (skills.length > 0) return loadSkills(deps, state, skills);
   if (await needsTitle(deps, state)) return titleStep(deps, state, signal, clock);
   const last = lastTurn(state);
   if (last && last.turn.toolCalls.length > 0) {

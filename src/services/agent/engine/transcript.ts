@@ -113,6 +113,11 @@ function systemPrompt(catalog: Catalog, input: TranscriptInput): string {
     for (const a of input.artifacts) lines.push(`- ${a.id}: ${a.file_type}${input.artifactPrompts.has(a.id) ? `, ${input.artifactPrompts.get(a.id)}` : ''}`);
   }
   if (input.files.length > 0) lines.push(...fileLines(input.files));
+  for (const step of input.steps) {
+    if (step.kind !== 'skill') continue;
+    const skill = JSON.parse(step.input_json) as { name: string; version: string; instructions: string };
+    lines.push(`Skill ${skill.name} (${skill.version}): ${skill.instructions}`);
+  }
   const profile = snapshot.profileId ? findProfile(snapshot.profileId) : undefined;
   if (profile) lines.push(`Profile: ${profile.name}. ${profile.instructions}`);
   lines.push(`Conversation ${run.conversation_id}, run ${run.id}.`);
