@@ -6,7 +6,7 @@
  */
 import type { FunctionTool } from '../chat/chat-request.types.ts';
 
-export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'run_subtask', 'finish'] as const;
+export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'run_subtask', 'search_context', 'read_context', 'finish'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 
 export const MEDIA_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music'] as const;
@@ -98,9 +98,26 @@ const OPTIONS = {
   description: 'Model-specific input fields, as GET /api/v1/catalog/{model} lists them (validated like any generation input).',
 };
 
+/** Offered when the conversation references others (rule 13). */
+const CONTEXT_TOOLS: FunctionTool[] = [
+  {
+    type: 'function',
+    name: 'search_context',
+    description: 'Search the conversations this one references (listed in the system prompt) for messages; answers short fragments with their message ids.',
+    parameters: { type: 'object', properties: { query: { type: 'string', description: 'A few words to find.' } }, required: ['query'] },
+  },
+  {
+    type: 'function',
+    name: 'read_context',
+    description: 'Read one message found by search_context, 4,000 characters at a time (offset to go on).',
+    parameters: { type: 'object', properties: { messageId: { type: 'string' }, offset: { type: 'integer', minimum: 0 } }, required: ['messageId'] },
+  },
+];
+
 /** The function tools offered to the orchestrator. */
-export function agentToolDefinitions(models: ToolModelChoices): FunctionTool[] {
+export function agentToolDefinitions(models: ToolModelChoices, options: { context?: boolean } = {}): FunctionTool[] {
   return [
+    ...(options.context ? CONTEXT_TOOLS : []),
     {
       type: 'function',
       name: 'generate_image',

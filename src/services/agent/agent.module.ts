@@ -20,6 +20,7 @@ import { AttachmentsService } from './attachments/attachments.service.ts';
 import { AgentSettingsService } from './agent-settings.service.ts';
 import { AgentWebhooksService } from './agent-webhooks.service.ts';
 import { AgentWriter } from './agent-writer.ts';
+import { ContextReferencesService } from './context-references.service.ts';
 import { ConversationsService } from './conversations.service.ts';
 import type { EngineDeps } from './engine/engine-deps.ts';
 import { FaultPoints } from './engine/fault-points.ts';
@@ -44,6 +45,7 @@ export interface AgentServices {
   views: RunViewsService;
   webhooks: AgentWebhooksService;
   attachments: AttachmentsService;
+  context: ContextReferencesService;
   /** The clock of the agent's expiries (attachments); tests move it forward. */
   clock: AgentClock;
   aborts: RunAborts;
@@ -87,6 +89,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     views: new RunViewsService({ db, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
     attachments,
+    context: new ContextReferencesService({ db, writer }),
     clock,
     aborts,
     engine: {

@@ -102,6 +102,8 @@ export class ConversationsService {
     const now = Date.now();
     const owner = ownerOf(caller);
     const row: ConversationRow = {
+      context_json: '[]',
+      context_version: 0,
       id: newId('conv', now),
       user_id: owner.userId,
       storefront: owner.storefront,

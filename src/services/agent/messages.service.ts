@@ -5,7 +5,7 @@
  * retry with the same body gets the first response again and changes nothing; another body is 409.
  */
 import type { Kysely } from 'kysely';
-import { claimActiveRun, findConversation, indexSearchDocument, nextRunNumber, touchConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
+import { claimActiveRun, type ConversationRow, findConversation, findConversationById, indexSearchDocument, nextRunNumber, touchConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
 import { findMessageByClientId, insertMessageOnce, type MessageRow, setMessageResponse } from '../../adapters/db/repositories/agent/messages.repository.ts';
 import { findPendingAction, resolvePendingAction } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
 import { countQueuedRuns, findRun, insertRun, type RunRow, updateRunAt } from '../../adapters/db/repositories/agent/runs.repository.ts';
@@ -38,6 +38,21 @@ export interface MessageAccepted {
 
 /** Rule 2 / Limits: follow-ups waiting behind the active run. */
 export const MAX_QUEUED_FOLLOWUPS = 20;
+
+/**
+ * Rule 13: the run's source boundary, taken when it is created: the conversation's references as they
+ * are now, each readable up to this moment, so messages written later never enter the run's input.
+ */
+async function captureContext(db: Executor, conversation: ConversationRow, now: number): Promise<string | null> {
+  const refs = JSON.parse(conversation.context_json) as Array<{ targetId: string }>;
+  if (refs.length === 0) return null;
+  const sources: Array<{ conversationId: string; title: string | null; until: number }> = [];
+  for (const ref of refs) {
+    const source = await findConversationById(db, ref.targetId);
+    if (source && source.deleted_at === null && source.user_id === conversation.user_id && source.storefront === conversation.storefront) sources.push({ conversationId: source.id, title: source.title, until: now });
+  }
+  return sources.length ? JSON.stringify(sources) : null;
+}
 
 export class MessagesService {
   readonly #db: Kysely<Schema>;
@@ -125,6 +140,7 @@ export class MessagesService {
         schema_hash: message.output?.hash ?? null,
         structured_json: null,
         structured_result_json: null,
+        context_json: await captureContext(tx, conversation, fx.now),
         error_code: null,
         error_message: null,
         stop_requested_at: null,

@@ -29,6 +29,9 @@ export interface AgentConversationsTable {
   run_count: Generated<number>;
   last_activity_at: number;
   created_at: number;
+  /** Context references (rule 13): [{targetType, targetId}] of this user's conversations. */
+  context_json: Generated<string>;
+  context_version: Generated<number>;
   deleted_at: number | null;
 }
 
@@ -80,6 +83,8 @@ export interface AgentRunsTable {
   schema_hash: string | null;
   structured_json: string | null;
   structured_result_json: string | null;
+  /** The context the run may read (rule 13): [{conversationId, title, until}], captured when it was created. */
+  context_json: string | null;
   error_code: string | null;
   error_message: string | null;
   stop_requested_at: number | null;

@@ -310,3 +310,32 @@ export const attachmentView: JsonSchema = {
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: '3 days after completion; reading or using it does not extend this' },
   },
 };
+
+const contextReference: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['targetType', 'targetId'],
+  properties: {
+    targetType: { type: 'string', enum: ['conversation'] },
+    targetId: { type: 'string', minLength: 1, maxLength: 2048, description: 'A conversation id (conv_…) or its URL on this storefront' },
+  },
+};
+
+export const contextReferencesBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['expectedVersion', 'references'],
+  properties: {
+    expectedVersion: { type: 'integer', minimum: 0, description: 'The version you read; 0 before the first save' },
+    references: { type: 'array', maxItems: 20, items: contextReference, description: 'At most 20; an empty list clears access' },
+  },
+};
+
+export const contextReferencesView: JsonSchema = {
+  type: 'object',
+  required: ['version', 'references'],
+  properties: {
+    version: { type: 'integer' },
+    references: { type: 'array', items: { ...contextReference, properties: { ...(contextReference.properties as object), title: { type: ['string', 'null'] } } } },
+  },
+};

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../../services/app-services.ts';
 import type { SseHeartbeat } from '../../sse.ts';
 import { registerAgentAttachmentRoutes } from './agent-attachments.route.ts';
+import { registerAgentContextRoutes } from './agent-context.route.ts';
 import { registerAgentConversationRoutes } from './agent-conversations.route.ts';
 import { registerAgentMessageRoutes } from './agent-messages.route.ts';
 import { registerAgentRunRoutes } from './agent-runs.route.ts';
@@ -16,4 +17,5 @@ export function registerAgentRoutes(app: FastifyInstance, services: AppServices,
   registerAgentRunRoutes(app, services);
   registerAgentWebhookRoutes(app, services);
   registerAgentAttachmentRoutes(app, services);
+  registerAgentContextRoutes(app, services);
 }

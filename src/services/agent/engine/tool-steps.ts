@@ -19,6 +19,7 @@ import { moveRun } from '../runs/run-lifecycle.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { completeOrFinalize } from './structured-output.ts';
 import { subtaskStep } from './subtask-step.ts';
+import { contextTool } from './context-tools.ts';
 import { dispatchMedia } from './media-dispatch.ts';
 import { pinnedMediaModel, defaultMediaModel } from './media-choice.ts';
 import { propose } from './proposals.ts';
@@ -53,6 +54,9 @@ export async function handleToolCall(deps: EngineDeps, state: RunState, call: To
       return proposeChange(deps, state, call, fields);
     case 'finish':
       return finish(deps, state, call, fields);
+    case 'search_context':
+    case 'read_context':
+      return contextTool(deps, state, call, fields);
     case 'run_subtask':
       return subtaskStep(deps, state, { id: call.id, name: call.name, args: fields }, signal, clock);
     default:

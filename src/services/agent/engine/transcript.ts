@@ -15,6 +15,7 @@ import { microToUsd } from '../../../domain/money.ts';
 import { overridesOf, snapshotOf } from '../runs/run-snapshot.ts';
 import { turnOf } from './run-state.ts';
 import { mediaDefaults, pinnedMediaModel } from './media-choice.ts';
+import { contextSourcesOf } from './context-tools.ts';
 import type { RequestFile } from './request-files.ts';
 
 export interface EarlierExchange {
@@ -72,7 +73,7 @@ export function buildOrchestratorRequest(catalog: Catalog, input: TranscriptInpu
     model: input.model,
     system: [{ type: 'text', text: systemPrompt(catalog, input) }],
     messages,
-    tools: agentToolDefinitions(toolChoices(catalog, run)),
+    tools: agentToolDefinitions(toolChoices(catalog, run), { context: contextSourcesOf(run.context_json).length > 0 }),
     toolChoice: { type: 'auto' },
     maxOutputTokens: input.maxOutputTokens,
     stop: [],
@@ -111,6 +112,11 @@ function systemPrompt(catalog: Catalog, input: TranscriptInput): string {
   if (input.artifacts.length > 0) {
     lines.push('Artifacts of this conversation (use their ids as references):');
     for (const a of input.artifacts) lines.push(`- ${a.id}: ${a.file_type}${input.artifactPrompts.has(a.id) ? `, ${input.artifactPrompts.get(a.id)}` : ''}`);
+  }
+  const sources = contextSourcesOf(run.context_json);
+  if (sources.length > 0) {
+    lines.push('This conversation references other conversations of the user; search_context and read_context read them (as they were when this run started):');
+    for (const source of sources) lines.push(`- ${source.conversationId}${source.title ? `: "${source.title}"` : ''}`);
   }
   if (input.files.length > 0) lines.push(...fileLines(input.files));
   for (const step of input.steps) {

@@ -3,10 +3,82 @@ import { isPostgres } from '../../dialect-of.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentConversationsTable } from '../../tables/agent.tables.ts';
 
-export type ConversationRow = Omit<AgentConversationsTable, 'event_seq' | 'run_count'> & { event_seq: number; run_count: number };
-
+export type ConversationRow = Omit<AgentConversationsTable, 'event_seq' | 'run_count' | 'context_json' | 'context_version'> & {
+  event_seq: number;
+  run_count: number;
+  context_json: string;
+  context_version: number;
+};
 export async function insertConversation(db: Executor, row: ConversationRow): Promise<void> {
   await db.insertInto('agent_conversations').values(row).execute();
+}
+
+/** Replaces the context references by compare-and-set on their version; false when it was stale. */
+export async function setContextReferences(db: Executor, id: string, expectedVersion: number, contextJson: string): Promise<boolean> {
+  const result = await db
+    .updateTable('agent_conversations')
+    .set({ context_json: contextJson, context_version: expectedVersion + 1 })
+    .where('id', '=', id)
+    .where('context_version', '=', expectedVersion)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export interface ContextFragment {
+  conversationId: string;
+  messageId: string;
+  body: string;
+  createdAt: number;
+}
+
+/**
+ * Full-text search (FTS5 / PostgreSQL) over the messages of the given conversations written up to
+ * `until`, only where the conversation is still this owner's and not deleted: a reference never reads
+ * more than its owner may.
+ */
+export async function searchContext(
+  db: Executor,
+  owner: { userId: string; storefront: string },
+  sources: Array<{ conversationId: string; until: number }>,
+  expression: string,
+  limit: number,
+): Promise<ContextFragment[]> {
+  if (sources.length === 0) return [];
+  const match = isPostgres(db) ? sql`s.tsv @@ to_tsquery('simple', ${expression})` : sql`agent_search match ${expression}`;
+  const bounds = sql.join(sources.map((s) => sql`(m.conversation_id = ${s.conversationId} and m.created_at <= ${s.until})`), sql` or `);
+  const rows = await sql<{ conversation_id: string; doc_id: string; body: string; created_at: number | string }>`
+    select m.conversation_id, s.doc_id, s.body, m.created_at
+    from agent_search s
+    join agent_messages m on m.id = s.doc_id
+    join agent_conversations c on c.id = m.conversation_id
+    where ${match} and (${bounds})
+      and c.user_id = ${owner.userId} and c.storefront = ${owner.storefront} and c.deleted_at is null
+    order by m.created_at desc
+    limit ${limit}`.execute(db);
+  return rows.rows.map((r) => ({ conversationId: r.conversation_id, messageId: r.doc_id, body: r.body, createdAt: Number(r.created_at) }));
+}
+
+/** One message of the sources, under the same bounds as searchContext. */
+export async function readContextMessage(
+  db: Executor,
+  owner: { userId: string; storefront: string },
+  sources: Array<{ conversationId: string; until: number }>,
+  messageId: string,
+): Promise<{ conversationId: string; text: string } | undefined> {
+  const row = await db
+    .selectFrom('agent_messages as m')
+    .innerJoin('agent_conversations as c', 'c.id', 'm.conversation_id')
+    .select(['m.conversation_id', 'm.text', 'm.created_at'])
+    .where('m.id', '=', messageId)
+    .where('c.user_id', '=', owner.userId)
+    .where('c.storefront', '=', owner.storefront)
+    .where('c.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const source = sources.find((s) => s.conversationId === row.conversation_id);
+  if (!source || Number(row.created_at) > source.until) return undefined;
+  return { conversationId: row.conversation_id, text: row.text };
 }
 
 /** A live conversation of this user on this storefront (another's, or a deleted one, does not exist). */
