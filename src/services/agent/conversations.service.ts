@@ -23,6 +23,7 @@ import { type PartialAgentSettings, parseSettings } from '../../domain/agent/age
 import { findProfile } from '../../domain/agent/profiles.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { echo } from '../../domain/echo.ts';
+import { findWorkflow } from '../../domain/agent/workflows.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
@@ -96,7 +97,7 @@ export class ConversationsService {
     const projectId = optionalId(fields.projectId, 'projectId');
     if (projectId !== null) throw invalidInput(`projectId: ${echo(projectId)} is not one of your projects`, 'projectId');
     const defaultWorkflowId = optionalId(fields.defaultWorkflowId, 'defaultWorkflowId');
-    if (defaultWorkflowId !== null) throw invalidInput(`defaultWorkflowId: ${echo(defaultWorkflowId)} is not a workflow`, 'defaultWorkflowId');
+    if (defaultWorkflowId !== null && !findWorkflow(defaultWorkflowId)) throw invalidInput(`defaultWorkflowId: ${echo(defaultWorkflowId)} is not a workflow (GET /agent/workflows)`, 'defaultWorkflowId');
     const settings = fields.settings === undefined || fields.settings === null ? {} : parseSettings(this.#catalog, fields.settings, 'settings');
 
     const now = Date.now();

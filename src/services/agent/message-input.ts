@@ -5,6 +5,7 @@
  */
 import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
 import { checkOutputSchema, outputSchemaHash } from '../../domain/agent/output-schema.ts';
+import { checkWorkflowInput, findWorkflow, WORKFLOWS } from '../../domain/agent/workflows.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 
 export interface TextBlock {
@@ -31,10 +32,18 @@ export interface OutputRequest {
   hash: string;
 }
 
+export interface WorkflowRequest {
+  id: string;
+  version: number;
+  input: Record<string, unknown>;
+}
+
 export interface ParsedMessage {
   clientMessageId: string | undefined;
   /** A structured result asked of the new run (rule 17). */
   output: OutputRequest | undefined;
+  /** A built-in workflow for the new run to carry out (rule 14). */
+  workflow: WorkflowRequest | undefined;
   content: ContentBlock[];
   attachments: AttachmentBlock[];
   /** The text blocks joined: what the model reads and search indexes. */
@@ -71,10 +80,8 @@ export function parseMessage(body: unknown): ParsedMessage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be a JSON object with content', 'body');
   const fields = body as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (!FIELDS.includes(key)) throw invalidInput(`unknown field ${key.slice(0, 80)}; allowed: ${FIELDS.join(', ')}`, key.slice(0, 80));
-  for (const key of ['workflowId', 'workflowVersion', 'workflowInput']) {
-    if (fields[key] !== undefined) throw invalidInput(`${key}: workflows are not available on this gateway yet`, key);
-  }
   const output = parseOutput(fields.outputSchema, fields.structuredOutputMode);
+  const workflow = parseWorkflow(fields.workflowId, fields.workflowVersion, fields.workflowInput);
   const clientMessageId = fields.clientMessageId;
   if (clientMessageId !== undefined && (typeof clientMessageId !== 'string' || !CLIENT_ID.test(clientMessageId))) {
     throw invalidInput('clientMessageId must be 1 to 200 visible ASCII characters', 'clientMessageId');
@@ -85,7 +92,7 @@ export function parseMessage(body: unknown): ParsedMessage {
     .flatMap((b) => (b.type === 'text' ? [b.text] : []))
     .join('\n')
     .trim();
-  if (text === '' && attachments.length === 0) throw invalidInput('content needs a non-empty text block or an attachment', 'content');
+  if (text === '' && attachments.length === 0 && fields.workflowId === undefined) throw invalidInput('content needs a non-empty text block or an attachment', 'content');
   const maxCostMicro = fields.maxCostMicroUsd === undefined ? undefined : parseRunLimit(fields.maxCostMicroUsd, 'maxCostMicroUsd');
   const deliveryMode = fields.deliveryMode;
   if (deliveryMode !== undefined && deliveryMode !== 'followup' && deliveryMode !== 'steer') throw invalidInput('deliveryMode must be followup or steer', 'deliveryMode');
@@ -93,6 +100,7 @@ export function parseMessage(body: unknown): ParsedMessage {
   const questionId = optionalString(fields.questionId, 'questionId');
   if ((replyToRunId === undefined) !== (questionId === undefined)) throw invalidInput('a clarification reply needs both replyToRunId and questionId', replyToRunId === undefined ? 'replyToRunId' : 'questionId');
   if (replyToRunId !== undefined && deliveryMode !== undefined) throw invalidInput('a clarification reply takes no deliveryMode', 'deliveryMode');
+  if (workflow && (deliveryMode === 'steer' || replyToRunId !== undefined)) throw invalidInput('a workflow starts a new run, not steering or a reply', 'workflowId');
   if (output && (deliveryMode === 'steer' || replyToRunId !== undefined)) throw invalidInput('outputSchema belongs to a new run, not to steering or a reply', 'outputSchema');
   if (deliveryMode === 'steer' && maxCostMicro !== undefined) throw invalidInput('steering keeps the run\'s maxCostMicroUsd (rule 3); change it with PATCH /agent/runs/{runId}/budget', 'maxCostMicroUsd');
   const canonical: Record<string, unknown> = { content };
@@ -100,11 +108,12 @@ export function parseMessage(body: unknown): ParsedMessage {
   if (deliveryMode !== undefined) canonical.deliveryMode = deliveryMode;
   if (replyToRunId !== undefined) canonical.replyToRunId = replyToRunId;
   if (questionId !== undefined) canonical.questionId = questionId;
+  if (workflow) canonical.workflow = workflow;
   if (output) {
     canonical.outputSchema = output.schema;
     canonical.structuredOutputMode = output.mode;
   }
-  return { clientMessageId: clientMessageId as string | undefined, output, content, attachments, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
+  return { clientMessageId: clientMessageId as string | undefined, output, workflow, content, attachments, text, maxCostMicro, deliveryMode, replyToRunId, questionId, canonical };
 }
 
 function parseContent(value: unknown): ContentBlock[] {
@@ -161,6 +170,27 @@ function parseOutput(schema: unknown, mode: unknown): OutputRequest | undefined 
   const check = checkOutputSchema(schema);
   if (!check.ok) throw new AppError('invalid_output_schema', `outputSchema${check.pointer}: ${check.message}`, { param: `outputSchema${check.pointer}` });
   return { schema: schema as Record<string, unknown>, mode: mode === 'extract' ? 'extract' : 'auto', hash: outputSchemaHash(schema) };
+}
+
+/** Rule 14: a known workflow and version, input fields of its types; missing required ones are asked for by the run. */
+function parseWorkflow(id: unknown, version: unknown, input: unknown): WorkflowRequest | undefined {
+  if (id === undefined || id === null) {
+    if (version !== undefined || input !== undefined) throw invalidInput('workflowVersion and workflowInput need a workflowId', 'workflowId');
+    return undefined;
+  }
+  if (typeof id !== 'string' || !findWorkflow(id)) throw invalidInput(`workflowId must be one of ${WORKFLOWS.map((w) => w.id).filter((w, i, all) => all.indexOf(w) === i).join(', ')} (GET /agent/workflows)`, 'workflowId');
+  let wanted: number | undefined;
+  if (version !== undefined && version !== null) {
+    wanted = typeof version === 'string' && /^\d+$/.test(version) ? Number(version) : typeof version === 'number' ? version : Number.NaN;
+    if (!Number.isSafeInteger(wanted) || !findWorkflow(id, wanted)) throw invalidInput(`workflowVersion ${String(version).slice(0, 20)} of ${id} does not exist`, 'workflowVersion');
+  }
+  const workflow = findWorkflow(id, wanted);
+  if (!workflow) throw invalidInput(`workflowId ${id} does not exist`, 'workflowId');
+  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) throw invalidInput('workflowInput must be an object of the workflow\'s inputs', 'workflowInput');
+  const given = (input ?? {}) as Record<string, unknown>;
+  const problem = checkWorkflowInput(workflow, given);
+  if (problem) throw invalidInput(`workflowInput.${problem.message}`, `workflowInput.${problem.field.slice(0, 80)}`);
+  return { id: workflow.id, version: workflow.version, input: given };
 }
 
 function optionalString(value: unknown, field: string): string | undefined {

@@ -141,6 +141,7 @@ export class MessagesService {
         structured_json: null,
         structured_result_json: null,
         context_json: await captureContext(tx, conversation, fx.now),
+        workflow_json: message.workflow ? JSON.stringify(message.workflow) : null,
         error_code: null,
         error_message: null,
         stop_requested_at: null,

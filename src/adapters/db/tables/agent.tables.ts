@@ -83,6 +83,8 @@ export interface AgentRunsTable {
   schema_hash: string | null;
   structured_json: string | null;
   structured_result_json: string | null;
+  /** A built-in workflow the run carries out (rule 14): {id, version, input}. */
+  workflow_json: string | null;
   /** The context the run may read (rule 13): [{conversationId, title, until}], captured when it was created. */
   context_json: string | null;
   error_code: string | null;

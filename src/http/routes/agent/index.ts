@@ -3,6 +3,7 @@ import type { AppServices } from '../../../services/app-services.ts';
 import type { SseHeartbeat } from '../../sse.ts';
 import { registerAgentAttachmentRoutes } from './agent-attachments.route.ts';
 import { registerAgentContextRoutes } from './agent-context.route.ts';
+import { registerAgentWorkflowRoutes } from './agent-workflows.route.ts';
 import { registerAgentConversationRoutes } from './agent-conversations.route.ts';
 import { registerAgentMessageRoutes } from './agent-messages.route.ts';
 import { registerAgentRunRoutes } from './agent-runs.route.ts';
@@ -18,4 +19,5 @@ export function registerAgentRoutes(app: FastifyInstance, services: AppServices,
   registerAgentWebhookRoutes(app, services);
   registerAgentAttachmentRoutes(app, services);
   registerAgentContextRoutes(app, services);
+  registerAgentWorkflowRoutes(app, services);
 }

@@ -23,6 +23,7 @@ import { extractStep, modelStep, titleStep } from './model-step.ts';
 import { isFinalizing } from './structured-output.ts';
 import { analysisStep, nextAnalysis } from './analysis-step.ts';
 import { loadSkills, skillsToLoad } from './skill-step.ts';
+import { workflowStep } from './workflow-step.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
@@ -109,6 +110,14 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
   if (image) return analysisStep(deps, state, image, signal, clock);
   const skills = await skillsToLoad(deps, state);
   if (skills.length > 0) return loadSkills(deps, state, skills);
+  if (run.workflow_json !== null) {
+    const move = await workflowStep(deps, state);
+    if (move !== 'wait') return move;
+    await deps.writer.run(async (tx, fx) => {
+      await moveRun(tx, fx, run, { to: 'waiting_for_media', waitReason: 'media', from: ['running'], version: run.version });
+    });
+    return later(MEDIA_POLL_MS);
+  }
   if (await needsTitle(deps, state)) return titleStep(deps, state, signal, clock);
   const last = lastTurn(state);
   if (last && last.turn.toolCalls.length > 0) {

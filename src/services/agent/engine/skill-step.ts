@@ -23,7 +23,8 @@ export interface AppliedSkill {
 /** The skills to load now: only in automatic mode, once, before the first model turn. */
 export async function skillsToLoad(deps: EngineDeps, state: RunState): Promise<Skill[]> {
   const { run } = state;
-  if (run.mode !== 'auto' || state.steps.some((s) => s.kind === 'skill' || s.kind === 'model')) return [];
+  // A workflow is its own recipe: it loads no skill.
+  if (run.mode !== 'auto' || run.workflow_json !== null || state.steps.some((s) => s.kind === 'skill' || s.kind === 'model')) return [];
   const message = await findMessage(deps.writer.db, run.message_id);
   if (!message) return [];
   const content = JSON.parse(message.content_json) as ContentBlock[];

@@ -103,7 +103,7 @@ function mediaArguments(fields: Record<string, unknown>): MediaToolArguments | s
 }
 
 /** Rule 4: the run waits for the answer; the reply keeps its limit. */
-async function askQuestion(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
+export async function askQuestion(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
   if (typeof fields.question !== 'string' || fields.question.trim() === '' || fields.question.length > 2000) {
     return recordToolResult(deps, state, { ...call, args: fields }, { status: 'refused', error: 'question must be a short text' });
   }
