@@ -219,6 +219,23 @@ describe('agent page in a browser', { skip }, () => {
     await shoot('25-agent-structured');
   });
 
+  test('a workflow starts from a form generated from its input schema', async () => {
+    await page.goto(conversationUrl);
+    await page.getByTestId('stream-state').getByText('Live').waitFor();
+    await page.getByText('Start a workflow').click();
+    await page.getByLabel('Workflow', { exact: true }).selectOption('cover-plus-music');
+    await page.getByLabel('title', { exact: true }).fill('Night Drive');
+    await page.getByLabel('mood', { exact: true }).fill('calm neon city at night');
+    await page.getByLabel('genre (optional)').waitFor();
+    await assertAccessibleBasics(page, 'agent workflow form');
+    await page.getByRole('button', { name: 'Start workflow' }).click();
+    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    assert.match((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /^Cover plus music \(version 1\): 2 of 2 made\./);
+    assert.equal(await lastAnswer().locator('[data-artifact-type="image"] img').count(), 1);
+    assert.ok((await lastAnswer().locator('[data-artifact-type="audio"] audio').count()) >= 1);
+    await shoot('26-agent-workflow');
+  });
+
   test('search finds conversations by title and message text', async () => {
     await page.goto(conversationUrl);
     const list = page.getByTestId('conversation-list');

@@ -7,6 +7,7 @@ import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, t
 import { ArtifactMedia } from './ArtifactMedia.tsx';
 import { Composer } from './Composer.tsx';
 import { PendingActionCard } from './PendingActionCard.tsx';
+import { WorkflowLauncher } from './WorkflowLauncher.tsx';
 import { RunPanel } from './RunPanel.tsx';
 import { useConversationEvents } from './useConversationEvents.ts';
 
@@ -243,6 +244,7 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
         {announcement}
       </p>
       <Composer conversationId={conversationId} activeRun={activeRun} onSent={sent} />
+      <WorkflowLauncher conversationId={conversationId} disabled={activeRun !== undefined && !TERMINAL_RUN_STATUSES.has(activeRun.status)} onStarted={sent} />
       {panelRun ? <RunPanel run={panelRun} onChanged={() => runChanged(panelRun.runId)} /> : null}
     </div>
   );
