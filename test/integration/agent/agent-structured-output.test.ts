@@ -55,6 +55,35 @@ describeAgent(
       assert.equal(await balance(c), before);
     });
 
+    test('300 random bodies for outputSchema never make the server answer 500, and a refusal names a pointer', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation({ title: 'Fuzz' });
+      let seed = 7;
+      const r = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+      };
+      const atoms = [null, true, 0, -1.5, 'object', 'string', '#/$defs/a', [], {}];
+      const keys = ['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'anyOf', '$ref', '$defs', 'format', 'pattern', 'allOf', 'minimum'];
+      const noise = (depth: number): unknown => {
+        if (depth > 3 || r() < 0.3) return atoms[Math.floor(r() * atoms.length)];
+        if (r() < 0.3) return Array.from({ length: Math.floor(r() * 3) }, () => noise(depth + 1));
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < 1 + Math.floor(r() * 4); i++) out[keys[Math.floor(r() * keys.length)] as string] = noise(depth + 1);
+        return out;
+      };
+      for (let i = 0; i < 300; i++) {
+        const schema = i % 2 ? { type: 'object', ...(noise(0) as object) } : noise(0);
+        const res = await c.call('POST', `/api/v1/agent/conversations/${conversationId}/messages`, { content: [{ type: 'text', text: 'x' }], outputSchema: schema, deliveryMode: 'followup' });
+        assert.ok(res.status < 500, `${res.status} for ${JSON.stringify(schema)}`);
+        if (res.status === 400 && res.body.error?.code === 'invalid_output_schema') assert.match(String(res.body.error.param), /^outputSchema(\/|$)/);
+        if (res.status === 200) {
+          const runId = (res.body.data as unknown as { runId: string }).runId;
+          await c.call('POST', `/api/v1/agent/runs/${runId}/stop`);
+        }
+      }
+    });
+
     test('auto: a schema of known fields is filled from the run without any extraction call', async () => {
       const c = await agentClient(ctx.gw);
       const conversationId = await c.conversation({ title: 'Known fields' });
