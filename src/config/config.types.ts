@@ -110,6 +110,8 @@ export interface Config {
   s3: S3Config | undefined;
   adminToken: string | undefined;
   allowPrivateUrls: boolean;
+  /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
+  trustProxy: string[] | false;
   logLevel: string;
   /** Create the demo user with USD 10 on the first start and print its key. */
   demoUser: boolean;

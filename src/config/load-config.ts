@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -68,6 +69,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     s3: parseS3(env),
     adminToken: env.ADMIN_TOKEN || undefined,
     allowPrivateUrls: envBool(env, 'SWITCHBOARD_ALLOW_PRIVATE_URLS', false),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL ?? 'info'),
     demoUser: envBool(env, 'SWITCHBOARD_DEMO_USER', true),
     fileRetentionMs: (files?.number('retentionHours', { min: 1 / 60 }) ?? 72) * HOUR_MS,
@@ -386,4 +388,25 @@ function envIntOptional(env: Env, name: string, bounds: { min?: number; max?: nu
 
 function envInt(env: Env, name: string, fallback: number, bounds: { min?: number; max?: number }): number {
   return envIntOptional(env, name, bounds) ?? fallback;
+}
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: the addresses (IPs, CIDRs, or loopback / linklocal / uniquelocal) of the reverse proxies
+ * whose X-Forwarded-For / -Proto / -Host the gateway believes. Unset: none, so a client cannot choose
+ * its own address (rate limits) or scheme (the Secure cookie flag) by sending those headers.
+ */
+function parseTrustProxy(value: string | undefined): string[] | false {
+  if (value === undefined || value.trim() === '') return false;
+  const entries = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const ipVersion = isIP(address);
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (ipVersion === 6 ? 128 : 32));
+    if (!(PROXY_KEYWORDS.includes(entry) || (ipVersion !== 0 && validBits && extra === undefined))) {
+      throw new ConfigError('TRUST_PROXY', `${entry.slice(0, 80)} is not an IP address, a CIDR range or one of ${PROXY_KEYWORDS.join(', ')}`);
+    }
+  }
+  return entries;
 }

@@ -9,6 +9,7 @@ import { createChatLane } from './chat-lane.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
+import { parseJsonBody } from './json-body.ts';
 import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
@@ -57,7 +58,9 @@ export function buildHttpApp(services: AppServices): HttpApp {
     requestIdHeader: false,
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Forwarding headers only from the configured proxies (TRUST_PROXY): anyone else could pick the
+    // address the rate limits count and the scheme the Secure cookie flag follows.
+    trustProxy: services.config.trustProxy,
     return503OnClosing: true,
     // The server Fastify would build, with the chat lane in front of Fastify's own handler.
     serverFactory: (fastifyHandler, options) => {
@@ -72,6 +75,15 @@ export function buildHttpApp(services: AppServices): HttpApp {
       return server;
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+  });
+  // The same JSON reading as the chat lane: poisoning refused, nesting bounded (json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   app.decorateRequest('auth', null);
   installErrorHandler(app, errorRenderers);

@@ -15,7 +15,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import secureJson from 'secure-json-parse';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
@@ -24,6 +23,7 @@ import type { AccessLog } from './access-log.ts';
 import { bearerTokenOf } from './auth.ts';
 import { answerChat, type ChatCaller, type ChatEndpoint, STREAMED } from './chat-answer.ts';
 import { toAppError } from './error-handler.ts';
+import { parseJsonBody } from './json-body.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
 import type { SseHeartbeat } from './sse.ts';
 
@@ -44,7 +44,6 @@ export interface ChatLaneDeps {
 }
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-const JSON_PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 
 /** Returns the lane: it answers the request and returns true, or returns false and leaves it alone. */
 export function createChatLane(deps: ChatLaneDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -167,11 +166,3 @@ class LaneRequest {
 }
 
 /** JSON as the Fastify path parses it: an empty body, bad JSON and prototype poisoning are refused. */
-function parseJsonBody(text: string): unknown {
-  if (text.length === 0) throw new AppError('invalid_input', "Body cannot be empty when content-type is set to 'application/json'");
-  try {
-    return secureJson.parse(text, undefined, JSON_PARSE_OPTIONS);
-  } catch {
-    throw new AppError('invalid_input', "Body is not valid JSON but content-type is set to 'application/json'");
-  }
-}

@@ -81,6 +81,11 @@ export class LocalBlobStore implements BlobStore {
     if (!handle) return undefined;
     try {
       const stats = await handle.stat();
+      // A key's directory (its token without the name) is not a blob.
+      if (!stats.isFile()) {
+        await handle.close();
+        return undefined;
+      }
       const info: BlobInfo = { contentType: await this.contentTypeOf(key, path), bytes: stats.size, lastModified: Math.floor(stats.mtimeMs) };
       if (range) checkRange(range, stats.size);
       const body = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
@@ -100,6 +105,7 @@ export class LocalBlobStore implements BlobStore {
     if (!handle) return undefined;
     try {
       const stats = await handle.stat();
+      if (!stats.isFile()) return undefined;
       return { contentType: await this.contentTypeOf(key, path), bytes: stats.size, lastModified: Math.floor(stats.mtimeMs) };
     } finally {
       await handle.close();

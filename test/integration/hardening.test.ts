@@ -1,0 +1,66 @@
+/**
+ * Hardening from the security probe (issue 13): deeply nested JSON is a 400 on every path (it was a
+ * 500 wherever recursive code met it), and a file URL without its name is a 404 (it was a 500).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEachMode } from '../support/gateway.ts';
+
+const nested = (depth: number, leaf = '1') => '['.repeat(depth) + leaf + ']'.repeat(depth);
+const nestedObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+describeEachMode('hardening: nesting and file paths', (ctx) => {
+  async function post(path: string, body: string, key: string | undefined, headers: Record<string, string> = {}) {
+    const res = await fetch(ctx.gw.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+      body,
+    });
+    const text = await res.text();
+    return { status: res.status, text };
+  }
+
+  test("deeply nested JSON gets a 400 in the route's error format, never a 500", async () => {
+    const { key } = await ctx.gw.createUser(1000);
+    const deep = 6_000;
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['/api/v1/generation/create', `{"model":"z-image-turbo","input":{"prompt":"x","extra":${nested(deep)}}}`, { 'idempotency-key': 'deep-1' }],
+      ['/api/v1/generation/estimate', `{"model":"z-image-turbo","input":${nestedObject(deep)}}`, {}],
+      ['/api/v1/chat/completions', `{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${nestedObject(deep)}}}]}`, {}],
+      ['/api/v1/chat/completions', `{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":${nestedObject(deep)}}}}`, {}],
+      ['/api/v1/messages', `{"model":"claude-haiku-4-5","max_tokens":10,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":${nestedObject(deep)}}]},{"role":"user","content":"hi"}]}`, {}],
+    ];
+    for (const [path, body, headers] of cases) {
+      const res = await post(path, body, key, headers);
+      assert.equal(res.status, 400, `${path}: ${res.text.slice(0, 200)}`);
+      assert.match(res.text, /nested deeper than/);
+    }
+    // Without a key the answer is the same 400 or a 401, never a 5xx.
+    const anonymous = await post('/api/v1/auth/login', nestedObject(deep), undefined);
+    assert.ok(anonymous.status === 400 || anonymous.status === 401, String(anonymous.status));
+    // Ordinary nesting still works.
+    const fine = await post('/api/v1/generation/estimate', JSON.stringify({ model: 'z-image-turbo', input: { prompt: 'a fox' } }), key);
+    assert.equal(fine.status, 200, fine.text);
+  });
+
+  test('a file URL without its name, or a directory of the store, is a 404', async () => {
+    for (const path of ['/files/abcdefghijklmnopqrstuvwxyz234567', '/files/abcdefghijklmnopqrstuvwxyz234567/', '/files/x']) {
+      const res = await fetch(ctx.gw.url + path);
+      assert.equal(res.status, 404, path);
+    }
+    // Also for a token directory that exists: make a file, then ask for its directory.
+    const { key } = await ctx.gw.createUser(1000);
+    const created = await post('/api/v1/generation/create', JSON.stringify({ model: 'z-image-turbo', input: { prompt: 'a fox', size: '1:1' } }), key);
+    assert.equal(created.status, 200, created.text);
+    const taskId = (JSON.parse(created.text) as { data: { taskId: string } }).data.taskId;
+    let url: string | undefined;
+    for (let i = 0; i < 200 && !url; i++) {
+      const status = (await (await fetch(`${ctx.gw.url}/api/v1/task/status/${taskId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { files?: Array<{ fileUrl: string }> } };
+      url = status.data.files?.[0]?.fileUrl;
+      if (!url) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(url, 'the task finished');
+    const directory = new URL(url).pathname.split('/').slice(0, 3).join('/');
+    assert.equal((await fetch(ctx.gw.url + directory)).status, 404, directory);
+  });
+});
