@@ -112,6 +112,12 @@ export interface Config {
   allowPrivateUrls: boolean;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
   trustProxy: string[] | false;
+  /** Bearer token for /metrics (METRICS_TOKEN); without one, /metrics answers loopback clients only. */
+  metricsToken: string | undefined;
+  /** Time to receive a whole request, headers and body (a trickled body is cut off). */
+  requestTimeoutMs: number;
+  /** Open connections the server accepts at once. */
+  maxConnections: number;
   logLevel: string;
   /** Create the demo user with USD 10 on the first start and print its key. */
   demoUser: boolean;

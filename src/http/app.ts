@@ -64,13 +64,20 @@ export function buildHttpApp(services: AppServices): HttpApp {
     return503OnClosing: true,
     // The server Fastify would build, with the chat lane in front of Fastify's own handler.
     serverFactory: (fastifyHandler, options) => {
-      const server = createServer((req, res) => {
+      // How often Node looks for requests past their time-out (its default, 30 s, would let a
+      // trickled body live far longer than requestTimeout).
+      const connectionsCheckingInterval = Math.max(250, Math.min(5_000, Math.floor(services.config.requestTimeoutMs / 4)));
+      const server = createServer({ connectionsCheckingInterval }, (req, res) => {
         if (!chatLane(req, res)) fastifyHandler(req, res);
       });
       // What Fastify sets on a server it builds itself (its defaults, as we pass none of these).
-      const timeouts = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const timeouts = options as { keepAliveTimeout?: number; connectionTimeout?: number };
       server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = timeouts.requestTimeout ?? 0;
+      // A request must arrive whole in time (a trickled body is cut off with 408); responses, which
+      // may stream for long (SSE, chat), are not limited by it.
+      server.requestTimeout = services.config.requestTimeoutMs;
+      server.headersTimeout = Math.min(20_000, services.config.requestTimeoutMs);
+      server.maxConnections = services.config.maxConnections;
       server.setTimeout(timeouts.connectionTimeout ?? 0);
       return server;
     },

@@ -1,9 +1,12 @@
 /**
  * Hardening from the security probe (issue 13): deeply nested JSON is a 400 on every path (it was a
- * 500 wherever recursive code met it), and a file URL without its name is a 404 (it was a 500).
+ * 500 wherever recursive code met it), a file URL without its name is a 404 (it was a 500), /metrics
+ * needs a token (or this host), and a trickled request body is cut off (there was no time-out).
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { test } from 'node:test';
+import { metricsAllowed } from '../../src/http/routes/health.route.ts';
 import { describeEachMode } from '../support/gateway.ts';
 
 const nested = (depth: number, leaf = '1') => '['.repeat(depth) + leaf + ']'.repeat(depth);
@@ -63,4 +66,48 @@ describeEachMode('hardening: nesting and file paths', (ctx) => {
     const directory = new URL(url).pathname.split('/').slice(0, 3).join('/');
     assert.equal((await fetch(ctx.gw.url + directory)).status, 404, directory);
   });
+});
+
+describeEachMode(
+  'hardening: metrics token and request time-outs',
+  (ctx) => {
+    test('/metrics answers only with METRICS_TOKEN', async () => {
+      assert.equal((await fetch(`${ctx.gw.url}/metrics`)).status, 401);
+      assert.equal((await fetch(`${ctx.gw.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-xyz' } })).status, 401);
+      const ok = await fetch(`${ctx.gw.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-123' } });
+      assert.equal(ok.status, 200);
+      assert.match(await ok.text(), /switchboard_http_requests_total/);
+    });
+
+    test('a request body trickled slower than the request time-out is cut off', async () => {
+      const { port, hostname } = new URL(ctx.gw.url);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write('POST /api/v1/generation/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mo');
+        });
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+        setTimeout(() => {
+          socket.destroy();
+          reject(new Error('the server kept the trickled request open'));
+        }, 15_000);
+      });
+      assert.ok(Date.now() - started < 10_000, 'closed well before the test gave up');
+      assert.match(answer, /^HTTP\/1\.1 408|^$/);
+    });
+  },
+  { env: { METRICS_TOKEN: 'metrics-token-123', SWITCHBOARD_REQUEST_TIMEOUT_MS: '1500' } },
+);
+
+test('without METRICS_TOKEN, /metrics is for this host only', () => {
+  assert.equal(metricsAllowed(undefined, undefined, '127.0.0.1'), true);
+  assert.equal(metricsAllowed(undefined, undefined, '::1'), true);
+  assert.equal(metricsAllowed(undefined, undefined, '203.0.113.5'), false);
+  assert.equal(metricsAllowed('t0ken', 'Bearer t0ken', '203.0.113.5'), true);
+  assert.equal(metricsAllowed('t0ken', undefined, '127.0.0.1'), false, 'a token, once set, is needed from anywhere');
 });
