@@ -9,12 +9,13 @@ import { createChatLane } from './chat-lane.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
+import { BODY_LIMIT, LARGE_BODY_LIMIT } from './body-limits.ts';
 import { parseJsonBody } from './json-body.ts';
 import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
 
-const BODY_LIMIT = 32 * 1024 * 1024;
+
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -47,7 +48,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     metrics: services.metrics,
     requestId,
     heartbeat: chatHeartbeat,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: LARGE_BODY_LIMIT,
     closing: () => closing,
   });
 

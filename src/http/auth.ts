@@ -41,7 +41,7 @@ export function bearerTokenOf(headers: IncomingHttpHeaders): string | undefined 
 }
 
 /**
- * preHandler for endpoints SPEC.md protects: a valid, unrevoked API key, or 401. A request without a
+ * onRequest hook (before the body is read) for endpoints SPEC.md protects: a valid, unrevoked API key, or 401. A request without a
  * key may instead carry a dashboard session cookie (with the CSRF header on unsafe methods), so the
  * dashboard calls the same API the SDKs do. The key path is checked first and is unchanged.
  */
@@ -70,7 +70,7 @@ export function requireApiKey(authenticator: ApiKeyAuthenticator) {
   };
 }
 
-/** preHandler of the session's own endpoints (sign-out, password change): a dashboard session only. */
+/** onRequest hook of the session's own endpoints (sign-out, password change): a dashboard session only. */
 export function requireSession() {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const session = await authenticateSession(request);
@@ -80,7 +80,7 @@ export function requireSession() {
 }
 
 /**
- * preHandler of the admin API: the bearer token must equal ADMIN_TOKEN (compared in constant time), or
+ * onRequest hook of the admin API (before its body is read or validated): the bearer token must equal ADMIN_TOKEN (compared in constant time), or
  * the request carries the dashboard session of an admin user. Without ADMIN_TOKEN the admin API does
  * not exist (404) for bearer callers; admin sessions still reach it.
  */

@@ -15,7 +15,7 @@ export function installErrorHandler(app: FastifyInstance, renderers: ErrorRender
     sendError(reply, renderers, error);
   });
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, renderers, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+    sendError(reply, renderers, toAppError(new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
   });
 }
 
@@ -25,8 +25,27 @@ export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error:
   return reply.code(error.status).send(renderers.render(format, error, String(reply.request.id)));
 }
 
-/** Any error as the AppError it is answered with (Fastify's own errors translated to our codes). */
+/** Echoed input never makes an answer or a log line longer than this (a 5 MB model name stays 5 MB away). */
+const MAX_MESSAGE_CHARS = 1_000;
+const MAX_PARAM_CHARS = 200;
+
+/** Any error as the AppError it is answered with (Fastify's own errors translated to our codes), its text bounded. */
 export function toAppError(raw: unknown): AppError {
+  return bounded(translate(raw));
+}
+
+function bounded(error: AppError): AppError {
+  const param = error.param;
+  if (error.message.length <= MAX_MESSAGE_CHARS && (param === undefined || param.length <= MAX_PARAM_CHARS)) return error;
+  return new AppError(error.code, error.message.length > MAX_MESSAGE_CHARS ? `${error.message.slice(0, MAX_MESSAGE_CHARS)}… (cut)` : error.message, {
+    status: error.status,
+    ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+    ...(param !== undefined ? { param: param.slice(0, MAX_PARAM_CHARS) } : {}),
+    cause: error,
+  });
+}
+
+function translate(raw: unknown): AppError {
   if (isAppError(raw)) return raw;
   if (!(raw instanceof Error)) return new AppError('internal_error', 'internal server error', { cause: raw });
   const fastifyError = raw as FastifyError;

@@ -46,6 +46,27 @@ describeEachMode('hardening: nesting and file paths', (ctx) => {
     assert.equal(fine.status, 200, fine.text);
   });
 
+  test('callers are checked before bodies are read; bodies have limits that fit their routes; echoed input is cut short', async () => {
+    // No key: 401 before a byte of the (absurd) body is parsed.
+    const anonymous = await post('/api/v1/generation/estimate', '['.repeat(2 * 1024 * 1024), undefined);
+    assert.equal(anonymous.status, 401, anonymous.text.slice(0, 200));
+    // The admin API checks its caller before validating the body.
+    const admin = await fetch(`${ctx.gw.url}/admin/v1/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"balanceCents":"not a number"}' });
+    assert.equal(admin.status, 401);
+    // Sign-in and sign-up read a body before knowing the caller: a small one.
+    const login = await post('/api/v1/auth/login', JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(100_000) }), undefined);
+    assert.equal(login.status, 413);
+    // Other routes take 1 MiB; text and generations more (pictures as base64).
+    const { key } = await ctx.gw.createUser(1000);
+    const settings = await fetch(`${ctx.gw.url}/api/v1/agent/settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ expectedVersion: 0, settings: { note: 'x'.repeat(2 * 1024 * 1024) } }) });
+    assert.equal(settings.status, 413);
+    // A 5 MB model name is not sent back whole.
+    const huge = 'm'.repeat(5 * 1024 * 1024);
+    const echoed = await post('/api/v1/generation/estimate', JSON.stringify({ model: huge, input: { prompt: 'x' } }), key);
+    assert.ok(echoed.status >= 400 && echoed.status < 500, String(echoed.status));
+    assert.ok(echoed.text.length < 3_000, `the answer is ${echoed.text.length} characters`);
+  });
+
   test('a file URL without its name, or a directory of the store, is a 404', async () => {
     for (const path of ['/files/abcdefghijklmnopqrstuvwxyz234567', '/files/abcdefghijklmnopqrstuvwxyz234567/', '/files/x']) {
       const res = await fetch(ctx.gw.url + path);
@@ -84,7 +105,7 @@ describeEachMode(
       const started = Date.now();
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), hostname, () => {
-          socket.write('POST /api/v1/generation/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mo');
+          socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mo');
         });
         let received = '';
         socket.on('data', (chunk) => {

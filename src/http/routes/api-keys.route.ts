@@ -19,7 +19,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
   const createdKeySchema = { ...apiKeySchema, required: [...(apiKeySchema.required as string[]), 'key'], properties: { ...(apiKeySchema.properties as object), key: { type: 'string', description: 'Shown only in this response' } } };
 
   app.get('/api/v1/keys', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'List your API keys (by prefix; keys themselves are never shown again)',
@@ -35,7 +35,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.post('/api/v1/keys', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { body: nameBody },
     config: {
       docs: {
@@ -53,7 +53,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.patch('/api/v1/keys/:keyId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('keyId', 'API key id'), body: { ...nameBody, required: ['name'] } },
     config: {
       docs: { summary: 'Rename an API key', tags: ['Account'], auth: 'apiKey', responses: { 200: { description: 'Renamed' }, 404: errorResponse('No such key') } },
@@ -68,7 +68,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.delete('/api/v1/keys/:keyId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('keyId', 'API key id') },
     config: {
       docs: {

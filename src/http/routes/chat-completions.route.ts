@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { CHAT_COMPLETIONS_ENDPOINT } from '../chat-answer.ts';
@@ -9,7 +10,8 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 /** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
 export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
   app.post(CHAT_COMPLETIONS_ENDPOINT.path, {
-    preHandler: requireApiKey(services.authenticator),
+    bodyLimit: LARGE_BODY_LIMIT,
+    onRequest: requireApiKey(services.authenticator),
     config: {
       errorFormat: CHAT_COMPLETIONS_ENDPOINT.errorFormat,
       docs: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
@@ -37,7 +38,8 @@ export function generationBodySchema(catalog: Catalog): Record<string, unknown> 
 
 export function registerEstimateRoute(app: FastifyInstance, services: AppServices): void {
   app.post('/api/v1/generation/estimate', {
-    preHandler: requireApiKey(services.authenticator),
+    bodyLimit: LARGE_BODY_LIMIT,
+    onRequest: requireApiKey(services.authenticator),
     config: {
       docs: {
         summary: 'Exactly what create would debit for this body, in micro-USD',

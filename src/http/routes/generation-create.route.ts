@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { invalidInput } from '../../domain/errors.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { createGeneration } from '../../services/generation/create-generation.service.ts';
@@ -8,7 +9,8 @@ import { generationBodySchema } from './estimate.route.ts';
 
 export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
   app.post('/api/v1/generation/create', {
-    preHandler: requireApiKey(services.authenticator),
+    bodyLimit: LARGE_BODY_LIMIT,
+    onRequest: requireApiKey(services.authenticator),
     schema: {
       headers: {
         type: 'object',

@@ -15,7 +15,7 @@ import { envelope, errorResponse, idParam, iso } from '../schemas.ts';
  */
 export function registerGenerationDetailRoute(app: FastifyInstance, services: AppServices, deliveriesFor: (userId: string, taskId: string) => Promise<unknown[]>): void {
   app.get('/api/v1/generation/:generationId', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     schema: { params: idParam('generationId', 'The task id') },
     config: {
       docs: {

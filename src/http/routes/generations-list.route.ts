@@ -28,7 +28,7 @@ const itemSchema = {
 
 export function registerGenerationsListRoute(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/generations', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     schema: {
       querystring: {
         type: 'object',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { MESSAGES_ENDPOINT } from '../chat-answer.ts';
@@ -13,7 +14,8 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
  */
 export function registerMessagesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
   app.post(MESSAGES_ENDPOINT.path, {
-    preHandler: requireApiKey(services.authenticator),
+    bodyLimit: LARGE_BODY_LIMIT,
+    onRequest: requireApiKey(services.authenticator),
     config: {
       errorFormat: MESSAGES_ENDPOINT.errorFormat,
       docs: {

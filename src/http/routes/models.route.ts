@@ -11,7 +11,7 @@ import { errorResponse } from '../schemas.ts';
 export function registerModelsRoute(app: FastifyInstance, services: AppServices): void {
   const started = Math.floor(Date.now() / 1000);
   app.get('/api/v1/models', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     config: {
       errorFormat: 'openai',
       docs: {

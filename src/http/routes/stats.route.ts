@@ -44,7 +44,7 @@ const statisticsSchema = {
 
 export function registerStatsRoute(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/stats', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     schema: {
       querystring: {
         type: 'object',

@@ -29,7 +29,7 @@ export const taskStatusSchema = {
 export function registerTaskStatusRoute(app: FastifyInstance, services: AppServices): void {
   const ended = services.taskStatuses;
   app.get('/api/v1/task/status/:taskId', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     // The response schema lets Fastify serialize with a compiled function (the route is benchmarked).
     schema: { params: idParam('taskId', 'Task id from create'), response: { 200: envelope(taskStatusSchema) } },
     config: {

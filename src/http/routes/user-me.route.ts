@@ -8,7 +8,7 @@ import { envelope, errorResponse, userDataSchema } from '../schemas.ts';
 
 export function registerUserMeRoute(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/user/me', {
-    preHandler: requireApiKey(services.authenticator),
+    onRequest: requireApiKey(services.authenticator),
     // A response schema lets Fastify serialize with a compiled function (the route is benchmarked).
     schema: { response: { 200: envelope(userDataSchema) } },
     config: {

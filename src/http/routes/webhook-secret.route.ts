@@ -74,7 +74,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, deps: WebhookR
   const auth = requireApiKey(deps.authenticator);
 
   app.get('/api/v1/webhooks/secret', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'Your webhook signing secret',
@@ -88,7 +88,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, deps: WebhookR
   });
 
   app.post('/api/v1/webhooks/secret/rotate', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'Rotate your webhook signing secret',
@@ -102,7 +102,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, deps: WebhookR
   });
 
   app.get('/api/v1/webhooks/deliveries', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { querystring: deliveriesQuery },
     config: {
       docs: {

@@ -13,7 +13,7 @@ export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppSer
   const admin = requireAdmin(services.config.adminToken);
 
   app.post('/admin/v1/users/:userId/credits', {
-    preHandler: admin,
+    onRequest: admin,
     schema: {
       params: idParam('userId', 'User id'),
       headers: {
@@ -61,7 +61,7 @@ export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppSer
   });
 
   app.get('/admin/v1/users/:userId/ledger', {
-    preHandler: admin,
+    onRequest: admin,
     schema: {
       params: idParam('userId', 'User id'),
       querystring: {

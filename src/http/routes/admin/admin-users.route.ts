@@ -11,7 +11,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   const admin = requireAdmin(services.config.adminToken);
 
   app.post('/admin/v1/users', {
-    preHandler: admin,
+    onRequest: admin,
     schema: {
       body: {
         type: 'object',
@@ -42,7 +42,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   });
 
   app.get('/admin/v1/users', {
-    preHandler: admin,
+    onRequest: admin,
     schema: {
       querystring: {
         type: 'object',
@@ -62,7 +62,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   });
 
   app.get('/admin/v1/users/:userId', {
-    preHandler: admin,
+    onRequest: admin,
     schema: { params: idParam('userId', 'User id') },
     config: {
       docs: { summary: 'One user', tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'The user', schema: userDataSchema }, 404: errorResponse('No such user') } },
@@ -71,7 +71,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   });
 
   app.post('/admin/v1/users/:userId/api-keys', {
-    preHandler: admin,
+    onRequest: admin,
     schema: {
       params: idParam('userId', 'User id'),
       body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 100 } } },
@@ -92,7 +92,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   });
 
   app.get('/admin/v1/users/:userId/api-keys', {
-    preHandler: admin,
+    onRequest: admin,
     schema: { params: idParam('userId', 'User id') },
     config: {
       docs: { summary: "A user's API keys", tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'Keys', schema: { type: 'array', items: apiKeySchema } } } },
@@ -101,7 +101,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
   });
 
   app.delete('/admin/v1/api-keys/:keyId', {
-    preHandler: admin,
+    onRequest: admin,
     schema: { params: idParam('keyId', 'API key id') },
     config: {
       docs: { summary: 'Revoke any API key', tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'Revoked', schema: apiKeySchema }, 404: errorResponse('No such key') } },

@@ -14,7 +14,7 @@ export function registerAgentAttachmentRoutes(app: FastifyInstance, services: Ap
   const attachmentId = (request: { params: unknown }) => (request.params as { attachmentId: string }).attachmentId;
 
   app.post('/api/v1/agent/conversations/:conversationId/attachments', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('conversationId', 'Conversation id (conv_…)'), body: attachmentBody },
     config: {
       docs: {
@@ -33,7 +33,7 @@ export function registerAgentAttachmentRoutes(app: FastifyInstance, services: Ap
   });
 
   app.post('/api/v1/agent/attachments/:attachmentId/complete', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: attachmentParams },
     config: {
       docs: {
@@ -55,7 +55,7 @@ export function registerAgentAttachmentRoutes(app: FastifyInstance, services: Ap
   });
 
   app.get('/api/v1/agent/attachments/:attachmentId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: attachmentParams },
     config: {
       docs: {

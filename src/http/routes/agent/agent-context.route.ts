@@ -13,7 +13,7 @@ export function registerAgentContextRoutes(app: FastifyInstance, services: AppSe
   const conversationId = (request: { params: unknown }) => (request.params as { conversationId: string }).conversationId;
 
   app.get('/api/v1/agent/conversations/:conversationId/context-references', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams },
     config: {
       docs: {
@@ -27,7 +27,7 @@ export function registerAgentContextRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.put('/api/v1/agent/conversations/:conversationId/context-references', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams, body: contextReferencesBody },
     config: {
       docs: {

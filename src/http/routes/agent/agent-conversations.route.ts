@@ -12,7 +12,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
   const conversations = services.agent.conversations;
 
   app.post('/api/v1/agent/conversations', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { body: createConversationBody },
     config: {
       docs: {
@@ -26,7 +26,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
   });
 
   app.get('/api/v1/agent/conversations', {
-    preHandler: auth,
+    onRequest: auth,
     schema: {
       querystring: {
         type: 'object',
@@ -52,7 +52,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
   });
 
   app.get('/api/v1/agent/conversations/:conversationId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams },
     config: {
       docs: {
@@ -66,7 +66,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
   });
 
   app.patch('/api/v1/agent/conversations/:conversationId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams, body: renameConversationBody },
     config: {
       docs: {
@@ -87,7 +87,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
   });
 
   app.delete('/api/v1/agent/conversations/:conversationId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams },
     config: {
       docs: {

@@ -15,7 +15,7 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
   const auth = requireApiKey(services.authenticator);
 
   app.post('/api/v1/agent/conversations/:conversationId/messages', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: conversationParams, body: messageBody },
     config: {
       docs: {
@@ -40,7 +40,7 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.get('/api/v1/agent/conversations/:conversationId/messages', {
-    preHandler: auth,
+    onRequest: auth,
     schema: {
       params: conversationParams,
       querystring: {
@@ -64,7 +64,7 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.get('/api/v1/agent/conversations/:conversationId/event-history', {
-    preHandler: auth,
+    onRequest: auth,
     schema: {
       params: conversationParams,
       querystring: {
@@ -101,7 +101,7 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.get('/api/v1/agent/conversations/:conversationId/events', {
-    preHandler: auth,
+    onRequest: auth,
     schema: {
       params: conversationParams,
       querystring: { type: 'object', additionalProperties: false, properties: { afterSequence: { type: 'string', pattern: '^[0-9]{1,15}$' } } },

@@ -14,7 +14,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   const brief = (run: { id: string; status: string; wait_reason: string | null }) => ({ runId: run.id, status: run.status, waitReason: run.wait_reason });
 
   app.get('/api/v1/agent/runs/:runId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: runParams },
     config: {
       docs: {
@@ -28,7 +28,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.get('/api/v1/agent/runs/:runId/result', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: runParams },
     config: {
       docs: {
@@ -42,7 +42,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.post('/api/v1/agent/runs/:runId/stop', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: runParams },
     config: {
       docs: {
@@ -58,7 +58,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.patch('/api/v1/agent/runs/:runId/budget', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: runParams, body: budgetBody },
     config: {
       docs: {
@@ -78,7 +78,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.post('/api/v1/agent/runs/:runId/resume', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: runParams },
     config: {
       docs: {
@@ -93,7 +93,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.post('/api/v1/agent/runs/:runId/decisions', {
-    preHandler: auth,
+    onRequest: auth,
     schema: {
       params: runParams,
       body: decisionBody,
@@ -122,7 +122,7 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
   });
 
   app.get('/api/v1/agent/artifacts/:artifactId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('artifactId', 'Artifact id (art_…)') },
     config: {
       docs: {

@@ -10,7 +10,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
   const auth = requireApiKey(services.authenticator);
 
   app.get('/api/v1/agent/settings', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'Your agent defaults on this storefront, and their version',
@@ -24,7 +24,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
   });
 
   app.put('/api/v1/agent/settings', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { body: putSettingsBody },
     config: {
       docs: {
@@ -43,7 +43,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
   });
 
   app.get('/api/v1/agent/profiles', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'Assistant profiles a conversation can start with',
@@ -56,7 +56,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
   });
 
   app.get('/api/v1/agent/models', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'The models an agent run can use, with prices and verified route capabilities',

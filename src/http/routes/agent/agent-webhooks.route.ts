@@ -9,7 +9,7 @@ export function registerAgentWebhookRoutes(app: FastifyInstance, services: AppSe
   const auth = requireApiKey(services.authenticator);
 
   app.post('/api/v1/agent/webhooks', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { body: webhookBody },
     config: {
       docs: {
@@ -28,7 +28,7 @@ export function registerAgentWebhookRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.get('/api/v1/agent/webhooks', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'Your lifecycle webhook destinations (without secrets)',
@@ -41,7 +41,7 @@ export function registerAgentWebhookRoutes(app: FastifyInstance, services: AppSe
   });
 
   app.delete('/api/v1/agent/webhooks/:webhookId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('webhookId', 'Destination id (awh_…)') },
     config: {
       docs: { summary: 'Revoke a lifecycle webhook destination', tags: ['Agent'], auth: 'apiKey', responses: { 200: { description: 'Revoked' }, 404: errorResponse('Not found') } },

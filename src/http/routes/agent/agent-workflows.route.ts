@@ -37,7 +37,7 @@ export function registerAgentWorkflowRoutes(app: FastifyInstance, services: AppS
   const auth = requireApiKey(services.authenticator);
 
   app.get('/api/v1/agent/workflows', {
-    preHandler: auth,
+    onRequest: auth,
     config: {
       docs: {
         summary: 'The built-in workflows (latest version of each)',
@@ -56,7 +56,7 @@ export function registerAgentWorkflowRoutes(app: FastifyInstance, services: AppS
   });
 
   app.get('/api/v1/agent/workflows/:workflowId', {
-    preHandler: auth,
+    onRequest: auth,
     schema: { params: idParam('workflowId', 'Workflow id'), querystring: { type: 'object', properties: { version: { type: 'string', pattern: '^[0-9]{1,6}$' } } } },
     config: {
       docs: {

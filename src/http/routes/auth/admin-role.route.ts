@@ -10,7 +10,7 @@ import { errorResponse, idParam, userDataSchema } from '../../schemas.ts';
  */
 export function registerAdminRoleRoute(app: FastifyInstance, services: AppServices): void {
   app.put('/admin/v1/users/:userId/admin', {
-    preHandler: requireAdmin(services.config.adminToken),
+    onRequest: requireAdmin(services.config.adminToken),
     schema: {
       params: idParam('userId', 'User id'),
       body: { type: 'object', additionalProperties: false, required: ['isAdmin'], properties: { isAdmin: { type: 'boolean' } } },

@@ -1,3 +1,4 @@
+import { AUTH_BODY_LIMIT } from '../../body-limits.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UserRow } from '../../../adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../../domain/errors.ts';
@@ -48,6 +49,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
   const session = requireSession();
 
   app.post('/api/v1/auth/signup', {
+    bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: credentialsBody },
     config: {
       docs: {
@@ -74,6 +76,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
   });
 
   app.post('/api/v1/auth/login', {
+    bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: credentialsBody },
     config: {
       docs: {
@@ -98,7 +101,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
   });
 
   app.get('/api/v1/auth/session', {
-    preHandler: session,
+    onRequest: session,
     config: {
       docs: {
         summary: 'The signed-in user and the CSRF token of the session',
@@ -116,7 +119,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
   });
 
   app.post('/api/v1/auth/logout', {
-    preHandler: session,
+    bodyLimit: AUTH_BODY_LIMIT,
+    onRequest: session,
     config: {
       docs: {
         summary: 'Sign out: ends the session and clears the cookie (needs the CSRF header)',
@@ -135,7 +139,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
   });
 
   app.post('/api/v1/auth/password', {
-    preHandler: session,
+    bodyLimit: AUTH_BODY_LIMIT,
+    onRequest: session,
     schema: {
       body: {
         type: 'object',

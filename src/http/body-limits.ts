@@ -1,0 +1,8 @@
+/**
+ * Request body limits: 1 MiB unless a route needs more. Text requests and generations may carry
+ * pictures as base64; sign-in and sign-up, the only routes that read a body before they know the
+ * caller, take little. Protected routes authenticate before reading any body (onRequest hooks).
+ */
+export const BODY_LIMIT = 1024 * 1024;
+export const LARGE_BODY_LIMIT = 32 * 1024 * 1024;
+export const AUTH_BODY_LIMIT = 64 * 1024;
