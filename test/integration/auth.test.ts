@@ -115,11 +115,12 @@ describeEachMode('dashboard accounts and sessions', (ctx) => {
     assert.notEqual(browser.cookie, user.cookie, 'each sign-in is its own session');
   });
 
-  test('failed sign-ins are limited per email (429 with Retry-After)', async () => {
+  test('failed sign-ins from one address for one email slow down (429 with a growing Retry-After)', async () => {
     const user = await signup(ctx.gw);
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 5; i++) {
       assert.equal((await call(ctx.gw, undefined, 'POST', '/api/v1/auth/login', { email: user.email, password: `wrong ${i} password` })).status, 401);
     }
+    // Five are free; then the pair must wait before each attempt (1 s, then 2 s, …), the right password included.
     const limited = await call(ctx.gw, undefined, 'POST', '/api/v1/auth/login', { email: user.email, password: user.password });
     assert.equal(limited.status, 429);
     assert.equal(limited.body.error?.code, 'rate_limited');
@@ -295,6 +296,26 @@ describeEachMode(
       });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('set-cookie') ?? '', /; Secure$/);
+    });
+  },
+  { env: { TRUST_PROXY: 'loopback' } },
+);
+
+describeEachMode(
+  'failed sign-ins never lock the owner out (TRUST_PROXY, so addresses can differ)',
+  (ctx) => {
+    test('ten wrong passwords from one address slow that address; the owner signs in from another at once', async () => {
+      const user = await signup(ctx.gw);
+      const attacker = { headers: { 'x-forwarded-for': '198.51.100.7' } };
+      let refused = 0;
+      for (let i = 0; i < 10; i++) {
+        const res = await call(ctx.gw, undefined, 'POST', '/api/v1/auth/login', { email: user.email, password: `guess ${i} password` }, attacker);
+        if (res.status === 429) refused += 1;
+        else assert.equal(res.status, 401);
+      }
+      assert.ok(refused >= 3, `the attacker was slowed (${refused} refusals)`);
+      const owner = await call(ctx.gw, undefined, 'POST', '/api/v1/auth/login', { email: user.email, password: user.password }, { headers: { 'x-forwarded-for': '203.0.113.20' } });
+      assert.equal(owner.status, 200, JSON.stringify(owner.body));
     });
   },
   { env: { TRUST_PROXY: 'loopback' } },

@@ -16,6 +16,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { createUser, normalizeEmail } from '../accounts.service.ts';
+import { BackoffLimiter } from './backoff-limiter.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
 import { hashPassword, verifyPassword } from './password-hash.ts';
 
@@ -69,13 +70,16 @@ export function hashSessionToken(token: string): string {
 /**
  * Accounts in the browser: sign-up and sign-in with email and password (Argon2id), server-side
  * sessions behind an HttpOnly cookie, sign-out, password change (which signs out every other
- * browser), and the admin flag. Failed sign-ins are limited per email and per client address.
+ * browser), and the admin flag. Failed sign-ins slow down per (address, email) pair with a growing wait
+ * and are capped per address; nobody can lock another person's account.
  */
 export class AuthService {
   private readonly db: Kysely<Schema>;
   private readonly policy: SessionPolicy;
-  private readonly failuresByEmail = new AttemptLimiter({ max: 10, windowMs: 15 * MINUTE });
+  private readonly failuresByPair = new BackoffLimiter({ free: 5, baseMs: 1_000, maxMs: 15 * MINUTE, forgetMs: 60 * MINUTE });
   private readonly failuresByIp = new AttemptLimiter({ max: 50, windowMs: 15 * MINUTE });
+  /** Wrong current passwords on a password change (only a signed-in owner can make them). */
+  private readonly wrongCurrentPasswords = new AttemptLimiter({ max: 10, windowMs: 15 * MINUTE });
   private readonly signupsByIp = new AttemptLimiter({ max: 20, windowMs: 60 * MINUTE });
   private dummyHash: Promise<string> | undefined;
   private lastSweep = 0;
@@ -107,20 +111,21 @@ export class AuthService {
     if (typeof password !== 'string' || password.length === 0 || password.length > PASSWORD_MAX) {
       throw new AppError('unauthorized', 'wrong email or password');
     }
-    const emailKey = `email:${email}`;
+    const pairKey = `${client.ip}|${email}`;
     const ipKey = `ip:${client.ip}`;
-    this.refuseWhileLimited(this.failuresByEmail, emailKey, 'too many failed sign-ins for this email; try again later', now);
+    const wait = this.failuresByPair.retryAfter(pairKey, now);
+    if (wait > 0) throw new AppError('rate_limited', `too many failed sign-ins for this email from this address; try again in ${wait} s`, { retryAfter: wait });
     this.refuseWhileLimited(this.failuresByIp, ipKey, 'too many failed sign-ins from this address; try again later', now);
 
     const user = await findUserByEmail(this.db, email);
     // Unknown users cost the same hash as known ones, so timing does not tell which emails exist.
     const check = await verifyPassword(password, user?.password_hash ?? (await this.dummy()));
     if (!user?.password_hash || !check.ok) {
-      this.failuresByEmail.record(emailKey, now);
+      this.failuresByPair.recordFailure(pairKey, now);
       this.failuresByIp.record(ipKey, now);
       throw new AppError('unauthorized', 'wrong email or password');
     }
-    this.failuresByEmail.reset(emailKey);
+    this.failuresByPair.reset(pairKey);
     if (check.needsRehash) await setPasswordHash(this.db, user.id, await hashPassword(password));
     await this.sweepExpired(now);
     return this.issue(user, client, now);
@@ -157,10 +162,10 @@ export class AuthService {
     if (!user) throw new AppError('user_not_found', 'user not found');
     const now = Date.now();
     const key = `user:${userId}`;
-    this.refuseWhileLimited(this.failuresByEmail, key, 'too many wrong passwords; try again later', now);
+    this.refuseWhileLimited(this.wrongCurrentPasswords, key, 'too many wrong passwords; try again later', now);
     const check = user.password_hash && typeof current === 'string' ? await verifyPassword(current, user.password_hash) : { ok: false };
     if (!check.ok) {
-      this.failuresByEmail.record(key, now);
+      this.wrongCurrentPasswords.record(key, now);
       throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });
     }
     if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
