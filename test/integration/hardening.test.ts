@@ -132,3 +132,29 @@ test('without METRICS_TOKEN, /metrics is for this host only', () => {
   assert.equal(metricsAllowed('t0ken', 'Bearer t0ken', '203.0.113.5'), true);
   assert.equal(metricsAllowed('t0ken', undefined, '127.0.0.1'), false, 'a token, once set, is needed from anywhere');
 });
+
+describeEachMode(
+  'hardening: URLs in generation inputs follow the address policy',
+  (ctx) => {
+    test('reference URLs to private, loopback or metadata addresses are refused at validation; the gateway\'s own files are not', async () => {
+      const { key } = await ctx.gw.createUser(1000);
+      const create = (urls: string[]) =>
+        fetch(`${ctx.gw.url}/api/v1/generation/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({ model: 'nano-banana-2', input: { prompt: 'a fox', urls } }),
+        });
+      for (const url of ['http://10.0.0.5/a.png', 'http://169.254.169.254/latest/meta-data', 'http://localhost:9/x.png', 'http://[::1]/x.png']) {
+        const res = await create([url]);
+        assert.equal(res.status, 400, url);
+        const body = (await res.json()) as { error: { param?: string; message: string } };
+        assert.equal(body.error.param, 'input.urls[0]', JSON.stringify(body));
+      }
+      const own = await create([`${ctx.gw.url}/files/abcdefghijklmnopqrstuvwxyz234567/ref.png`]);
+      assert.equal(own.status, 200, await own.text());
+      const publicUrl = await create(['https://example.com/fox.png']);
+      assert.equal(publicUrl.status, 200, await publicUrl.text());
+    });
+  },
+  { env: { SWITCHBOARD_ALLOW_PRIVATE_URLS: '0' } },
+);

@@ -102,6 +102,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
       capabilities,
       routes: config.routes,
       allowPrivateUrls: config.allowPrivateUrls,
+      publicBaseUrl: deps.publicBaseUrl,
       config: config.agent,
       aborts,
       faults: new FaultPoints(config.faultPoints),

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
 import { findParentTasks, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
+import { assertInputUrlsPublic } from './input-urls.ts';
 import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
@@ -23,6 +24,8 @@ export interface CreateGenerationDeps {
   writes: TransactionBatcher;
   routes: Record<string, RouteTarget[]>;
   allowPrivateUrls: boolean;
+  /** The gateway's own public base URL: its /files/ URLs pass the address policy (they are ours). */
+  publicBaseUrl?: () => string;
   now?: () => number;
 }
 
@@ -71,7 +74,7 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
  * generations cost exactly what the same request through the API costs.
  */
 export async function prepareGeneration(
-  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls'>,
+  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl'>,
   userId: string,
   body: unknown,
   now: number,
@@ -88,6 +91,8 @@ export async function prepareGeneration(
   }
   const info = deps.catalog.media(model);
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
+  const base = deps.publicBaseUrl?.().replace(/\/+$/u, '');
+  assertInputUrlsPublic(input, { allowPrivate: deps.allowPrivateUrls, ...(base ? { ownFilesPrefix: `${base}/files/` } : {}) });
   const routes = await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input));
   if (!routes[0]) throw new AppError('service_unavailable', `no provider serves ${model}`);
   return {

@@ -23,6 +23,8 @@ export interface EngineDeps {
   /** The operator's media routes (config.routes), as create-generation uses them. */
   routes: Record<string, RouteTarget[]>;
   allowPrivateUrls: boolean;
+  /** The gateway's public base URL (its own file URLs are references it may pass on). */
+  publicBaseUrl: () => string;
   config: AgentConfig;
   aborts: RunAborts;
   faults: FaultPoints;
