@@ -1,0 +1,13 @@
+/**
+ * Preloaded (`--expose-gc --import`) into a gateway whose memory bench/agent measures: on SIGUSR2 it
+ * runs a full garbage collection and writes `process.memoryUsage()` (after the collection) as JSON to
+ * the file named by BENCH_MEMORY_FILE, so that resident memory and the JS heap are read without the
+ * garbage of the moment and the benchmark can tell heap from the rest.
+ */
+import { writeFileSync } from 'node:fs';
+
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const file = process.env.BENCH_MEMORY_FILE;
+  if (file) writeFileSync(file, JSON.stringify({ at: Date.now(), ...process.memoryUsage() }));
+});
