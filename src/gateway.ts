@@ -46,6 +46,9 @@ import { buildAgentServices } from './services/agent/agent.module.ts';
 import { ATTACHMENT_CLEANUP_JOB, CAPABILITY_PROBE_JOB, createAttachmentCleanupHandler, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
 import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
+import { createStorageBillingHandler, scheduleStorageBilling, STORAGE_BILLING_JOB } from './services/storage/storage-billing.ts';
+import { createStorageCopyHandler, STORAGE_COPY_JOB } from './services/storage/storage-files.service.ts';
+import { buildStorageServices } from './services/storage/storage.module.ts';
 
 export interface GatewayOptions {
   /** Where logs go (tests pass a quiet or capturing stream). */
@@ -120,7 +123,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
     readinessChecks,
-  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent'>;
+  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
   const taskRunner = new TaskRunner({
     db: database.db,
     catalog,
@@ -143,7 +146,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     logger,
   });
   const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
-  const full: AppServices = { ...services, taskRunner, chat, agent };
+  const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
+  const full: AppServices = { ...services, taskRunner, chat, agent, storage };
   return full;
 }
 
@@ -194,6 +198,8 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       [CAPABILITY_PROBE_JOB.kind]: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
       [EVENT_PRUNE_JOB.kind]: createEventPruneHandler({ db: database.db, logger, retentionMs: config.agent.eventRetentionMs }),
       [ATTACHMENT_CLEANUP_JOB.kind]: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
+      [STORAGE_BILLING_JOB.kind]: createStorageBillingHandler({ billing: services.storage.billing, logger }),
+      [STORAGE_COPY_JOB]: createStorageCopyHandler(services.storage.files),
     },
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
@@ -208,6 +214,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   await scheduleRetentionSweep(database.db, services.queue, Date.now());
   await scheduleChatSettlement(database.db, services.queue, Date.now());
   await scheduleAgentMaintenance(database.db, services.queue, Date.now());
+  await scheduleStorageBilling(database.db, services.queue, Date.now());
   await services.agent.aborts.start();
   await pool.start();
   return pool;

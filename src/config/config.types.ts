@@ -1,3 +1,4 @@
+import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 /** Everything the process is configured with, parsed once at start (see load-config.ts). */
 export type Role = 'api' | 'worker' | 'all';
 
@@ -140,6 +141,8 @@ export interface Config {
   /** Always holds the default storefront (`default` unless the file names it) first. */
   storefronts: StorefrontConfig[];
   agent: AgentConfig;
+  /** Paid storage plans on offer (`storagePlans` in the config file); undefined: the built-in three. */
+  storagePlans: StoragePlan[] | undefined;
   /**
    * Test-only crash points (SWITCHBOARD_FAULT_POINTS, comma-separated): the process kills itself
    * with SIGKILL when it reaches one. Empty in production.

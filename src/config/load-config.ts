@@ -1,3 +1,4 @@
+import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -31,7 +32,7 @@ const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const fileSettings = readConfigFile(env, cwd);
   const file = new ConfigReader(fileSettings, '');
-  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent']);
+  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans']);
 
   const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
   const role = (env.ROLE ?? 'all') as Role;
@@ -97,8 +98,27 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     addedMediaModels: parseAddedMediaModels(file.raw('mediaModels')),
     storefronts: parseStorefronts(file.object('storefronts')),
     agent: parseAgent(file.object('agent')),
+    storagePlans: parseStoragePlans(file.object('storagePlans')),
     faultPoints: (env.SWITCHBOARD_FAULT_POINTS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
   };
+}
+
+/** `storagePlans: { <id>: { name, quotaBytes, monthlyPriceMicroUsd } }`: replaces the built-in plans. */
+function parseStoragePlans(section: ConfigReader | undefined): StoragePlan[] | undefined {
+  if (!section) return undefined;
+  const plans: StoragePlan[] = [];
+  for (const id of section.keys()) {
+    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(id)) throw new ConfigError(section.field(id), 'storage plan ids are lower-case letters, digits, - and _');
+    const plan = section.object(id);
+    if (!plan) throw new ConfigError(section.field(id), 'must be an object');
+    plan.onlyKeys(['name', 'quotaBytes', 'monthlyPriceMicroUsd']);
+    const quotaBytes = plan.number('quotaBytes', { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
+    const monthlyPriceMicro = plan.number('monthlyPriceMicroUsd', { min: 0, max: 1e12, integer: true });
+    if (quotaBytes === undefined || monthlyPriceMicro === undefined) throw new ConfigError(section.field(id), 'needs quotaBytes and monthlyPriceMicroUsd');
+    plans.push({ id, name: plan.string('name') ?? id, quotaBytes, monthlyPriceMicro });
+  }
+  if (plans.length === 0) throw new ConfigError('storagePlans', 'name at least one plan, or leave storagePlans out for the built-in plans');
+  return plans;
 }
 
 /**

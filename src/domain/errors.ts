@@ -28,6 +28,9 @@ export type ErrorCode =
   | 'attachment_immutable'
   | 'attachment_expired'
   | 'invalid_output_schema'
+  | 'storage_plan_required'
+  | 'storage_quota_exceeded'
+  | 'storage_quote_invalid'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -60,6 +63,9 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   attachment_immutable: [409, 'Conflict'],
   attachment_expired: [410, 'Gone'],
   invalid_output_schema: [400, 'InvalidInput'],
+  storage_plan_required: [402, 'PaymentRequired'],
+  storage_quota_exceeded: [409, 'Conflict'],
+  storage_quote_invalid: [409, 'Conflict'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

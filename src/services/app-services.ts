@@ -10,6 +10,7 @@ import type { EventBus } from '../ports/event-bus.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from './agent/agent.module.ts';
+import type { StorageServices } from './storage/storage.module.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 import type { AuthService } from './auth/auth.service.ts';
@@ -52,6 +53,8 @@ export interface AppServices {
   chat: ChatService;
   /** The agent: conversations, runs, events, webhooks, and the run engine's dependencies. */
   agent: AgentServices;
+  /** Paid storage for agent files: plans, subscriptions, retained copies, the billing calendar. */
+  storage: StorageServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */

@@ -38,7 +38,7 @@ const statisticsSchema = {
     },
     byDay: { type: 'array', items: bucketSchema, description: 'Every UTC day of the period, ascending; key YYYY-MM-DD' },
     byModel: { type: 'array', items: bucketSchema, description: 'Models used in the period, most expensive first' },
-    byType: { type: 'array', items: bucketSchema, description: 'IMAGE, VIDEO, MUSIC and TEXT (chat), always all four, most expensive first' },
+    byType: { type: 'array', items: bucketSchema, description: 'IMAGE, VIDEO, MUSIC and TEXT (chat), always all four, plus STORAGE (paid storage plans) when the period holds a storage charge; most expensive first' },
   },
 };
 
@@ -60,7 +60,7 @@ export function registerStatsRoute(app: FastifyInstance, services: AppServices):
       docs: {
         summary: 'Usage and spend statistics over whole UTC days',
         description:
-          'Amounts are USD cents computed exactly from micro-USD (up to 4 decimals); failed generations were refunded and count as 0. Spend = media tasks not refunded + chat requests.',
+          'Amounts are USD cents computed exactly from micro-USD (up to 4 decimals); failed generations were refunded and count as 0. Spend = media tasks not refunded + chat requests + paid storage charges.',
         tags: ['Account'],
         auth: 'apiKey',
         responses: {

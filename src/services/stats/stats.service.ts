@@ -8,6 +8,7 @@ import {
   spentBetweenDays,
 } from '../../adapters/db/repositories/stats.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import { aggregateStorageCharges } from '../../adapters/db/repositories/storage.repository.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../../domain/money.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
 import { getUser } from '../accounts.service.ts';
@@ -76,10 +77,11 @@ const IN_PROGRESS: ReadonlySet<string> = new Set<TaskStatus>(['not_started', 'pr
  */
 export async function computeStatistics(db: Kysely<Schema>, userId: string, query: StatsQuery, now: number = Date.now()): Promise<Statistics> {
   const period = resolveStatsPeriod(query, now);
-  const [user, tasks, chats, allTimeMicro] = await Promise.all([
+  const [user, tasks, chats, storageCharges, allTimeMicro] = await Promise.all([
     getUser(db, userId),
     aggregateTasks(db, userId, period.firstDay, period.lastDay),
     aggregateChat(db, userId, period.firstDay, period.lastDay),
+    aggregateStorageCharges(db, userId, period.firstDay, period.lastDay),
     spentAllTime(db, userId, now),
   ]);
 
@@ -114,6 +116,14 @@ export async function computeStatistics(db: Kysely<Schema>, userId: string, quer
     add(days, row.day, row.count, row.costMicro);
     add(models, row.model, row.count, row.costMicro);
     add(types, 'TEXT', row.count, row.costMicro);
+  }
+
+  // Paid storage (plans, upgrades, renewals): spend of type STORAGE, by plan; not requests.
+  for (const row of storageCharges) {
+    spentMicro += row.costMicro;
+    add(days, row.day, 0, row.costMicro);
+    add(models, row.planId, row.count, row.costMicro);
+    add(types, 'STORAGE', row.count, row.costMicro);
   }
 
   const bucket = (key: string, acc: Accumulator): StatsBucket => ({ key, count: acc.count, cost: microToCentsExact(acc.micro) });

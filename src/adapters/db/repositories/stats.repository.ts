@@ -62,7 +62,7 @@ export async function aggregateChat(db: Executor, userId: string, firstDay: numb
   return rows.map((r) => ({ day: Number(r.day), model: r.model, count: Number(r.n), costMicro: Number(r.cost ?? 0), tokens: Number(r.tokens ?? 0) }));
 }
 
-/** Spend of tasks (not refunded) and chat requests created after `afterDay` and up to `throughDay` (inclusive). */
+/** Spend of tasks (not refunded), chat requests and storage charges created after `afterDay` and up to `throughDay` (inclusive). */
 export async function spentBetweenDays(db: Executor, userId: string, afterDay: number, throughDay: number): Promise<number> {
   const tasks = await db
     .selectFrom('tasks')
@@ -79,7 +79,14 @@ export async function spentBetweenDays(db: Executor, userId: string, afterDay: n
     .where(DAY_OF, '>', afterDay)
     .where(DAY_OF, '<=', throughDay)
     .executeTakeFirst();
-  return Number(tasks?.cost ?? 0) + Number(chat?.cost ?? 0);
+  const storage = await db
+    .selectFrom('storage_charges')
+    .select((eb) => eb.fn.sum<number>('amount_micro').as('cost'))
+    .where('user_id', '=', userId)
+    .where(DAY_OF, '>', afterDay)
+    .where(DAY_OF, '<=', throughDay)
+    .executeTakeFirst();
+  return Number(tasks?.cost ?? 0) + Number(chat?.cost ?? 0) + Number(storage?.cost ?? 0);
 }
 
 /**

@@ -8,6 +8,7 @@ import { registerAgentConversationRoutes } from './agent-conversations.route.ts'
 import { registerAgentMessageRoutes } from './agent-messages.route.ts';
 import { registerAgentRunRoutes } from './agent-runs.route.ts';
 import { registerAgentSettingsRoutes } from './agent-settings.route.ts';
+import { registerAgentStorageRoutes } from './agent-storage.route.ts';
 import { registerAgentWebhookRoutes } from './agent-webhooks.route.ts';
 
 /** Every agent endpoint (SPEC "Agent"), under /api/v1/agent. */
@@ -20,4 +21,5 @@ export function registerAgentRoutes(app: FastifyInstance, services: AppServices,
   registerAgentAttachmentRoutes(app, services);
   registerAgentContextRoutes(app, services);
   registerAgentWorkflowRoutes(app, services);
+  registerAgentStorageRoutes(app, services);
 }

@@ -1,0 +1,242 @@
+/**
+ * Paid storage (migration 019). Quota is changed only by guarded updates: a reservation succeeds when
+ * the subscription is active and the bytes fit, in one statement, so concurrent writers can never
+ * pass the quota (PostgreSQL re-checks the condition on the locked row; SQLite has one writer).
+ */
+import { sql } from 'kysely';
+import type { Executor } from '../schema.ts';
+import type {
+  StorageChargesTable,
+  StorageFilesTable,
+  StorageOperationsTable,
+  StorageQuotesTable,
+  StorageSubscriptionsTable,
+} from '../tables/storage.tables.ts';
+
+export type StorageSubscriptionRow = StorageSubscriptionsTable;
+export type StorageQuoteRow = StorageQuotesTable;
+export type StorageChargeRow = StorageChargesTable;
+export type StorageFileRow = StorageFilesTable;
+export type StorageOperationRow = StorageOperationsTable;
+
+const numeric = <T extends object>(row: T, keys: readonly (keyof T)[]): T => {
+  for (const key of keys) if (row[key] !== null && row[key] !== undefined) (row[key] as unknown) = Number(row[key]);
+  return row;
+};
+const SUBSCRIPTION_NUMBERS = ['quota_bytes', 'used_bytes', 'anchor_at', 'period_index', 'period_start', 'period_end', 'auto_renew', 'grace_ends_at', 'version', 'created_at', 'updated_at'] as const;
+const FILE_NUMBERS = ['output_index', 'size_bytes', 'created_at', 'deleted_at', 'purged_at'] as const;
+const QUOTE_NUMBERS = ['amount_micro', 'balance_after_micro', 'period_start', 'period_end', 'quota_version', 'created_at', 'expires_at', 'used_at'] as const;
+const OPERATION_NUMBERS = ['output_index', 'created_at', 'finished_at'] as const;
+const CHARGE_NUMBERS = ['amount_micro', 'period_start', 'period_end', 'created_at'] as const;
+
+// Subscriptions
+
+export async function findSubscription(db: Executor, userId: string): Promise<StorageSubscriptionRow | undefined> {
+  const row = await db.selectFrom('storage_subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return row ? numeric(row, SUBSCRIPTION_NUMBERS) : undefined;
+}
+
+/** The first subscription of a user; false when one exists already (a concurrent subscribe won). */
+export async function insertSubscription(db: Executor, row: StorageSubscriptionRow): Promise<boolean> {
+  const result = await db.insertInto('storage_subscriptions').values(row).onConflict((oc) => oc.column('user_id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Compare-and-set on the version: true when this writer moved it from `version` to `version + 1`. */
+export async function updateSubscriptionAtVersion(
+  db: Executor,
+  userId: string,
+  version: number,
+  changes: Partial<Omit<StorageSubscriptionRow, 'user_id' | 'version'>>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('storage_subscriptions')
+    .set({ ...changes, version: version + 1 })
+    .where('user_id', '=', userId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Takes `bytes` of quota when the subscription is active and they fit; false otherwise. */
+export async function reserveQuota(db: Executor, userId: string, bytes: number): Promise<boolean> {
+  const result = await db
+    .updateTable('storage_subscriptions')
+    .set({ used_bytes: sql`used_bytes + ${bytes}` })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .where(sql<boolean>`used_bytes + ${bytes} <= quota_bytes`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function releaseQuota(db: Executor, userId: string, bytes: number): Promise<void> {
+  await db
+    .updateTable('storage_subscriptions')
+    .set({ used_bytes: sql`case when used_bytes >= ${bytes} then used_bytes - ${bytes} else 0 end` })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function listDueRenewals(db: Executor, now: number, limit: number): Promise<StorageSubscriptionRow[]> {
+  const rows = await db.selectFrom('storage_subscriptions').selectAll().where('status', '=', 'active').where('period_end', '<=', now).orderBy('period_end').limit(limit).execute();
+  return rows.map((row) => numeric(row, SUBSCRIPTION_NUMBERS));
+}
+
+export async function listExpiredGrace(db: Executor, now: number, limit: number): Promise<StorageSubscriptionRow[]> {
+  const rows = await db.selectFrom('storage_subscriptions').selectAll().where('status', '=', 'grace').where('grace_ends_at', '<=', now).orderBy('grace_ends_at').limit(limit).execute();
+  return rows.map((row) => numeric(row, SUBSCRIPTION_NUMBERS));
+}
+
+// Quotes
+
+export async function insertQuote(db: Executor, row: StorageQuoteRow): Promise<void> {
+  await db.insertInto('storage_quotes').values(row).execute();
+}
+
+export async function findQuote(db: Executor, userId: string, id: string): Promise<StorageQuoteRow | undefined> {
+  const row = await db.selectFrom('storage_quotes').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row ? numeric(row, QUOTE_NUMBERS) : undefined;
+}
+
+/** A quote is used at most once: true for the one caller that marks it. */
+export async function markQuoteUsed(db: Executor, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('storage_quotes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// Charges
+
+export async function insertCharge(db: Executor, row: StorageChargeRow): Promise<void> {
+  await db.insertInto('storage_charges').values(row).execute();
+}
+
+export async function listCharges(db: Executor, userId: string, limit: number): Promise<StorageChargeRow[]> {
+  const rows = await db.selectFrom('storage_charges').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => numeric(row, CHARGE_NUMBERS));
+}
+
+export interface StorageChargeAggregate {
+  day: number;
+  planId: string;
+  count: number;
+  costMicro: number;
+}
+
+const DAY_OF = sql<number>`created_at / ${sql.lit(86_400_000)}`;
+
+/** Storage charges made on UTC days firstDay..lastDay, per day and plan (GET /stats). */
+export async function aggregateStorageCharges(db: Executor, userId: string, firstDay: number, lastDay: number): Promise<StorageChargeAggregate[]> {
+  const rows = await db
+    .selectFrom('storage_charges')
+    .select((eb) => [DAY_OF.as('day'), 'plan_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount_micro').as('cost')])
+    .where('user_id', '=', userId)
+    .where(DAY_OF, '>=', firstDay)
+    .where(DAY_OF, '<=', lastDay)
+    .groupBy([DAY_OF, 'plan_id'])
+    .execute();
+  return rows.map((r) => ({ day: Number(r.day), planId: r.plan_id, count: Number(r.n), costMicro: Number(r.cost ?? 0) }));
+}
+
+export interface StorageChargeMismatch {
+  reference: string;
+  chargeMicro: number | null;
+  ledgerMicro: number | null;
+}
+
+/** `ledger verify`: every storage charge has its ledger entry of the same amount, and the reverse. */
+export async function findStorageChargeMismatches(db: Executor): Promise<StorageChargeMismatch[]> {
+  const { rows } = await sql<{ reference: string; charge: number | null; ledger: number | null }>`
+    select c.reference as reference, c.amount_micro as charge, -l.amount_micro as ledger
+      from storage_charges c left join ledger_entries l on l.kind = 'storage_charge' and l.reference = c.reference
+     where l.id is null or -l.amount_micro <> c.amount_micro
+    union all
+    select l.reference, null, -l.amount_micro
+      from ledger_entries l left join storage_charges c on c.reference = l.reference
+     where l.kind = 'storage_charge' and c.id is null`.execute(db);
+  return rows.map((r) => ({ reference: r.reference, chargeMicro: r.charge === null ? null : Number(r.charge), ledgerMicro: r.ledger === null ? null : Number(r.ledger) }));
+}
+
+// Files
+
+/** One file per operation: false when the operation's file exists already (a retried copy). */
+export async function insertFileOnce(db: Executor, row: StorageFileRow): Promise<boolean> {
+  const result = await db.insertInto('storage_files').values(row).onConflict((oc) => oc.column('operation_id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+export async function findFile(db: Executor, userId: string, id: string): Promise<StorageFileRow | undefined> {
+  const row = await db.selectFrom('storage_files').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row ? numeric(row, FILE_NUMBERS) : undefined;
+}
+
+export interface FileCursor {
+  createdAt: number;
+  id: string;
+}
+
+/** Available files, newest first; `projectId` narrows to one project's assets. */
+export async function listFiles(db: Executor, userId: string, limit: number, after?: FileCursor, projectId?: string): Promise<StorageFileRow[]> {
+  let query = db.selectFrom('storage_files').selectAll().where('user_id', '=', userId).where('status', '=', 'available');
+  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
+  if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => numeric(row, FILE_NUMBERS));
+}
+
+/** Available → deleted, once: the caller that wins frees the quota. */
+export async function markFileDeleted(db: Executor, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('storage_files').set({ status: 'deleted', deleted_at: now }).where('id', '=', id).where('status', '=', 'available').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Every available file of a user → deleted (a lapsed subscription); their bytes go by the purge. */
+export async function markUserFilesDeleted(db: Executor, userId: string, now: number): Promise<number> {
+  const result = await db.updateTable('storage_files').set({ status: 'deleted', deleted_at: now }).where('user_id', '=', userId).where('status', '=', 'available').executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function listUnpurgedFiles(db: Executor, limit: number): Promise<StorageFileRow[]> {
+  const rows = await db.selectFrom('storage_files').selectAll().where('status', '=', 'deleted').where('purged_at', 'is', null).orderBy('deleted_at').limit(limit).execute();
+  return rows.map((row) => numeric(row, FILE_NUMBERS));
+}
+
+export async function markFilePurged(db: Executor, id: string, now: number): Promise<void> {
+  await db.updateTable('storage_files').set({ purged_at: now }).where('id', '=', id).where('purged_at', 'is', null).execute();
+}
+
+export async function sumAvailableBytes(db: Executor, userId: string): Promise<number> {
+  const row = await db.selectFrom('storage_files').select((eb) => eb.fn.sum<number>('size_bytes').as('bytes')).where('user_id', '=', userId).where('status', '=', 'available').executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
+
+// Operations
+
+export async function insertOperation(db: Executor, row: StorageOperationRow): Promise<void> {
+  await db.insertInto('storage_operations').values(row).execute();
+}
+
+export async function findOperation(db: Executor, id: string): Promise<StorageOperationRow | undefined> {
+  const row = await db.selectFrom('storage_operations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? numeric(row, OPERATION_NUMBERS) : undefined;
+}
+
+/** pending → completed or failed, once. */
+export async function finishOperation(
+  db: Executor,
+  id: string,
+  outcome: { status: 'completed'; fileId: string } | { status: 'failed'; errorCode: string; errorMessage: string },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('storage_operations')
+    .set(
+      outcome.status === 'completed'
+        ? { status: 'completed', file_id: outcome.fileId, finished_at: now }
+        : { status: 'failed', error_code: outcome.errorCode, error_message: outcome.errorMessage, finished_at: now },
+    )
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

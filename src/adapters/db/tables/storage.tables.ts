@@ -1,0 +1,99 @@
+/** Paid storage of agent files (migration 019): subscriptions, quotes, charges, files, operations. */
+
+export type StorageSubscriptionStatus = 'active' | 'grace' | 'lapsed';
+
+export interface StorageSubscriptionsTable {
+  user_id: string;
+  plan_id: string;
+  next_plan_id: string | null;
+  quota_bytes: number;
+  used_bytes: number;
+  anchor_at: number;
+  period_index: number;
+  period_start: number;
+  period_end: number;
+  auto_renew: number;
+  status: StorageSubscriptionStatus;
+  grace_ends_at: number | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StorageQuotesTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  change_kind: string;
+  amount_micro: number;
+  balance_after_micro: number;
+  period_start: number;
+  period_end: number;
+  quota_version: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface StorageChargesTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  charge_kind: string;
+  amount_micro: number;
+  period_start: number;
+  period_end: number;
+  reference: string;
+  created_at: number;
+}
+
+export type StorageFileKind = 'retained' | 'project_asset';
+export type StorageSourceType = 'generation' | 'artifact';
+
+export interface StorageFilesTable {
+  id: string;
+  user_id: string;
+  operation_id: string;
+  file_kind: StorageFileKind;
+  project_id: string | null;
+  source_type: StorageSourceType;
+  source_id: string;
+  output_index: number | null;
+  name: string;
+  mime: string;
+  size_bytes: number;
+  blob_key: string;
+  status: 'available' | 'deleted';
+  created_at: number;
+  deleted_at: number | null;
+  purged_at: number | null;
+}
+
+export type StorageOperationStatus = 'pending' | 'completed' | 'failed';
+
+export interface StorageOperationsTable {
+  id: string;
+  user_id: string;
+  storefront: string;
+  operation_type: 'retain' | 'import';
+  status: StorageOperationStatus;
+  source_type: StorageSourceType;
+  source_id: string;
+  output_index: number | null;
+  project_id: string | null;
+  asset_role: string | null;
+  copy_seed: string;
+  file_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface StorageTables {
+  storage_subscriptions: StorageSubscriptionsTable;
+  storage_quotes: StorageQuotesTable;
+  storage_charges: StorageChargesTable;
+  storage_files: StorageFilesTable;
+  storage_operations: StorageOperationsTable;
+}

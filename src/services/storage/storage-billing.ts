@@ -1,0 +1,157 @@
+/**
+ * The storage calendar, run by a recurring maintenance job (safe to run twice, and in several
+ * processes at once): renewals at the end of each paid period (charged once: a compare-and-set on the
+ * subscription's version in the same transaction as the ledger entry, whose reference names the
+ * period), the 72-hour grace period when a period ends unpaid, deletion when grace runs out, and the
+ * purge of deleted files' bytes.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import {
+  findSubscription,
+  insertCharge,
+  listDueRenewals,
+  listExpiredGrace,
+  listUnpurgedFiles,
+  markFilePurged,
+  markUserFilesDeleted,
+  type StorageSubscriptionRow,
+  updateSubscriptionAtVersion,
+} from '../../adapters/db/repositories/storage.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { isAppError } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { periodEnd, STORAGE_GRACE_MS, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
+import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { JobOutcome } from '../../workers/worker-pool.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+
+export const STORAGE_BILLING_JOB = { kind: 'storage_billing', refId: 'subscriptions', queue: 'maintenance' } as const;
+export const STORAGE_BILLING_INTERVAL_MS = 60_000;
+/** A subscription that missed more renewals than this (a gateway down for two years) stops catching up. */
+const MAX_CATCH_UP = 24;
+
+export interface StorageBillingSummary {
+  renewed: number;
+  toGrace: number;
+  lapsed: number;
+  purged: number;
+}
+
+export class StorageBilling {
+  readonly #db: Kysely<Schema>;
+  readonly #blobs: BlobStore;
+  readonly #now: () => number;
+  readonly #logger: Logger;
+  readonly #catalog: StoragePlanCatalog;
+
+  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore; now: () => number; logger: Logger; plans: StoragePlanCatalog }) {
+    this.#catalog = deps.plans;
+    this.#db = deps.db;
+    this.#blobs = deps.blobs;
+    this.#now = deps.now;
+    this.#logger = deps.logger;
+  }
+
+  /** Everything that is due now. */
+  async run(): Promise<StorageBillingSummary> {
+    const summary: StorageBillingSummary = { renewed: 0, toGrace: 0, lapsed: 0, purged: 0 };
+    const now = this.#now();
+    for (const row of await listDueRenewals(this.#db, now, 200)) await this.#renew(row, now, summary);
+    for (const row of await listExpiredGrace(this.#db, now, 200)) {
+      const lapsed = await this.#db.transaction().execute(async (tx) => {
+        if (!(await updateSubscriptionAtVersion(tx, row.user_id, row.version, { status: 'lapsed', used_bytes: 0, grace_ends_at: null, next_plan_id: null, updated_at: now }))) return false;
+        await markUserFilesDeleted(tx, row.user_id, now);
+        return true;
+      });
+      if (lapsed) {
+        summary.lapsed++;
+        this.#logger.info({ userId: row.user_id }, 'storage grace period ended: files deleted');
+      }
+    }
+    summary.purged = await this.purge();
+    return summary;
+  }
+
+  /** Removes the bytes of deleted files (deleting twice is harmless). */
+  async purge(): Promise<number> {
+    let purged = 0;
+    for (const file of await listUnpurgedFiles(this.#db, 500)) {
+      await this.#blobs.delete(file.blob_key);
+      await markFilePurged(this.#db, file.id, this.#now());
+      purged++;
+    }
+    return purged;
+  }
+
+  async #renew(first: StorageSubscriptionRow, now: number, summary: StorageBillingSummary): Promise<void> {
+    let row: StorageSubscriptionRow | undefined = first;
+    for (let i = 0; i < MAX_CATCH_UP && row && row.status === 'active' && row.period_end <= now; i++) {
+      const current: StorageSubscriptionRow = row;
+      const plan = this.#catalog.find(current.next_plan_id ?? current.plan_id);
+      if (current.auto_renew !== 1 || !plan) {
+        if (await this.#startGrace(current, now)) summary.toGrace++;
+        return;
+      }
+      const index = current.period_index + 1;
+      try {
+        const renewed = await this.#db.transaction().execute(async (tx) => {
+          const next = { start: current.period_end, end: periodEnd(current.anchor_at, index) };
+          const moved = await updateSubscriptionAtVersion(tx, current.user_id, current.version, {
+            plan_id: plan.id,
+            next_plan_id: null,
+            quota_bytes: plan.quotaBytes,
+            period_index: index,
+            period_start: next.start,
+            period_end: next.end,
+            updated_at: now,
+          });
+          if (!moved) return false;
+          const reference = `storage:renewal:${current.user_id}:${index}`;
+          await postLedgerEntry(tx, { userId: current.user_id, kind: 'storage_charge', reference, amountMicro: -plan.monthlyPriceMicro, note: `${plan.name} storage: renewal` }, now);
+          await insertCharge(tx, {
+            id: newId('stc', now),
+            user_id: current.user_id,
+            plan_id: plan.id,
+            charge_kind: 'renewal',
+            amount_micro: plan.monthlyPriceMicro,
+            period_start: next.start,
+            period_end: next.end,
+            reference,
+            created_at: now,
+          });
+          return true;
+        });
+        if (!renewed) return;
+        summary.renewed++;
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'insufficient_balance') throw error;
+        this.#logger.info({ userId: current.user_id }, 'storage renewal: balance too low; grace period started');
+        if (await this.#startGrace(current, now)) summary.toGrace++;
+        return;
+      }
+      row = await findSubscription(this.#db, current.user_id);
+    }
+  }
+
+  #startGrace(row: StorageSubscriptionRow, now: number): Promise<boolean> {
+    return updateSubscriptionAtVersion(this.#db, row.user_id, row.version, { status: 'grace', grace_ends_at: row.period_end + STORAGE_GRACE_MS, updated_at: now });
+  }
+}
+
+export async function scheduleStorageBilling(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
+  await db.transaction().execute((tx) => queue.enqueue(tx, { ...STORAGE_BILLING_JOB, runAt: now + STORAGE_BILLING_INTERVAL_MS }));
+}
+
+export function createStorageBillingHandler(deps: { billing: StorageBilling; logger: Logger }): () => Promise<JobOutcome> {
+  return async () => {
+    try {
+      const summary = await deps.billing.run();
+      if (summary.renewed + summary.toGrace + summary.lapsed + summary.purged > 0) deps.logger.info(summary, 'storage billing');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'storage billing failed; trying again in a minute');
+    }
+    return { kind: 'again', runAt: Date.now() + STORAGE_BILLING_INTERVAL_MS };
+  };
+}

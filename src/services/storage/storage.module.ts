@@ -1,0 +1,28 @@
+/** Builds paid storage's services for the composition root; they share the agent's clock. */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { StoragePlan } from '../../domain/storage/storage-plans.ts';
+import { StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
+import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import { StorageBilling } from './storage-billing.ts';
+import { StorageFilesService } from './storage-files.service.ts';
+import { StorageSubscriptionsService } from './storage-subscriptions.service.ts';
+
+export interface StorageServices {
+  subscriptions: StorageSubscriptionsService;
+  files: StorageFilesService;
+  billing: StorageBilling;
+  plans: StoragePlanCatalog;
+}
+
+export function buildStorageServices(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; plans?: readonly StoragePlan[] }): StorageServices {
+  const plans = new StoragePlanCatalog(deps.plans);
+  return {
+    subscriptions: new StorageSubscriptionsService({ db: deps.db, now: deps.now, plans }),
+    files: new StorageFilesService(deps),
+    billing: new StorageBilling({ ...deps, plans }),
+    plans,
+  };
+}
