@@ -146,7 +146,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     logger,
   });
   const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
-  const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
+  const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const full: AppServices = { ...services, taskRunner, chat, agent, storage };
   return full;
 }

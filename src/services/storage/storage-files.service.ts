@@ -34,6 +34,7 @@ import { newId } from '../../domain/ids.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { FaultPoints } from '../agent/engine/fault-points.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 import { resolveSource, type StorageSource } from './storage-sources.ts';
 
@@ -93,9 +94,11 @@ export class StorageFilesService {
   readonly #queue: WorkQueue;
   readonly #now: () => number;
   readonly #logger: Logger;
+  readonly #faults: FaultPoints | undefined;
   #onImported: CopyCompletion | undefined;
 
-  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger }) {
+  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; faults?: FaultPoints }) {
+    this.#faults = deps.faults;
     this.#db = deps.db;
     this.#blobs = deps.blobs;
     this.#queue = deps.queue;
@@ -266,6 +269,7 @@ export class StorageFilesService {
     const blob = await this.#blobs.get(resolved.blobKey);
     if (!blob) return fail('source_unavailable', 'the source file is gone');
     await this.#blobs.putStream(key, blob.body, resolved.contentType, blob.bytes);
+    this.#faults?.at('storage.after_copy');
     const now = this.#now();
     let outcome: 'completed' | 'raced' | 'no_room';
     try {

@@ -6,6 +6,7 @@ import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { StoragePlan } from '../../domain/storage/storage-plans.ts';
 import { StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { FaultPoints } from '../agent/engine/fault-points.ts';
 import { StorageBilling } from './storage-billing.ts';
 import { StorageFilesService } from './storage-files.service.ts';
 import { StorageSubscriptionsService } from './storage-subscriptions.service.ts';
@@ -17,7 +18,7 @@ export interface StorageServices {
   plans: StoragePlanCatalog;
 }
 
-export function buildStorageServices(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; plans?: readonly StoragePlan[] }): StorageServices {
+export function buildStorageServices(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; plans?: readonly StoragePlan[]; faults?: FaultPoints }): StorageServices {
   const plans = new StoragePlanCatalog(deps.plans);
   return {
     subscriptions: new StorageSubscriptionsService({ db: deps.db, now: deps.now, plans }),
