@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
+import { parsePaymentsConfig } from './payments-config.ts';
 import type {
   AddedChatModel,
   AgentConfig,
@@ -97,6 +98,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     addedMediaModels: parseAddedMediaModels(file.raw('mediaModels')),
     storefronts: parseStorefronts(file.object('storefronts')),
     agent: parseAgent(file.object('agent')),
+    payments: parsePaymentsConfig(env),
     faultPoints: (env.SWITCHBOARD_FAULT_POINTS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
   };
 }

@@ -28,6 +28,10 @@ export type ErrorCode =
   | 'attachment_immutable'
   | 'attachment_expired'
   | 'invalid_output_schema'
+  | 'topups_disabled'
+  | 'redeem_code_expired'
+  | 'redeem_code_used_up'
+  | 'redeem_code_already_redeemed'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -60,6 +64,10 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   attachment_immutable: [409, 'Conflict'],
   attachment_expired: [410, 'Gone'],
   invalid_output_schema: [400, 'InvalidInput'],
+  topups_disabled: [403, 'Forbidden'],
+  redeem_code_expired: [410, 'Gone'],
+  redeem_code_used_up: [409, 'Conflict'],
+  redeem_code_already_redeemed: [409, 'Conflict'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

@@ -12,6 +12,7 @@ import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from './agent/agent.module.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
+import type { BillingServices } from './billing/billing.module.ts';
 import type { AuthService } from './auth/auth.service.ts';
 import type { ChatService } from './chat/chat.service.ts';
 import type { EstimateService } from './estimate.service.ts';
@@ -52,6 +53,8 @@ export interface AppServices {
   chat: ChatService;
   /** The agent: conversations, runs, events, webhooks, and the run engine's dependencies. */
   agent: AgentServices;
+  /** Top-ups, redeem codes and the user's ledger page. */
+  billing: BillingServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */

@@ -10,6 +10,7 @@ import {
 } from '../adapters/db/repositories/ledger.repository.ts';
 import { findOperationLedgerMismatches, type OperationLedgerMismatch } from '../adapters/db/repositories/agent/operations.repository.ts';
 import { findRunBookMismatches, type RunBookMismatch } from '../adapters/db/repositories/agent/runs.repository.ts';
+import { findCheckoutLedgerMismatches, type PaidCheckoutMismatch } from '../adapters/db/repositories/payments.repository.ts';
 import { findUserById } from '../adapters/db/repositories/users.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Executor, Schema } from '../adapters/db/schema.ts';
@@ -73,13 +74,14 @@ export async function postLedgerEntryAlone(db: Kysely<Schema>, movement: LedgerM
   return db.transaction().execute((tx) => postLedgerEntry(tx, movement));
 }
 
-export type LedgerMismatch = BalanceMismatch | HeldMismatch | RunBookMismatch | OperationLedgerMismatch;
+export type LedgerMismatch = BalanceMismatch | HeldMismatch | RunBookMismatch | OperationLedgerMismatch | PaidCheckoutMismatch;
 
 /**
  * The books' invariants, as a list of what breaks them (empty when they hold): every balance is the
  * sum of its ledger entries, every account's held money the sum of its running requests' holds, and
  * every agent run's budget agrees with its operations (settled and committed totals, within the limit)
- * and each closed operation with the ledger (a chat call's charge, a generation's debit less refund).
+ * and each closed operation with the ledger (a chat call's charge, a generation's debit less refund);
+ * every paid top-up has exactly its one credit, and every top-up credit a paid checkout.
  */
 export async function verifyLedger(db: Executor): Promise<LedgerMismatch[]> {
   return [
@@ -87,5 +89,6 @@ export async function verifyLedger(db: Executor): Promise<LedgerMismatch[]> {
     ...(await findHeldMismatches(db)),
     ...(await findRunBookMismatches(db)),
     ...(await findOperationLedgerMismatches(db)),
+    ...(await findCheckoutLedgerMismatches(db)),
   ];
 }
