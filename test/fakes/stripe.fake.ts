@@ -117,7 +117,10 @@ export class StripeFake {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const body = await readBody(req);
-    if (req.method === 'POST' && path === '/v1/checkout/sessions') return this.#createSession(req, res, body);
+    if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+      this.#createSession(req, res, body);
+      return;
+    }
     const page = /^\/c\/pay\/(cs_test_[A-Za-z0-9]+)$/.exec(path);
     const session = page?.[1] ? this.sessions.get(page[1]) : undefined;
     if (page && session && req.method === 'GET') return sendHtml(res, hostedPage(session));
@@ -133,7 +136,7 @@ export class StripeFake {
     send(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}).` } });
   }
 
-  #createSession(req: IncomingMessage, res: ServerResponse, body: string): void {
+  #createSession(req: IncomingMessage, res: ServerResponse, body: string): ServerResponse {
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
       return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
     }
@@ -152,7 +155,7 @@ export class StripeFake {
     }
     const answer = this.#validate(form) ?? this.#newSession(form);
     if (key) this.#idempotent.set(key, { params: body, ...answer });
-    send(res, answer.status, answer.body);
+    return send(res, answer.status, answer.body);
   }
 
   #validate(form: URLSearchParams): { status: number; body: unknown } | undefined {
@@ -203,17 +206,17 @@ function invalid(param: string, message: string): { status: number; body: unknow
 
 function hostedPage(session: FakeCheckoutSession): string {
   const dollars = (session.amount_total / 100).toFixed(2);
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay · Fake Stripe Checkout</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #ddd;border-radius:12px}button{font-size:1.1rem;padding:.6rem 1.4rem;background:#635bff;color:#fff;border:0;border-radius:6px}</style></head>
-<body><p>Fake Stripe Checkout (test mode)</p><h1>${escape(session.line_items_name)}</h1><p data-testid="amount">US$${dollars}</p>
-<p>${escape(session.customer_email ?? '')}</p>
+<body><p>Fake Stripe Checkout (test mode)</p><h1>${html(session.line_items_name)}</h1><p data-testid="amount">US$${dollars}</p>
+<p>${html(session.customer_email ?? '')}</p>
 ${session.status === 'open' ? `<form method="post"><button type="submit">Pay US$${dollars}</button></form>` : '<p>This session is complete.</p>'}
-<p><a href="${escape(session.cancel_url)}">Back</a></p></body></html>`;
+<p><a href="${html(session.cancel_url)}">Back</a></p></body></html>`;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(7).toString('hex')}`, ...headers }).end(JSON.stringify(body));
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): ServerResponse {
+  return res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(7).toString('hex')}`, ...headers }).end(JSON.stringify(body));
 }
 
 function sendHtml(res: ServerResponse, html: string): void {
