@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { buildBillingServices } from './services/billing/billing.module.ts';
+import { buildPaymentProvider } from './providers/payments/payment-providers.ts';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
@@ -123,6 +125,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
     readinessChecks,
+    billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
   const taskRunner = new TaskRunner({
     db: database.db,

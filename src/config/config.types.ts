@@ -93,6 +93,23 @@ export interface AgentConfig {
   eventRetentionMs: number;
 }
 
+/** Stripe Checkout for top-ups (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE). */
+export interface StripeConfig {
+  secretKey: string;
+  /** The webhook endpoint's signing secret, `whsec_…`. */
+  webhookSecret: string;
+  /** `https://api.stripe.com` unless a test points it at a fake. */
+  apiBase: string;
+}
+
+export interface PaymentsConfig {
+  /** Undefined: top-ups are disabled (redeem codes still work). */
+  stripe: StripeConfig | undefined;
+  /** Bounds of one top-up, in USD cents. */
+  minTopupCents: number;
+  maxTopupCents: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -151,4 +168,5 @@ export interface Config {
   models: Record<string, ModelOverride>;
   addedChatModels: AddedChatModel[];
   addedMediaModels: AddedMediaModel[];
+  payments: PaymentsConfig;
 }

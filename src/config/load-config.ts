@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
+import { parsePaymentsConfig } from './payments-config.ts';
 import type {
   AddedChatModel,
   AgentConfig,
@@ -99,6 +100,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     storefronts: parseStorefronts(file.object('storefronts')),
     agent: parseAgent(file.object('agent')),
     storagePlans: parseStoragePlans(file.object('storagePlans')),
+    payments: parsePaymentsConfig(env),
     faultPoints: (env.SWITCHBOARD_FAULT_POINTS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
   };
 }

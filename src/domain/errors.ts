@@ -31,6 +31,10 @@ export type ErrorCode =
   | 'storage_plan_required'
   | 'storage_quota_exceeded'
   | 'storage_quote_invalid'
+  | 'topups_disabled'
+  | 'redeem_code_expired'
+  | 'redeem_code_used_up'
+  | 'redeem_code_already_redeemed'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -66,6 +70,10 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   storage_plan_required: [402, 'PaymentRequired'],
   storage_quota_exceeded: [409, 'Conflict'],
   storage_quote_invalid: [409, 'Conflict'],
+  topups_disabled: [403, 'Forbidden'],
+  redeem_code_expired: [410, 'Gone'],
+  redeem_code_used_up: [409, 'Conflict'],
+  redeem_code_already_redeemed: [409, 'Conflict'],
   payload_too_large: [413, 'PayloadTooLarge'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],

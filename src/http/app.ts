@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
 import type { AppServices } from '../services/app-services.ts';
+import { BILLING_PATH } from '../services/billing/billing.module.ts';
 import { AccessLog } from './access-log.ts';
 import { CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';
@@ -32,7 +33,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   const logger: FastifyBaseLogger = services.logger;
   const requestId = createRequestIds();
   const accessLog = new AccessLog(services.logger);
-  const errorRenderers = new ErrorRenderers();
+  const errorRenderers = new ErrorRenderers(() => `${services.config.publicBaseUrl}${BILLING_PATH}`);
   // The text routes answer errors in their protocol's own shape (errorFormat in the route config).
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));

@@ -1,4 +1,4 @@
-import type { AppError } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import type { ErrorFormat } from './request-context.ts';
 
 export type ErrorRenderer = (error: AppError, requestId: string) => unknown;
@@ -18,12 +18,34 @@ export function renderEnvelopeError(error: AppError, requestId: string): unknown
  */
 export class ErrorRenderers {
   private readonly renderers = new Map<ErrorFormat, ErrorRenderer>([['envelope', renderEnvelopeError]]);
+  /** The page where a user adds money: every 402 says where it is, in every wire format. */
+  private readonly billingUrl: (() => string) | undefined;
+
+  constructor(billingUrl?: () => string) {
+    this.billingUrl = billingUrl;
+  }
 
   register(format: ErrorFormat, renderer: ErrorRenderer): void {
     this.renderers.set(format, renderer);
   }
 
   render(format: ErrorFormat, error: AppError, requestId: string): unknown {
-    return (this.renderers.get(format) ?? renderEnvelopeError)(error, requestId);
+    const shown = error.code === 'insufficient_balance' && this.billingUrl ? withBillingHint(error, this.billingUrl()) : error;
+    return (this.renderers.get(format) ?? renderEnvelopeError)(shown, requestId);
   }
+}
+
+/**
+ * `insufficient balance for this request: add funds at <url>` (a message that ends a sentence gets
+ * ` Add funds at <url>.`); the code and status stay as they were.
+ */
+export function withBillingHint(error: AppError, billingUrl: string): AppError {
+  if (error.message.includes(billingUrl)) return error;
+  const message = /[.!?]$/u.test(error.message) ? `${error.message} Add funds at ${billingUrl}.` : `${error.message}: add funds at ${billingUrl}`;
+  return new AppError(error.code, message, {
+    status: error.status,
+    ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+    ...(error.param !== undefined ? { param: error.param } : {}),
+    cause: error,
+  });
 }

@@ -13,6 +13,7 @@ import type { AgentServices } from './agent/agent.module.ts';
 import type { StorageServices } from './storage/storage.module.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
+import type { BillingServices } from './billing/billing.module.ts';
 import type { AuthService } from './auth/auth.service.ts';
 import type { ChatService } from './chat/chat.service.ts';
 import type { EstimateService } from './estimate.service.ts';
@@ -55,6 +56,8 @@ export interface AppServices {
   agent: AgentServices;
   /** Paid storage for agent files: plans, subscriptions, retained copies, the billing calendar. */
   storage: StorageServices;
+  /** Top-ups, redeem codes and the user's ledger page. */
+  billing: BillingServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
   /** Checks of outside dependencies for /readyz (database first). */

@@ -8,13 +8,14 @@ import type { AgentTables } from './tables/agent.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
 import type { MediaTables } from './tables/media.tables.ts';
+import type { PaymentTables } from './tables/payments.tables.ts';
 import type { SessionTables } from './tables/sessions.tables.ts';
 import type { StatsTables } from './tables/stats.tables.ts';
 import type { StorageTables } from './tables/storage.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

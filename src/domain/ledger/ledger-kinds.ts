@@ -15,6 +15,10 @@ export const LEDGER_KINDS = [
   'agent_hold',
   'agent_release',
   'storage_charge',
+  /** A paid top-up; reference: the payment provider's checkout session id. */
+  'topup_credit',
+  /** A redeem code; reference: redeemReference(code id, user id). */
+  'redeem_credit',
 ] as const;
 
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -22,4 +26,9 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
 /** Credits carry the caller's Idempotency-Key, scoped to the account so two users cannot collide. */
 export function creditReference(userId: string, idempotencyKey: string): string {
   return `${userId}:${idempotencyKey}`;
+}
+
+/** One redemption of a code per user: the ledger's (kind, reference) uniqueness enforces it. */
+export function redeemReference(codeId: string, userId: string): string {
+  return `${codeId}:${userId}`;
 }

@@ -22,6 +22,7 @@ export const DASHBOARD_PATHS = [
   '/agent/c/:id',
   '/webhooks',
   '/account',
+  '/billing',
   '/admin',
 ];
 

@@ -191,7 +191,7 @@ export class ChatService {
         const maxOut = exchange.maxOutputTokens;
         throw new AppError(
           'insufficient_balance',
-          `Insufficient balance: this request reserves up to USD ${microToUsd(exchange.holdMicro)} (a prompt of at most ${exchange.promptTokens} tokens and ${maxOut} output tokens at ${model.id}'s prices) until it settles at its exact cost. Lower max_tokens or add credits.`,
+          `Insufficient balance: this request reserves up to USD ${microToUsd(exchange.holdMicro)} (a prompt of at most ${exchange.promptTokens} tokens and ${maxOut} output tokens at ${model.id}'s prices) until it settles at its exact cost. Lower max_tokens if that is more than you need.`,
         );
       }
       throw error;

@@ -1,0 +1,40 @@
+-- Money in (docs/decisions.md, "Top-ups and redeem codes"). A checkout is a top-up a user started at
+-- the payment provider: its status moves created -> paid | expired | failed, each change a
+-- compare-and-set on the status; the credit itself is the ledger entry (`topup_credit`, reference =
+-- the provider's session id), so a webhook delivered twice credits once.
+CREATE TABLE payment_checkouts (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id),
+  provider TEXT NOT NULL,
+  -- The caller's Idempotency-Key (or our id): a retried create returns the same checkout.
+  idempotency_key TEXT NOT NULL,
+  session_id TEXT UNIQUE,
+  url TEXT,
+  amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+  status TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  completed_at INTEGER,
+  UNIQUE (user_id, idempotency_key)
+) STRICT;
+CREATE INDEX payment_checkouts_user_idx ON payment_checkouts (user_id, created_at);
+
+-- Codes an operator hands out. Only the SHA-256 of the normalised code is kept (a leaked database
+-- does not hand out money); `redemptions` only grows, through a guarded update below `max_redemptions`.
+-- Each user redeems a code once: the ledger's (kind, reference) with reference = code id + user id.
+CREATE TABLE redeem_codes (
+  id TEXT PRIMARY KEY,
+  code_hash TEXT NOT NULL UNIQUE,
+  code_hint TEXT NOT NULL,
+  amount_micro INTEGER NOT NULL CHECK (amount_micro > 0),
+  max_redemptions INTEGER NOT NULL CHECK (max_redemptions > 0),
+  redemptions INTEGER NOT NULL DEFAULT 0 CHECK (redemptions >= 0 AND redemptions <= max_redemptions),
+  expires_at INTEGER,
+  disabled_at INTEGER,
+  note TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX redeem_codes_created_idx ON redeem_codes (created_at);
+
+-- The user's ledger page links a chat charge or a generation debit to the agent conversation that
+-- caused it: looked up by the operation's reference.
+CREATE INDEX agent_operations_ref_idx ON agent_operations (ref_id);

@@ -1,0 +1,81 @@
+import type { CheckoutStatus } from '../../../domain/payments/checkout-status.ts';
+import type { Executor } from '../schema.ts';
+import type { PaymentCheckoutsTable } from '../tables/payments.tables.ts';
+
+export type CheckoutRow = PaymentCheckoutsTable;
+
+/** Inserts the checkout unless the user already has one with this idempotency key; true when inserted. */
+export async function insertCheckoutOnce(db: Executor, row: CheckoutRow): Promise<boolean> {
+  const result = await db
+    .insertInto('payment_checkouts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+export async function findCheckoutByKey(db: Executor, userId: string, idempotencyKey: string): Promise<CheckoutRow | undefined> {
+  return db.selectFrom('payment_checkouts').selectAll().where('user_id', '=', userId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+}
+
+export async function findCheckoutBySession(db: Executor, sessionId: string): Promise<CheckoutRow | undefined> {
+  return db.selectFrom('payment_checkouts').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+}
+
+export async function findCheckout(db: Executor, id: string): Promise<CheckoutRow | undefined> {
+  return db.selectFrom('payment_checkouts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Records the provider's session on a checkout that has none yet (a retry finds it set and keeps it). */
+export async function attachSession(db: Executor, id: string, sessionId: string, url: string): Promise<void> {
+  await db.updateTable('payment_checkouts').set({ session_id: sessionId, url }).where('id', '=', id).where('session_id', 'is', null).execute();
+}
+
+/** Compare-and-set from one of `from` (default `created`): true for the one writer that moved it. */
+export async function completeCheckout(
+  db: Executor,
+  id: string,
+  status: Exclude<CheckoutStatus, 'created'>,
+  now: number,
+  from: readonly CheckoutStatus[] = ['created'],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('payment_checkouts')
+    .set({ status, completed_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function listCheckouts(db: Executor, userId: string, limit: number): Promise<CheckoutRow[]> {
+  return db.selectFrom('payment_checkouts').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export interface PaidCheckoutMismatch {
+  checkoutId: string;
+  sessionId: string | null;
+  problem: 'paid_without_credit' | 'credit_without_paid';
+}
+
+/** `ledger verify`: every paid checkout has its one `topup_credit`, and every such credit a paid checkout. */
+export async function findCheckoutLedgerMismatches(db: Executor): Promise<PaidCheckoutMismatch[]> {
+  const paidWithout = await db
+    .selectFrom('payment_checkouts as c')
+    .leftJoin('ledger_entries as e', (join) => join.on('e.kind', '=', 'topup_credit').onRef('e.reference', '=', 'c.session_id'))
+    .select(['c.id', 'c.session_id'])
+    .where('c.status', '=', 'paid')
+    .where((eb) => eb.or([eb('e.id', 'is', null), eb('e.amount_micro', '<>', eb.ref('c.amount_micro'))]))
+    .execute();
+  const creditWithout = await db
+    .selectFrom('ledger_entries as e')
+    .leftJoin('payment_checkouts as c', 'c.session_id', 'e.reference')
+    .select(['e.reference', 'c.id', 'c.status'])
+    .where('e.kind', '=', 'topup_credit')
+    .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.status', '<>', 'paid')]))
+    .execute();
+  return [
+    ...paidWithout.map((r) => ({ checkoutId: r.id, sessionId: r.session_id, problem: 'paid_without_credit' as const })),
+    ...creditWithout.map((r) => ({ checkoutId: r.id ?? '', sessionId: r.reference, problem: 'credit_without_paid' as const })),
+  ];
+}

@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import {
+  agentOriginsOf,
+  checkoutIdsOf,
+  type HoldRow,
+  listOpenRuns,
+  listUserEntries,
+  listUserHolds,
+  type OpenRunRow,
+} from '../../adapters/db/repositories/account-ledger.repository.ts';
+import type { LedgerEntryRow } from '../../adapters/db/repositories/ledger.repository.ts';
+import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { LedgerKind } from '../../domain/ledger/ledger-kinds.ts';
+
+/** What an entry is about, so a page can link to it. */
+export type LedgerLink =
+  | { type: 'generation'; id: string; agentConversationId: string | null }
+  | { type: 'chat_request'; id: string; agentConversationId: string | null }
+  | { type: 'topup'; id: string; checkoutId: string | null }
+  | { type: 'redeem_code'; id: string }
+  | { type: 'credit'; id: null };
+
+export interface LinkedEntry {
+  entry: LedgerEntryRow;
+  link: LedgerLink;
+}
+
+const GENERATION_KINDS = new Set<string>(['generation_debit', 'generation_refund'] satisfies LedgerKind[]);
+const CHAT_KINDS = new Set<string>(['chat_charge', 'chat_hold', 'chat_release'] satisfies LedgerKind[]);
+
+export interface AccountSnapshot {
+  balanceMicro: number;
+  heldMicro: number;
+  holds: Array<HoldRow & { agentConversationId: string | null }>;
+  openRuns: OpenRunRow[];
+}
+
+/** The signed-in user's own books: ledger entries with what each is about, and what is held right now. */
+export class AccountLedgerService {
+  readonly #db: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>) {
+    this.#db = db;
+  }
+
+  async entries(userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LinkedEntry[]> {
+    const rows = await listUserEntries(this.#db, userId, options);
+    const operationRefs = rows.filter((r) => GENERATION_KINDS.has(r.kind) || CHAT_KINDS.has(r.kind)).map((r) => r.reference);
+    const sessions = rows.filter((r) => r.kind === 'topup_credit').map((r) => r.reference);
+    const [origins, checkouts] = await Promise.all([agentOriginsOf(this.#db, userId, [...new Set(operationRefs)]), checkoutIdsOf(this.#db, userId, sessions)]);
+    return rows.map((entry) => ({ entry, link: linkOf(entry, origins, checkouts) }));
+  }
+
+  async snapshot(userId: string): Promise<AccountSnapshot> {
+    const user = await findUserById(this.#db, userId);
+    if (!user) throw new AppError('user_not_found', 'user not found');
+    const [holds, openRuns] = await Promise.all([listUserHolds(this.#db, userId), listOpenRuns(this.#db, userId)]);
+    const origins = await agentOriginsOf(this.#db, userId, holds.map((h) => h.id));
+    return {
+      balanceMicro: Number(user.balance_micro),
+      heldMicro: Number(user.held_micro),
+      holds: holds.map((h) => ({ ...h, agentConversationId: origins.get(h.id)?.conversationId ?? null })),
+      openRuns,
+    };
+  }
+}
+
+function linkOf(entry: LedgerEntryRow, origins: Map<string, { conversationId: string }>, checkouts: Map<string, string>): LedgerLink {
+  const agentConversationId = origins.get(entry.reference)?.conversationId ?? null;
+  if (GENERATION_KINDS.has(entry.kind)) return { type: 'generation', id: entry.reference, agentConversationId };
+  if (CHAT_KINDS.has(entry.kind)) return { type: 'chat_request', id: entry.reference, agentConversationId };
+  if (entry.kind === 'topup_credit') return { type: 'topup', id: entry.reference, checkoutId: checkouts.get(entry.reference) ?? null };
+  // redeemReference(code id, user id): the code id has no colon.
+  if (entry.kind === 'redeem_credit') return { type: 'redeem_code', id: entry.reference.split(':')[0] ?? entry.reference };
+  return { type: 'credit', id: null };
+}

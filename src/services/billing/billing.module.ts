@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { PaymentsConfig } from '../../config/config.types.ts';
+import type { PaymentProvider } from '../../ports/payment-provider.port.ts';
+import { AccountLedgerService } from './account-ledger.service.ts';
+import { RedeemCodesService } from './redeem-codes.service.ts';
+import { TopupsService } from './topups.service.ts';
+
+/** Money in, and the user's own view of the books. */
+export interface BillingServices {
+  topups: TopupsService;
+  redeemCodes: RedeemCodesService;
+  accountLedger: AccountLedgerService;
+}
+
+/** The dashboard page that takes money in; the 402 messages and the checkout's return URLs point to it. */
+export const BILLING_PATH = '/billing';
+
+export function buildBillingServices(deps: {
+  db: Kysely<Schema>;
+  provider: PaymentProvider | undefined;
+  config: PaymentsConfig;
+  publicBaseUrl: () => string;
+  logger: Logger;
+}): BillingServices {
+  return {
+    topups: new TopupsService({ db: deps.db, provider: deps.provider, config: deps.config, billingUrl: () => `${deps.publicBaseUrl()}${BILLING_PATH}`, logger: deps.logger }),
+    redeemCodes: new RedeemCodesService(deps.db),
+    accountLedger: new AccountLedgerService(deps.db),
+  };
+}

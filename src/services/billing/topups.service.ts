@@ -1,0 +1,181 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import {
+  attachSession,
+  type CheckoutRow,
+  completeCheckout,
+  findCheckout,
+  findCheckoutByKey,
+  findCheckoutBySession,
+  insertCheckoutOnce,
+  listCheckouts,
+} from '../../adapters/db/repositories/payments.repository.ts';
+import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { PaymentsConfig } from '../../config/config.types.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { centsToMicro } from '../../domain/money.ts';
+import type { PaymentEvent, PaymentProvider } from '../../ports/payment-provider.port.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
+
+export interface TopupsDeps {
+  db: Kysely<Schema>;
+  /** Undefined when the operator configured no payment provider: top-ups are disabled. */
+  provider: PaymentProvider | undefined;
+  config: PaymentsConfig;
+  /** Where the provider sends the payer back (the dashboard's billing page). */
+  billingUrl: () => string;
+  logger: Logger;
+}
+
+export interface WebhookOutcome {
+  /** What the event did: `credited` exactly once per paid session, `already` for a repeat. */
+  result: 'credited' | 'already' | 'pending' | 'expired' | 'failed' | 'unknown_session' | 'ignored';
+  checkoutId?: string;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * Top-ups through a payment provider: a checkout row (created → paid | expired | failed, by
+ * compare-and-set) and, for a paid session, one `topup_credit` entry whose reference is the session
+ * id, written in the same transaction as the status change. A webhook delivered twice, or two at once,
+ * credits once: the compare-and-set lets one through, and the ledger's (kind, reference) would refuse
+ * a second entry anyway.
+ */
+export class TopupsService {
+  readonly #deps: TopupsDeps;
+
+  constructor(deps: TopupsDeps) {
+    this.#deps = deps;
+  }
+
+  get enabled(): boolean {
+    return this.#deps.provider !== undefined;
+  }
+
+  get limits(): { minCents: number; maxCents: number } {
+    return { minCents: this.#deps.config.minTopupCents, maxCents: this.#deps.config.maxTopupCents };
+  }
+
+  /**
+   * Opens a checkout for `amountCents`. With an Idempotency-Key, a retry returns the same checkout (and
+   * the provider the same session); the same key with another amount is refused.
+   */
+  async startCheckout(userId: string, amountCents: number, idempotencyKey: string | undefined): Promise<CheckoutRow> {
+    const provider = this.#deps.provider;
+    if (!provider) throw new AppError('topups_disabled', 'top-ups are not enabled on this gateway: ask the operator for a redeem code or a credit');
+    const { minCents, maxCents } = this.limits;
+    if (!Number.isSafeInteger(amountCents) || amountCents < minCents || amountCents > maxCents) {
+      throw invalidInput(`amountCents must be a whole number of cents from ${minCents} to ${maxCents}`, 'amountCents');
+    }
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw invalidInput('the Idempotency-Key header must be 1 to 200 visible ASCII characters', 'Idempotency-Key');
+    }
+    const db = this.#deps.db;
+    const user = await findUserById(db, userId);
+    if (!user) throw new AppError('user_not_found', 'user not found');
+    const now = Date.now();
+    const id = newId('chk', now);
+    const row: CheckoutRow = {
+      id,
+      user_id: userId,
+      provider: provider.name,
+      idempotency_key: idempotencyKey ?? id,
+      session_id: null,
+      url: null,
+      amount_micro: centsToMicro(amountCents),
+      status: 'created',
+      created_at: now,
+      completed_at: null,
+    };
+    let checkout = row;
+    if (!(await insertCheckoutOnce(db, row))) {
+      const earlier = await findCheckoutByKey(db, userId, row.idempotency_key);
+      if (!earlier) throw new Error('checkout vanished');
+      if (earlier.amount_micro !== row.amount_micro) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different amount');
+      if (earlier.session_id && earlier.url) return earlier;
+      checkout = earlier;
+    }
+    const billing = this.#deps.billingUrl();
+    const session = await provider.createCheckout({
+      checkoutId: checkout.id,
+      userId,
+      email: user.email,
+      amountCents,
+      successUrl: `${billing}?checkout=${checkout.id}`,
+      cancelUrl: `${billing}?checkout=${checkout.id}&cancelled=1`,
+      // Our checkout id: a retry after a lost answer gets the same session back from the provider.
+      idempotencyKey: `switchboard-checkout-${checkout.id}`,
+    });
+    await attachSession(db, checkout.id, session.sessionId, session.url);
+    return (await findCheckout(db, checkout.id)) ?? { ...checkout, session_id: session.sessionId, url: session.url };
+  }
+
+  async checkout(userId: string, id: string): Promise<CheckoutRow> {
+    const row = await findCheckout(this.#deps.db, id);
+    if (!row || row.user_id !== userId) throw new AppError('not_found', 'no such checkout');
+    return row;
+  }
+
+  recentCheckouts(userId: string, limit: number): Promise<CheckoutRow[]> {
+    return listCheckouts(this.#deps.db, userId, limit);
+  }
+
+  /** Verifies and applies one webhook delivery. Throws invalid_input (nothing moved) when it is not genuine. */
+  async handleWebhook(rawBody: Buffer, headers: Record<string, string | undefined>): Promise<WebhookOutcome> {
+    const provider = this.#deps.provider;
+    if (!provider) throw new AppError('topups_disabled', 'top-ups are not enabled on this gateway');
+    const event = provider.verifyWebhook(rawBody, headers);
+    return this.apply(event);
+  }
+
+  async apply(event: PaymentEvent): Promise<WebhookOutcome> {
+    if (event.kind === 'ignored') return { result: 'ignored' };
+    const db = this.#deps.db;
+    const checkout = await findCheckoutBySession(db, event.sessionId);
+    if (!checkout) {
+      // A session made elsewhere on the same provider account: acknowledged, so it is not retried.
+      this.#deps.logger.warn({ sessionId: event.sessionId, event: event.kind }, 'payment webhook for an unknown checkout session');
+      return { result: 'unknown_session' };
+    }
+    const now = Date.now();
+    switch (event.kind) {
+      case 'checkout_pending':
+        return { result: 'pending', checkoutId: checkout.id };
+      case 'checkout_expired':
+      case 'checkout_failed': {
+        const status = event.kind === 'checkout_expired' ? 'expired' : 'failed';
+        await completeCheckout(db, checkout.id, status, now);
+        return { result: status, checkoutId: checkout.id };
+      }
+      case 'checkout_paid':
+        return this.#credit(checkout, event, now);
+    }
+  }
+
+  async #credit(checkout: CheckoutRow, event: Extract<PaymentEvent, { kind: 'checkout_paid' }>, now: number): Promise<WebhookOutcome> {
+    const paidMicro = centsToMicro(event.amountCents);
+    if (event.currency.toLowerCase() !== 'usd' || paidMicro !== checkout.amount_micro) {
+      // Our sessions fix the price; a different amount is not ours to interpret. Recorded for the operator.
+      this.#deps.logger.error({ checkoutId: checkout.id, amountCents: event.amountCents, currency: event.currency }, 'paid amount differs from the checkout');
+      throw invalidInput('the paid amount does not match the checkout');
+    }
+    const sessionId = event.sessionId;
+    const credited = await this.#deps.db.transaction().execute(async (tx) => {
+      // The first delivery moves the checkout to paid; a concurrent or later one finds it paid and stops.
+      // From expired or failed too: money the provider says it took is never left uncredited.
+      const moved = await completeCheckout(tx, checkout.id, 'paid', now, ['created', 'expired', 'failed']);
+      if (!moved) return false;
+      const posted = await postLedgerEntry(
+        tx,
+        { userId: checkout.user_id, kind: 'topup_credit', reference: sessionId, amountMicro: checkout.amount_micro, note: `top-up ${checkout.id}` },
+        now,
+      );
+      return posted.created;
+    });
+    if (credited) this.#deps.logger.info({ checkoutId: checkout.id, amountMicro: checkout.amount_micro, userId: checkout.user_id }, 'top-up credited');
+    return { result: credited ? 'credited' : 'already', checkoutId: checkout.id };
+  }
+}
