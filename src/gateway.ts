@@ -44,6 +44,7 @@ import { createWebhookJobHandler } from './services/webhooks/webhook-delivery.ha
 import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
 import { WorkerPool } from './workers/worker-pool.ts';
+import { AgentClock } from './services/agent/agent-clock.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
 import { ATTACHMENT_CLEANUP_JOB, CAPABILITY_PROBE_JOB, createAttachmentCleanupHandler, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
@@ -127,6 +128,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     readinessChecks,
     billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
+  // One calendar for retention, attachments and storage: tests move it forward.
+  const clock = new AgentClock();
   const taskRunner = new TaskRunner({
     db: database.db,
     catalog,
@@ -135,6 +138,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     onTerminal: (tx, task) => terminalHook(full)(tx, task),
     callbackBaseUrl: () => config.publicBaseUrl,
     fileRetentionMs: config.fileRetentionMs,
+    calendarNow: clock.now,
     logger,
     metrics: services.metrics,
     timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
@@ -148,7 +152,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     health: services.providerHealth,
     logger,
   });
-  const agent = buildAgentServices({ config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
+  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const full: AppServices = { ...services, taskRunner, chat, agent, storage };
   return full;
@@ -180,7 +184,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const { config, database, logger } = services;
   const onTerminal = terminalHook(services);
   const runner = services.taskRunner;
-  const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000 });
+  const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
     {

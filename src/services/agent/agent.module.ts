@@ -65,6 +65,8 @@ export interface AgentModuleDeps {
   metrics?: Metrics;
   /** The gateway's public base URL (known once the server has bound). */
   publicBaseUrl: () => string;
+  /** The gateway's calendar, shared with retention and storage (a new one when not given). */
+  clock?: AgentClock;
 }
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
@@ -74,7 +76,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);
-  const clock = new AgentClock();
+  const clock = deps.clock ?? new AgentClock();
   const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now });
   return {
     storefronts: new Storefronts(config.storefronts),

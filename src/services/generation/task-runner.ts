@@ -58,6 +58,8 @@ export interface TaskRunnerDeps {
   metrics: Metrics;
   timings: (provider: string) => TaskRunnerTimings;
   now?: () => number;
+  /** The gateway's calendar (the clock tests move), which dates the 3-day retention of files. */
+  calendarNow?: () => number;
 }
 
 /**
@@ -247,7 +249,7 @@ export class TaskRunner {
       throw error;
     }
     const now = this.now();
-    const expiresAt = now + this.deps.fileRetentionMs;
+    const expiresAt = (this.deps.calendarNow?.() ?? now) + this.deps.fileRetentionMs;
     const finished = await this.deps.db.transaction().execute(async (tx) => {
       const changes = {
         files_json: JSON.stringify(stored.files),

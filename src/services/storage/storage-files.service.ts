@@ -158,7 +158,8 @@ export class StorageFilesService {
         created_at: now,
         finished_at: null,
       });
-      await this.#queue.enqueue(tx, { kind: STORAGE_COPY_JOB, refId: id, queue: STORAGE_COPY_QUEUE, runAt: now });
+      // The queue runs on the system clock, not the calendar.
+      await this.#queue.enqueue(tx, { kind: STORAGE_COPY_JOB, refId: id, queue: STORAGE_COPY_QUEUE, runAt: Date.now() });
       const response: AcceptedOperation = { operationId: id, status: 'pending', type: request.type };
       await storeIdempotentResponse(tx, scope, key, response);
       return response;

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../../src/adapters/db/open-database.ts';
 import { periodEnd } from '../../../src/domain/storage/storage-plans.ts';
+import { terminalHook } from '../../../src/gateway.ts';
+import { createRetentionSweeper } from '../../../src/services/generation/retention-sweeper.ts';
 import { StorageBilling } from '../../../src/services/storage/storage-billing.ts';
 import { StoragePlanCatalog } from '../../../src/domain/storage/storage-plans.ts';
 import { type AgentClient, agentClient, assertBooksBalance } from '../../support/agent.ts';
@@ -431,6 +433,23 @@ describeEachMode(
       assert.ok((sub?.usedBytes ?? 0) <= TINY_QUOTA);
       assert.equal(sub?.usedBytes, fit * size);
       assert.equal((await listAllFiles(c)).length, fit);
+    });
+
+    test('the copy has no 3-day limit: on the same clock the generation expires, the retained file stays', async () => {
+      const services = ctx.gw.gateway.services;
+      const c = await agentClient(ctx.gw, 5000);
+      const taskId = await generateImage(ctx.gw, c);
+      assert.equal((await subscribe(c, await quote(c, 'big'), true)).status, 200);
+      const op = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId });
+      const kept = (await waitForOperation(c, op.body.data.operationId as string)).file as FileView;
+      services.agent.clock.advance(3 * DAY + HOUR);
+      const sweep = createRetentionSweeper({ db: services.database.db, blobs: services.blobs, onTerminal: terminalHook(services), logger: services.logger, intervalMs: 60_000, now: services.agent.clock.now });
+      await sweep();
+      const task = await waitForTask(ctx.gw, c.key, taskId);
+      assert.equal(task.status, 'expired', 'the generation ran out its 3 days on the gateway clock');
+      assert.equal((await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId }, { 'idempotency-key': 'late' })).status, 404, 'an expired source cannot be kept');
+      assert.equal((await fetch(kept.url)).status, 200, 'the retained copy remains');
+      assert.equal((await c.call('GET', `/api/v1/agent/storage/files/${kept.fileId}`)).status, 200);
     });
 
     test('when grace ends, retained files are deleted (bytes too)', async () => {
