@@ -325,7 +325,7 @@ function LedgerPanel(props: { tick: number }) {
                   <th scope="row">{formatTime(e.createdAt)}</th>
                   <td>
                     {KIND_LABELS[e.kind] ?? e.kind}
-                    {e.note && e.kind !== 'generation_debit' ? <span className="muted small"> · {e.note}</span> : null}
+                    {e.note && (e.kind === 'credit' || e.kind === 'redeem_credit') ? <span className="muted small"> · {e.note}</span> : null}
                   </td>
                   <td>
                     <LinkCell link={e.link} />

@@ -50,7 +50,7 @@ export function RedeemCodesSection() {
         <Field id="code-amount" label="Amount (USD)" inline>
           <input id="code-amount" type="number" min={0.01} step="0.01" required value={form.dollars} onChange={(e) => setForm({ ...form, dollars: e.target.value })} />
         </Field>
-        <Field id="code-max" label="Users" inline>
+        <Field id="code-max" label="How many users" inline>
           <input id="code-max" type="number" min={1} step={1} required value={form.maxRedemptions} onChange={(e) => setForm({ ...form, maxRedemptions: e.target.value })} />
         </Field>
         <Field id="code-expires" label="Expires (UTC day, optional)" inline>
