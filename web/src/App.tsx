@@ -5,6 +5,7 @@ import { Loading } from './components/common.tsx';
 import { AccountPage } from './pages/AccountPage.tsx';
 import { AdminPage } from './pages/AdminPage.tsx';
 import { AgentPage } from './pages/agent/AgentPage.tsx';
+import { BillingPage } from './pages/BillingPage.tsx';
 import { ChatPage } from './pages/ChatPage.tsx';
 import { GenerationDetailPage } from './pages/GenerationDetailPage.tsx';
 import { GenerationsPage } from './pages/GenerationsPage.tsx';
@@ -23,6 +24,7 @@ const NAV = [
   { to: '/chat', label: 'Chat' },
   { to: '/agent', label: 'Agent' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/billing', label: 'Billing' },
   { to: '/account', label: 'Account' },
 ];
 
@@ -138,6 +140,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <AgentPage />;
     case '/webhooks':
       return <WebhooksPage />;
+    case '/billing':
+      return <BillingPage />;
     case '/account':
       return <AccountPage session={props.session} onSignOut={props.onSignOut} />;
     case '/admin':

@@ -3,6 +3,7 @@ import { errorMessage, request } from '../api/client.ts';
 import type { ApiKey, LedgerEntry, ProviderInfo, User } from '../api/types.ts';
 import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatCents, formatTime, relativeTime } from '../format.ts';
+import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
 export function AdminPage() {
@@ -99,6 +100,8 @@ export function AdminPage() {
       </section>
 
       {selectedUser ? <UserPanel key={selectedUser.id} user={selectedUser} onChanged={() => setUsersTick((t) => t + 1)} /> : null}
+
+      <RedeemCodesSection />
 
       <section className="panel" aria-labelledby="providers-title">
         <h2 id="providers-title">Providers</h2>
