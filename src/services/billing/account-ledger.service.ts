@@ -20,6 +20,8 @@ export type LedgerLink =
   | { type: 'chat_request'; id: string; agentConversationId: string | null }
   | { type: 'topup'; id: string; checkoutId: string | null }
   | { type: 'redeem_code'; id: string }
+  /** A paid storage charge: the reference names the quote or the renewed period. */
+  | { type: 'storage'; id: string }
   | { type: 'credit'; id: null };
 
 export interface LinkedEntry {
@@ -74,5 +76,6 @@ function linkOf(entry: LedgerEntryRow, origins: Map<string, { conversationId: st
   if (entry.kind === 'topup_credit') return { type: 'topup', id: entry.reference, checkoutId: checkouts.get(entry.reference) ?? null };
   // redeemReference(code id, user id): the code id has no colon.
   if (entry.kind === 'redeem_credit') return { type: 'redeem_code', id: entry.reference.split(':')[0] ?? entry.reference };
+  if (entry.kind === 'storage_charge') return { type: 'storage', id: entry.reference };
   return { type: 'credit', id: null };
 }

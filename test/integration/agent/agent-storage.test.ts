@@ -167,6 +167,14 @@ describeEachMode(
       assert.equal(sub?.status, 'active');
       assert.equal(sub?.planId, 'tiny');
       assert.equal(sub?.version, 1);
+      const ledger = await c.call('GET', '/api/v1/billing/ledger?kind=storage_charge');
+      assert.equal(ledger.status, 200, JSON.stringify(ledger.body));
+      const entries = ledger.body.data.items as Array<{ amountMicroUsd: string; link: { type: string } }>;
+      assert.deepEqual(
+        entries.map((e) => [e.amountMicroUsd, e.link.type]),
+        [['-1000000', 'storage']],
+        'the user\'s ledger shows the charge, linked to storage',
+      );
       await assertBooksBalance(ctx.gw);
     });
 

@@ -20,7 +20,7 @@ export interface BillingSummary {
 }
 
 export interface LedgerLink {
-  type: 'generation' | 'chat_request' | 'topup' | 'redeem_code' | 'credit';
+  type: 'generation' | 'chat_request' | 'topup' | 'redeem_code' | 'storage' | 'credit';
   id: string | null;
   agentConversationId?: string | null;
   checkoutId?: string | null;

@@ -386,6 +386,8 @@ function LinkCell(props: { link: LedgerLink }) {
       return <span className="mono">{link.checkoutId ?? link.id}</span>;
     case 'redeem_code':
       return <span className="mono">{link.id}</span>;
+    case 'storage':
+      return <Link to="/storage">storage plan</Link>;
     default:
       return <span className="muted">—</span>;
   }

@@ -22,7 +22,7 @@ export const accountLedgerEntrySchema: JsonSchema = {
       required: ['type', 'id'],
       description: 'What the entry is about: a generation task, a chat request (and the agent conversation that made it), a top-up or a redeem code',
       properties: {
-        type: { enum: ['generation', 'chat_request', 'topup', 'redeem_code', 'credit'] },
+        type: { enum: ['generation', 'chat_request', 'topup', 'redeem_code', 'storage', 'credit'] },
         id: { type: ['string', 'null'] },
         agentConversationId: { type: ['string', 'null'] },
         checkoutId: { type: ['string', 'null'] },
