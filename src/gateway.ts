@@ -46,7 +46,17 @@ import { WebhookSecretService } from './services/webhooks/webhook-secret.service
 import { WorkerPool } from './workers/worker-pool.ts';
 import { AgentClock } from './services/agent/agent-clock.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
-import { ATTACHMENT_CLEANUP_JOB, CAPABILITY_PROBE_JOB, createAttachmentCleanupHandler, createCapabilityProbeHandler, createEventPruneHandler, EVENT_PRUNE_JOB, scheduleAgentMaintenance } from './services/agent/agent-maintenance.ts';
+import {
+  ATTACHMENT_CLEANUP_JOB,
+  CAPABILITY_PROBE_JOB,
+  createAttachmentCleanupHandler,
+  createCapabilityProbeHandler,
+  createEventPruneHandler,
+  createIdempotencyPruneHandler,
+  EVENT_PRUNE_JOB,
+  IDEMPOTENCY_PRUNE_JOB,
+  scheduleAgentMaintenance,
+} from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
 import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
 import { createStorageBillingHandler, scheduleStorageBilling, STORAGE_BILLING_JOB } from './services/storage/storage-billing.ts';
@@ -205,6 +215,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       [CAPABILITY_PROBE_JOB.kind]: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
       [EVENT_PRUNE_JOB.kind]: createEventPruneHandler({ db: database.db, logger, retentionMs: config.agent.eventRetentionMs }),
       [ATTACHMENT_CLEANUP_JOB.kind]: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
+      [IDEMPOTENCY_PRUNE_JOB.kind]: createIdempotencyPruneHandler({ db: database.db, logger, now: services.agent.clock.now }),
       [STORAGE_BILLING_JOB.kind]: createStorageBillingHandler({ billing: services.storage.billing, logger }),
       [STORAGE_COPY_JOB]: createStorageCopyHandler(services.storage.files),
     },

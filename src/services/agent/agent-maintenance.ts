@@ -1,11 +1,13 @@
 /**
  * The agent's recurring jobs on the `maintenance` queue (each safe to run twice, and in several
  * processes at once): verifying text routes' capabilities, removing events older than their
- * retention (a reader whose cursor is older gets `resync`), and removing expired attachments.
+ * retention (a reader whose cursor is older gets `resync`), removing expired attachments, and
+ * forgetting idempotency keys past their retention.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { pruneEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
+import { pruneIdempotencyRecords } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../workers/worker-pool.ts';
@@ -15,6 +17,10 @@ import type { RouteCapabilities } from './route-capabilities.service.ts';
 export const CAPABILITY_PROBE_JOB = { kind: 'agent_capability_probe', refId: 'routes', queue: 'maintenance' } as const;
 export const EVENT_PRUNE_JOB = { kind: 'agent_event_prune', refId: 'events', queue: 'maintenance' } as const;
 export const ATTACHMENT_CLEANUP_JOB = { kind: 'agent_attachment_cleanup', refId: 'attachments', queue: 'maintenance' } as const;
+export const IDEMPOTENCY_PRUNE_JOB = { kind: 'agent_idempotency_prune', refId: 'idempotency', queue: 'maintenance' } as const;
+/** Idempotency keys answer replays for a week (AGENT.md asks for at least 24 hours); a decision's until its run ended a day ago. */
+export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3_600_000;
+const DECISION_GRACE_MS = 24 * 3_600_000;
 /** SPEC "Limits": expired uploads and references are removed every minute. */
 export const ATTACHMENT_CLEANUP_INTERVAL_MS = 60_000;
 
@@ -23,6 +29,7 @@ export async function scheduleAgentMaintenance(db: Kysely<Schema>, queue: WorkQu
     await queue.enqueue(tx, { ...CAPABILITY_PROBE_JOB, runAt: now });
     await queue.enqueue(tx, { ...EVENT_PRUNE_JOB, runAt: now + 60_000 });
     await queue.enqueue(tx, { ...ATTACHMENT_CLEANUP_JOB, runAt: now + ATTACHMENT_CLEANUP_INTERVAL_MS });
+    await queue.enqueue(tx, { ...IDEMPOTENCY_PRUNE_JOB, runAt: now + 3_600_000 });
   });
 }
 
@@ -62,5 +69,14 @@ export function createAttachmentCleanupHandler(deps: { attachments: AttachmentsS
       deps.logger.warn({ err: error }, 'removing expired attachments failed; trying again in a minute');
     }
     return { kind: 'again', runAt: Date.now() + ATTACHMENT_CLEANUP_INTERVAL_MS };
+  };
+}
+
+export function createIdempotencyPruneHandler(deps: { db: Kysely<Schema>; logger: Logger; now: () => number }): () => Promise<JobOutcome> {
+  return async () => {
+    const now = deps.now();
+    const removed = await pruneIdempotencyRecords(deps.db, now - IDEMPOTENCY_RETENTION_MS, now, DECISION_GRACE_MS, 1000);
+    if (removed > 0) deps.logger.info({ removed }, 'forgot idempotency keys past their retention');
+    return { kind: 'again', runAt: Date.now() + 3_600_000 };
   };
 }

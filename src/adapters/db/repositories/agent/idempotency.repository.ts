@@ -32,3 +32,33 @@ export async function reserveIdempotencyKey<T>(tx: Executor, scope: string, key:
 export async function storeIdempotentResponse(tx: Executor, scope: string, key: string, response: unknown): Promise<void> {
   await tx.updateTable('idempotency_records').set({ response_json: JSON.stringify(response), status_code: 200 }).where('scope', '=', scope).where('key', '=', key).execute();
 }
+
+/**
+ * Removes records created before `before`: all at once for most scopes; a decision's only once its
+ * run ended more than `decisionGraceMs` ago (AGENT.md "Idempotency"), up to `limit` of those per call.
+ * Returns how many went.
+ */
+export async function pruneIdempotencyRecords(db: Executor, before: number, now: number, decisionGraceMs: number, limit: number): Promise<number> {
+  const plain = await db.deleteFrom('idempotency_records').where('created_at', '<', before).where('scope', 'not like', 'agent_decision:%').executeTakeFirst();
+  let removed = Number(plain.numDeletedRows);
+  const decisions = await db
+    .selectFrom('idempotency_records')
+    .select(['scope', 'key'])
+    .where('created_at', '<', before)
+    .where('scope', 'like', 'agent_decision:%')
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  const runOf = (scope: string) => scope.slice(scope.lastIndexOf(':') + 1);
+  const runIds = [...new Set(decisions.map((r) => runOf(r.scope)))];
+  if (runIds.length === 0) return removed;
+  const ended = new Set(
+    (await db.selectFrom('agent_runs').select(['id', 'finished_at']).where('id', 'in', runIds).where('finished_at', '<', now - decisionGraceMs).execute()).map((r) => r.id),
+  );
+  for (const row of decisions) {
+    if (!ended.has(runOf(row.scope))) continue;
+    const result = await db.deleteFrom('idempotency_records').where('scope', '=', row.scope).where('key', '=', row.key).executeTakeFirst();
+    removed += Number(result.numDeletedRows);
+  }
+  return removed;
+}
