@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { AgentTables } from './tables/agent.tables.ts';
+import type { AgentProjectTables } from './tables/agent-projects.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
 import type { MediaTables } from './tables/media.tables.ts';
@@ -15,7 +16,7 @@ import type { StorageTables } from './tables/storage.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

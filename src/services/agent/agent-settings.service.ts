@@ -66,10 +66,13 @@ export class AgentSettingsService {
     return { version, settings: next, updatedAt: new Date().toISOString() };
   }
 
-  /** The user's settings on this storefront with a conversation's overrides on top (a run's snapshot). */
-  async effective(caller: AgentCaller, overrides: PartialAgentSettings): Promise<AgentSettings> {
+  /**
+   * The user's settings on this storefront with the layers on top, later ones winning (a run's
+   * snapshot: project defaults, then the conversation's overrides; rule 9).
+   */
+  async effective(caller: AgentCaller, ...layers: PartialAgentSettings[]): Promise<AgentSettings> {
     const { settings } = await this.get(caller);
-    return withAvailableModels(this.#catalog, mergeSettings(settings, overrides));
+    return withAvailableModels(this.#catalog, mergeSettings(settings, ...layers));
   }
 
   /** An orchestrator whose every route was verified to have no tool calling is refused (rule 10 is for manual picks). */

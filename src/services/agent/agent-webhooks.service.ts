@@ -17,6 +17,7 @@ import {
   type AgentWebhookRow,
 } from '../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
+import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
 import { isOutboundUrlError } from '../../adapters/outbound/outbound-url-error.ts';
@@ -65,7 +66,7 @@ export class AgentWebhooksService {
       if (typeof fields.scopeId !== 'string' || fields.scopeId === '') throw invalidInput(`scope ${scope} needs scopeId: the ${scope}'s id`, 'scopeId');
       scopeId = fields.scopeId;
       if (scope === 'conversation' && !(await findConversation(this.#db, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your conversations`, 'scopeId');
-      if (scope === 'project') throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your projects`, 'scopeId');
+      if (scope === 'project' && !(await findProject(this.#db, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your projects`, 'scopeId');
     } else if (fields.scopeId !== undefined && fields.scopeId !== null) throw invalidInput('scope user takes no scopeId', 'scopeId');
     const existing = await listAgentWebhooks(this.#db, caller.userId, caller.storefront.id);
     if (existing.length >= MAX_DESTINATIONS) throw invalidInput(`at most ${MAX_DESTINATIONS} webhook destinations; delete one first`, 'url');

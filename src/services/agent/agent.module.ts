@@ -27,6 +27,7 @@ import { FaultPoints } from './engine/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
 import { AgentEventHub } from './events/event-hub.ts';
 import { MessagesService } from './messages.service.ts';
+import { ProjectsService } from './projects.service.ts';
 import { RouteCapabilities } from './route-capabilities.service.ts';
 import { RunControlsService } from './run-controls.service.ts';
 import { RunViewsService } from './run-views.service.ts';
@@ -46,6 +47,7 @@ export interface AgentServices {
   webhooks: AgentWebhooksService;
   attachments: AttachmentsService;
   context: ContextReferencesService;
+  projects: ProjectsService;
   /** The clock of the agent's expiries (attachments); tests move it forward. */
   clock: AgentClock;
   aborts: RunAborts;
@@ -77,6 +79,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);
   const clock = deps.clock ?? new AgentClock();
+  const projects = new ProjectsService({ db, catalog, capabilities });
   const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now });
   return {
     storefronts: new Storefronts(config.storefronts),
@@ -86,12 +89,13 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     models: new AgentModelsService({ catalog, capabilities, providers: Object.keys(config.providers), mediaRoutes: config.routes }),
     settings,
     conversations: new ConversationsService({ db, catalog, writer, bus, hub }),
-    messages: new MessagesService({ db, catalog, writer, settings, attachments }),
+    messages: new MessagesService({ db, catalog, writer, settings, attachments, projects }),
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
     attachments,
     context: new ContextReferencesService({ db, writer }),
+    projects,
     clock,
     aborts,
     engine: {

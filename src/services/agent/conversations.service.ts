@@ -14,6 +14,7 @@ import {
   markConversationDeleted,
   renameConversation,
 } from '../../adapters/db/repositories/agent/conversations.repository.ts';
+import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
 import { deleteEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
 import { deleteMessages } from '../../adapters/db/repositories/agent/messages.repository.ts';
 import { countQueuedRuns, listUnfinishedRuns } from '../../adapters/db/repositories/agent/runs.repository.ts';
@@ -95,7 +96,8 @@ export class ConversationsService {
     const profileId = optionalId(fields.profileId, 'profileId');
     if (profileId !== null && !findProfile(profileId)) throw invalidInput(`profileId: ${echo(profileId)} is not a profile (GET /api/v1/agent/profiles)`, 'profileId');
     const projectId = optionalId(fields.projectId, 'projectId');
-    if (projectId !== null) throw invalidInput(`projectId: ${echo(projectId)} is not one of your projects`, 'projectId');
+    // Another user's project, another storefront's or a deleted one reads as missing.
+    if (projectId !== null && !(await findProject(this.#db, ownerOf(caller), projectId))) throw invalidInput(`projectId: ${echo(projectId)} is not one of your projects (GET /api/v1/agent/projects)`, 'projectId');
     const defaultWorkflowId = optionalId(fields.defaultWorkflowId, 'defaultWorkflowId');
     if (defaultWorkflowId !== null && !findWorkflow(defaultWorkflowId)) throw invalidInput(`defaultWorkflowId: ${echo(defaultWorkflowId)} is not a workflow (GET /agent/workflows)`, 'defaultWorkflowId');
     const settings = fields.settings === undefined || fields.settings === null ? {} : parseSettings(this.#catalog, fields.settings, 'settings');
@@ -142,7 +144,7 @@ export class ConversationsService {
     return row;
   }
 
-  async list(caller: AgentCaller, query: { q?: string; cursor?: string; limit?: string }): Promise<ConversationPage> {
+  async list(caller: AgentCaller, query: { q?: string; cursor?: string; limit?: string; projectId?: string }): Promise<ConversationPage> {
     const limit = parseLimit(query.limit);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     let search: string | undefined;
@@ -150,7 +152,8 @@ export class ConversationsService {
       search = searchExpression(query.q, isPostgres(this.#db));
       if (search === undefined) return { items: [], nextCursor: null };
     }
-    const rows = await listConversations(this.#db, ownerOf(caller), limit + 1, after, search);
+    const projectId = query.projectId === undefined || query.projectId === '' ? undefined : query.projectId;
+    const rows = await listConversations(this.#db, ownerOf(caller), limit + 1, after, search, projectId);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {

@@ -14,6 +14,7 @@ import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { AgentMessageKind } from '../../adapters/db/tables/agent.tables.ts';
 import type { RunStatus } from '../../domain/agent/run-status.ts';
 import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
+import { projectSettingsLayer } from '../../domain/agent/project-content.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
@@ -23,6 +24,7 @@ import type { AgentSettingsService } from './agent-settings.service.ts';
 import type { AgentWriter, TxEffects } from './agent-writer.ts';
 import type { AttachmentsService } from './attachments/attachments.service.ts';
 import { parseMessage, type ParsedMessage } from './message-input.ts';
+import type { ProjectsService } from './projects.service.ts';
 import { moveRun } from './runs/run-lifecycle.ts';
 import { scheduleRun } from './runs/run-jobs.ts';
 import { canSteer, type RunSnapshot, steersOf } from './runs/run-snapshot.ts';
@@ -60,9 +62,11 @@ export class MessagesService {
   readonly #writer: AgentWriter;
   readonly #settings: AgentSettingsService;
   readonly #attachments: AttachmentsService;
+  readonly #projects: ProjectsService;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; settings: AgentSettingsService; attachments: AttachmentsService }) {
+  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; settings: AgentSettingsService; attachments: AttachmentsService; projects: ProjectsService }) {
     this.#attachments = deps.attachments;
+    this.#projects = deps.projects;
     this.#db = deps.db;
     this.#catalog = deps.catalog;
     this.#writer = deps.writer;
@@ -84,10 +88,17 @@ export class MessagesService {
     if (!caller.storefront.agentRuns) {
       throw new AppError('agent_runs_disabled', 'New agent runs are disabled on this storefront; history, downloads and run controls stay available.');
     }
-    const settings = await this.#settings.effective(caller, JSON.parse(conversation.settings_json));
+    // Rule 9: the project's model defaults over the user's, the conversation's overrides over both;
+    // the run keeps the project version it starts with, whatever changes later.
+    const project = await this.#projects.forRun(ownerOf(caller), conversation.project_id);
+    const settings = await this.#settings.effective(caller, project ? projectSettingsLayer(project.content) : {}, JSON.parse(conversation.settings_json));
     const limit = message.maxCostMicro ?? parseRunLimit(settings.defaultMaxCostMicroUsd, 'settings.defaultMaxCostMicroUsd');
     const selected = conversation.mode === 'manual' ? conversation.selected_model_id : null;
     const snapshot: RunSnapshot = { settings, mode: conversation.mode, selectedModelId: selected, profileId: conversation.profile_id };
+    if (project) {
+      const { name, instructions, brand } = project.content;
+      snapshot.project = { projectId: project.projectId, version: project.version, name, instructions, brand };
+    }
     const orchestrator = selected !== null && this.#catalog.chat(selected) ? selected : settings.orchestratorModelId;
 
     return this.#writer.run(async (tx, fx) => {

@@ -89,6 +89,7 @@ export class RunViewsService {
       decisions: actions.filter((a) => a.status !== 'pending').map((a) => presentAction(a, now)),
       settings: snapshot.settings,
       profileId: snapshot.profileId,
+      project: snapshot.project ? { projectId: snapshot.project.projectId, version: snapshot.project.version } : null,
       error: run.error_code === null ? null : { code: run.error_code, message: run.error_message },
       revision: run.revision,
       version: run.version,

@@ -35,6 +35,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
           q: { type: 'string', maxLength: 500, description: 'Full-text search in titles and message texts (every word, as a prefix)' },
           cursor: { type: 'string', maxLength: 200, description: 'nextCursor of the previous page' },
           limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1 to 100 (20)' },
+          projectId: { type: 'string', maxLength: 200, description: 'Only the conversations of this project' },
         },
       },
     },
@@ -48,7 +49,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
         },
       },
     },
-    handler: async (request) => ({ code: 200, data: await conversations.list(agentCaller(request, services), request.query as { q?: string; cursor?: string; limit?: string }) }),
+    handler: async (request) => ({ code: 200, data: await conversations.list(agentCaller(request, services), request.query as { q?: string; cursor?: string; limit?: string; projectId?: string }) }),
   });
 
   app.get('/api/v1/agent/conversations/:conversationId', {

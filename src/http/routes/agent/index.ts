@@ -10,6 +10,7 @@ import { registerAgentRunRoutes } from './agent-runs.route.ts';
 import { registerAgentSettingsRoutes } from './agent-settings.route.ts';
 import { registerAgentStorageRoutes } from './agent-storage.route.ts';
 import { registerAgentWebhookRoutes } from './agent-webhooks.route.ts';
+import { registerAgentProjectRoutes } from './agent-projects.route.ts';
 
 /** Every agent endpoint (SPEC "Agent"), under /api/v1/agent. */
 export function registerAgentRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
@@ -22,4 +23,5 @@ export function registerAgentRoutes(app: FastifyInstance, services: AppServices,
   registerAgentContextRoutes(app, services);
   registerAgentWorkflowRoutes(app, services);
   registerAgentStorageRoutes(app, services);
+  registerAgentProjectRoutes(app, services);
 }

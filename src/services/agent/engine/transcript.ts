@@ -12,7 +12,7 @@ import { findProfile } from '../../../domain/agent/profiles.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { ChatMessage, ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import { microToUsd } from '../../../domain/money.ts';
-import { overridesOf, snapshotOf } from '../runs/run-snapshot.ts';
+import { overridesOf, type RunProject, snapshotOf } from '../runs/run-snapshot.ts';
 import { turnOf } from './run-state.ts';
 import { mediaDefaults, pinnedMediaModel } from './media-choice.ts';
 import { contextSourcesOf } from './context-tools.ts';
@@ -124,10 +124,23 @@ function systemPrompt(catalog: Catalog, input: TranscriptInput): string {
     const skill = JSON.parse(step.input_json) as { name: string; version: string; instructions: string };
     lines.push(`Skill ${skill.name} (${skill.version}): ${skill.instructions}`);
   }
+  if (snapshot.project) lines.push(...projectLines(snapshot.project));
   const profile = snapshot.profileId ? findProfile(snapshot.profileId) : undefined;
   if (profile) lines.push(`Profile: ${profile.name}. ${profile.instructions}`);
   lines.push(`Conversation ${run.conversation_id}, run ${run.id}.`);
   return lines.join('\n');
+}
+
+/** The brand project as the run started with it: its instructions and brand settings, for every step. */
+function projectLines(project: RunProject): string[] {
+  const lines = [`Brand project "${project.name}" (${project.projectId}, version ${project.version}): follow its instructions and brand in everything you make.`];
+  const { brand } = project;
+  if (brand.name) lines.push(`Brand name: ${brand.name}.`);
+  if (brand.voice) lines.push(`Brand voice: ${brand.voice}`);
+  if (brand.colors.length > 0) lines.push(`Brand colours: ${brand.colors.join(', ')}.`);
+  if (brand.logoAssetId) lines.push(`Brand logo: project asset ${brand.logoAssetId}.`);
+  if (project.instructions) lines.push('Project instructions:', '<<<', project.instructions, '>>>');
+  return lines;
 }
 
 /** The request's files: ids usable as references, masks with their originals, text read locally. */

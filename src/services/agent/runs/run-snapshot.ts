@@ -1,4 +1,5 @@
 import type { AgentSettings } from '../../../domain/agent/agent-settings.ts';
+import type { ProjectBrand } from '../../../domain/agent/project-content.ts';
 import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 
@@ -9,6 +10,16 @@ export interface RunSnapshot {
   /** Manual mode: the pinned model (a text model drives the run; a media model makes its media). */
   selectedModelId: string | null;
   profileId: string | null;
+  /** The conversation's project as the run started with it (rule 9, "Versioning"); absent without one. */
+  project?: RunProject;
+}
+
+export interface RunProject {
+  projectId: string;
+  version: number;
+  name: string;
+  instructions: string;
+  brand: ProjectBrand;
 }
 
 export function snapshotOf(run: RunRow): RunSnapshot {

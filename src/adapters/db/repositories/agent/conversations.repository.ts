@@ -102,13 +102,14 @@ export interface ConversationCursor {
   id: string;
 }
 
-/** One page by latest activity, newest first; `ids` restricts it to the matches of a search. */
+/** One page by latest activity, newest first; `search` restricts it to the matches of a search, `projectId` to a project's. */
 export async function listConversations(
   db: Executor,
   owner: { userId: string; storefront: string },
   limit: number,
   after: ConversationCursor | undefined,
   search: string | undefined,
+  projectId?: string,
 ): Promise<ConversationRow[]> {
   let query = db
     .selectFrom('agent_conversations')
@@ -116,6 +117,7 @@ export async function listConversations(
     .where('user_id', '=', owner.userId)
     .where('storefront', '=', owner.storefront)
     .where('deleted_at', 'is', null);
+  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
   if (after) {
     query = query.where((eb) =>
       eb.or([eb('last_activity_at', '<', after.lastActivityAt), eb.and([eb('last_activity_at', '=', after.lastActivityAt), eb('id', '<', after.id)])]),
