@@ -7,6 +7,7 @@ import type { StoragePlan } from '../../domain/storage/storage-plans.ts';
 import { StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { FaultPoints } from '../agent/engine/fault-points.ts';
+import { ProjectAssetImport } from './project-asset-import.ts';
 import { StorageBilling } from './storage-billing.ts';
 import { StorageFilesService } from './storage-files.service.ts';
 import { StorageSubscriptionsService } from './storage-subscriptions.service.ts';
@@ -16,13 +17,17 @@ export interface StorageServices {
   files: StorageFilesService;
   billing: StorageBilling;
   plans: StoragePlanCatalog;
+  /** Copies of artifacts into a project's assets. */
+  assets: ProjectAssetImport;
 }
 
 export function buildStorageServices(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; plans?: readonly StoragePlan[]; faults?: FaultPoints }): StorageServices {
   const plans = new StoragePlanCatalog(deps.plans);
+  const files = new StorageFilesService(deps);
   return {
     subscriptions: new StorageSubscriptionsService({ db: deps.db, now: deps.now, plans }),
-    files: new StorageFilesService(deps),
+    files,
+    assets: new ProjectAssetImport({ db: deps.db, files }),
     billing: new StorageBilling({ ...deps, plans }),
     plans,
   };

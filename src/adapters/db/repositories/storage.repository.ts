@@ -184,14 +184,23 @@ export async function listFiles(db: Executor, userId: string, limit: number, aft
   return rows.map((row) => numeric(row, FILE_NUMBERS));
 }
 
-/** Available → deleted, once: the caller that wins frees the quota. */
+/** Available → deleted, once (and the project asset it is): the caller that wins frees the quota. */
 export async function markFileDeleted(db: Executor, id: string, now: number): Promise<boolean> {
   const result = await db.updateTable('storage_files').set({ status: 'deleted', deleted_at: now }).where('id', '=', id).where('status', '=', 'available').executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await db.updateTable('agent_project_assets').set({ deleted_at: now }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  return true;
 }
 
-/** Every available file of a user → deleted (a lapsed subscription); their bytes go by the purge. */
+/** Every available file of a user → deleted (a lapsed subscription), with the project assets they are; their bytes go by the purge. */
 export async function markUserFilesDeleted(db: Executor, userId: string, now: number): Promise<number> {
+  await db
+    .updateTable('agent_project_assets')
+    .set({ deleted_at: now })
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', (eb) => eb.selectFrom('storage_files').select('id').where('user_id', '=', userId).where('status', '=', 'available'))
+    .execute();
   const result = await db.updateTable('storage_files').set({ status: 'deleted', deleted_at: now }).where('user_id', '=', userId).where('status', '=', 'available').executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -10,6 +10,7 @@ import {
   acceptedOperationView,
   autoRenewBody,
   filePageView,
+  importAssetBody,
   quoteBody,
   retainBody,
   storageAccountView,
@@ -182,6 +183,32 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
       },
     },
     handler: async (request) => ({ code: 200, data: await files.list(owner(request), request.query as { cursor?: string; limit?: string; projectId?: string }) }),
+  });
+
+  app.post('/api/v1/agent/projects/:projectId/assets/import', {
+    onRequest: auth,
+    schema: { params: idParam('projectId', 'Project id'), body: importAssetBody, headers: { ...idempotencyHeader, required: ['idempotency-key'] } },
+    config: {
+      docs: {
+        summary: 'Copy an artifact into the project\'s assets (202: accepted, not yet copied)',
+        description:
+          'A separate copy in paid storage: deleting the source (or its 3 days running out) keeps it. Poll GET /agent/storage/operations/{operationId}; the asset then appears in GET /agent/projects/{id}/assets and GET /agent/storage/files. The same Idempotency-Key replays the same operation and makes one copy. Needs an active storage plan with room.',
+        tags: ['Agent storage'],
+        auth: 'apiKey',
+        responses: {
+          202: { description: 'Accepted', schema: envelope(acceptedOperationView) },
+          400: errorResponse('Invalid body or missing Idempotency-Key'),
+          402: errorResponse('No active storage plan (storage_plan_required)'),
+          404: errorResponse('Not your project, or the artifact is not available'),
+          409: errorResponse('The file does not fit the quota (storage_quota_exceeded), or the key was used with another body'),
+        },
+      },
+    },
+    handler: async (request, reply) => {
+      const data = await services.storage.assets.import(owner(request), (request.params as { projectId: string }).projectId, request.body, idempotencyKeyOf(request));
+      reply.code(202);
+      return { code: 202, data };
+    },
   });
 
   const fileParams = idParam('fileId', 'Storage file id (sf_…)');

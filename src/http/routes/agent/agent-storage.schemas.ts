@@ -1,4 +1,6 @@
 /** JSON Schemas of the paid storage endpoints (request bodies and the response shapes for the docs). */
+import { ASSET_ROLES } from '../../../services/storage/project-asset-import.ts';
+
 type JsonSchema = Record<string, unknown>;
 
 const microUsd = (description: string): JsonSchema => ({ type: 'string', description: `${description} (decimal integer string of micro-USD; 1000000 = USD 1)` });
@@ -148,4 +150,14 @@ export const storageOperationView: JsonSchema = {
 export const filePageView: JsonSchema = {
   type: 'object',
   properties: { items: { type: 'array', items: storageFileView }, nextCursor: { type: ['string', 'null'] } },
+};
+
+export const importAssetBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['artifactId', 'role'],
+  properties: {
+    artifactId: { type: 'string', maxLength: 100, description: 'An artifact of yours on this storefront' },
+    role: { type: 'string', enum: [...ASSET_ROLES], description: 'What the asset is for in the brand' },
+  },
 };
