@@ -12,7 +12,9 @@ import { GenerationsPage } from './pages/GenerationsPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
+import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
+import { StoragePage } from './pages/StoragePage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { Link, matchPath, navigate, useLocation } from './router.tsx';
 
@@ -23,6 +25,8 @@ const NAV = [
   { to: '/playground', label: 'Playground' },
   { to: '/chat', label: 'Chat' },
   { to: '/agent', label: 'Agent' },
+  { to: '/projects', label: 'Projects' },
+  { to: '/storage', label: 'Storage' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/billing', label: 'Billing' },
   { to: '/account', label: 'Account' },
@@ -123,6 +127,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
   if (detail?.id) return <GenerationDetailPage id={detail.id} />;
   const conversation = matchPath('/agent/c/:id', path);
   if (conversation?.id) return <AgentPage conversationId={conversation.id} />;
+  const project = matchPath('/projects/:id', path);
+  if (project?.id) return <ProjectsPage projectId={project.id} />;
   switch (path) {
     case '/':
     case '/login':
@@ -142,6 +148,10 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <WebhooksPage />;
     case '/billing':
       return <BillingPage />;
+    case '/projects':
+      return <ProjectsPage />;
+    case '/storage':
+      return <StoragePage />;
     case '/account':
       return <AccountPage session={props.session} onSignOut={props.onSignOut} />;
     case '/admin':

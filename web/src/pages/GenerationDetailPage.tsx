@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ApiError, requestData } from '../api/client.ts';
 import type { GenerationDetail, WebhookDelivery } from '../api/types.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
+import { KeepButton } from '../components/KeepButton.tsx';
 import { formatCents, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -71,7 +72,10 @@ export function GenerationDetailPage(props: { id: string }) {
               <h2 id="files">Files</h2>
               <div className="file-list">
                 {g.files.map((file, i) => (
-                  <FilePreview key={file.fileUrl} file={file} label={`File ${i + 1} of ${g.files.length}${g.prompt ? `: ${g.prompt.slice(0, 80)}` : ''}`} large />
+                  <div key={file.fileUrl}>
+                    <FilePreview file={file} label={`File ${i + 1} of ${g.files.length}${g.prompt ? `: ${g.prompt.slice(0, 80)}` : ''}`} large />
+                    <KeepButton generationId={props.id} outputIndex={i} />
+                  </div>
                 ))}
               </div>
             </section>

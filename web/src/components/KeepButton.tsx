@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { ApiError, errorMessage, requestData } from '../api/client.ts';
+import type { StorageOperation } from '../api/storage.types.ts';
+import { Link } from '../router.tsx';
+
+/** "Keep in storage": copies one file of a generation into paid storage and follows the copy to its end. */
+export function KeepButton(props: { generationId: string; outputIndex: number }) {
+  const [state, setState] = useState<{ busy?: boolean; done?: boolean; error?: unknown }>({});
+  const keep = async () => {
+    setState({ busy: true });
+    try {
+      const accepted = await requestData<{ operationId: string }>('POST', '/api/v1/agent/storage/retain', { body: { generationId: props.generationId, outputIndex: props.outputIndex } });
+      for (let i = 0; i < 300; i++) {
+        const op = await requestData<StorageOperation>('GET', `/api/v1/agent/storage/operations/${encodeURIComponent(accepted.operationId)}`);
+        if (op.status === 'completed') return setState({ done: true });
+        if (op.status === 'failed') throw new Error(op.error?.message ?? 'The copy failed.');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      throw new Error('The copy is taking long; it will appear in Storage when it is done.');
+    } catch (e) {
+      setState({ error: e });
+    }
+  };
+  const needsPlan = state.error instanceof ApiError && (state.error.code === 'storage_plan_required' || state.error.code === 'storage_quota_exceeded');
+  return (
+    <div className="keep">
+      {state.done ? (
+        <p className="notice notice-success" role="status">
+          Kept in <Link to="/storage">Storage</Link>, beyond the 3 days.
+        </p>
+      ) : (
+        <button type="button" className="button button-small" disabled={state.busy} onClick={keep} aria-label={`Keep file ${props.outputIndex + 1} in storage`}>
+          {state.busy ? 'Keeping…' : 'Keep in storage'}
+        </button>
+      )}
+      {state.error ? (
+        <p className="notice notice-error" role="alert">
+          {errorMessage(state.error)} {needsPlan ? <Link to="/storage">See storage plans</Link> : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}

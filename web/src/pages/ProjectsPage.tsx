@@ -1,0 +1,334 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
+import type { StorageOperation } from '../api/storage.types.ts';
+import type { CatalogModel } from '../api/types.ts';
+import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { formatTime } from '../format.ts';
+import { Link, navigate } from '../router.tsx';
+import { formatBytes } from './StoragePage.tsx';
+
+interface Brand {
+  name: string | null;
+  voice: string | null;
+  colors: string[];
+  logoAssetId: string | null;
+}
+
+interface ModelDefaults {
+  imageModelId: string | null;
+  videoModelId: string | null;
+  musicModelId: string | null;
+}
+
+interface Project {
+  projectId: string;
+  version: number;
+  name: string;
+  instructions: string;
+  brand: Brand;
+  modelDefaults: ModelDefaults;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Asset {
+  assetId: string;
+  role: string;
+  name: string;
+  mime: string;
+  sizeBytes: number;
+  sourceArtifactId: string | null;
+  createdAt: string;
+}
+
+const ROLES = ['logo', 'product', 'character', 'style', 'background', 'reference', 'other'];
+const COLOR = /^#[0-9A-Fa-f]{6}$/;
+
+/** Brand projects: the list and a new project, or one project with its brand, versions and assets. */
+export function ProjectsPage(props: { projectId?: string }) {
+  return props.projectId ? <ProjectDetail id={props.projectId} /> : <ProjectList />;
+}
+
+function ProjectList() {
+  const list = useAsync((signal) => requestData<{ items: Project[] }>('GET', '/api/v1/agent/projects?limit=100', { signal }), []);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>();
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      const project = await requestData<Project>('POST', '/api/v1/agent/projects', { body: { name } });
+      navigate(`/projects/${encodeURIComponent(project.projectId)}`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Page title="Projects" lead="A brand project gives the agent your instructions, brand voice and colours, preferred models and assets, in every conversation of the project.">
+      <section className="panel" aria-labelledby="new-project">
+        <h2 id="new-project">New project</h2>
+        <form className="narrow-form" onSubmit={create}>
+          <label htmlFor="project-name">Name</label>
+          <input id="project-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit" className="button button-primary">
+            Create project
+          </button>
+        </form>
+        <ErrorNotice error={error} what="The project was not created" />
+      </section>
+      <section className="panel" aria-labelledby="project-list">
+        <h2 id="project-list">Your projects</h2>
+        <ErrorNotice error={list.error} what="The projects could not be loaded" />
+        {list.loading && !list.data ? <Loading /> : null}
+        {list.data && list.data.items.length === 0 ? <p className="muted">No projects yet.</p> : null}
+        <ul className="plain-list">
+          {list.data?.items.map((project) => (
+            <li key={project.projectId}>
+              <Link to={`/projects/${encodeURIComponent(project.projectId)}`}>{project.name}</Link>{' '}
+              <span className="muted small">
+                version {project.version}, updated {formatTime(project.updatedAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </Page>
+  );
+}
+
+function ProjectDetail(props: { id: string }) {
+  const project = useAsync((signal) => requestData<Project>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}`, { signal }), [props.id]);
+  const versions = useAsync((signal) => requestData<{ items: Project[] }>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/versions?limit=50`, { signal }), [props.id]);
+  const assets = useAsync((signal) => requestData<{ items: Asset[] }>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/assets?limit=100`, { signal }), [props.id]);
+  const [error, setError] = useState<unknown>();
+  const startConversation = async () => {
+    setError(undefined);
+    try {
+      const created = await requestData<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { body: { projectId: props.id } });
+      navigate(`/agent/c/${encodeURIComponent(created.conversationId)}`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const saved = () => {
+    project.reload();
+    versions.reload();
+  };
+  return (
+    <Page
+      title={project.data ? project.data.name : 'Project'}
+      actions={
+        <button type="button" className="button button-primary" onClick={startConversation}>
+          New conversation in this project
+        </button>
+      }
+    >
+      <p>
+        <Link to="/projects">All projects</Link>
+      </p>
+      <ErrorNotice error={project.error ?? error} what="The project could not be loaded" />
+      {project.loading && !project.data ? <Loading /> : null}
+      {project.data ? <ProjectForm key={project.data.version} project={project.data} assets={assets.data?.items ?? []} onSaved={saved} onConflict={saved} /> : null}
+      <Assets projectId={props.id} assets={assets.data?.items ?? []} error={assets.error} onImported={assets.reload} />
+      <section className="panel" aria-labelledby="versions-title">
+        <h2 id="versions-title">Versions</h2>
+        <p className="hint">Every saved change is a new version; a run keeps the version it started with.</p>
+        <ErrorNotice error={versions.error} what="The versions could not be loaded" />
+        <ol className="plain-list" data-testid="versions">
+          {versions.data?.items.map((v) => (
+            <li key={v.version}>
+              <strong>Version {v.version}</strong> <span className="muted small">{formatTime(v.createdAt)}</span>
+              <div className="small">{v.instructions ? v.instructions.slice(0, 200) : <span className="muted">No instructions</span>}</div>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </Page>
+  );
+}
+
+function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: () => void; onConflict: () => void }) {
+  const { project } = props;
+  const catalog = useAsync((signal) => request<CatalogModel[]>('GET', '/api/v1/catalog', { signal }), []);
+  const [name, setName] = useState(project.name);
+  const [instructions, setInstructions] = useState(project.instructions);
+  const [brandName, setBrandName] = useState(project.brand.name ?? '');
+  const [voice, setVoice] = useState(project.brand.voice ?? '');
+  const [colors, setColors] = useState<string[]>(project.brand.colors);
+  const [newColor, setNewColor] = useState('#336699');
+  const [logo, setLogo] = useState(project.brand.logoAssetId ?? '');
+  const [defaults, setDefaults] = useState<ModelDefaults>(project.modelDefaults);
+  const [status, setStatus] = useState<{ ok?: string; error?: unknown }>({});
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setStatus({});
+    try {
+      const saved = await requestData<Project>('PATCH', `/api/v1/agent/projects/${encodeURIComponent(project.projectId)}`, {
+        body: {
+          expectedVersion: project.version,
+          name,
+          instructions,
+          brand: { name: brandName || null, voice: voice || null, colors, logoAssetId: logo || null },
+          modelDefaults: defaults,
+        },
+      });
+      setStatus({ ok: `Saved as version ${saved.version}.` });
+      props.onSaved();
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'version_conflict') {
+        setStatus({ error: new Error('Someone saved this project meanwhile; the newest version was loaded. Make your change again.') });
+        props.onConflict();
+      } else setStatus({ error: e });
+    }
+  };
+  const models = (type: CatalogModel['type']) => (catalog.data ?? []).filter((m) => m.type === type);
+  const modelSelect = (field: keyof ModelDefaults, label: string, type: CatalogModel['type']) => (
+    <>
+      <label htmlFor={`default-${field}`}>{label}</label>
+      <select id={`default-${field}`} value={defaults[field] ?? ''} onChange={(e) => setDefaults((d) => ({ ...d, [field]: e.target.value || null }))}>
+        <option value="">Your own default</option>
+        {models(type).map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+  return (
+    <section className="panel" aria-labelledby="brand-title">
+      <h2 id="brand-title">Brand and instructions (version {project.version})</h2>
+      <form className="narrow-form" onSubmit={save}>
+        <label htmlFor="p-name">Project name</label>
+        <input id="p-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        <label htmlFor="p-instructions">Instructions for the agent</label>
+        <textarea id="p-instructions" rows={5} maxLength={20000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+        <label htmlFor="p-brand-name">Brand name</label>
+        <input id="p-brand-name" maxLength={200} value={brandName} onChange={(e) => setBrandName(e.target.value)} />
+        <label htmlFor="p-voice">Brand voice</label>
+        <textarea id="p-voice" rows={2} maxLength={2000} value={voice} onChange={(e) => setVoice(e.target.value)} />
+        <fieldset>
+          <legend>Brand colours</legend>
+          <ul className="swatches" aria-label="Brand colours">
+            {colors.map((c) => (
+              <li key={c}>
+                <span className="swatch" style={{ background: c }} aria-hidden="true" /> <span className="mono">{c}</span>{' '}
+                <button type="button" className="button button-small" onClick={() => setColors((list) => list.filter((x) => x !== c))} aria-label={`Remove colour ${c}`}>
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+          <label htmlFor="p-new-color">Add a colour</label>
+          <input id="p-new-color" type="color" value={newColor} onChange={(e) => setNewColor(e.target.value)} />
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!COLOR.test(newColor) || colors.includes(newColor.toUpperCase()) || colors.length >= 12}
+            onClick={() => setColors((list) => [...list, newColor.toUpperCase()])}
+          >
+            Add colour
+          </button>
+        </fieldset>
+        <label htmlFor="p-logo">Logo</label>
+        <select id="p-logo" value={logo} onChange={(e) => setLogo(e.target.value)}>
+          <option value="">None</option>
+          {props.assets.map((a) => (
+            <option key={a.assetId} value={a.assetId}>
+              {a.name} ({a.role})
+            </option>
+          ))}
+        </select>
+        {modelSelect('imageModelId', 'Image model', 'IMAGE')}
+        {modelSelect('videoModelId', 'Video model', 'VIDEO')}
+        {modelSelect('musicModelId', 'Music model', 'MUSIC')}
+        <button type="submit" className="button button-primary">
+          Save a new version
+        </button>
+      </form>
+      {status.ok ? (
+        <p className="notice notice-success" role="status">
+          {status.ok}
+        </p>
+      ) : null}
+      {status.error ? (
+        <p className="notice notice-error" role="alert">
+          {errorMessage(status.error)}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onImported: () => void }) {
+  const [artifactId, setArtifactId] = useState('');
+  const [role, setRole] = useState('product');
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: string }>({});
+  const importAsset = async (event: FormEvent) => {
+    event.preventDefault();
+    setState({ busy: true });
+    try {
+      const accepted = await requestData<{ operationId: string }>('POST', `/api/v1/agent/projects/${encodeURIComponent(props.projectId)}/assets/import`, {
+        body: { artifactId: artifactId.trim(), role },
+        headers: { 'idempotency-key': crypto.randomUUID() },
+      });
+      for (let i = 0; i < 300; i++) {
+        const op = await requestData<StorageOperation>('GET', `/api/v1/agent/storage/operations/${encodeURIComponent(accepted.operationId)}`);
+        if (op.status === 'completed') {
+          setState({ done: `Imported ${op.file?.name ?? 'the file'}.` });
+          setArtifactId('');
+          props.onImported();
+          return;
+        }
+        if (op.status === 'failed') throw new Error(op.error?.message ?? 'The import failed.');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      throw new Error('The import is taking long; it will appear here when it is done.');
+    } catch (e) {
+      setState({ error: e });
+    }
+  };
+  const needsPlan = state.error instanceof ApiError && (state.error.code === 'storage_plan_required' || state.error.code === 'storage_quota_exceeded');
+  return (
+    <section className="panel" aria-labelledby="assets-title">
+      <h2 id="assets-title">Assets</h2>
+      <ErrorNotice error={props.error} what="The assets could not be loaded" />
+      {props.assets.length === 0 ? <p className="muted">No assets yet.</p> : null}
+      <ul className="asset-grid">
+        {props.assets.map((a) => (
+          <li key={a.assetId}>
+            <span className="badge">{a.role}</span> {a.name} <span className="muted small">{formatBytes(a.sizeBytes)}</span>
+          </li>
+        ))}
+      </ul>
+      <form className="narrow-form" onSubmit={importAsset}>
+        <label htmlFor="asset-artifact">Artifact id (from an agent conversation)</label>
+        <input id="asset-artifact" required className="mono" value={artifactId} onChange={(e) => setArtifactId(e.target.value)} placeholder="art_…" />
+        <label htmlFor="asset-role">Role</label>
+        <select id="asset-role" value={role} onChange={(e) => setRole(e.target.value)}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button" disabled={state.busy}>
+          Import into the project
+        </button>
+      </form>
+      {state.done ? (
+        <p className="notice notice-success" role="status">
+          {state.done}
+        </p>
+      ) : null}
+      {needsPlan ? (
+        <p className="notice notice-error" role="alert">
+          {errorMessage(state.error)} <Link to="/storage">Storage plans</Link>
+        </p>
+      ) : (
+        <ErrorNotice error={state.error} what="The import did not work" />
+      )}
+    </section>
+  );
+}
