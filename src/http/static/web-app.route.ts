@@ -23,6 +23,9 @@ export const DASHBOARD_PATHS = [
   '/webhooks',
   '/account',
   '/billing',
+  '/projects',
+  '/projects/:id',
+  '/storage',
   '/admin',
 ];
 
