@@ -110,7 +110,9 @@ function ProjectDetail(props: { id: string }) {
       setError(e);
     }
   };
-  const saved = () => {
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>();
+  const saved = (version?: number) => {
+    setNotice(version === undefined ? { ok: false, text: 'Someone saved this project meanwhile; the newest version is loaded. Make your change again.' } : { ok: true, text: `Saved as version ${version}.` });
     project.reload();
     versions.reload();
   };
@@ -128,7 +130,12 @@ function ProjectDetail(props: { id: string }) {
       </p>
       <ErrorNotice error={project.error ?? error} what="The project could not be loaded" />
       {project.loading && !project.data ? <Loading /> : null}
-      {project.data ? <ProjectForm key={project.data.version} project={project.data} assets={assets.data?.items ?? []} onSaved={saved} onConflict={saved} /> : null}
+      {notice ? (
+        <p className={notice.ok ? 'notice notice-success' : 'notice notice-error'} role={notice.ok ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      ) : null}
+      {project.data ? <ProjectForm key={project.data.version} project={project.data} assets={assets.data?.items ?? []} onSaved={saved} onConflict={() => saved()} /> : null}
       <Assets projectId={props.id} assets={assets.data?.items ?? []} error={assets.error} onImported={assets.reload} />
       <section className="panel" aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
@@ -147,7 +154,7 @@ function ProjectDetail(props: { id: string }) {
   );
 }
 
-function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: () => void; onConflict: () => void }) {
+function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (version: number) => void; onConflict: () => void }) {
   const { project } = props;
   const catalog = useAsync((signal) => request<CatalogModel[]>('GET', '/api/v1/catalog', { signal }), []);
   const [name, setName] = useState(project.name);
@@ -158,7 +165,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: () => 
   const [newColor, setNewColor] = useState('#336699');
   const [logo, setLogo] = useState(project.brand.logoAssetId ?? '');
   const [defaults, setDefaults] = useState<ModelDefaults>(project.modelDefaults);
-  const [status, setStatus] = useState<{ ok?: string; error?: unknown }>({});
+  const [status, setStatus] = useState<{ error?: unknown }>({});
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -173,13 +180,10 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: () => 
           modelDefaults: defaults,
         },
       });
-      setStatus({ ok: `Saved as version ${saved.version}.` });
-      props.onSaved();
+      props.onSaved(saved.version);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'version_conflict') {
-        setStatus({ error: new Error('Someone saved this project meanwhile; the newest version was loaded. Make your change again.') });
-        props.onConflict();
-      } else setStatus({ error: e });
+      if (e instanceof ApiError && e.code === 'version_conflict') props.onConflict();
+      else setStatus({ error: e });
     }
   };
   const models = (type: CatalogModel['type']) => (catalog.data ?? []).filter((m) => m.type === type);
@@ -247,11 +251,6 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: () => 
           Save a new version
         </button>
       </form>
-      {status.ok ? (
-        <p className="notice notice-success" role="status">
-          {status.ok}
-        </p>
-      ) : null}
       {status.error ? (
         <p className="notice notice-error" role="alert">
           {errorMessage(status.error)}
