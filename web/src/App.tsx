@@ -84,7 +84,17 @@ export function App() {
     );
   }
 
-  const { user } = session.session;
+  return <SignedInApp session={session.session} path={path} onSignOut={signOut} />;
+}
+
+/** The signed-in frame: top bar (a menu button on phones), the page. */
+function SignedInApp(props: { session: SessionData; path: string; onSignOut: () => void }) {
+  const { session, path, onSignOut: signOut } = props;
+  const { user } = session;
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A page change closes the phone menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
+  useEffect(() => setMenuOpen(false), [path]);
   const nav = user.isAdmin ? [...NAV, { to: '/admin', label: 'Admin' }] : NAV;
   const current = (to: string) => (to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`));
   return (
@@ -96,7 +106,19 @@ export function App() {
         <Link to="/" className="brand">
           Switchboard
         </Link>
-        <nav aria-label="Main">
+        <button
+          type="button"
+          className="button menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setMenuOpen(false);
+          }}
+        >
+          {menuOpen ? 'Close menu' : 'Menu'}
+        </button>
+        <nav aria-label="Main" id="main-menu" className={menuOpen ? 'menu-open' : undefined}>
           <ul>
             {nav.map((item) => (
               <li key={item.to}>
@@ -105,6 +127,11 @@ export function App() {
                 </Link>
               </li>
             ))}
+            <li>
+              <a href="/docs" target="_blank" rel="noreferrer">
+                API docs
+              </a>
+            </li>
           </ul>
         </nav>
         <div className="topbar-user">
@@ -115,7 +142,7 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Routes path={path} session={session.session} onSignOut={signOut} />
+        <Routes path={path} session={session} onSignOut={signOut} />
       </main>
     </>
   );

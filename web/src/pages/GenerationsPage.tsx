@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage, request, requestData } from '../api/client.ts';
-import type { CatalogModel, GenerationItem, GenerationPage } from '../api/types.ts';
+import type { CatalogModel, GenerationDetail, GenerationItem, GenerationPage } from '../api/types.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge } from '../components/common.tsx';
 import { formatCents, formatTime } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -46,6 +46,36 @@ export function GenerationsPage() {
     );
     return () => controller.abort();
   }, [queryString]);
+
+  // Running tasks refresh on their own until they end (every 2 s, only the ones still running).
+  const running = items.filter((item) => item.status === 'not_started' || item.status === 'processing').map((item) => item.taskId);
+  const runningKey = running.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runningKey stands for the running ids.
+  useEffect(() => {
+    if (running.length === 0) return;
+    const timer = window.setTimeout(async () => {
+      const updates = await Promise.all(
+        running.map((id) => requestData<GenerationDetail>('GET', `/api/v1/generation/${encodeURIComponent(id)}`).catch(() => undefined)),
+      );
+      setItems((old) =>
+        old.map((item) => {
+          const fresh = updates.find((u) => u?.taskId === item.taskId);
+          if (!fresh) return item;
+          return {
+            ...item,
+            status: fresh.status,
+            files: fresh.files,
+            errorMessage: fresh.errorMessage,
+            finishedTime: fresh.finishedAt,
+            costMicroUsd: fresh.cost.microUsd,
+            costCents: fresh.cost.cents,
+            refunded: fresh.cost.refundedMicroUsd !== '0',
+          };
+        }),
+      );
+    }, 2000);
+    return () => window.clearTimeout(timer);
+  }, [runningKey, items]);
 
   const loadMore = async () => {
     if (!cursor) return;

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import type { CatalogModel, TaskData } from '../api/types.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
+import { CopyAsCode } from '../components/CopyAsCode.tsx';
 import { buildInput, type FormValue, type FormValues, fieldOfParam, ParamForm } from '../components/ParamForm.tsx';
 import { formatMicroUsd } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -29,6 +30,7 @@ export function PlaygroundPage() {
   const [createError, setCreateError] = useState<unknown>();
   const [creating, setCreating] = useState(false);
   const resultRef = useRef<HTMLElement>(null);
+  const me = useAsync((signal) => requestData<{ balance: number }>('GET', '/api/v1/user/me', { signal }), []);
 
   // A new model starts from an empty form.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the model changes.
@@ -94,6 +96,7 @@ export function PlaygroundPage() {
     try {
       const created = await requestData<{ taskId: string; status: TaskData['status']; createdAt: string }>('POST', '/api/v1/generation/create', { body: { model: model.id, input } });
       setTask({ taskId: created.taskId, status: created.status, files: [], output: null, createdTime: created.createdAt, errorMessage: null });
+      me.reload();
     } catch (e) {
       setCreateError(e);
     } finally {
@@ -104,6 +107,9 @@ export function PlaygroundPage() {
   const estimateError = estimate.state === 'error' ? estimate : undefined;
   const byType = ['IMAGE', 'VIDEO', 'MUSIC'].map((t) => ({ type: t, models: models.filter((m) => m.type === t) }));
   const insufficient = createError instanceof ApiError && createError.status === 402;
+  // The balance in whole cents (what /user/me shows) against the estimate in micro-USD.
+  const balanceMicro = me.data ? me.data.balance * 10_000 : undefined;
+  const overBalance = estimate.state === 'ok' && balanceMicro !== undefined && estimate.cost > balanceMicro;
 
   return (
     <Page title="Playground" lead="Try any media model. The estimate is exactly what creating the generation will charge.">
@@ -144,12 +150,21 @@ export function PlaygroundPage() {
               {estimateError && !estimateError.field ? <span className="field-error">{estimateError.message}</span> : null}
               {estimateError?.field ? <span className="field-error">Check the form: {estimateError.message}</span> : null}
             </div>
-            <button type="submit" className="button button-primary" disabled={creating || (task !== undefined && !TERMINAL.has(task.status))}>
+            <p className="small" data-testid="playground-balance">
+              Balance: {balanceMicro === undefined ? '…' : formatMicroUsd(balanceMicro)}
+            </p>
+            {overBalance ? (
+              <div className="notice notice-error" role="alert">
+                This request costs more than your balance. <Link to="/billing">Add funds</Link> or change the request.
+              </div>
+            ) : null}
+            <button type="submit" className="button button-primary" disabled={creating || overBalance || (task !== undefined && !TERMINAL.has(task.status))}>
               {creating ? 'Creating…' : 'Generate'}
             </button>
+            <CopyAsCode path="/api/v1/generation/create" body={{ model: model.id, input }} />
             {insufficient ? (
               <div className="notice notice-error" role="alert">
-                Your balance is too low for this request. Ask the operator of this gateway for credit.
+                Your balance is too low for this request. <Link to="/billing">Add funds</Link>, then try again.
               </div>
             ) : (
               <ErrorNotice error={createError} what="The generation could not be created" missingEndpoint="Media generation is not available on this gateway yet." />
