@@ -58,6 +58,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
         authOf(request).userId,
         request.body,
         key,
+        authOf(request).keyId ?? null,
       );
       return { code: 200, data: { taskId: task.id, status: task.status, createdAt: new Date(task.created_at).toISOString() } };
     },

@@ -42,7 +42,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
  * first job. So a paid task is never lost and an unpaid one never runs. With an Idempotency-Key, the
  * same key and body return the first task without a second debit; another body is a 409.
  */
-export async function createGeneration(deps: CreateGenerationDeps, userId: string, body: unknown, idempotencyKey?: string): Promise<CreatedTask> {
+export async function createGeneration(deps: CreateGenerationDeps, userId: string, body: unknown, idempotencyKey?: string, apiKeyId: string | null = null): Promise<CreatedTask> {
   const now = deps.now?.() ?? Date.now();
   let hash: string | null = null;
   if (idempotencyKey !== undefined) {
@@ -52,7 +52,7 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
     if (earlier) return replay(earlier, hash);
   }
 
-  const task = await prepareGeneration(deps, userId, body, now, { idempotencyKey: idempotencyKey ?? null, requestHash: hash });
+  const task = await prepareGeneration(deps, userId, body, now, { idempotencyKey: idempotencyKey ?? null, requestHash: hash, apiKeyId });
   try {
     // Refusable: the only AppError (insufficient balance) is raised by the guarded debit, before any write.
     await deps.writes.run(userId, (tx) => writePaidTask(tx, deps.queue, task), true);
@@ -78,7 +78,7 @@ export async function prepareGeneration(
   userId: string,
   body: unknown,
   now: number,
-  extra: { idempotencyKey: string | null; requestHash: string | null; agentRunId?: string | null },
+  extra: { idempotencyKey: string | null; requestHash: string | null; agentRunId?: string | null; apiKeyId?: string | null },
 ): Promise<TaskRow> {
   const priced = await deps.estimates.price(body);
   const { model, input, webhook } = priced.request;
@@ -122,6 +122,7 @@ export async function prepareGeneration(
     finished_at: null,
     expires_at: null,
     agent_run_id: extra.agentRunId ?? null,
+    api_key_id: extra.apiKeyId ?? null,
   };
 }
 

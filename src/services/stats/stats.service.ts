@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   advanceCheckpoint,
+  aggregateByApiKey,
   aggregateChat,
   aggregateTasks,
   findCheckpoint,
@@ -39,6 +40,8 @@ export interface Statistics {
   byDay: StatsBucket[];
   byModel: StatsBucket[];
   byType: StatsBucket[];
+  /** Generations and chat requests per API key id (`dashboard` for the session's own), most expensive first. */
+  byApiKey: StatsBucket[];
 }
 
 /** Generation types in the order of the catalog; chat requests are TEXT. */
@@ -77,11 +80,12 @@ const IN_PROGRESS: ReadonlySet<string> = new Set<TaskStatus>(['not_started', 'pr
  */
 export async function computeStatistics(db: Kysely<Schema>, userId: string, query: StatsQuery, now: number = Date.now()): Promise<Statistics> {
   const period = resolveStatsPeriod(query, now);
-  const [user, tasks, chats, storageCharges, allTimeMicro] = await Promise.all([
+  const [user, tasks, chats, storageCharges, keys, allTimeMicro] = await Promise.all([
     getUser(db, userId),
     aggregateTasks(db, userId, period.firstDay, period.lastDay),
     aggregateChat(db, userId, period.firstDay, period.lastDay),
     aggregateStorageCharges(db, userId, period.firstDay, period.lastDay),
+    aggregateByApiKey(db, userId, period.firstDay, period.lastDay),
     spentAllTime(db, userId, now),
   ]);
 
@@ -147,6 +151,10 @@ export async function computeStatistics(db: Kysely<Schema>, userId: string, quer
     byDay: [...days.entries()].sort((a, b) => a[0] - b[0]).map(([day, acc]) => bucket(dayKey(day), acc)),
     byModel: [...models.entries()].sort(mostExpensiveFirst).map(([key, acc]) => bucket(key, acc)),
     byType: [...types.entries()].sort(mostExpensiveFirst).map(([key, acc]) => bucket(key, acc)),
+    byApiKey: keys
+      .map((k): [string, Accumulator] => [k.apiKeyId ?? 'dashboard', { count: k.count, micro: k.costMicro }])
+      .sort(mostExpensiveFirst)
+      .map(([key, acc]) => bucket(key, acc)),
   };
 }
 

@@ -37,6 +37,8 @@ export interface Statistics {
   byDay: Bucket[];
   byModel: Bucket[];
   byType: Bucket[];
+  /** Per API key id; `dashboard` for requests made here. Absent on older gateways. */
+  byApiKey?: Bucket[];
 }
 
 export interface ApiKey {

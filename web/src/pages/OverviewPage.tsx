@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { request } from '../api/client.ts';
-import type { Statistics } from '../api/types.ts';
+import { request, requestData } from '../api/client.ts';
+import type { ApiKey, Statistics } from '../api/types.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { BucketTable, SpendChart } from '../components/SpendChart.tsx';
 import { formatCents, formatCount, todayUtc } from '../format.ts';
@@ -22,6 +22,12 @@ export function OverviewPage() {
   const [draft, setDraft] = useState({ from, to });
   const query = range === 'custom' ? `range=custom&from=${from}&to=${to}` : `range=${range}`;
   const stats = useAsync((signal) => request<Statistics>('GET', `/api/v1/stats?${query}`, { signal }), [query]);
+  const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
+  const keyName = (id: string) => {
+    if (id === 'dashboard') return 'Dashboard';
+    const key = keys.data?.find((k) => k.id === id);
+    return key ? `${key.name || 'Unnamed key'} (${key.prefix}…)${key.revokedAt ? ', revoked' : ''}` : id;
+  };
 
   const choose = (value: string) => {
     navigate(value === 'custom' ? `/?range=custom&from=${draft.from}&to=${draft.to}` : `/?range=${value}`, { replace: true });
@@ -104,6 +110,12 @@ export function OverviewPage() {
               <BucketTable buckets={data.byType} caption="Images, videos, music and text (chat)" keyLabel="Type" empty="No requests in this period." />
             </section>
           </div>
+          {data.byApiKey ? (
+            <section className="panel" aria-labelledby="by-key">
+              <h2 id="by-key">Spend by API key</h2>
+              <BucketTable buckets={data.byApiKey.map((b) => ({ ...b, key: keyName(b.key) }))} caption="Generations and chat requests per key, most expensive first" keyLabel="API key" empty="No requests in this period." />
+            </section>
+          ) : null}
         </div>
       ) : null}
     </Page>

@@ -43,6 +43,44 @@ export async function aggregateTasks(db: Executor, userId: string, firstDay: num
   return rows.map((r) => ({ day: Number(r.day), model: r.model, type: r.type, status: r.status, count: Number(r.n), costMicro: Number(r.cost ?? 0) }));
 }
 
+export interface ApiKeyAggregate {
+  /** Null: made from the dashboard (a session), or a generation created before migration 018. */
+  apiKeyId: string | null;
+  count: number;
+  costMicro: number;
+}
+
+/** Generations (refunded ones cost nothing) and chat requests on UTC days firstDay..lastDay, per API key. */
+export async function aggregateByApiKey(db: Executor, userId: string, firstDay: number, lastDay: number): Promise<ApiKeyAggregate[]> {
+  const [tasks, chats] = await Promise.all([
+    db
+      .selectFrom('tasks')
+      .select((eb) => ['api_key_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(sql<number>`case when status = 'failed' then 0 else cost_micro end`).as('cost')])
+      .where('user_id', '=', userId)
+      .where(DAY_OF, '>=', firstDay)
+      .where(DAY_OF, '<=', lastDay)
+      .groupBy('api_key_id')
+      .execute(),
+    db
+      .selectFrom('chat_requests')
+      .select((eb) => ['api_key_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('cost_micro').as('cost')])
+      .where('user_id', '=', userId)
+      .where(DAY_OF, '>=', firstDay)
+      .where(DAY_OF, '<=', lastDay)
+      .groupBy('api_key_id')
+      .execute(),
+  ]);
+  const byKey = new Map<string | null, ApiKeyAggregate>();
+  for (const row of [...tasks, ...chats]) {
+    const key = row.api_key_id ?? null;
+    const acc = byKey.get(key) ?? { apiKeyId: key, count: 0, costMicro: 0 };
+    acc.count += Number(row.n);
+    acc.costMicro += Number(row.cost ?? 0);
+    byKey.set(key, acc);
+  }
+  return [...byKey.values()];
+}
+
 /** Chat requests created on UTC days firstDay..lastDay, per day and model. */
 export async function aggregateChat(db: Executor, userId: string, firstDay: number, lastDay: number): Promise<ChatAggregate[]> {
   const rows = await db

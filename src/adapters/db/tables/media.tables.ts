@@ -33,6 +33,8 @@ export interface TasksTable {
   expires_at: number | null;
   /** The agent run that dispatched this task (migration 011); its terminal transition wakes the run. */
   agent_run_id?: string | null;
+  /** The API key it was created with (migration 018); null from a dashboard session or before 018. */
+  api_key_id?: string | null;
 }
 
 export interface TaskAttemptsTable {
