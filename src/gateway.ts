@@ -66,8 +66,8 @@ import { buildStorageServices } from './services/storage/storage.module.ts';
 export interface GatewayOptions {
   /** Where logs go (tests pass a quiet or capturing stream). */
   logger?: Logger;
-  /** Called once with the demo user's key on the very first start. */
-  onDemoKey?: (key: string) => void;
+  /** Called once on the very first start with the demo user's key and a one-time dashboard sign-in URL (none for a worker). */
+  onDemoKey?: (key: string, signInUrl?: string) => void;
   /** Listen on this port instead of config.port (tests use 0 for a free one). */
   listenPort?: number;
 }
@@ -253,10 +253,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
   const services = await buildServices(config, logger);
   await services.authenticator.start();
 
-  if (config.demoUser) {
-    const demo = await ensureDemoUser(services.database.db, services.apiKeys);
-    if (demo) options.onDemoKey?.(demo.key);
-  }
+  const demo = config.demoUser ? await ensureDemoUser(services.database.db, services.apiKeys) : undefined;
 
   let http: FastifyInstance | undefined;
   let url: string | undefined;
@@ -265,6 +262,11 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
     url = await http.listen({ port: options.listenPort ?? config.port, host: config.host });
     if (config.host === '0.0.0.0' || config.host === '::') url = url.replace(/\/\/[^:/]+/, '//127.0.0.1');
     if (!config.publicBaseUrlIsExplicit) config.publicBaseUrl = url;
+  }
+  if (demo) {
+    // A day to open it; it works once (docs/decisions.md "Demo sign-in link").
+    const signInUrl = url ? `${config.publicBaseUrl}/api/v1/auth/link?token=${await services.auth.createSignInLink(demo.userId, 24 * 3_600_000)}` : undefined;
+    options.onDemoKey?.(demo.key, signInUrl);
   }
   // After listening: callback URLs given to upstreams need the bound address.
   const workers = config.role !== 'api' ? await startWorkers(services) : undefined;

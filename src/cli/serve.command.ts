@@ -4,11 +4,13 @@ import { startGateway } from '../gateway.ts';
 /** Runs the gateway until SIGINT/SIGTERM, then drains: in-flight requests and jobs finish first. */
 export async function runServe(config: Config): Promise<number> {
   const gateway = await startGateway(config, {
-    onDemoKey: (key) => {
-      // Printed once, to the terminal only (never in a log line): the key is not stored anywhere in clear.
+    onDemoKey: (key, signInUrl) => {
+      // Printed once, to the terminal only (never in a log line): neither is stored anywhere in clear.
       process.stdout.write(
         `\n  Switchboard demo user created with USD 10.00.\n  API key (shown once, keep it): ${key}\n\n` +
-          `  Try: curl -H "Authorization: Bearer ${key}" http://127.0.0.1:${config.port}/api/v1/user/me\n\n`,
+          `  Try: curl -H "Authorization: Bearer ${key}" http://127.0.0.1:${config.port}/api/v1/user/me\n` +
+          (signInUrl ? `  Dashboard (one-time sign-in link, valid 24 h): ${signInUrl}\n` : '') +
+          '\n',
       );
     },
   });

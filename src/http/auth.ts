@@ -140,7 +140,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);

@@ -32,6 +32,23 @@ test('the first start prints a demo key that answers /user/me with USD 10; the C
     assert.ok(logLines.length > 0);
     assert.ok(!logLines.some((l) => l.includes(key)), 'the key is printed once, never in a log line');
 
+    // The printed one-time link signs the demo user in to the dashboard, once.
+    const link = /Dashboard \(one-time sign-in link, valid 24 h\): (http\S+)/.exec(output)?.[1];
+    assert.ok(link, `a sign-in link is printed:\n${output}`);
+    assert.ok(!logLines.some((l) => l.includes(new URL(link).searchParams.get('token') ?? 'none')), 'the link is not in a log line');
+    const opened = await fetch(link, { redirect: 'manual' });
+    assert.equal(opened.status, 302);
+    assert.equal(opened.headers.get('location'), '/');
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    assert.ok(cookie.includes('='), 'a session cookie is set');
+    const session = await fetch(`http://127.0.0.1:${port}/api/v1/auth/session`, { headers: { cookie } });
+    assert.equal(session.status, 200);
+    assert.equal(((await session.json()) as { data: { user: { email: string } } }).data.user.email, 'demo@switchboard.local');
+    const again = await fetch(link, { redirect: 'manual' });
+    assert.equal(again.status, 302);
+    assert.equal(again.headers.get('location'), '/login?link=expired', 'the link works once');
+    assert.equal(again.headers.get('set-cookie'), null);
+
     const cli = (...args: string[]) => spawnSync(process.execPath, ['src/main.ts', ...args], { env, encoding: 'utf8' });
     const credit = cli('credits', 'add', body.data.id, '--amount-cents', '250', '--idempotency-key', 'first-topup');
     assert.equal(credit.status, 0, credit.stderr);

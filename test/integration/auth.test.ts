@@ -320,3 +320,31 @@ describeEachMode(
   },
   { env: { TRUST_PROXY: 'loopback' } },
 );
+
+describeEachMode('the first administrator from ADMIN_TOKEN', (ctx) => {
+  test('a signed-in user with the token becomes an administrator; a wrong token, none, or no CSRF header change nothing', async () => {
+    const user = await signup(ctx.gw);
+    const wrong = await call(ctx.gw, user, 'POST', '/api/v1/auth/claim-admin', { adminToken: 'not-the-token' });
+    assert.equal(wrong.status, 403);
+    const noCsrf = await call(ctx.gw, user, 'POST', '/api/v1/auth/claim-admin', { adminToken: ADMIN_TOKEN }, { csrf: false });
+    assert.equal(noCsrf.status, 403);
+    const anonymous = await call(ctx.gw, undefined, 'POST', '/api/v1/auth/claim-admin', { adminToken: ADMIN_TOKEN });
+    assert.equal(anonymous.status, 401);
+    assert.equal((await call(ctx.gw, user, 'GET', '/admin/v1/users')).status, 403, 'not an administrator yet');
+    const right = await call(ctx.gw, user, 'POST', '/api/v1/auth/claim-admin', { adminToken: ADMIN_TOKEN });
+    assert.equal(right.status, 200, JSON.stringify(right.body));
+    assert.equal((right.body.data as { isAdmin: boolean }).isAdmin, true);
+    const list = await call(ctx.gw, user, 'GET', '/admin/v1/users');
+    assert.equal(list.status, 200);
+    const me = (list.body.data as unknown as Array<{ id: string; isAdmin: boolean }>).find((u) => u.id === user.userId);
+    assert.equal(me?.isAdmin, true, 'the admin list shows the role');
+  });
+
+  test('wrong tokens from one account are slowed down', async () => {
+    const user = await signup(ctx.gw);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(ctx.gw, user, 'POST', '/api/v1/auth/claim-admin', { adminToken: `guess-${i}` })).status);
+    assert.deepEqual(statuses.slice(0, 3), [403, 403, 403]);
+    assert.ok(statuses.slice(3).includes(429), `later guesses wait: ${statuses.join(',')}`);
+  });
+});

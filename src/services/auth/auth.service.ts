@@ -10,6 +10,8 @@ import {
   renewSession,
   setAdminFlag,
   setPasswordHash,
+  consumeSignInLink,
+  insertSignInLink,
 } from '../../adapters/db/repositories/auth.repository.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
@@ -128,6 +130,24 @@ export class AuthService {
     this.failuresByPair.reset(pairKey);
     if (check.needsRehash) await setPasswordHash(this.db, user.id, await hashPassword(password));
     await this.sweepExpired(now);
+    return this.issue(user, client, now);
+  }
+
+  /**
+   * A link that signs `userId` in once (the demo user at first start): the token is returned, only
+   * its hash is stored; it expires after `ttlMs`.
+   */
+  async createSignInLink(userId: string, ttlMs: number, now: number = Date.now()): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await insertSignInLink(this.db, { token_hash: hashSessionToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs });
+    return token;
+  }
+
+  /** Uses a sign-in link (once, before it expires) and opens a session for its user. */
+  async redeemSignInLink(token: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
+    const userId = typeof token === 'string' && token.length > 0 && token.length <= 200 ? await consumeSignInLink(this.db, hashSessionToken(token), now) : undefined;
+    const user = userId ? await findUserById(this.db, userId) : undefined;
+    if (!user) throw new AppError('unauthorized', 'this sign-in link was used already or has expired');
     return this.issue(user, client, now);
   }
 

@@ -212,8 +212,9 @@ describe('dashboard in a browser', { skip }, () => {
     await go('/admin');
     await page.getByRole('link', { name: 'Admin' }).waitFor();
     await page.getByRole('rowheader', { name: EMAIL }).waitFor();
+    await page.getByRole('row', { name: new RegExp(EMAIL.replace(/[.+]/g, '\\$&')) }).getByText('Administrator').waitFor();
     await page.getByRole('button', { name: `Manage ${EMAIL}` }).click();
-    await page.getByLabel('Credit (cents)').fill('25');
+    await page.getByLabel('Credit (USD)').fill('0.25');
     await page.getByRole('button', { name: 'Add credit' }).click();
     await page.getByText(/Credited \$0\.25/).waitFor();
     await page.getByRole('region', { name: 'Providers' }).getByText('local').first().waitFor();

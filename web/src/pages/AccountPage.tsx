@@ -104,6 +104,42 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
           </button>
         </form>
       </section>
+      {user.isAdmin ? null : <ClaimAdmin />}
     </Page>
+  );
+}
+
+/** The operator's way in: a signed-in user with the gateway's ADMIN_TOKEN becomes its first administrator. */
+function ClaimAdmin() {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const claim = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      await requestData('POST', '/api/v1/auth/claim-admin', { body: { adminToken: token } });
+      // The navigation and the admin pages follow the session: load it again.
+      window.location.assign('/admin');
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="claim-admin-title">
+      <h2 id="claim-admin-title">Administrator access</h2>
+      <p className="hint">Operators of this gateway: enter its ADMIN_TOKEN to make this account an administrator.</p>
+      <form className="narrow-form" onSubmit={claim}>
+        <label htmlFor="admin-token">ADMIN_TOKEN</label>
+        <input id="admin-token" type="password" autoComplete="off" required value={token} onChange={(e) => setToken(e.target.value)} />
+        <button type="submit" className="button">
+          Become administrator
+        </button>
+      </form>
+      {error ? (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
   );
 }

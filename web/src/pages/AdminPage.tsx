@@ -54,6 +54,7 @@ export function AdminPage() {
                   <th scope="col" className="num">
                     Balance
                   </th>
+                  <th scope="col">Role</th>
                   <th scope="col">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -66,6 +67,7 @@ export function AdminPage() {
                     <th scope="row">{u.email ?? '—'}</th>
                     <td className="mono">{u.id}</td>
                     <td className="num">{formatCents(u.balance)}</td>
+                    <td>{u.isAdmin ? <span className="badge badge-finished">Administrator</span> : 'User'}</td>
                     <td>{formatTime(u.createdAt)}</td>
                     <td>
                       <button type="button" className="button button-small" onClick={() => setSelected(u.id)} aria-label={`Manage ${u.email ?? u.id}`}>
@@ -164,7 +166,8 @@ function UserPanel(props: { user: User; onChanged: () => void }) {
     setMessage(undefined);
     try {
       const entry = await request<LedgerEntry>('POST', `/admin/v1/users/${encodeURIComponent(user.id)}/credits`, {
-        body: { amountCents: Number(amount), ...(note.trim() ? { note: note.trim() } : {}) },
+        // Dollars in the form, cents on the wire (the admin API's unit).
+        body: { amountCents: Math.round(Number(amount) * 100), ...(note.trim() ? { note: note.trim() } : {}) },
         headers: { 'idempotency-key': idempotencyKey.current },
       });
       idempotencyKey.current = crypto.randomUUID();
@@ -182,6 +185,7 @@ function UserPanel(props: { user: User; onChanged: () => void }) {
     try {
       await request('PUT', `/admin/v1/users/${encodeURIComponent(user.id)}/admin`, { body: { isAdmin } });
       setMessage({ ok: true, text: isAdmin ? 'The user is now an administrator.' : 'The user is no longer an administrator.' });
+      props.onChanged();
     } catch (e) {
       setMessage({ ok: false, text: errorMessage(e) });
     }
@@ -194,8 +198,8 @@ function UserPanel(props: { user: User; onChanged: () => void }) {
         Balance <strong>{formatCents(user.balance)}</strong>
       </p>
       <form className="inline-form" onSubmit={credit}>
-        <Field id="credit-amount" label="Credit (cents)" hint="Negative to correct; never below zero." inline>
-          <input id="credit-amount" type="number" step={1} required value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby="credit-amount-hint" />
+        <Field id="credit-amount" label="Credit (USD)" hint="Dollars and cents, e.g. 12.50; negative to correct, never below zero." inline>
+          <input id="credit-amount" type="number" step={0.01} required value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby="credit-amount-hint" />
         </Field>
         <Field id="credit-note" label="Note" inline>
           <input id="credit-note" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />

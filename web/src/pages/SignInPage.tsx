@@ -2,10 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { SessionData } from '../api/types.ts';
 import { describedBy, Field } from '../components/common.tsx';
-import { Link, usePageTitle } from '../router.tsx';
+import { Link, useLocation, usePageTitle } from '../router.tsx';
 
 /** Sign in, or create an account (`mode`); on success the app receives the session. */
 export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (session: SessionData) => void }) {
+  const { search } = useLocation();
   const signup = props.mode === 'signup';
   const title = signup ? 'Create your account' : 'Sign in to Switchboard';
   usePageTitle(title);
@@ -40,6 +41,11 @@ export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (sessi
         <h1 id="page-title" tabIndex={-1}>
           {title}
         </h1>
+        {search.get('link') === 'expired' ? (
+          <p className="notice notice-error" role="alert">
+            That sign-in link was used already or has expired. Sign in with a password, or ask the operator for a new link.
+          </p>
+        ) : null}
         <form onSubmit={submit} noValidate>
           <Field id="email" label="Email" error={emailError}>
             <input

@@ -53,3 +53,21 @@ export async function setAdminFlag(db: Executor, userId: string, isAdmin: boolea
   const result = await db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export async function insertSignInLink(db: Executor, row: { token_hash: string; user_id: string; created_at: number; expires_at: number }): Promise<void> {
+  await db.insertInto('sign_in_links').values({ ...row, used_at: null }).execute();
+}
+
+/** Marks the link used, once, if it has not expired: its user, or undefined (unknown, used or expired). */
+export async function consumeSignInLink(db: Executor, tokenHash: string, now: number): Promise<string | undefined> {
+  const result = await db
+    .updateTable('sign_in_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return undefined;
+  const row = await db.selectFrom('sign_in_links').select('user_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row?.user_id;
+}

@@ -16,6 +16,16 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+/** One-time sign-in links (migration 020): the token's SHA-256, used at most once before it expires. */
+export interface SignInLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface SessionTables {
   sessions: SessionsTable;
+  sign_in_links: SignInLinksTable;
 }

@@ -57,7 +57,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
       const query = request.query as { after?: string; limit?: string };
       const limit = Math.min(Math.max(Number(query.limit ?? 100), 1), 1000);
       const users = await listUsers(services.database.db, limit, query.after);
-      return { data: users.map(presentUser), nextCursor: users.length === limit ? (users.at(-1)?.id ?? null) : null };
+      // The admin list also says who administers the gateway (the dashboard shows it as the role).
+      return { data: users.map((u) => ({ ...presentUser(u), isAdmin: u.is_admin === 1 })), nextCursor: users.length === limit ? (users.at(-1)?.id ?? null) : null };
     },
   });
 

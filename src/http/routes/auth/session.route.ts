@@ -100,6 +100,29 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
     },
   });
 
+  app.get('/api/v1/auth/link', {
+    schema: { querystring: { type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } },
+    config: {
+      docs: {
+        summary: 'Open a one-time sign-in link (printed for the demo user at first start): signs in and goes to the dashboard',
+        tags: ['Dashboard session'],
+        auth: 'none',
+        responses: { 302: { description: 'To the dashboard, signed in; or to the sign-in page when the link was used or expired' } },
+      },
+    },
+    handler: async (request, reply) => {
+      noStore(reply);
+      try {
+        const issued = await services.auth.redeemSignInLink((request.query as { token: string }).token, clientOf(request));
+        setSessionCookie(request, reply, issued.token, issued.session.absoluteExpiresAt);
+        return reply.redirect('/', 302);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'unauthorized') return reply.redirect('/login?link=expired', 302);
+        throw error;
+      }
+    },
+  });
+
   app.get('/api/v1/auth/session', {
     onRequest: session,
     config: {
