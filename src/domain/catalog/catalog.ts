@@ -82,10 +82,21 @@ function mediaEntry(def: MediaModelDef): MediaEntry {
     table,
     description: def.description,
     hidden: false,
-    params: fields.map(toParamField),
+    params: withFieldsByValue(fields.map(toParamField), family),
     capabilities: deriveCapabilities(fields, ignored),
     schema: inputJsonSchema(def.id, fields),
   };
+}
+
+/** Publishes a family's choice-decides-fields table on the deciding param, for this model's options and fields. */
+function withFieldsByValue(params: ParamField[], family: FamilyDef): ParamField[] {
+  const decides = family.fieldsByChoice;
+  const param = decides ? params.find((p) => p.name === decides.field) : undefined;
+  if (!decides || !param) return params;
+  const names = new Set(params.map((p) => p.name));
+  const values = param.options?.map((o) => String(o.value)) ?? Object.keys(decides.fields);
+  param.fieldsByValue = Object.fromEntries(values.map((v) => [v, (decides.fields[v] ?? []).filter((n) => names.has(n))]));
+  return params;
 }
 
 function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {

@@ -47,6 +47,12 @@ export interface ParamField {
    * has no object value, so such fields are published with kind `string` and described here.
    */
   fields?: ParamField[];
+  /**
+   * A choice that decides which other fields apply (M1's `action`): for each of its values, the names
+   * of the fields that value uses. Fields not listed for the chosen value are refused, so a form
+   * shows only those. Absent on fields that decide nothing.
+   */
+  fieldsByValue?: Record<string, string[]>;
 }
 
 export interface PriceTier {

@@ -43,5 +43,10 @@ export const PARAM_FIELD_JSON_SCHEMA: Record<string, unknown> = {
   properties: {
     ...paramFieldProperties,
     fields: { type: 'array', items: { type: 'object', required: REQUIRED, properties: paramFieldProperties } },
+    fieldsByValue: {
+      type: 'object',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+      description: 'A choice that decides which other fields apply: for each value, the names of the fields it uses (others are refused)',
+    },
   },
 };

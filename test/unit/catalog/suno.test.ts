@@ -140,3 +140,32 @@ describe('M1 (Suno): per-action requirements', () => {
     assert.equal(catalog.price(S, valid(S, { action: 'bpm', ...src })).tierKey, 'bpm');
   });
 });
+
+describe('M1 (Suno): the catalog publishes which fields each action uses', () => {
+  const params = catalog.list().find((m) => m.id === S)?.params ?? [];
+  const action = params.find((p) => p.name === 'action');
+
+  test('every action lists its fields, all of them published params, with distinct labels', () => {
+    const byValue = action?.fieldsByValue;
+    assert.ok(byValue, 'action carries fieldsByValue');
+    assert.deepEqual(Object.keys(byValue).sort(), (action?.options ?? []).map((o) => String(o.value)).sort());
+    const names = new Set(params.map((p) => p.name));
+    for (const [value, fields] of Object.entries(byValue)) {
+      for (const f of fields) assert.ok(names.has(f), `${value}: ${f} is a published param`);
+      const labels = fields.map((f) => params.find((p) => p.name === f)?.label);
+      assert.equal(new Set(labels).size, labels.length, `${value}: no two fields share a label (${labels.join(', ')})`);
+    }
+    assert.deepEqual(byValue.bpm, ['sourceTaskId', 'audioId', 'audioUrl']);
+    assert.ok(byValue.music?.includes('gptDescriptionPrompt'));
+    assert.ok(!byValue.music?.includes('sourceTaskId'));
+  });
+
+  test('a field outside the chosen action\'s list is refused, as the list says', () => {
+    rejects(S, { action: 'bpm', sourceTaskId: 'task_song', tags: 'pop' }, 'tags', /./);
+    valid(S, { action: 'bpm', sourceTaskId: 'task_song' });
+  });
+
+  test('no other model publishes fieldsByValue', () => {
+    for (const model of catalog.list()) if (model.id !== S) for (const p of model.params ?? []) assert.equal(p.fieldsByValue, undefined, `${model.id}.${p.name}`);
+  });
+});

@@ -171,6 +171,8 @@ export interface ParamField {
   maxItems?: number;
   mediaKind?: 'image' | 'video' | 'audio';
   fields?: ParamField[];
+  /** A choice that decides which other fields apply (music `action`): the fields of each value. */
+  fieldsByValue?: Record<string, string[]>;
 }
 
 export interface CatalogModel {

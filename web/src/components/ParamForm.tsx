@@ -39,9 +39,23 @@ function scalarValue(field: ParamField, text: string): string | number {
 }
 
 /** The `input` object to send: only the fields that were filled in. */
+/**
+ * The fields that apply now: all of them, unless a choice decides (`fieldsByValue`, as music's
+ * action does); then the choice and the fields its current value (or default) uses.
+ */
+export function activeParams(params: ParamField[], values: FormValues): ParamField[] {
+  const decider = params.find((p) => p.fieldsByValue);
+  if (!decider?.fieldsByValue) return params;
+  const chosen = values[decider.name];
+  const value = typeof chosen === 'string' && chosen !== '' ? chosen : String(decider.default ?? '');
+  const allowed = new Set([decider.name, ...(decider.fieldsByValue[value] ?? [])]);
+  return params.filter((p) => allowed.has(p.name));
+}
+
 export function buildInput(params: ParamField[], values: FormValues): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const field of params) {
+  // Values typed for another action stay in the form but are not sent.
+  for (const field of activeParams(params, values)) {
     const value = values[field.name];
     if (value === undefined) continue;
     if (field.isArray && field.fields) {
@@ -83,7 +97,7 @@ interface ParamFormProps {
 }
 
 export function ParamForm(props: ParamFormProps) {
-  const visible = props.params.filter((p) => !p.deprecated || props.values[p.name] !== undefined);
+  const visible = activeParams(props.params, props.values).filter((p) => !p.deprecated || props.values[p.name] !== undefined);
   return (
     <div className="param-form">
       {visible.map((field) => (

@@ -3,6 +3,7 @@ import { ApiError, requestData } from '../api/client.ts';
 import type { GenerationDetail, WebhookDelivery } from '../api/types.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
 import { KeepButton } from '../components/KeepButton.tsx';
+import { MusicTracks } from '../components/MusicTracks.tsx';
 import { formatCents, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -78,6 +79,7 @@ export function GenerationDetailPage(props: { id: string }) {
                   </div>
                 ))}
               </div>
+              <MusicTracks taskId={g.taskId} model={g.model} output={g.output} />
             </section>
           ) : null}
 

@@ -3,6 +3,7 @@ import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import type { CatalogModel, TaskData } from '../api/types.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
 import { CopyAsCode } from '../components/CopyAsCode.tsx';
+import { MusicTracks } from '../components/MusicTracks.tsx';
 import { buildInput, type FormValue, type FormValues, fieldOfParam, ParamForm } from '../components/ParamForm.tsx';
 import { formatMicroUsd } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -32,12 +33,17 @@ export function PlaygroundPage() {
   const resultRef = useRef<HTMLElement>(null);
   const me = useAsync((signal) => requestData<{ balance: number }>('GET', '/api/v1/user/me', { signal }), []);
 
-  // A new model starts from an empty form.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the model changes.
+  // A new model starts from an empty form, or from the fields the link names (Extend, Cover of a track).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the model (or the models) change.
   useEffect(() => {
-    setValues({});
+    const preset: FormValues = {};
+    for (const param of model?.params ?? []) {
+      const given = search.get(param.name);
+      if (given !== null && !param.isArray && param.kind !== 'boolean') preset[param.name] = given;
+    }
+    setValues(preset);
     setEstimate({ state: 'idle' });
-  }, [modelId]);
+  }, [modelId, model]);
 
   const input = useMemo(() => (model ? buildInput(model.params, values) : {}), [model, values]);
   const inputKey = JSON.stringify(input);
@@ -188,6 +194,7 @@ export function PlaygroundPage() {
                     <FilePreview key={file.fileUrl} file={file} label={`Generated ${file.fileType} ${i + 1}`} large />
                   ))}
                 </div>
+                <MusicTracks taskId={task.taskId} model={model.id} output={task.output} />
               </>
             ) : null}
           </section>

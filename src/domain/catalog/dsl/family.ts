@@ -52,6 +52,8 @@ export interface FamilyDef {
   /** Family bounds on measured media; formats, sizes and readable durations are checked before. */
   readonly checkMeasured?: (input: ValidatedInput, measured: Measurements) => void;
   readonly output: (input: ValidatedInput, ctx: FamilyContext) => OutputSpec;
+  /** A choice field whose value decides which other fields apply, published as its `fieldsByValue`. */
+  readonly fieldsByChoice?: { readonly field: string; readonly fields: Readonly<Record<string, readonly string[]>> };
 }
 
 export function defineFamily(def: FamilyDef): FamilyDef {

@@ -155,6 +155,7 @@ export const M1 = defineFamily({
   id: 'M1',
   type: 'MUSIC',
   fields: M1_FIELDS,
+  fieldsByChoice: { field: 'action', fields: M1_ACTION_FIELDS },
   rules: [onlyActionFields, engines, actionNeeds, customMode],
   normalize: dropUnused,
   billing: { unit: 'generation', dimensions: { action: enumDimension('action') } },
