@@ -5,6 +5,8 @@
  * conversations and webhook destinations.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { type AgentClient, agentClient, withHost } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
@@ -132,6 +134,42 @@ describeAgent(
       const second = await c.send(conversationId, 'another');
       await c.waitFor(second.runId, ['completed']);
       assert.ok(systemPromptOf(ctx.orchestrator.callsFor(conversationId)[2]).includes('VERSION-TWO-RULES'));
+    });
+
+    test('a project-scoped webhook destination receives the events of the project\'s conversations only', async () => {
+      const received: Array<{ type: string; data: { conversationId?: string; runId?: string } }> = [];
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as (typeof received)[number]);
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const c = await agentClient(ctx.gw);
+        const project = await createProject(c, { name: 'Hooked' });
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+        const hook = await c.call('POST', '/api/v1/agent/webhooks', { url, eventTypes: ['run.completed'], scope: 'project', scopeId: project.projectId });
+        assert.equal(hook.status, 200, JSON.stringify(hook.body));
+        const inside = await c.conversation({ projectId: project.projectId });
+        const outside = await c.conversation();
+        const a = await c.send(inside, 'inside the project');
+        const b = await c.send(outside, 'outside the project');
+        await c.waitFor(a.runId, ['completed']);
+        await c.waitFor(b.runId, ['completed']);
+        const deadline = Date.now() + 15_000;
+        while (received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 500));
+        assert.deepEqual(
+          received.map((e) => [e.type, e.data.runId]),
+          [['run.completed', a.runId]],
+        );
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
   },
   { protocols: ['openai'], config: () => ({ storefronts: { main: {}, shop2: { hosts: ['shop2.example.com'] } } }) },
