@@ -42,6 +42,7 @@ interface Stats {
   byDay: Bucket[];
   byModel: Bucket[];
   byType: Bucket[];
+  byApiKey: Bucket[];
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
@@ -174,6 +175,8 @@ function expected(userId: string, tasks: TaskSeed[], chats: ChatSeed[], fromIso:
     byDay,
     byModel: toBuckets(buckets(entries.map((e) => ({ key: e.model, micro: e.micro })))),
     byType: toBuckets(typeMap),
+    // The seeds carry no API key: everything is the dashboard's.
+    byApiKey: toBuckets(buckets(entries.map((e) => ({ key: 'dashboard', micro: e.micro })))),
   };
 }
 

@@ -108,7 +108,12 @@ describe('the console in a browser', { skip }, () => {
     await page.getByRole('heading', { level: 1 }).waitFor();
     assert.equal(await page.getByTestId('music-track').count(), 2, 'the detail page shows the tracks too');
     await page.goto(gw.url + (extend ?? ''));
-    assert.equal(await page.getByLabel(/^Action/).inputValue(), 'extend');
+    // The form fills from the link once the catalog has loaded: wait for it, do not race it.
+    await page.waitForFunction(() => {
+      const action = [...document.querySelectorAll('select')].find((el) => el.labels?.[0]?.textContent?.startsWith('Action'));
+      return action?.value === 'extend';
+    });
+    await page.getByLabel(/^Source task id/i).waitFor();
     assert.match(await page.getByLabel(/^Source task id/i).inputValue(), /^task_/);
   });
 
