@@ -211,14 +211,14 @@ export class StorageFilesService {
 
   async get(owner: StorageOwner, id: string): Promise<StorageFileView> {
     const row = await findFile(this.#db, owner.userId, id);
-    if (!row || row.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
+    if (row?.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
     return this.present(row);
   }
 
   /** Frees the file's quota at once (no charge), then removes its bytes. */
   async delete(owner: StorageOwner, id: string): Promise<{ fileId: string; deleted: true; usedBytes: number }> {
     const row = await findFile(this.#db, owner.userId, id);
-    if (!row || row.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
+    if (row?.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
     const now = this.#now();
     await this.#db.transaction().execute(async (tx) => {
       if (await markFileDeleted(tx, row.id, now)) await releaseQuota(tx, owner.userId, row.size_bytes);
@@ -253,7 +253,7 @@ export class StorageFilesService {
    */
   async copy(operationId: string): Promise<void> {
     const op = await findOperation(this.#db, operationId);
-    if (!op || op.status !== 'pending') return;
+    if (op?.status !== 'pending') return;
     const owner = { userId: op.user_id, storefront: op.storefront };
     const source: StorageSource = op.source_type === 'generation' ? { type: 'generation', id: op.source_id, outputIndex: op.output_index ?? 0 } : { type: 'artifact', id: op.source_id };
     const fail = async (code: string, message: string) => {

@@ -5,6 +5,7 @@
  */
 import { findOwnedArtifact } from '../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { Executor } from '../../adapters/db/schema.ts';
+import { findOwnedGenerationFile } from '../../adapters/db/repositories/storage.repository.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 
@@ -21,19 +22,12 @@ export interface ResolvedSource {
 
 export async function resolveSource(db: Executor, blobs: BlobStore, owner: { userId: string; storefront: string }, source: StorageSource, now: number): Promise<ResolvedSource> {
   if (source.type === 'generation') {
-    const row = await db
-      .selectFrom('stored_files as f')
-      .innerJoin('tasks as t', 't.id', 'f.task_id')
-      .select(['f.blob_key', 'f.content_type', 'f.bytes', 'f.expires_at', 'f.deleted_at'])
-      .where('t.id', '=', source.id)
-      .where('t.user_id', '=', owner.userId)
-      .where('f.position', '=', source.outputIndex)
-      .executeTakeFirst();
-    if (!row || row.deleted_at !== null || Number(row.expires_at) <= now) {
+    const row = await findOwnedGenerationFile(db, owner.userId, source.id, source.outputIndex);
+    if (!row || row.deleted_at !== null || row.expires_at <= now) {
       throw new AppError('not_found', `generation ${source.id} has no available file at outputIndex ${source.outputIndex} (generated files are kept 3 days)`, { param: 'generationId' });
     }
     const extension = extensionOf(row.blob_key);
-    return { blobKey: row.blob_key, contentType: row.content_type, bytes: Number(row.bytes), name: `${source.id}-${source.outputIndex}.${extension}`, extension };
+    return { blobKey: row.blob_key, contentType: row.content_type, bytes: row.bytes, name: `${source.id}-${source.outputIndex}.${extension}`, extension };
   }
   const artifact = await findOwnedArtifact(db, owner, source.id);
   const gone = () => new AppError('not_found', `artifact ${source.id} is not available (not yours, or its file expired)`, { param: 'artifactId' });

@@ -55,11 +55,6 @@ interface FileView {
 
 const ms = (iso: string) => Date.parse(iso);
 
-async function balanceMicro(c: AgentClient): Promise<number> {
-  const me = await c.call('GET', '/api/v1/user/me');
-  return Number((me.body.data as { balanceMicroUsd?: string }).balanceMicroUsd ?? Number.NaN);
-}
-
 async function ledgerBalance(gw: TestGateway, userId: string): Promise<number> {
   const row = await gw.gateway.services.database.db.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.balance_micro);

@@ -1,7 +1,9 @@
 /**
- * Paid storage (migration 019). Quota is changed only by guarded updates: a reservation succeeds when
- * the subscription is active and the bytes fit, in one statement, so concurrent writers can never
- * pass the quota (PostgreSQL re-checks the condition on the locked row; SQLite has one writer).
+ * Paid storage (migration 019). Rows come back as numbers on both engines (open-database.ts parses
+ * PostgreSQL's BIGINT and NUMERIC), so nothing here converts. Quota is changed only by guarded
+ * updates: a reservation succeeds when the subscription is active and the bytes fit, in one statement,
+ * so concurrent writers can never pass the quota (PostgreSQL re-checks the condition on the locked
+ * row; SQLite has one writer).
  */
 import { sql } from 'kysely';
 import type { Executor } from '../schema.ts';
@@ -19,21 +21,11 @@ export type StorageChargeRow = StorageChargesTable;
 export type StorageFileRow = StorageFilesTable;
 export type StorageOperationRow = StorageOperationsTable;
 
-const numeric = <T extends object>(row: T, keys: readonly (keyof T)[]): T => {
-  for (const key of keys) if (row[key] !== null && row[key] !== undefined) (row[key] as unknown) = Number(row[key]);
-  return row;
-};
-const SUBSCRIPTION_NUMBERS = ['quota_bytes', 'used_bytes', 'anchor_at', 'period_index', 'period_start', 'period_end', 'auto_renew', 'grace_ends_at', 'version', 'created_at', 'updated_at'] as const;
-const FILE_NUMBERS = ['output_index', 'size_bytes', 'created_at', 'deleted_at', 'purged_at'] as const;
-const QUOTE_NUMBERS = ['amount_micro', 'balance_after_micro', 'period_start', 'period_end', 'quota_version', 'created_at', 'expires_at', 'used_at'] as const;
-const OPERATION_NUMBERS = ['output_index', 'created_at', 'finished_at'] as const;
-const CHARGE_NUMBERS = ['amount_micro', 'period_start', 'period_end', 'created_at'] as const;
-
 // Subscriptions
 
 export async function findSubscription(db: Executor, userId: string): Promise<StorageSubscriptionRow | undefined> {
   const row = await db.selectFrom('storage_subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  return row ? numeric(row, SUBSCRIPTION_NUMBERS) : undefined;
+  return row;
 }
 
 /** The first subscription of a user; false when one exists already (a concurrent subscribe won). */
@@ -80,12 +72,12 @@ export async function releaseQuota(db: Executor, userId: string, bytes: number):
 
 export async function listDueRenewals(db: Executor, now: number, limit: number): Promise<StorageSubscriptionRow[]> {
   const rows = await db.selectFrom('storage_subscriptions').selectAll().where('status', '=', 'active').where('period_end', '<=', now).orderBy('period_end').limit(limit).execute();
-  return rows.map((row) => numeric(row, SUBSCRIPTION_NUMBERS));
+  return rows;
 }
 
 export async function listExpiredGrace(db: Executor, now: number, limit: number): Promise<StorageSubscriptionRow[]> {
   const rows = await db.selectFrom('storage_subscriptions').selectAll().where('status', '=', 'grace').where('grace_ends_at', '<=', now).orderBy('grace_ends_at').limit(limit).execute();
-  return rows.map((row) => numeric(row, SUBSCRIPTION_NUMBERS));
+  return rows;
 }
 
 // Quotes
@@ -96,7 +88,7 @@ export async function insertQuote(db: Executor, row: StorageQuoteRow): Promise<v
 
 export async function findQuote(db: Executor, userId: string, id: string): Promise<StorageQuoteRow | undefined> {
   const row = await db.selectFrom('storage_quotes').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return row ? numeric(row, QUOTE_NUMBERS) : undefined;
+  return row;
 }
 
 /** A quote is used at most once: true for the one caller that marks it. */
@@ -113,7 +105,7 @@ export async function insertCharge(db: Executor, row: StorageChargeRow): Promise
 
 export async function listCharges(db: Executor, userId: string, limit: number): Promise<StorageChargeRow[]> {
   const rows = await db.selectFrom('storage_charges').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((row) => numeric(row, CHARGE_NUMBERS));
+  return rows;
 }
 
 export interface StorageChargeAggregate {
@@ -167,7 +159,7 @@ export async function insertFileOnce(db: Executor, row: StorageFileRow): Promise
 
 export async function findFile(db: Executor, userId: string, id: string): Promise<StorageFileRow | undefined> {
   const row = await db.selectFrom('storage_files').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return row ? numeric(row, FILE_NUMBERS) : undefined;
+  return row;
 }
 
 export interface FileCursor {
@@ -181,7 +173,7 @@ export async function listFiles(db: Executor, userId: string, limit: number, aft
   if (projectId !== undefined) query = query.where('project_id', '=', projectId);
   if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((row) => numeric(row, FILE_NUMBERS));
+  return rows;
 }
 
 /** Available → deleted, once (and the project asset it is): the caller that wins frees the quota. */
@@ -207,7 +199,7 @@ export async function markUserFilesDeleted(db: Executor, userId: string, now: nu
 
 export async function listUnpurgedFiles(db: Executor, limit: number): Promise<StorageFileRow[]> {
   const rows = await db.selectFrom('storage_files').selectAll().where('status', '=', 'deleted').where('purged_at', 'is', null).orderBy('deleted_at').limit(limit).execute();
-  return rows.map((row) => numeric(row, FILE_NUMBERS));
+  return rows;
 }
 
 export async function markFilePurged(db: Executor, id: string, now: number): Promise<void> {
@@ -227,7 +219,7 @@ export async function insertOperation(db: Executor, row: StorageOperationRow): P
 
 export async function findOperation(db: Executor, id: string): Promise<StorageOperationRow | undefined> {
   const row = await db.selectFrom('storage_operations').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? numeric(row, OPERATION_NUMBERS) : undefined;
+  return row;
 }
 
 /** pending → completed or failed, once. */
@@ -248,4 +240,18 @@ export async function finishOperation(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+// Sources
+
+/** File `position` of a generation of `userId`, as stored (deleted or expired rows included: the caller decides). */
+export async function findOwnedGenerationFile(db: Executor, userId: string, taskId: string, position: number) {
+  return db
+    .selectFrom('stored_files as f')
+    .innerJoin('tasks as t', 't.id', 'f.task_id')
+    .select(['f.blob_key', 'f.content_type', 'f.bytes', 'f.expires_at', 'f.deleted_at'])
+    .where('t.id', '=', taskId)
+    .where('t.user_id', '=', userId)
+    .where('f.position', '=', position)
+    .executeTakeFirst();
 }
