@@ -5,6 +5,7 @@ import type { Schema } from '../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../domain/errors.ts';
 import { creditReference } from '../domain/ledger/ledger-kinds.ts';
 import { type PostedEntry, postLedgerEntry } from './ledger.service.ts';
+import { IDEMPOTENCY_KEY } from '../domain/idempotency-key.ts';
 
 export interface CreditRequest {
   userId: string;
@@ -13,7 +14,6 @@ export interface CreditRequest {
   idempotencyKey: string;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 /**
  * An operator's credit (or, with a negative amount, a correction that cannot overdraw). The

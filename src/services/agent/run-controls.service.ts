@@ -25,6 +25,7 @@ import { endRun, moveRun } from './runs/run-lifecycle.ts';
 import { scheduleRun } from './runs/run-jobs.ts';
 import { overridesOf } from './runs/run-snapshot.ts';
 import { stopRun } from './runs/run-stop.ts';
+import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface DecisionResult {
   runId: string;
@@ -34,7 +35,6 @@ export interface DecisionResult {
   modelId: string;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export class RunControlsService {
   readonly #db: Kysely<Schema>;

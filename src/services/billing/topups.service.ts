@@ -18,6 +18,7 @@ import { newId } from '../../domain/ids.ts';
 import { centsToMicro } from '../../domain/money.ts';
 import type { PaymentEvent, PaymentProvider } from '../../ports/payment-provider.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
+import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface TopupsDeps {
   db: Kysely<Schema>;
@@ -35,7 +36,6 @@ export interface WebhookOutcome {
   checkoutId?: string;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 /**
  * Top-ups through a payment provider: a checkout row (created → paid | expired | failed, by

@@ -14,6 +14,7 @@ import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { EstimateService } from '../estimate.service.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { pinRoutes, routesForModel } from './task-routes.ts';
+import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface CreateGenerationDeps {
   db: Kysely<Schema>;
@@ -35,7 +36,6 @@ export interface CreatedTask {
   created: boolean;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 /**
  * Validate, price (measuring user media), then in ONE transaction: debit, insert the task, enqueue its

@@ -37,10 +37,10 @@ import {
   type StorageQuoteView,
   type StorageSubscriptionView,
 } from './storage-views.ts';
+import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 /** A quote holds its price this long. */
 export const QUOTE_TTL_MS = 15 * 60_000;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export interface SubscribeResult {
   subscription: StorageSubscriptionView;
