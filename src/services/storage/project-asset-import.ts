@@ -51,6 +51,6 @@ export class ProjectAssetImport {
     const role = fields.role;
     if (typeof role !== 'string' || !(ASSET_ROLES as readonly string[]).includes(role)) throw invalidInput(`role must be one of ${ASSET_ROLES.join(', ')}`, 'role');
     if (!(await findProject(this.#db, owner, projectId))) throw new AppError('not_found', `project ${echo(projectId)} not found`);
-    return this.#files.accept(owner, { type: 'import', source: { type: 'artifact', id: fields.artifactId }, projectId, role }, `asset_import:${owner.userId}:${projectId}`, key, body);
+    return this.#files.accept(owner, { type: 'import', source: { type: 'artifact', id: fields.artifactId }, projectId, role }, `asset_import:${owner.userId}:${projectId}`, key);
   }
 }

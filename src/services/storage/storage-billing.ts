@@ -89,9 +89,15 @@ export class StorageBilling {
     let row: StorageSubscriptionRow | undefined = first;
     for (let i = 0; i < MAX_CATCH_UP && row && row.status === 'active' && row.period_end <= now; i++) {
       const current: StorageSubscriptionRow = row;
-      const plan = this.#catalog.find(current.next_plan_id ?? current.plan_id);
-      if (current.auto_renew !== 1 || !plan) {
+      if (current.auto_renew !== 1) {
         if (await this.#startGrace(current, now)) summary.toGrace++;
+        return;
+      }
+      const plan = this.#catalog.find(current.next_plan_id ?? current.plan_id);
+      if (!plan) {
+        // The operator removed the plan from storagePlans: nothing can be priced. The customer's files
+        // must not start towards deletion for that; the subscription waits, uncharged, for the config.
+        this.#logger.error({ userId: current.user_id, planId: current.next_plan_id ?? current.plan_id }, 'storage renewal: the plan is not in storagePlans; not renewed');
         return;
       }
       const index = current.period_index + 1;

@@ -115,7 +115,7 @@ export class StorageFilesService {
   async retain(owner: StorageOwner, body: unknown, idempotencyKeyHeader: unknown): Promise<AcceptedOperation> {
     const source = parseRetainSource(body);
     const key = parseIdempotencyKey(idempotencyKeyHeader, false) ?? `source:${source.type}:${source.id}:${source.type === 'generation' ? source.outputIndex : ''}`;
-    return this.accept(owner, { type: 'retain', source, projectId: null, role: null }, `storage_retain:${owner.userId}`, key, body);
+    return this.accept(owner, { type: 'retain', source, projectId: null, role: null }, `storage_retain:${owner.userId}`, key);
   }
 
   /**
@@ -127,9 +127,9 @@ export class StorageFilesService {
     request: { type: 'retain' | 'import'; source: StorageSource; projectId: string | null; role: string | null },
     scope: string,
     key: string,
-    body: unknown,
   ): Promise<AcceptedOperation> {
-    const hash = requestHash(body);
+    // The parsed request, not the raw body: {generationId} and {generationId, outputIndex: 0} are one request.
+    const hash = requestHash(request);
     const earlier = await findIdempotentResponse<AcceptedOperation>(this.#db, scope, key, hash);
     if (earlier) return earlier;
     const now = this.#now();

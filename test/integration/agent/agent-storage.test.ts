@@ -321,6 +321,24 @@ describeEachMode(
       await assertBooksBalance(ctx.gw);
     });
 
+    test('a plan the operator removed from storagePlans is not renewed, and its files do not start towards deletion', async () => {
+      const { clock } = ctx.gw.gateway.services.agent;
+      const services = ctx.gw.gateway.services;
+      const c = await agentClient(ctx.gw, 10_000);
+      const q = await quote(c, 'tiny');
+      assert.equal((await subscribe(c, q, true)).status, 200);
+      const before = await ledgerBalance(ctx.gw, c.userId);
+      const withoutTiny = new StoragePlanCatalog(services.storage.plans.plans.filter((p) => p.id !== 'tiny'));
+      const misconfigured = new StorageBilling({ db: services.database.db, blobs: services.blobs, now: clock.now, logger: services.logger, plans: withoutTiny });
+      clock.advance(periodEnd(ms(q.period.start), 0) - clock.now() + 1);
+      await misconfigured.run();
+      assert.equal((await subscription(c)).subscription?.status, 'active', 'no grace for a pricing gap of ours');
+      assert.equal(await ledgerBalance(ctx.gw, c.userId), before);
+      await services.storage.billing.run();
+      assert.equal(await ledgerBalance(ctx.gw, c.userId), before - 1_000_000, 'renewed once the plan is back');
+      await assertBooksBalance(ctx.gw);
+    });
+
     test('two billing processes at the same moment renew once', async () => {
       const { clock } = ctx.gw.gateway.services.agent;
       const services = ctx.gw.gateway.services;
@@ -383,8 +401,9 @@ describeEachMode(
       const file = done.file as FileView;
       assert.equal(file.kind, 'retained');
       assert.deepEqual(file.source, { type: 'generation', id: taskId, outputIndex: 0 });
-      const bySource1 = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId, outputIndex: 0 });
+      const bySource1 = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId });
       const bySource2 = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId, outputIndex: 0 });
+      assert.equal(bySource2.status, 202, `the default outputIndex written out is the same request: ${JSON.stringify(bySource2.body)}`);
       assert.equal(bySource1.body.data.operationId, bySource2.body.data.operationId, 'without a key: one operation per source');
       await waitForOperation(c, bySource1.body.data.operationId as string);
       assert.equal((await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId, outputIndex: 1 }, { 'idempotency-key': 'keep-1' })).body.error?.code, 'idempotency_key_reused');
