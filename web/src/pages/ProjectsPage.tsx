@@ -207,7 +207,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
         <label htmlFor="p-name">Project name</label>
         <input id="p-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         <label htmlFor="p-instructions">Instructions for the agent</label>
-        <textarea id="p-instructions" rows={5} maxLength={20000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+        <textarea id="p-instructions" rows={5} maxLength={8000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
         <label htmlFor="p-brand-name">Brand name</label>
         <input id="p-brand-name" maxLength={200} value={brandName} onChange={(e) => setBrandName(e.target.value)} />
         <label htmlFor="p-voice">Brand voice</label>
