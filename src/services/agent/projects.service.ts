@@ -4,6 +4,7 @@
  * immutable version row with the full content; an update names the version it read (expectedVersion)
  * and a stale one is 409. Runs keep the version they started with (MessagesService snapshots it).
  */
+import { revokeProjectWebhooks } from '../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import type { Kysely } from 'kysely';
 import { findProjectAsset, listProjectAssets, type ProjectAssetCursor, type ProjectAssetRow } from '../../adapters/db/repositories/agent/project-assets.repository.ts';
 import {
@@ -148,7 +149,14 @@ export class ProjectsService {
    */
   async delete(caller: AgentCaller, id: string): Promise<{ projectId: string; deleted: true }> {
     const row = await this.#find(caller, id);
-    if (!(await markProjectDeleted(this.#db, row.id, Date.now()))) throw new AppError('not_found', 'project not found');
+    const now = Date.now();
+    const deleted = await this.#db.transaction().execute(async (tx) => {
+      if (!(await markProjectDeleted(tx, row.id, now))) return false;
+      // Its conversations keep their project id: a destination scoped to it would go on receiving them.
+      await revokeProjectWebhooks(tx, row.id, now);
+      return true;
+    });
+    if (!deleted) throw new AppError('not_found', 'project not found');
     return { projectId: row.id, deleted: true };
   }
 

@@ -166,6 +166,10 @@ describeAgent(
           received.map((e) => [e.type, e.data.runId]),
           [['run.completed', a.runId]],
         );
+        // Deleting the project revokes the destination: its conversations' events stop reaching it.
+        assert.equal((await c.call('DELETE', `/api/v1/agent/projects/${project.projectId}`)).status, 200);
+        const row = await ctx.gw.gateway.services.database.db.selectFrom('agent_webhooks').select('revoked_at').where('id', '=', hook.body.data.webhookId as string).executeTakeFirst();
+        assert.notEqual(row?.revoked_at ?? null, null);
       } finally {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

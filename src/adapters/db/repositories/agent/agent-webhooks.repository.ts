@@ -46,6 +46,18 @@ export async function revokeAgentWebhook(db: Executor, id: string, userId: strin
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Revokes every live destination scoped to a project (the project was deleted). */
+export async function revokeProjectWebhooks(db: Executor, projectId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('agent_webhooks')
+    .set({ revoked_at: now })
+    .where('scope', '=', 'project')
+    .where('scope_id', '=', projectId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** A delivered attempt: the destination is healthy again. */
 export async function markAgentWebhookHealthy(db: Executor, id: string): Promise<void> {
   await db.updateTable('agent_webhooks').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
