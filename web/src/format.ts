@@ -54,3 +54,16 @@ export const STATUS_LABELS: Record<string, string> = {
 export function todayUtc(offsetDays = 0): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
+
+const byteUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** 1,536 → "1.5 KB" (powers of 1,024, as quotas are). */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < byteUnits.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${byteUnits[unit]}`;
+}

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ScriptedOrchestrator } from '../../fakes/scripted-orchestrator.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
 
 /**
  * The dashboard's agent page in headless Chromium against a whole gateway in embedded mode: the
@@ -33,26 +33,19 @@ describe('agent page in a browser', { skip }, () => {
   const shoot = async (name: string) => {
     shots.push(await screenshot(page, name));
   };
-  /** The API as the page calls it (session cookie and CSRF token). */
-  const pageApi = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const session = (await (await fetch('/api/v1/auth/session')).json()) as { data: { csrfToken: string } };
-        const response = await fetch(path, {
-          method,
-          headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return ((await response.json()) as { data: unknown }).data;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
   const send = async (text: string, limitUsd?: string) => {
     if (limitUsd !== undefined) await page.getByLabel('Spending limit (USD)').fill(limitUsd);
     await page.getByLabel('Message', { exact: true }).fill(text);
     await page.getByRole('button', { name: /^(Send|Queue)$/ }).click();
   };
   const lastAnswer = () => page.getByTestId('agent-answer').last();
+  /** Starts something that makes a new answer and waits until that one (not an earlier one) completed. */
+  const newAnswerCompleted = async (start: () => Promise<void>) => {
+    const before = await page.getByTestId('agent-answer').count();
+    await start();
+    await page.getByTestId('agent-answer').nth(before).getByText('Completed').waitFor({ timeout: 60_000 });
+  };
 
   before(async () => {
     ensureWebBuilt();
@@ -63,13 +56,8 @@ describe('agent page in a browser', { skip }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${gw.url}/signup`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /Create account|Sign up/ }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    const session = await pageApi<{ user: { id: string } }>('GET', '/api/v1/auth/session');
-    await gw.admin('POST', `/admin/v1/users/${session.user.id}/credits`, { amountCents: 500, note: 'agent e2e' }, { 'idempotency-key': 'agent-e2e-credit' });
+    const userId = await signUpInBrowser(page, gw.url, EMAIL, PASSWORD);
+    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'agent e2e' }, { 'idempotency-key': 'agent-e2e-credit' });
   });
 
   after(async () => {
@@ -105,7 +93,7 @@ describe('agent page in a browser', { skip }, () => {
     const panel = page.getByTestId('run-panel');
     await panel.getByTestId('run-status').getByText('Completed').waitFor();
     const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
-    const run = await pageApi<{ costs: { settledMicroUsd: string; operations: Array<{ kind: string }> }; steps: unknown[] }>('GET', `/api/v1/agent/runs/${runId}`);
+    const run = await api<{ costs: { settledMicroUsd: string; operations: Array<{ kind: string }> }; steps: unknown[] }>('GET', `/api/v1/agent/runs/${runId}`);
     assert.equal(await panel.getByTestId('run-steps').locator('tbody tr').count(), run.steps.length);
     assert.equal(await panel.getByTestId('run-costs').locator('tbody tr').count(), run.costs.operations.length);
     assert.equal(run.costs.operations.filter((o) => o.kind === 'generation').length, 2);
@@ -146,7 +134,7 @@ describe('agent page in a browser', { skip }, () => {
   });
 
   test('a model change proposed by the orchestrator is accepted with its button', async () => {
-    const created = await pageApi<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { title: 'Decisions', settings: { orchestratorModelId: 'gpt-5.4' } });
+    const created = await api<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { title: 'Decisions', settings: { orchestratorModelId: 'gpt-5.4' } });
     orchestrator.plan(
       created.conversationId,
       { toolCalls: [{ name: 'propose_model_change', arguments: { modality: 'image', toModelId: 'z-image-turbo', reason: 'it draws foxes better' } }] },
@@ -162,7 +150,7 @@ describe('agent page in a browser', { skip }, () => {
     await decision.getByRole('button', { name: 'Accept' }).click();
     await lastAnswer().getByText('Made with z-image-turbo.').waitFor({ timeout: 60_000 });
     const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
-    const run = await pageApi<{ decisions: Array<{ status: string }>; steps: Array<{ name: string; output: { model?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
+    const run = await api<{ decisions: Array<{ status: string }>; steps: Array<{ name: string; output: { model?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
     assert.equal(run.decisions[0]?.status, 'accepted');
     assert.equal(run.steps.find((s) => s.name === 'generate_image')?.output?.model, 'z-image-turbo');
   });
@@ -195,11 +183,10 @@ describe('agent page in a browser', { skip }, () => {
     await page.getByRole('button', { name: 'Use mask' }).click();
     await page.getByText('Mask for mask-street.png').waitFor();
     await page.locator('[data-testid="agent-upload"][data-status="ready"]').nth(2).waitFor();
-    await send('make it look like winter');
-    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    await newAnswerCompleted(() => send('make it look like winter'));
     await page.getByText('3 file(s) attached').waitFor();
     const runId = (await lastAnswer().getAttribute('data-run-id')) ?? '';
-    const run = await pageApi<{ steps: Array<{ name: string; input: { arguments?: { referenceArtifactIds?: string[] } }; output: { status?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
+    const run = await api<{ steps: Array<{ name: string; input: { arguments?: { referenceArtifactIds?: string[] } }; output: { status?: string } | null }> }>('GET', `/api/v1/agent/runs/${runId}`);
     const edit = run.steps.find((s) => s.name === 'generate_image');
     assert.equal(edit?.output?.status, 'succeeded');
     assert.equal(edit?.input.arguments?.referenceArtifactIds?.length, 1, 'the planner referenced the attached photo (the engine sends its mask with it: agent-attachments.test.ts)');
@@ -207,7 +194,7 @@ describe('agent page in a browser', { skip }, () => {
 
     // A structured result asked through the API shows in the thread.
     const conversationId = conversationUrl.split('/').pop() ?? '';
-    await pageApi('POST', `/api/v1/agent/conversations/${conversationId}/messages`, {
+    await api('POST', `/api/v1/agent/conversations/${conversationId}/messages`, {
       content: [{ type: 'text', text: 'an image of a snowy street' }],
       outputSchema: { type: 'object', properties: { summary: { type: 'string' }, imageUrls: { type: 'array', items: { type: 'string' } } }, required: ['summary', 'imageUrls'], additionalProperties: false },
     });
@@ -228,8 +215,7 @@ describe('agent page in a browser', { skip }, () => {
     await page.getByLabel('mood', { exact: true }).fill('calm neon city at night');
     await page.getByLabel('genre (optional)').waitFor();
     await assertAccessibleBasics(page, 'agent workflow form');
-    await page.getByRole('button', { name: 'Start workflow' }).click();
-    await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
+    await newAnswerCompleted(() => page.getByRole('button', { name: 'Start workflow' }).click());
     assert.match((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /^Cover plus music \(version 1\): 2 of 2 made\./);
     assert.equal(await lastAnswer().locator('[data-artifact-type="image"] img').count(), 1);
     assert.ok((await lastAnswer().locator('[data-artifact-type="audio"] audio').count()) >= 1);

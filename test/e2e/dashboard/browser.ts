@@ -65,3 +65,34 @@ export async function assertAccessibleBasics(page: Page, where: string): Promise
   });
   assert.deepEqual(problems, [], `accessibility basics on ${where}`);
 }
+
+/**
+ * The API as the dashboard calls it: the page's session cookie and its CSRF token. Returns the
+ * envelope's `data` (or the bare body of endpoints without one).
+ */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const session = (await (await fetch('/api/v1/auth/session')).json()) as { data: { csrfToken: string } };
+      const response = await fetch(path, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      const parsed = text ? (JSON.parse(text) as { data?: unknown }) : {};
+      return (parsed.data ?? parsed) as unknown;
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
+
+/** Signs up a new account with the page's own form; resolves with its user id once the overview shows. */
+export async function signUpInBrowser(page: Page, baseUrl: string, email: string, password: string): Promise<string> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: /Create account|Sign up/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return (await pageApi<{ user: { id: string } }>(page, 'GET', '/api/v1/auth/session')).user.id;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
 
 /**
  * The console as a paying user uses it (issue 13, items 10-12), in headless Chromium against a whole
@@ -32,21 +32,7 @@ describe('the console in a browser', { skip }, () => {
     await page.goto(gw.url + path);
     await page.locator('h1').first().waitFor();
   };
-  const pageApi = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const session = (await (await fetch('/api/v1/auth/session')).json()) as { data: { csrfToken: string } };
-        const response = await fetch(path, {
-          method,
-          headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        const text = await response.text();
-        const parsed = text ? (JSON.parse(text) as { data?: unknown }) : {};
-        return (parsed.data ?? parsed) as unknown;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
   const credit = (cents: number, key: string) => gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: cents, note: 'console e2e' }, { 'idempotency-key': key });
 
   before(async () => {
@@ -59,12 +45,7 @@ describe('the console in a browser', { skip }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${gw.url}/signup`);
-    await page.getByLabel('Email').fill(`console.${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /Create account|Sign up/ }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    userId = (await pageApi<{ user: { id: string } }>('GET', '/api/v1/auth/session')).user.id;
+    userId = await signUpInBrowser(page, gw.url, `console.${Date.now()}@example.com`, PASSWORD);
     await credit(500, 'console-credit-1');
   });
 
@@ -105,7 +86,8 @@ describe('the console in a browser', { skip }, () => {
     await assertAccessibleBasics(page, 'music result');
     await shoot('console-01-music');
     await page.getByRole('link', { name: /^task_/ }).click();
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The heading shows before the generation has loaded: wait for its tracks, then count them.
+    await page.getByTestId('music-track').first().waitFor();
     assert.equal(await page.getByTestId('music-track').count(), 2, 'the detail page shows the tracks too');
     await page.goto(gw.url + (extend ?? ''));
     // The form fills from the link once the catalog has loaded: wait for it, do not race it.
@@ -160,7 +142,7 @@ describe('the console in a browser', { skip }, () => {
   });
 
   test('generations: running ones refresh on the list; the playground guards the balance and copies the request as code', async () => {
-    const created = await pageApi<{ taskId: string }>('POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'a slow lighthouse' } });
+    const created = await api<{ taskId: string }>('POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'a slow lighthouse' } });
     await go('/generations');
     const row = page.locator('li, tr').filter({ hasText: 'a slow lighthouse' }).first();
     await row.getByText(/Queued|Processing/).waitFor();
@@ -168,7 +150,7 @@ describe('the console in a browser', { skip }, () => {
     assert.ok(created.taskId);
 
     // Spend the balance down to 5 cents, then ask for a 6.7-cent image.
-    const me = await pageApi<{ balance: number }>('GET', '/api/v1/user/me');
+    const me = await api<{ balance: number }>('GET', '/api/v1/user/me');
     await credit(5 - me.balance, 'console-spend-down');
     await go('/playground?model=nano-banana-2');
     await page.getByLabel(/^Prompt/).fill('a red fox in the snow');
@@ -190,7 +172,7 @@ describe('the console in a browser', { skip }, () => {
   });
 
   test('usage by API key on the overview; a link to the API docs', async () => {
-    const key = await pageApi<{ key: string; name: string }>('POST', '/api/v1/keys', { name: 'render farm' });
+    const key = await api<{ key: string; name: string }>('POST', '/api/v1/keys', { name: 'render farm' });
     const res = await fetch(`${gw.url}/api/v1/generation/create`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
 
 /**
  * The Storage and Projects pages in headless Chromium against a whole embedded gateway: a user sees
@@ -27,19 +27,7 @@ describe('storage and projects in a browser', { skip }, () => {
   const shoot = async (name: string) => {
     shots.push(await screenshot(page, name));
   };
-  const pageApi = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const session = (await (await fetch('/api/v1/auth/session')).json()) as { data: { csrfToken: string } };
-        const response = await fetch(path, {
-          method,
-          headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        return ((await response.json()) as { data: unknown }).data;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
   const balanceMicro = async () => {
     const row = await gw.gateway.services.database.db.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
     return Number(row.balance_micro);
@@ -58,12 +46,7 @@ describe('storage and projects in a browser', { skip }, () => {
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${gw.url}/signup`);
-    await page.getByLabel('Email').fill(`storage.${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /Create account|Sign up/ }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    userId = (await pageApi<{ user: { id: string } }>('GET', '/api/v1/auth/session')).user.id;
+    userId = await signUpInBrowser(page, gw.url, `storage.${Date.now()}@example.com`, PASSWORD);
     await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'storage e2e' }, { 'idempotency-key': 'storage-e2e-credit' });
   });
 
@@ -92,9 +75,9 @@ describe('storage and projects in a browser', { skip }, () => {
   });
 
   test('a generation is kept from its page, listed in Storage, and deleted again', async () => {
-    const created = await pageApi<{ taskId: string }>('POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'a lighthouse at dusk' } });
+    const created = await api<{ taskId: string }>('POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'a lighthouse at dusk' } });
     for (let i = 0; i < 200; i++) {
-      const status = await pageApi<{ status: string }>('GET', `/api/v1/task/status/${created.taskId}`);
+      const status = await api<{ status: string }>('GET', `/api/v1/task/status/${created.taskId}`);
       if (status.status === 'finished') break;
       await page.waitForTimeout(100);
     }
@@ -146,14 +129,14 @@ describe('storage and projects in a browser', { skip }, () => {
     await assertAccessibleBasics(page, 'project');
     await shoot('projects-01-brand');
     const projectId = page.url().split('/projects/')[1] ?? '';
-    const project = await pageApi<{ version: number; brand: { colors: string[] }; modelDefaults: { imageModelId: string } }>('GET', `/api/v1/agent/projects/${projectId}`);
+    const project = await api<{ version: number; brand: { colors: string[] }; modelDefaults: { imageModelId: string } }>('GET', `/api/v1/agent/projects/${projectId}`);
     assert.equal(project.version, 2);
     assert.deepEqual(project.brand.colors, ['#FF6600']);
     assert.equal(project.modelDefaults.imageModelId, 'z-image-turbo');
     await page.getByRole('button', { name: 'New conversation in this project' }).click();
     await page.waitForURL(/\/agent\/c\/conv_/);
     const conversationId = page.url().split('/agent/c/')[1] ?? '';
-    const conversation = await pageApi<{ projectId: string }>('GET', `/api/v1/agent/conversations/${conversationId}`);
+    const conversation = await api<{ projectId: string }>('GET', `/api/v1/agent/conversations/${conversationId}`);
     assert.equal(conversation.projectId, projectId);
     assert.deepEqual(pageErrors, []);
   });

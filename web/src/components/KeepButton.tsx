@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { StorageOperation } from '../api/storage.types.ts';
+import { settleStorageOperation } from '../api/storage-operations.ts';
 import { Link } from '../router.tsx';
 
 /** "Keep in storage": copies one file of a generation into paid storage and follows the copy to its end. */
@@ -10,13 +10,8 @@ export function KeepButton(props: { generationId: string; outputIndex: number })
     setState({ busy: true });
     try {
       const accepted = await requestData<{ operationId: string }>('POST', '/api/v1/agent/storage/retain', { body: { generationId: props.generationId, outputIndex: props.outputIndex } });
-      for (let i = 0; i < 300; i++) {
-        const op = await requestData<StorageOperation>('GET', `/api/v1/agent/storage/operations/${encodeURIComponent(accepted.operationId)}`);
-        if (op.status === 'completed') return setState({ done: true });
-        if (op.status === 'failed') throw new Error(op.error?.message ?? 'The copy failed.');
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      throw new Error('The copy is taking long; it will appear in Storage when it is done.');
+      await settleStorageOperation(accepted.operationId);
+      setState({ done: true });
     } catch (e) {
       setState({ error: e });
     }

@@ -1,11 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
-import type { StorageOperation } from '../api/storage.types.ts';
+import { settleStorageOperation } from '../api/storage-operations.ts';
 import type { CatalogModel } from '../api/types.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
-import { formatTime } from '../format.ts';
+import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
-import { formatBytes } from './StoragePage.tsx';
 
 interface Brand {
   name: string | null;
@@ -272,18 +271,10 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
         body: { artifactId: artifactId.trim(), role },
         headers: { 'idempotency-key': crypto.randomUUID() },
       });
-      for (let i = 0; i < 300; i++) {
-        const op = await requestData<StorageOperation>('GET', `/api/v1/agent/storage/operations/${encodeURIComponent(accepted.operationId)}`);
-        if (op.status === 'completed') {
-          setState({ done: `Imported ${op.file?.name ?? 'the file'}.` });
-          setArtifactId('');
-          props.onImported();
-          return;
-        }
-        if (op.status === 'failed') throw new Error(op.error?.message ?? 'The import failed.');
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      throw new Error('The import is taking long; it will appear here when it is done.');
+      const op = await settleStorageOperation(accepted.operationId);
+      setState({ done: `Imported ${op.file?.name ?? 'the file'}.` });
+      setArtifactId('');
+      props.onImported();
     } catch (e) {
       setState({ error: e });
     }

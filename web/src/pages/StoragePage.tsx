@@ -2,21 +2,8 @@ import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StorageQuote } from '../api/storage.types.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
-import { formatMicroUsd, formatTime } from '../format.ts';
+import { formatBytes, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
-
-const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** 1,536 → "1.5 KB" (powers of 1,024, as quotas are). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 const CHANGE_LABELS: Record<string, string> = {
   new: 'New subscription: the first month now',
