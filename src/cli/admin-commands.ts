@@ -51,6 +51,19 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         print({ ...presentUser(user), isAdmin: user.is_admin === 1 });
         return 0;
       }
+      case 'users sign-in-link': {
+        // For a user without a password (the demo user) or locked out: a one-time dashboard link.
+        const hours = integerOption(args, 'hours') ?? 24;
+        if (hours < 1 || hours > 168) throw new UsageError('--hours must be 1 to 168');
+        const link = await new AuthService(db).createSignInLinkFor(requireArg(first, 'userId or email'), hours * 3_600_000);
+        print({
+          userId: link.user.id,
+          email: link.user.email,
+          url: `${config.publicBaseUrl}/api/v1/auth/link?token=${link.token}`,
+          expiresAt: new Date(link.expiresAt).toISOString(),
+        });
+        return 0;
+      }
       case 'users list':
         print((await listUsers(db, 1000)).map(presentUser));
         return 0;

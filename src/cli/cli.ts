@@ -10,6 +10,7 @@ const HELP = `switchboard <command>
   users create [--email E] [--balance-cents N] [--admin]
   users promote <userId|email>  make a user an admin (dashboard admin pages; admin API by session)
   users demote <userId|email>
+  users sign-in-link <userId|email> [--hours N]  print a one-time dashboard sign-in link (default 24 h)
   users list
   users show <userId>
   keys create <userId> [--name N] print a new API key for the user (shown once)

@@ -50,6 +50,22 @@ test('the first start prints a demo key that answers /user/me with USD 10; the C
     assert.equal(again.headers.get('set-cookie'), null);
 
     const cli = (...args: string[]) => spawnSync(process.execPath, ['src/main.ts', ...args], { env, encoding: 'utf8' });
+    // The used link cannot come back, but the operator can print a new one (the demo user has no password).
+    assert.equal(cli('users', 'sign-in-link', 'demo@switchboard.local', '--hours', '0').status, 2);
+    assert.equal(cli('users', 'sign-in-link', 'nobody@example.com').status, 1);
+    const fresh = cli('users', 'sign-in-link', 'demo@switchboard.local', '--hours', '2');
+    assert.equal(fresh.status, 0, fresh.stderr);
+    const printed = JSON.parse(fresh.stdout) as { url: string; email: string; expiresAt: string };
+    assert.equal(printed.email, 'demo@switchboard.local');
+    assert.ok(Math.abs(Date.parse(printed.expiresAt) - Date.now() - 2 * 3_600_000) < 60_000, printed.expiresAt);
+    assert.notEqual(printed.url, link);
+    const reopened = await fetch(printed.url, { redirect: 'manual' });
+    assert.equal(reopened.headers.get('location'), '/');
+    const freshCookie = (reopened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const freshSession = await fetch(`http://127.0.0.1:${port}/api/v1/auth/session`, { headers: { cookie: freshCookie } });
+    assert.equal(((await freshSession.json()) as { data: { user: { email: string } } }).data.user.email, 'demo@switchboard.local');
+    assert.equal((await fetch(printed.url, { redirect: 'manual' })).headers.get('location'), '/login?link=expired', 'the new link works once too');
+
     const credit = cli('credits', 'add', body.data.id, '--amount-cents', '250', '--idempotency-key', 'first-topup');
     assert.equal(credit.status, 0, credit.stderr);
     assert.equal((JSON.parse(credit.stdout) as { entry: { amountCents: number } }).entry.amountCents, 250);

@@ -195,10 +195,21 @@ export class AuthService {
 
   /** Makes a user an admin (or not) by id or email; their sessions get the admin API at once. */
   async setAdmin(userIdOrEmail: string, isAdmin: boolean): Promise<UserRow> {
-    const user = userIdOrEmail.includes('@') ? await findUserByEmail(this.db, normalizeEmail(userIdOrEmail)) : await findUserById(this.db, userIdOrEmail);
-    if (!user) throw new AppError('user_not_found', `user ${userIdOrEmail} not found`);
+    const user = await this.userByIdOrEmail(userIdOrEmail);
     await setAdminFlag(this.db, user.id, isAdmin);
     return { ...user, is_admin: isAdmin ? 1 : 0 };
+  }
+
+  /** A new one-time sign-in link for a user named by id or email (the operator's way back in for a user without a password). */
+  async createSignInLinkFor(userIdOrEmail: string, ttlMs: number, now: number = Date.now()): Promise<{ user: UserRow; token: string; expiresAt: number }> {
+    const user = await this.userByIdOrEmail(userIdOrEmail);
+    return { user, token: await this.createSignInLink(user.id, ttlMs, now), expiresAt: now + ttlMs };
+  }
+
+  private async userByIdOrEmail(userIdOrEmail: string): Promise<UserRow> {
+    const user = userIdOrEmail.includes('@') ? await findUserByEmail(this.db, normalizeEmail(userIdOrEmail)) : await findUserById(this.db, userIdOrEmail);
+    if (!user) throw new AppError('user_not_found', `user ${userIdOrEmail} not found`);
+    return user;
   }
 
   private async issue(user: UserRow, client: ClientInfo, now: number): Promise<IssuedSession> {
