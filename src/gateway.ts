@@ -102,19 +102,23 @@ export function createLogger(config: Config): Logger {
 /** Opens the store, applies migrations and builds every service: the composition root proper. */
 export async function buildServices(config: Config, logger: Logger): Promise<AppServices> {
   const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
-  const database: DatabaseHandle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: DatabaseHandle = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the pool opens a new one when the server answers'),
+  });
   await migrate(database);
-  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.redisPrefix) : new MemoryEventBus();
+  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
   const authenticator = new ApiKeyAuthenticator(database.db, bus);
   const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
   const publicBaseUrl = () => config.publicBaseUrl;
   const blobs: BlobStore = config.s3 ? new S3BlobStore(config.s3, publicBaseUrl) : new LocalBlobStore(join(config.dataDir, 'files'), publicBaseUrl);
   const readinessChecks: AppServices['readinessChecks'] = [
-    { name: 'database', check: async () => void (await database.db.selectFrom('schema_migrations').select('version').limit(1).execute()) },
-    { name: 'storage', check: () => blobs.check() },
+    { name: 'database', required: true, check: async () => void (await database.db.selectFrom('schema_migrations').select('version').limit(1).execute()) },
+    { name: 'storage', required: false, check: () => blobs.check() },
   ];
-  if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', check: () => bus.ping() });
+  if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
   const services = {
     config,
     database,

@@ -28,7 +28,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
   const args = parseArgs(rest);
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Revocations must reach running gateways' auth caches.
-  const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.redisPrefix) : new MemoryEventBus();
+  const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix }) : new MemoryEventBus();
   const db = database.db;
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
   try {

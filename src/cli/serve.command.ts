@@ -15,6 +15,12 @@ export async function runServe(config: Config): Promise<number> {
     },
   });
   const { logger } = gateway.services;
+  // A promise nobody awaited failing (say, a timer's query while the database restarts) is a bug to
+  // log, not a reason to take every tenant's requests down with the process.
+  process.on('unhandledRejection', (reason) => {
+    gateway.services.metrics.unhandledRejections.inc();
+    logger.error({ err: reason }, 'unhandled promise rejection');
+  });
   logger.info({ url: gateway.url, role: config.role, store: gateway.services.database.dialect }, 'switchboard started');
 
   return new Promise<number>((resolve) => {

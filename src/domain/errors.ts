@@ -118,3 +118,31 @@ export function invalidInput(message: string, param?: string): AppError {
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
+
+/**
+ * A dependency the request cannot do without (the database, the file store) cannot be reached for
+ * now. Not an AppError on purpose: no code may take it for a refusal of the request (a bad input, a
+ * missing balance) and act on that; the HTTP layer answers 503 with Retry-After, and a worker retries.
+ */
+export class DependencyUnavailableError extends Error {
+  readonly dependency: 'database' | 'storage';
+  /** Seconds a client should wait before trying again. */
+  readonly retryAfter: number;
+
+  constructor(dependency: 'database' | 'storage', options: { cause?: unknown; retryAfter?: number } = {}) {
+    super(`the ${dependency} is unavailable for the moment`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DependencyUnavailableError';
+    this.dependency = dependency;
+    this.retryAfter = options.retryAfter ?? 2;
+  }
+}
+
+/** The DependencyUnavailableError behind `error` (itself or a cause a few levels down), if any. */
+export function unavailableDependency(error: unknown): DependencyUnavailableError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof DependencyUnavailableError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}

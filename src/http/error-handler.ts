@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../domain/errors.ts';
+import { AppError, isAppError, unavailableDependency } from '../domain/errors.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
 
 /**
@@ -10,7 +10,8 @@ import type { ErrorRenderers } from './error-rendering.ts';
 export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
   app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const error = toAppError(raw);
-    if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
+    if (error.code === 'service_unavailable') request.log.warn({ code: error.code, cause: error.message }, 'request answered 503');
+    else if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
     else request.log.info({ code: error.code, status: error.status }, error.message);
     sendError(reply, renderers, error);
   });
@@ -47,6 +48,8 @@ function bounded(error: AppError): AppError {
 
 function translate(raw: unknown): AppError {
   if (isAppError(raw)) return raw;
+  const unavailable = unavailableDependency(raw);
+  if (unavailable) return new AppError('service_unavailable', `${unavailable.message}; try again shortly`, { retryAfter: unavailable.retryAfter, cause: raw });
   if (!(raw instanceof Error)) return new AppError('internal_error', 'internal server error', { cause: raw });
   const fastifyError = raw as FastifyError;
   if (fastifyError.validation) {

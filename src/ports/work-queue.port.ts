@@ -28,8 +28,13 @@ export interface ClaimedJob extends JobRef {
 export interface WorkQueue {
   /** Adds the job in the caller's transaction; an existing job for (kind, refId) is moved to the earlier runAt. */
   enqueue(tx: Executor, job: NewJob): Promise<void>;
-  /** Tells workers (in every process) that work is due now; call after the enqueuing transaction commits. */
+  /**
+   * Tells workers (in every process) that work is due now; call after the enqueuing transaction
+   * commits. A hint only: it never throws, and a lost signal delays a job by a poll at most.
+   */
   wake(queue: string): Promise<void>;
+  /** False while wake signals may be lost: idle workers then poll often instead of sleeping long. */
+  wakeSignalsReliable(): boolean;
   /** Leases up to `limit` due jobs of one queue or of several, the earliest due first. */
   claim(owner: string, queue: string | string[], limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]>;
   /** Extends the leases of jobs this owner still holds; returns the ids it no longer holds. */

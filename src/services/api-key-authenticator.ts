@@ -12,17 +12,20 @@ export interface ApiKeyIdentity {
 
 interface CacheEntry extends ApiKeyIdentity {
   expiresAt: number;
+  verifiedAt: number;
   hash: string;
 }
 
 const CACHE_TTL_MS = 30_000;
+/** While revocation messages may be lost (the bus is down), a cached key is trusted this long only. */
+const UNRELIABLE_BUS_TTL_MS = 2_000;
 const CACHE_MAX = 50_000;
 const LAST_USED_FLUSH_MS = 5_000;
 
 /**
  * Resolves bearer keys to users. A verified key is cached for 30 s; a revocation anywhere removes it
  * from every process at once through the event bus, and the TTL bounds the damage if that message is
- * lost. Last-used times are collected in memory and written every few seconds, so authentication
+ * lost (2 s while the bus is down or just back, when such messages may be lost). Last-used times are collected in memory and written every few seconds, so authentication
  * costs no write.
  */
 export class ApiKeyAuthenticator {
@@ -56,6 +59,7 @@ export class ApiKeyAuthenticator {
   cached(key: string, now: number = Date.now()): ApiKeyIdentity | undefined {
     const entry = this.cache.get(key);
     if (!entry || entry.expiresAt <= now) return undefined;
+    if (now - entry.verifiedAt > UNRELIABLE_BUS_TTL_MS && !this.bus.reliable()) return undefined;
     this.lastUsed.set(entry.keyId, now);
     return entry;
   }
@@ -74,7 +78,7 @@ export class ApiKeyAuthenticator {
       this.cache.clear();
       this.byHash.clear();
     }
-    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS, hash };
+    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS, verifiedAt: now, hash };
     this.cache.set(key, entry);
     this.byHash.set(hash, key);
     this.lastUsed.set(entry.keyId, now);

@@ -60,6 +60,10 @@ export interface AppServices {
   billing: BillingServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
-  /** Checks of outside dependencies for /readyz (database first). */
-  readinessChecks: Array<{ name: string; check: () => Promise<void> }>;
+  /**
+   * Checks of outside dependencies for /readyz (database first). Only a `required` one failing makes
+   * the process unready: the API serves without Redis (hints) and without the file store (workers
+   * wait for it), so a load balancer must not take the tier out for them.
+   */
+  readinessChecks: Array<{ name: string; required: boolean; check: () => Promise<void> }>;
 }

@@ -38,6 +38,8 @@ interface Running {
 }
 
 const MAX_IDLE_SLEEP_MS = 5_000;
+/** The longest idle sleep while wake signals may be lost (Redis down): polling stands in for them. */
+const UNSIGNALLED_IDLE_SLEEP_MS = 250;
 const NEXT_DUE_INTERVAL_MS = 100;
 const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
 /**
@@ -170,7 +172,8 @@ export class WorkerPool {
       if (this.running.size === 0 || this.now() >= this.nextDueCheckAt) {
         this.nextDueCheckAt = this.now() + NEXT_DUE_INTERVAL_MS;
         const next = await this.queue.nextDue([...this.queues], this.now());
-        const maxSleep = this.options.maxIdleSleepMs ?? MAX_IDLE_SLEEP_MS;
+        const idleSleep = this.options.maxIdleSleepMs ?? MAX_IDLE_SLEEP_MS;
+        const maxSleep = this.queue.wakeSignalsReliable() ? idleSleep : Math.min(idleSleep, UNSIGNALLED_IDLE_SLEEP_MS);
         sleep = next === undefined ? maxSleep : Math.min(maxSleep, next - this.now());
       }
       this.schedulePump(this.pumpAgain ? 0 : sleep);

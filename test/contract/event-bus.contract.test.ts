@@ -17,7 +17,7 @@ const next = (bus: EventBus, topic: string) =>
 for (const kind of ['memory', 'redis'] as const) {
   describe(`event bus [${kind}]`, async () => {
     const skip = kind === 'redis' ? await serviceSkipReason('Redis', TEST_REDIS_URL) : undefined;
-    const make = (): EventBus => (kind === 'memory' ? new MemoryEventBus() : new RedisEventBus(TEST_REDIS_URL, `sbtest:${randomBytes(4).toString('hex')}:`));
+    const make = (): EventBus => (kind === 'memory' ? new MemoryEventBus() : new RedisEventBus(TEST_REDIS_URL, { prefix: `sbtest:${randomBytes(4).toString('hex')}:` }));
 
     test('delivers to every subscriber of the topic and not to others', { skip }, async () => {
       const bus = make();

@@ -21,6 +21,8 @@ export interface TestGatewayOptions {
   configFile?: Record<string, unknown>;
   /** Collect log lines here instead of discarding them. */
   logLines?: string[];
+  /** Last word on the environment, after the stores are set (a fault test points DATABASE_URL at a proxy). */
+  adjustEnv?: (env: Record<string, string>) => void | Promise<void>;
 }
 
 export interface TestGateway {
@@ -77,6 +79,7 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     writeFileSync(file, JSON.stringify(options.configFile));
     env.SWITCHBOARD_CONFIG = file;
   }
+  await options.adjustEnv?.(env);
   const config = loadConfig(env);
   const lines = options.logLines;
   const logger = pino(

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.types.ts';
+import { DependencyUnavailableError } from '../../domain/errors.ts';
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blob-store.port.ts';
 import { assertValidBlobKey } from './blob-keys.ts';
 import { countBytes } from './count-bytes.ts';
@@ -38,6 +39,8 @@ export class S3BlobStore implements BlobStore {
       forcePathStyle: true,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // A store that does not answer is noticed in seconds (then a request answers 503, a worker waits and retries).
+      requestHandler: { connectionTimeout: 3_000 },
     });
     this.bucket = config.bucket;
     this.publicBase = config.publicUrl?.replace(/\/+$/u, '');
@@ -47,7 +50,11 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     assertValidBlobKey(key);
     // One PutObject is atomic in S3: readers see the old object or the new one.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }));
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }));
+    } catch (error) {
+      throw asStoreError(error);
+    }
   }
 
   async putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
@@ -73,7 +80,7 @@ export class S3BlobStore implements BlobStore {
         await new Promise((resolve) => setTimeout(resolve, CUT_UPLOAD_SETTLE_MS));
         await this.delete(key).catch(() => undefined);
       }
-      throw failure ?? error;
+      throw failure ?? asStoreError(error);
     }
   }
 
@@ -101,7 +108,7 @@ export class S3BlobStore implements BlobStore {
       return range ? { ...info, body, range } : { ...info, body };
     } catch (error) {
       if (isNotFound(error)) return undefined;
-      throw error;
+      throw asStoreError(error);
     }
   }
 
@@ -116,7 +123,7 @@ export class S3BlobStore implements BlobStore {
       };
     } catch (error) {
       if (isNotFound(error)) return undefined;
-      throw error;
+      throw asStoreError(error);
     }
   }
 
@@ -126,7 +133,7 @@ export class S3BlobStore implements BlobStore {
     try {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!isNotFound(error)) throw asStoreError(error);
     }
   }
 
@@ -149,7 +156,11 @@ export class S3BlobStore implements BlobStore {
       },
       { step: 'build', name: 'switchboardBucketPathWithoutSlash' },
     );
-    await this.client.send(command);
+    try {
+      await this.client.send(command);
+    } catch (error) {
+      throw asStoreError(error);
+    }
   }
 
   /** Closes the client's kept-alive connections. */
@@ -164,6 +175,20 @@ function isNotFound(error: unknown): boolean {
     return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
   }
   return false;
+}
+
+/**
+ * An error of the store itself (no connection, a time-out, a 5xx or a throttle) as
+ * DependencyUnavailableError, answered 503 and waited out by workers; a 4xx stays what it is.
+ */
+function asStoreError(error: unknown): unknown {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    return status === undefined || status >= 500 || status === 429 ? new DependencyUnavailableError('storage', { cause: error }) : error;
+  }
+  if (!(error instanceof Error)) return error;
+  const systemError = typeof (error as { code?: unknown }).code === 'string';
+  return systemError || error.name === 'TimeoutError' ? new DependencyUnavailableError('storage', { cause: error }) : error;
 }
 
 /** `bytes 0-99/1234` → 1234. */

@@ -23,6 +23,11 @@ export class MemoryEventBus implements EventBus {
     };
   }
 
+  /** In one process nothing is lost. */
+  reliable(): boolean {
+    return true;
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
   }

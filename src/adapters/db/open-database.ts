@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { guardedPostgresPool } from './postgres-pool.ts';
 import type { Schema } from './schema.ts';
 import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
@@ -30,9 +31,18 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to use as search_path (tests isolate themselves this way). */
   postgresSchema?: string;
   postgresPoolSize?: number;
+  /** PostgreSQL only: told when a connection dies (a restart, a failover, an idle reaper); the pool replaces it. */
+  onConnectionError?: (error: Error) => void;
 }
 
 const INT8_OID = 20;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+class BoundedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
 const NUMERIC_OID = 1700;
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -85,8 +95,13 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
     ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+    // Opening a connection to a server that does not answer is bounded (requests answer 503 instead of
+    // hanging); waiting for a free connection of a busy pool is not (that is load, not an outage).
+    Client: BoundedConnectClient,
+    // Dead peers (a failover without a reset) are noticed by TCP keep-alive instead of hanging until a query.
+    keepAlive: true,
   });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: guardedPostgresPool(pool, options.onConnectionError ?? (() => {})) }) });
   return {
     db,
     dialect: 'postgres',

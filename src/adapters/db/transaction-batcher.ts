@@ -15,7 +15,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from './schema.ts';
-import { isAppError } from '../../domain/errors.ts';
+import { isAppError, unavailableDependency } from '../../domain/errors.ts';
 
 type Work<T> = (tx: Transaction<Schema>) => Promise<T>;
 
@@ -127,7 +127,13 @@ export class TransactionBatcher {
           }
         }
       });
-    } catch {
+    } catch (error) {
+      // The connection was lost: the commit may or may not have happened, so running the items again
+      // could write them twice (two debits). Each caller gets the failure and resolves the doubt itself.
+      if (unavailableDependency(error)) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
       // Rolled back (an unexpected error, a deadlock, a failed commit): each item on its own.
       for (const item of batch) await this.#alone(item);
       return;

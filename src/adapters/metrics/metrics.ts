@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 /**
@@ -17,6 +17,7 @@ export class Metrics {
   readonly chatTokens: FastCounter<'model' | 'direction'>;
   readonly chatLaneRequests: FastCounter<'route'>;
   readonly agentEngineTime: FastHistogram<'outcome'>;
+  readonly unhandledRejections: Counter;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_process_' });
@@ -74,6 +75,11 @@ export class Metrics {
       help: 'Time the run engine spends on one step of a run, without the wait for the orchestrator model (by what the step led to: now, later, idle)',
       labelNames: ['outcome'],
       buckets: [0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [this.registry],
+    });
+    this.unhandledRejections = new Counter({
+      name: 'switchboard_unhandled_rejections_total',
+      help: 'Promise rejections nobody handled (logged; each one is a bug to fix)',
       registers: [this.registry],
     });
   }

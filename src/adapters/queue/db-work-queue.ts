@@ -63,7 +63,12 @@ export class DbWorkQueue implements WorkQueue {
   }
 
   async wake(queue: string): Promise<void> {
-    await this.bus.publish(WAKE_TOPIC, queue);
+    // The bus never throws (its port says so); this guard keeps a post-commit wake harmless whatever bus is behind it.
+    await this.bus.publish(WAKE_TOPIC, queue).catch(() => {});
+  }
+
+  wakeSignalsReliable(): boolean {
+    return this.bus.reliable();
   }
 
   async onWake(handler: (queue: string) => void): Promise<() => Promise<void>> {

@@ -1,3 +1,4 @@
+import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
 import type { FastifyInstance } from 'fastify';
 import { findUserTask, listAttempts } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
@@ -28,10 +29,13 @@ export function registerGenerationDetailRoute(app: FastifyInstance, services: Ap
     handler: async (request) => {
       const { generationId } = request.params as { generationId: string };
       const { userId } = authOf(request);
-      const task = await findUserTask(services.database.db, userId, generationId);
-      if (!task) throw new AppError('task_not_found', `generation ${generationId} not found`);
+      // The task and its attempts from one snapshot: a finished task never shows its attempt still running.
+      const { task, attempts } = await readSnapshot(services.database.db, async (tx) => {
+        const task = await findUserTask(tx, userId, generationId);
+        if (!task) throw new AppError('task_not_found', `generation ${generationId} not found`);
+        return { task, attempts: await listAttempts(tx, task.id) };
+      });
       const input = JSON.parse(task.input_json) as ValidatedInput;
-      const attempts = await listAttempts(services.database.db, task.id);
       const status = presentTaskStatus(task, services.blobs);
       return {
         code: 200,

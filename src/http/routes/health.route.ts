@@ -3,23 +3,37 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import { AppError } from '../../domain/errors.ts';
 
+/** A dependency that does not answer in this long counts as down: a probe must answer before the balancer gives up. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Liveness and readiness (no authentication) and Prometheus metrics (a token, or this host only); not in the public API docs. */
 export function registerHealthRoutes(app: FastifyInstance, services: AppServices): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
+    const results = await Promise.all(
+      services.readinessChecks.map(async ({ name, required, check }) => {
+        try {
+          await withTimeout(check(), READINESS_TIMEOUT_MS);
+          return { name, required, problem: undefined };
+        } catch (error) {
+          return { name, required, problem: (error as Error).message || 'failed' };
+        }
+      }),
+    );
     const checks: Record<string, string> = {};
-    let ready = true;
-    for (const { name, check } of services.readinessChecks) {
-      try {
-        await check();
-        checks[name] = 'ok';
-      } catch (error) {
-        ready = false;
-        checks[name] = (error as Error).message || 'failed';
-      }
-    }
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    for (const { name, required, problem } of results) checks[name] = problem === undefined ? 'ok' : required ? problem : `degraded: ${problem}`;
+    const ready = results.every((r) => r.problem === undefined || !r.required);
+    const degraded = results.some((r) => r.problem !== undefined);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? (degraded ? 'degraded' : 'ready') : 'not_ready', checks });
   });
 
   app.get('/metrics', async (request, reply) => {

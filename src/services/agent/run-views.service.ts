@@ -11,6 +11,7 @@ import { listRunOperations, type OperationRow } from '../../adapters/db/reposito
 import { listRunActions, type PendingActionRow } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
 import { findOwnedRun, listQueuedRuns, type RunRow } from '../../adapters/db/repositories/agent/runs.repository.ts';
 import { listSteps, type StepRow } from '../../adapters/db/repositories/agent/steps.repository.ts';
+import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../domain/agent/agent-events.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
@@ -22,6 +23,12 @@ import { type StructuredState, structuredStateOf } from './engine/structured-out
 import { eventFromRow } from './events/event-records.ts';
 import type { MainOutcome } from './runs/run-lifecycle.ts';
 import { canSteer, overridesOf, snapshotOf, steersOf } from './runs/run-snapshot.ts';
+
+/** How the structured result was made: deterministic or by extraction calls, their count and cost. */
+function extractionOf(steps: StepRow[], state: StructuredState): Record<string, unknown> {
+  const cost = steps.filter((s) => s.kind === 'extract').reduce((sum, s) => sum + Number(s.cost_micro), 0);
+  return { status: state.status, method: state.method ?? null, attempts: state.attempts, costMicroUsd: String(cost), error: state.error ?? null };
+}
 
 export interface ArtifactView {
   artifactId: string;
@@ -49,16 +56,17 @@ export class RunViewsService {
     this.#blobs = deps.blobs;
   }
 
-  async #run(caller: AgentCaller, runId: string): Promise<RunRow> {
-    const run = await findOwnedRun(this.#db, ownerOf(caller), runId);
-    if (!run) throw new AppError('not_found', 'run not found');
-    return run;
-  }
-
   async run(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
-    const run = await this.#run(caller, runId);
-    const [steps, operations, actions] = await Promise.all([listSteps(this.#db, run.id), listRunOperations(this.#db, run.id), listRunActions(this.#db, run.id)]);
-    const queuePosition = run.status === 'queued' ? (await listQueuedRuns(this.#db, run.conversation_id)).findIndex((r) => r.id === run.id) + 1 : null;
+    // One snapshot: the run's totals and its operations always agree (issue 17, item 6).
+    const { run, steps, operations, actions, queuePosition } = await readSnapshot(this.#db, async (tx) => {
+      const run = await findOwnedRun(tx, ownerOf(caller), runId);
+      if (!run) throw new AppError('not_found', 'run not found');
+      const steps = await listSteps(tx, run.id);
+      const operations = await listRunOperations(tx, run.id);
+      const actions = await listRunActions(tx, run.id);
+      const queuePosition = run.status === 'queued' ? (await listQueuedRuns(tx, run.conversation_id)).findIndex((r) => r.id === run.id) + 1 : null;
+      return { run, steps, operations, actions, queuePosition };
+    });
     const snapshot = snapshotOf(run);
     const now = Date.now();
     return {
@@ -101,8 +109,11 @@ export class RunViewsService {
   }
 
   async result(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
-    const run = await this.#run(caller, runId);
-    const artifacts = await listRunArtifacts(this.#db, run.id);
+    const { run, artifacts, steps } = await readSnapshot(this.#db, async (tx) => {
+      const run = await findOwnedRun(tx, ownerOf(caller), runId);
+      if (!run) throw new AppError('not_found', 'run not found');
+      return { run, artifacts: await listRunArtifacts(tx, run.id), steps: await listSteps(tx, run.id) };
+    });
     const structured = structuredStateOf(run);
     // While the structured result is being made, the main outcome is not yet the run's result.
     const outcome = run.outcome_json === null || structured?.status === 'pending' ? null : (JSON.parse(run.outcome_json) as MainOutcome);
@@ -115,16 +126,9 @@ export class RunViewsService {
       structuredResult: run.structured_result_json === null ? null : JSON.parse(run.structured_result_json),
       schemaHash: run.schema_hash,
       sourceSteps: structured?.sourceSteps ?? [],
-      extraction: structured ? await this.#extraction(run.id, structured) : run.output_schema_json === null ? null : { status: 'pending', method: null, attempts: 0, costMicroUsd: '0', error: null },
+      extraction: structured ? extractionOf(steps, structured) : run.output_schema_json === null ? null : { status: 'pending', method: null, attempts: 0, costMicroUsd: '0', error: null },
       error: run.error_code === null ? null : { code: run.error_code, message: run.error_message },
     };
-  }
-
-  /** How the structured result was made: deterministic or by extraction calls, their count and cost. */
-  async #extraction(runId: string, state: StructuredState): Promise<Record<string, unknown>> {
-    const steps = (await listSteps(this.#db, runId)).filter((s) => s.kind === 'extract');
-    const cost = steps.reduce((sum, s) => sum + Number(s.cost_micro), 0);
-    return { status: state.status, method: state.method ?? null, attempts: state.attempts, costMicroUsd: String(cost), error: state.error ?? null };
   }
 
   async artifact(caller: AgentCaller, artifactId: string): Promise<ArtifactView> {

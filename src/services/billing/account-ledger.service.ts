@@ -1,3 +1,4 @@
+import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
 import type { Kysely } from 'kysely';
 import {
   agentOriginsOf,
@@ -56,10 +57,14 @@ export class AccountLedgerService {
   }
 
   async snapshot(userId: string): Promise<AccountSnapshot> {
-    const user = await findUserById(this.#db, userId);
-    if (!user) throw new AppError('user_not_found', 'user not found');
-    const [holds, openRuns] = await Promise.all([listUserHolds(this.#db, userId), listOpenRuns(this.#db, userId)]);
-    const origins = await agentOriginsOf(this.#db, userId, holds.map((h) => h.id));
+    // One snapshot: the balance, what is held and the holds behind it always agree.
+    const { user, holds, openRuns, origins } = await readSnapshot(this.#db, async (tx) => {
+      const user = await findUserById(tx, userId);
+      if (!user) throw new AppError('user_not_found', 'user not found');
+      const holds = await listUserHolds(tx, userId);
+      const openRuns = await listOpenRuns(tx, userId);
+      return { user, holds, openRuns, origins: await agentOriginsOf(tx, userId, holds.map((h) => h.id)) };
+    });
     return {
       balanceMicro: Number(user.balance_micro),
       heldMicro: Number(user.held_micro),

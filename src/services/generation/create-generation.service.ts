@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
-import { findParentTasks, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import { findParentTasks, findTask, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 import { assertInputUrlsPublic } from './input-urls.ts';
@@ -8,7 +8,7 @@ import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
+import { AppError, invalidInput, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { EstimateService } from '../estimate.service.ts';
@@ -62,6 +62,8 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
       const winner = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
       if (winner) return replay(winner, hash);
     }
+    // The connection died around the commit: if the task is there, it was paid for, and that is a success.
+    if (unavailableDependency(error) && (await committedInDoubt(deps.db, task.id))) return { task, created: true };
     throw error;
   }
   await deps.queue.wake(firstQueueOf(task));
@@ -142,6 +144,26 @@ export function firstQueueOf(task: TaskRow): string {
   const first = routes[0];
   if (!first) throw new Error(`task ${task.id} has no route`);
   return first.provider;
+}
+
+/** How long a create whose commit is in doubt waits for the database to tell whether it happened. */
+const IN_DOUBT_WAIT_MS = [250, 500, 1_000, 2_000];
+
+/**
+ * Whether a task whose transaction lost its connection was committed after all (the commit reached
+ * the server, its answer did not). Asks again while the database is away; false when it cannot tell,
+ * and then the request answers 503 (its Idempotency-Key, if any, makes a retry safe).
+ */
+async function committedInDoubt(db: Kysely<Schema>, taskId: string): Promise<boolean> {
+  for (const wait of IN_DOUBT_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      return (await findTask(db, taskId)) !== undefined;
+    } catch (error) {
+      if (!unavailableDependency(error)) throw error;
+    }
+  }
+  return false;
 }
 
 function replay(earlier: TaskRow, hash: string): CreatedTask {

@@ -1,6 +1,7 @@
 import { blobKeyFor } from '../../adapters/blob/blob-keys.ts';
 import { CONTENT_TYPES, detectFormat, FORMAT_KINDS, fileExtension } from '../../adapters/media/media-format.ts';
 import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
+import { unavailableDependency } from '../../domain/errors.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { ProviderError, ResultFileType, UpstreamFile, UpstreamResult } from '../../providers/media/media-provider.ts';
 
@@ -28,6 +29,15 @@ export class ResultCopyError extends Error {
 }
 
 const KIND_OF_FILE_TYPE = { image: 'image', video: 'video', music: 'audio' } as const;
+const FIRST_STORE_RETRY_MS = 250;
+const LONGEST_STORE_RETRY_MS = 5_000;
+
+/** How long to keep trying our own store with the result in hand, and when to stop (the job's signal). */
+export interface StorePatience {
+  /** From the first failed write; Infinity when the result cannot be fetched again (it came inline). */
+  patienceMs: number;
+  signal: AbortSignal;
+}
 
 /**
  * Copies an upstream result into our storage (decision 8): each file downloaded through the guarded
@@ -46,12 +56,17 @@ export class ResultStore {
     this.maxBytes = maxBytes;
   }
 
-  async store(taskId: string, attemptSecret: string, result: UpstreamResult): Promise<StoredResult> {
+  /**
+   * Copies every file of the result. A write our own store refuses for the moment (an outage) is
+   * retried with backoff for `patience`, with the bytes in hand: the provider did its job, so its
+   * deadline is not spent on our store (issue 17). Past that, the DependencyUnavailableError goes up.
+   */
+  async store(taskId: string, attemptSecret: string, result: UpstreamResult, patience?: StorePatience): Promise<StoredResult> {
     const files: TaskFile[] = [];
     for (const [position, file] of result.files.entries()) {
-      files.push(await this.copy(taskId, attemptSecret, position, file, KIND_OF_FILE_TYPE[file.fileType]));
+      files.push(await this.copy(taskId, attemptSecret, position, file, KIND_OF_FILE_TYPE[file.fileType], patience));
     }
-    const output = result.output ? await this.copyCovers(taskId, attemptSecret, result.output, files.length) : null;
+    const output = result.output ? await this.copyCovers(taskId, attemptSecret, result.output, files.length, patience) : null;
     return { files, output };
   }
 
@@ -60,15 +75,32 @@ export class ResultStore {
     for (const file of files) await this.blobs.delete(file.blobKey).catch(() => {});
   }
 
-  private async copy(taskId: string, secret: string, position: number, file: UpstreamFile, kind: 'image' | 'video' | 'audio'): Promise<TaskFile> {
+  private async copy(taskId: string, secret: string, position: number, file: UpstreamFile, kind: 'image' | 'video' | 'audio', patience?: StorePatience): Promise<TaskFile> {
     const bytes = file.data ?? (await this.download(file.url));
     const format = detectFormat(bytes);
     if (!format) throw new ResultCopyError(`result file ${position + 1} is not a media file we recognise`);
     if (!FORMAT_KINDS[format].includes(kind)) throw new ResultCopyError(`result file ${position + 1} is ${format}, not ${kind}`);
     const blobKey = blobKeyFor(secret, taskId, position, fileExtension(format));
     const contentType = CONTENT_TYPES[format];
-    await this.blobs.put(blobKey, bytes, contentType);
+    await this.putPatiently(blobKey, bytes, contentType, patience);
     return { blobKey, fileType: file.fileType, contentType, bytes: bytes.length };
+  }
+
+  private async putPatiently(key: string, bytes: Buffer, contentType: string, patience: StorePatience | undefined): Promise<void> {
+    let giveUpAt: number | undefined;
+    let wait = FIRST_STORE_RETRY_MS;
+    for (;;) {
+      try {
+        await this.blobs.put(key, bytes, contentType);
+        return;
+      } catch (error) {
+        if (!patience || unavailableDependency(error)?.dependency !== 'storage') throw error;
+        giveUpAt ??= Date.now() + patience.patienceMs;
+        if (patience.signal.aborted || Date.now() + wait > giveUpAt) throw error;
+        await sleep(wait, patience.signal);
+        wait = Math.min(LONGEST_STORE_RETRY_MS, wait * 2);
+      }
+    }
   }
 
   private async download(url: string | undefined): Promise<Buffer> {
@@ -84,7 +116,7 @@ export class ResultStore {
     }
   }
 
-  private async copyCovers(taskId: string, secret: string, output: Record<string, unknown>, offset: number): Promise<Record<string, unknown>> {
+  private async copyCovers(taskId: string, secret: string, output: Record<string, unknown>, offset: number, patience?: StorePatience): Promise<Record<string, unknown>> {
     const tracks = output.tracks;
     if (!Array.isArray(tracks)) return output;
     let position = offset;
@@ -97,13 +129,25 @@ export class ResultStore {
       const urls: string[] = [];
       for (const url of (track as { coverImageUrls: unknown[] }).coverImageUrls) {
         if (typeof url !== 'string') continue;
-        const stored = await this.copy(taskId, secret, position++, { fileType: 'image', url }, 'image');
+        const stored = await this.copy(taskId, secret, position++, { fileType: 'image', url }, 'image', patience);
         urls.push(`blob:${stored.blobKey}`);
       }
       copied.push({ ...track, coverImageUrls: urls });
     }
     return { ...output, tracks: copied };
   }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function decodeDataUri(uri: string): Buffer {

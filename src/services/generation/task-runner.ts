@@ -19,6 +19,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+import { unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob } from '../../ports/work-queue.port.ts';
@@ -43,6 +44,15 @@ export interface TaskRunnerTimings {
   /** Longest wait between two polls. */
   maxPollIntervalMs: number;
 }
+
+/**
+ * A result the provider can give again (a pollable job) waits this long for our store in the step, then
+ * gives its slot back and is fetched again later; the attempt's deadline is moved so the wait is ours.
+ */
+const STORAGE_PATIENCE_IN_STEP_MS = 20_000;
+const STORAGE_RETRY_STEP_MS = 10_000;
+/** How long a finished upstream job may wait for our store before the attempt's deadline applies again. */
+const STORAGE_OUTAGE_GRACE_MS = 24 * 3_600_000;
 
 export const DEFAULT_TIMINGS: TaskRunnerTimings = { maxJobMs: 45 * 60_000, reconcileWindowMs: 10 * 60_000, maxPollIntervalMs: 30_000 };
 
@@ -170,7 +180,7 @@ export class TaskRunner {
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? provider.defaultPollMs), queue: route.provider };
       }
       case 'completed':
-        return this.complete(task, routes, { ...attempt, upstream_id: outcome.upstreamId ?? null }, outcome.result, job);
+        return this.complete(task, routes, { ...attempt, upstream_id: outcome.upstreamId ?? null }, outcome.result, job, signal);
       case 'failed':
         return this.attemptFailed(task, routes, attempt, outcome.error, undefined, job);
       case 'unknown':
@@ -231,21 +241,24 @@ export class TaskRunner {
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };
       }
       case 'completed':
-        return this.complete(task, routes, attempt, outcome.result, job);
+        return this.complete(task, routes, attempt, outcome.result, job, signal);
       case 'failed':
         return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted'], job);
     }
   }
 
-  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob | undefined): Promise<JobOutcome> {
+  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob | undefined, signal: AbortSignal): Promise<JobOutcome> {
     if (result.files.length === 0 && !result.output) {
       return this.attemptFailed(task, routes, attempt, { message: 'the provider finished without a result', retryable: true }, undefined, job);
     }
+    // A polled job can be fetched again later; a result that came with the submit exists only here, so it waits as long as it takes.
+    const refetchable = attempt.state === 'accepted';
     let stored: Awaited<ReturnType<ResultStore['store']>>;
     try {
-      stored = await this.deps.results.store(task.id, attempt.callback_token, result);
+      stored = await this.deps.results.store(task.id, attempt.callback_token, result, { patienceMs: refetchable ? STORAGE_PATIENCE_IN_STEP_MS : Number.POSITIVE_INFINITY, signal });
     } catch (error) {
       if (error instanceof ResultCopyError) return this.attemptFailed(task, routes, attempt, error.providerError, undefined, job);
+      if (refetchable && unavailableDependency(error)?.dependency === 'storage') return this.waitForStorage(attempt);
       throw error;
     }
     const now = this.now();
@@ -282,6 +295,18 @@ export class TaskRunner {
     }
     this.deps.metrics.tasks.inc({ model: task.model, status: 'finished' });
     return { kind: 'done', settled: job !== undefined };
+  }
+
+  /**
+   * Our store is down while the provider's job has finished: not the provider's fault, so neither a
+   * failover nor a refund. The attempt's deadline moves out of the way and the result is fetched
+   * again once the store may be back.
+   */
+  private async waitForStorage(attempt: AttemptRow): Promise<JobOutcome> {
+    const now = this.now();
+    this.deps.logger.warn({ attemptId: attempt.id, taskId: attempt.task_id }, 'the file store is unavailable; the finished result waits for it');
+    await updateAttempt(this.deps.db, attempt.id, ['accepted'], { deadline_at: Math.max(attempt.deadline_at ?? 0, now + STORAGE_OUTAGE_GRACE_MS) });
+    return { kind: 'again', runAt: now + STORAGE_RETRY_STEP_MS, queue: attempt.provider };
   }
 
   private async attemptFailed(

@@ -1,3 +1,4 @@
+import { isPostgres } from '../dialect-of.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../schema.ts';
 import type { LedgerEntriesTable } from '../tables/foundation.tables.ts';
@@ -19,6 +20,16 @@ export async function applyGuardedBalanceChange(db: Executor, userId: string, am
     .returning('balance_micro')
     .executeTakeFirst();
   return row?.balance_micro;
+}
+
+/**
+ * Takes the user's account row lock first (PostgreSQL; SQLite has one writer). Lock order (issue 17):
+ * a transaction that moves money and also changes a task locks the account before the task, as a
+ * create does (debit, then insert), so that a refund and a batch of creates cannot wait on each other.
+ */
+export async function lockAccount(db: Executor, userId: string): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 /** Inserts the entry unless one with the same (kind, reference) exists; true when inserted. */

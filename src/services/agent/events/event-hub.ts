@@ -39,6 +39,7 @@ type BusMessage = { event: AgentEvent } | { closed: string };
 
 const TOPIC = 'agent.events.';
 const PAGE = 500;
+const UNRELIABLE_CHECK_MS = 500;
 
 export class AgentEventHub {
   readonly #bus: EventBus;
@@ -188,14 +189,23 @@ export class AgentEventHub {
     }
   }
 
+  /** Every few seconds, or twice a second while the bus may be losing messages (Redis down): then the store is the feed. */
   #startTimer(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.#check(), this.#checkIntervalMs);
-    this.#timer.unref();
+    const interval = this.#bus.reliable() ? this.#checkIntervalMs : Math.min(this.#checkIntervalMs, UNRELIABLE_CHECK_MS);
+    const timer = setTimeout(() => {
+      void this.#check().finally(() => {
+        if (this.#timer !== timer) return; // stopped (and perhaps restarted) meanwhile
+        this.#timer = undefined;
+        if (this.#channels.size > 0) this.#startTimer();
+      });
+    }, interval);
+    timer.unref();
+    this.#timer = timer;
   }
 
   #stopTimer(): void {
-    clearInterval(this.#timer);
+    clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 }
