@@ -10,6 +10,7 @@ import { MemoryEventBus } from './adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from './adapters/bus/redis-event-bus.ts';
 import { migrate } from './adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.ts';
+import { warmUpPatternEngine } from './domain/agent/user-pattern.ts';
 import { GuardedMediaMeasurer } from './services/media-measurer.service.ts';
 import { Metrics } from './adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
@@ -102,6 +103,7 @@ export function createLogger(config: Config): Logger {
 /** Opens the store, applies migrations and builds every service: the composition root proper. */
 export async function buildServices(config: Config, logger: Logger): Promise<AppServices> {
   const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
+  warmUpPatternEngine();
   const database: DatabaseHandle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(database);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.redisPrefix) : new MemoryEventBus();

@@ -77,6 +77,14 @@ export function compileUserPattern(pattern: string): UserPattern {
   return { source: pattern, size: check.size, test: (text) => compiled.test(text) };
 }
 
+/**
+ * The engine's first compile builds its tables (about 10 to 40 ms): done once at start, so that it
+ * does not land on the first request that carries a pattern.
+ */
+export function warmUpPatternEngine(): void {
+  compileUserPattern('^[a-z]\\s\\S.\\p{L}(?:x|y){2}$').test('a b.é xy');
+}
+
 interface Frame {
   /** Atoms in the group, counted repeats written out. */
   size: number;

@@ -101,8 +101,14 @@ export async function nextExtraction(deps: EngineDeps, state: RunState): Promise
   const finished = extracts.filter((s) => s.status === 'completed' || s.status === 'failed');
   let lastText: string | undefined;
   let lastErrors: string[] = [];
-  for (const step of finished) {
+  for (const [i, step] of finished.entries()) {
     const text = step.status === 'completed' ? textOfStep(step) : undefined;
+    // Only the latest call can hold the result (an earlier fitting one would have ended finalization):
+    // the earlier ones are not parsed and checked again, so one move checks at most one value.
+    if (i < finished.length - 1) {
+      if (text !== undefined) lastText = text;
+      continue;
+    }
     if (text === undefined) {
       lastErrors = ['the extraction call failed'];
       continue;
