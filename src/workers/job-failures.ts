@@ -12,6 +12,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const POSTGRES_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300', '53200', '53100']);
 /** SQLite primary result codes: SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR. */
 const SQLITE_ERRCODES = new Set([5, 6, 10]);
+/** Our own AppError for "a store is away, try again" (a 503 with Retry-After). */
+const APP_CODES = new Set(['service_unavailable']);
 /** ioredis and pg pool errors that mean "not reachable right now". */
 const TRANSIENT_NAMES = new Set(['MaxRetriesPerRequestError', 'ClosedError', 'TimeoutError', 'AbortError']);
 
@@ -30,7 +32,7 @@ export function isInfrastructureFault(error: unknown): boolean {
     const e = current as ErrorShape;
     const code = typeof e.code === 'string' ? e.code : undefined;
     if (code !== undefined) {
-      if (NETWORK_CODES.has(code) || code.startsWith('UND_ERR_') || POSTGRES_CODES.has(code) || code.startsWith('08')) return true;
+      if (NETWORK_CODES.has(code) || code.startsWith('UND_ERR_') || POSTGRES_CODES.has(code) || code.startsWith('08') || APP_CODES.has(code)) return true;
     }
     if (typeof e.errcode === 'number' && SQLITE_ERRCODES.has(e.errcode & 0xff)) return true;
     if (typeof e.name === 'string' && TRANSIENT_NAMES.has(e.name)) return true;
