@@ -113,3 +113,32 @@ describe('user patterns: linear time', () => {
     assert.ok(performance.now() - started < 100, `${performance.now() - started} ms`);
   });
 });
+
+describe('user patterns: fuzz', () => {
+  it('3,000 random patterns: never an exception; accepted ones match as RegExp(…, \'u\') does on short texts', () => {
+    let seed = 1_709;
+    const r = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const pieces = ['a', 'b', 'é', '😀', '.', '\\d', '\\w', '\\s', '\\S', '\\b', '[ab]', '[^a]', '[a-c\\s]', '[\\s\\S]', '(', ')', '(?:', '(?<n>', '|', '*', '+', '?', '{2}', '{1,3}', '{2,}', '^', '$', '\\.', '\\u00e9', '\\p{L}', '-', ' '];
+    const texts = ['', 'a', 'ab', 'ba', 'aab', 'é', '😀', 'a b', 'a.b', 'abc', '12', 'x\ny', 'aaaa', 'b😀a'];
+    let accepted = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const pattern = Array.from({ length: 1 + Math.floor(r() * 8) }, () => pieces[Math.floor(r() * pieces.length)]).join('');
+      let reference: RegExp;
+      try {
+        reference = new RegExp(pattern, 'u');
+      } catch {
+        assert.equal(checkUserPattern(pattern).ok, false, pattern);
+        continue;
+      }
+      const check = checkUserPattern(pattern);
+      if (!check.ok) continue;
+      accepted += 1;
+      const compiled = compileUserPattern(pattern);
+      for (const text of texts) assert.equal(compiled.test(text), reference.test(text), `${pattern} on ${JSON.stringify(text)} (RE2: ${check.re2})`);
+    }
+    assert.ok(accepted > 500, `${accepted} accepted`);
+  });
+});
