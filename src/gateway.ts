@@ -105,7 +105,6 @@ export function createLogger(config: Config): Logger {
 /** Opens the store, applies migrations and builds every service: the composition root proper. */
 export async function buildServices(config: Config, logger: Logger): Promise<AppServices> {
   const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
-  warmUpPatternEngine();
   const database: DatabaseHandle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(database);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.redisPrefix) : new MemoryEventBus();
@@ -272,6 +271,8 @@ function timingOverrides(options: Record<string, unknown> | undefined): Partial<
 export async function startGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config);
   const services = await buildServices(config, logger);
+  // Its first compile builds tables (10 to 40 ms): here, not on the first request with a pattern.
+  warmUpPatternEngine();
   await services.authenticator.start();
 
   const demo = config.demoUser ? await ensureDemoUser(services.database.db, services.apiKeys) : undefined;
