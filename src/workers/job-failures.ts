@@ -14,8 +14,8 @@ const POSTGRES_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53
 const SQLITE_ERRCODES = new Set([5, 6, 10]);
 /** Our own AppError for "a store is away, try again" (a 503 with Retry-After). */
 const APP_CODES = new Set(['service_unavailable']);
-/** ioredis and pg pool errors that mean "not reachable right now". */
-const TRANSIENT_NAMES = new Set(['MaxRetriesPerRequestError', 'ClosedError', 'TimeoutError', 'AbortError']);
+/** ioredis errors, timeouts, and the gateway's own "a store is unreachable for now" (DependencyUnavailableError). */
+const TRANSIENT_NAMES = new Set(['MaxRetriesPerRequestError', 'ClosedError', 'TimeoutError', 'AbortError', 'DependencyUnavailableError']);
 
 interface ErrorShape {
   name?: unknown;

@@ -14,6 +14,7 @@ describe('job failures: infrastructure or the job', () => {
     ['Redis away', Object.assign(new Error('Reached the max retries per request limit'), { name: 'MaxRetriesPerRequestError' })],
     ['S3 answering 503', Object.assign(new Error('SlowDown'), { $metadata: { httpStatusCode: 503 } })],
     ['our own 503', new AppError('service_unavailable', 'the database is away')],
+    ['a store unreachable for now', Object.assign(new Error('the database is unavailable for the moment'), { name: 'DependencyUnavailableError' })],
   ];
   for (const [what, error] of infrastructure) it(`${what} does not count against the job`, () => assert.equal(isInfrastructureFault(error), true));
 
