@@ -10,6 +10,7 @@ import { MemoryEventBus } from './adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from './adapters/bus/redis-event-bus.ts';
 import { migrate } from './adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.ts';
+import { warmUpPatternEngine } from './domain/agent/user-pattern.ts';
 import { GuardedMediaMeasurer } from './services/media-measurer.service.ts';
 import { Metrics } from './adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
@@ -40,10 +41,11 @@ import { createRetentionSweeper, scheduleRetentionSweep } from './services/gener
 import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
 import type { TerminalHook } from './services/generation/task-transitions.ts';
 import { ProviderHealth } from './services/provider-health.ts';
-import { createWebhookJobHandler } from './services/webhooks/webhook-delivery.handler.ts';
+import { createWebhookGiveUp, createWebhookJobHandler } from './services/webhooks/webhook-delivery.handler.ts';
 import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
-import { WorkerPool } from './workers/worker-pool.ts';
+import { ENTITY_POISON, type JobCatalog, maintenanceJob, OUTSIDE_POISON } from './workers/job-catalog.ts';
+import { type JobHandler, WorkerPool } from './workers/worker-pool.ts';
 import { AgentClock } from './services/agent/agent-clock.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
 import {
@@ -58,9 +60,10 @@ import {
   scheduleAgentMaintenance,
 } from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
+import { createRunGiveUp } from './services/agent/engine/run-give-up.ts';
 import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
 import { createStorageBillingHandler, scheduleStorageBilling, STORAGE_BILLING_JOB } from './services/storage/storage-billing.ts';
-import { createStorageCopyHandler, STORAGE_COPY_JOB } from './services/storage/storage-files.service.ts';
+import { createStorageCopyGiveUp, createStorageCopyHandler, STORAGE_COPY_JOB } from './services/storage/storage-files.service.ts';
 import { buildStorageServices } from './services/storage/storage.module.ts';
 
 export interface GatewayOptions {
@@ -201,28 +204,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
-    {
-      task: runner.handle,
-      sweep,
-      [WEBHOOK_JOB_KIND]: createWebhookJobHandler({
-        db: database.db,
-        client: services.outbound,
-        logger,
-        secrets: async (delivery) =>
-          delivery.destinationId === null ? services.webhookSecrets.signingSecrets(delivery.userId) : services.agent.webhooks.signingSecrets(delivery.destinationId),
-        onAttempt: async (delivery, outcome, statusCode, now) => {
-          if (delivery.destinationId !== null) await services.agent.webhooks.recordAttempt(delivery.destinationId, outcome, statusCode, now);
-        },
-      }),
-      [CHAT_SETTLE_JOB.kind]: createChatSettleHandler({ db: database.db, logger, metrics: services.metrics }),
-      [AGENT_RUN_JOB]: createRunJobHandler(services.agent.engine),
-      [CAPABILITY_PROBE_JOB.kind]: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
-      [EVENT_PRUNE_JOB.kind]: createEventPruneHandler({ db: database.db, logger, retentionMs: config.agent.eventRetentionMs }),
-      [ATTACHMENT_CLEANUP_JOB.kind]: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
-      [IDEMPOTENCY_PRUNE_JOB.kind]: createIdempotencyPruneHandler({ db: database.db, logger, now: services.agent.clock.now }),
-      [STORAGE_BILLING_JOB.kind]: createStorageBillingHandler({ billing: services.storage.billing, logger }),
-      [STORAGE_COPY_JOB]: createStorageCopyHandler(services.storage.files),
-    },
+    jobCatalog(services, runner, sweep),
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
       leaseMs: config.worker.leaseMs,
@@ -242,6 +224,44 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   return pool;
 }
 
+/**
+ * Every job kind with its poison rule, give-up hook and time-out (src/workers/job-catalog.ts). The
+ * time-outs are far above a normal run of each (a model call of an agent step may stream for many
+ * minutes; a task step may copy a large result); they end only what hangs.
+ */
+function jobCatalog(services: AppServices, runner: TaskRunner, sweep: JobHandler): JobCatalog {
+  const { config, database, logger } = services;
+  const db = database.db;
+  const maintenance = (handler: JobHandler) => maintenanceJob(handler, logger);
+  return {
+    task: { handler: runner.handle, giveUp: runner.giveUp, poison: OUTSIDE_POISON, timeoutMs: 15 * 60_000 },
+    [AGENT_RUN_JOB]: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine), poison: ENTITY_POISON, timeoutMs: 30 * 60_000 },
+    [WEBHOOK_JOB_KIND]: {
+      handler: createWebhookJobHandler({
+        db,
+        client: services.outbound,
+        logger,
+        secrets: async (delivery) =>
+          delivery.destinationId === null ? services.webhookSecrets.signingSecrets(delivery.userId) : services.agent.webhooks.signingSecrets(delivery.destinationId),
+        onAttempt: async (delivery, outcome, statusCode, now) => {
+          if (delivery.destinationId !== null) await services.agent.webhooks.recordAttempt(delivery.destinationId, outcome, statusCode, now);
+        },
+      }),
+      giveUp: createWebhookGiveUp(db),
+      poison: OUTSIDE_POISON,
+      timeoutMs: 2 * 60_000,
+    },
+    [STORAGE_COPY_JOB]: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db), poison: OUTSIDE_POISON, timeoutMs: 30 * 60_000 },
+    sweep: maintenance(sweep),
+    [CHAT_SETTLE_JOB.kind]: maintenance(createChatSettleHandler({ db, logger, metrics: services.metrics })),
+    [CAPABILITY_PROBE_JOB.kind]: maintenance(createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs })),
+    [EVENT_PRUNE_JOB.kind]: maintenance(createEventPruneHandler({ db, logger, retentionMs: config.agent.eventRetentionMs })),
+    [ATTACHMENT_CLEANUP_JOB.kind]: maintenance(createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger })),
+    [IDEMPOTENCY_PRUNE_JOB.kind]: maintenance(createIdempotencyPruneHandler({ db, logger, now: services.agent.clock.now })),
+    [STORAGE_BILLING_JOB.kind]: maintenance(createStorageBillingHandler({ billing: services.storage.billing, logger })),
+  };
+}
+
 function timingOverrides(options: Record<string, unknown> | undefined): Partial<typeof DEFAULT_TIMINGS> {
   const out: Partial<typeof DEFAULT_TIMINGS> = {};
   for (const key of ['maxJobMs', 'reconcileWindowMs', 'maxPollIntervalMs'] as const) {
@@ -255,6 +275,8 @@ function timingOverrides(options: Record<string, unknown> | undefined): Partial<
 export async function startGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config);
   const services = await buildServices(config, logger);
+  // Its first compile builds tables (10 to 40 ms): here, not on the first request with a pattern.
+  warmUpPatternEngine();
   await services.authenticator.start();
 
   const demo = config.demoUser ? await ensureDemoUser(services.database.db, services.apiKeys) : undefined;

@@ -162,7 +162,7 @@ export interface Config {
   storagePlans: StoragePlan[] | undefined;
   /**
    * Test-only crash points (SWITCHBOARD_FAULT_POINTS, comma-separated): the process kills itself
-   * with SIGKILL when it reaches one. Empty in production.
+   * with SIGKILL when it reaches one (`name:throw`: throws there instead). Empty in production.
    */
   faultPoints: string[];
   models: Record<string, ModelOverride>;

@@ -19,6 +19,14 @@ export interface ClaimedJob extends JobRef {
   leaseUntil: number;
 }
 
+/** A job's streak of unexpected failures (the poison-job rule, src/workers/job-catalog.ts). */
+export interface JobFailureCount {
+  /** Consecutive unexpected failures, this one included. */
+  failures: number;
+  /** How many of them, counted back from this one, failed the same way (same fingerprint). */
+  repeats: number;
+}
+
 /**
  * The durable work queue (decision 4): jobs are rows in the same database as the money, enqueued in the
  * caller's transaction, claimed with a lease. A crashed worker's job is claimed again once its lease
@@ -41,8 +49,16 @@ export interface WorkQueue {
   extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
   /** Removes a finished job; false when the lease was lost. */
   complete(owner: string, jobId: string): Promise<boolean>;
-  /** Releases the lease and runs the job again at `runAt` (optionally in another queue). */
+  /** Releases the lease and runs the job again at `runAt` (optionally in another queue); a normal end of the claim, so its failure streak is over. */
   reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean>;
+  /**
+   * Counts an unexpected failure of a job this owner holds, keeping the lease (the pool then backs off
+   * or gives up). `fresh`: the streak starts again at this one (the handler ran normally earlier in
+   * this claim). Undefined when the lease was lost.
+   */
+  recordFailure(owner: string, jobId: string, fingerprint: string, fresh: boolean): Promise<JobFailureCount | undefined>;
+  /** Releases the lease and runs the job again at `runAt`, its failure streak kept (a backoff after a failure). */
+  retryAfterFailure(owner: string, jobId: string, runAt: number): Promise<boolean>;
   /** Earliest run time of a job that is not leased (or whose lease has expired), for sleeping until then. */
   nextDue(queues: string[], now: number): Promise<number | undefined>;
   /** Queues that have any job, so workers can learn queue names they were not told about. */

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, WorkQueue } from '../ports/work-queue.port.ts';
+import { defaultJobKind, type JobKind } from './job-catalog.ts';
+import { failureFingerprint, isInfrastructureFault } from './job-failures.ts';
 
 /**
  * `done` with `settled`: the handler already removed the job in its own final transaction (guarded by
@@ -30,6 +32,8 @@ export interface WorkerPoolOptions {
   holdMs?: number;
   /** Longest sleep with nothing due (default 5 s): the fallback when a wake-up signal is lost. */
   maxIdleSleepMs?: number;
+  /** First wait after a handler failed (default 1 s); it doubles with each failure, up to 5 minutes. */
+  failureBackoffMs?: number;
 }
 
 interface Running {
@@ -42,6 +46,14 @@ const MAX_IDLE_SLEEP_MS = 5_000;
 const UNSIGNALLED_IDLE_SLEEP_MS = 250;
 const NEXT_DUE_INTERVAL_MS = 100;
 const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
+
+/** The abort reason when one run of a handler passed its kind's time-out. */
+class JobTimeout extends Error {
+  constructor(ms: number) {
+    super(`the job ran longer than its time-out of ${ms} ms`);
+    this.name = 'JobTimeout';
+  }
+}
 /**
  * Short waits (a poll due in under a second) stay in the process: going back through the table costs a
  * reschedule, a share of a claim and a fresh read, several statements for a wait a timer does for free.
@@ -54,11 +66,12 @@ const CLAIM_COALESCE_MS = 5;
 /**
  * Claims due jobs and runs them with bounded concurrency per queue: wakes on signals and sleeps until
  * the next due job otherwise (no busy polling); extends the leases of running jobs; on stop, claims
- * nothing more and lets running jobs finish.
+ * nothing more and lets running jobs finish. A handler that throws is retried with a backoff, until
+ * its kind's poison rule says to give up (job-catalog.ts).
  */
 export class WorkerPool {
   private readonly queue: WorkQueue;
-  private readonly handlers: Record<string, JobHandler>;
+  private readonly kinds: Record<string, JobKind>;
   private readonly options: WorkerPoolOptions;
   private readonly running = new Map<string, Running>();
   private readonly perQueue = new Map<string, number>();
@@ -77,9 +90,10 @@ export class WorkerPool {
   /** Jobs waiting in the process between two runs; stopping hands them back to the table at once. */
   private readonly holdWaiters = new Set<() => void>();
 
-  constructor(queue: WorkQueue, handlers: Record<string, JobHandler>, options: WorkerPoolOptions) {
+  /** Each job kind with its poison rule, give-up hook and time-out; a bare handler gets defaultJobKind's. */
+  constructor(queue: WorkQueue, kinds: Record<string, JobKind | JobHandler>, options: WorkerPoolOptions) {
     this.queue = queue;
-    this.handlers = handlers;
+    this.kinds = Object.fromEntries(Object.entries(kinds).map(([kind, entry]) => [kind, typeof entry === 'function' ? defaultJobKind(entry) : entry]));
     this.options = options;
     this.queues = new Set(options.queues);
     this.now = options.now ?? Date.now;
@@ -198,33 +212,94 @@ export class WorkerPool {
   }
 
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
-    const handler = this.handlers[job.kind];
+    const kind = this.kinds[job.kind];
     const owner = this.options.owner;
     const context: JobContext = { owner };
+    let ranNormally = false;
+    let timedOut = false;
     try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      if (!kind) throw new Error(`no handler for job kind ${job.kind}`);
       for (;;) {
-        const outcome = await handler(job, signal, context);
-        if (outcome.kind === 'done') {
-          if (!outcome.settled) await this.queue.complete(owner, job.id);
-          return;
+        const timeout = new AbortController();
+        const timer = setTimeout(() => timeout.abort(new JobTimeout(kind.timeoutMs)), kind.timeoutMs);
+        let outcome: JobOutcome;
+        try {
+          outcome = await kind.handler(job, AbortSignal.any([signal, timeout.signal]), context);
+        } finally {
+          clearTimeout(timer);
+          timedOut = timeout.signal.aborted;
         }
-        // A short wait in the same queue is held here (lease and slot kept; the lease timer extends it).
-        const wait = outcome.runAt - this.now();
-        const sameQueue = outcome.queue === undefined || outcome.queue === job.queue;
-        if (sameQueue && wait <= (this.options.holdMs ?? DEFAULT_HOLD_MS) && !this.stopped && !signal.aborted) {
-          if (await this.hold(wait, signal)) continue;
-          if (signal.aborted) return; // the lease is gone (or a hard stop): the job is someone else's now
-        }
-        await this.queue.reschedule(owner, job.id, outcome.runAt, outcome.queue);
-        if (outcome.queue && outcome.queue !== job.queue) this.queues.add(outcome.queue);
-        return;
+        if (await this.settle(job, outcome, signal)) return;
+        ranNormally = true;
       }
     } catch (error) {
-      // An unexpected failure: keep the job and try again later; the handler's own state guards make it safe.
-      const backoff = Math.min(HANDLER_ERROR_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(job.attempts, 12));
-      this.options.logger.error({ err: error, job: { kind: job.kind, refId: job.refId, attempts: job.attempts } }, 'job failed; retrying later');
-      await this.queue.reschedule(owner, job.id, this.now() + backoff).catch(() => {});
+      await this.failed(job, kind, error, signal, { ranNormally, timedOut });
+    }
+  }
+
+  /** Applies an outcome; false when the job stays here to run again now (a short wait held in the process). */
+  private async settle(job: ClaimedJob, outcome: JobOutcome, signal: AbortSignal): Promise<boolean> {
+    const owner = this.options.owner;
+    if (outcome.kind === 'done') {
+      if (!outcome.settled) await this.queue.complete(owner, job.id);
+      return true;
+    }
+    // A short wait in the same queue is held here (lease and slot kept; the lease timer extends it).
+    const wait = outcome.runAt - this.now();
+    const sameQueue = outcome.queue === undefined || outcome.queue === job.queue;
+    if (sameQueue && wait <= (this.options.holdMs ?? DEFAULT_HOLD_MS) && !this.stopped && !signal.aborted) {
+      if (await this.hold(wait, signal)) return false;
+      if (signal.aborted) return true; // the lease is gone (or a hard stop): the job is someone else's now
+    }
+    await this.queue.reschedule(owner, job.id, outcome.runAt, outcome.queue);
+    if (outcome.queue && outcome.queue !== job.queue) this.queues.add(outcome.queue);
+    return true;
+  }
+
+  /**
+   * An unexpected failure: the job is kept and tried again after a backoff (the handler's own state
+   * guards make that safe), unless its kind's poison rule says it has failed too often, the same way
+   * or in any way; then the kind's give-up hook ends its entity. A lost lease or a stop is nobody's
+   * failure, and an infrastructure fault says nothing about the job: neither counts.
+   */
+  private async failed(job: ClaimedJob, kind: JobKind | undefined, error: unknown, signal: AbortSignal, run: { ranNormally: boolean; timedOut: boolean }): Promise<void> {
+    const owner = this.options.owner;
+    const logger = this.options.logger;
+    const fields = { kind: job.kind, refId: job.refId, attempts: job.attempts };
+    if (signal.aborted && !run.timedOut) {
+      // Stopping hard hands the job back at once; after a lost lease this changes nothing.
+      logger.warn({ err: error, job: fields }, 'job interrupted (lease lost or stopping)');
+      await this.queue.retryAfterFailure(owner, job.id, this.now()).catch(() => {});
+      return;
+    }
+    if (!kind || (!run.timedOut && isInfrastructureFault(error))) {
+      const backoff = Math.min(HANDLER_ERROR_BACKOFF_MAX_MS, (this.options.failureBackoffMs ?? 1000) * 2 ** Math.min(job.attempts, 12));
+      logger.error({ err: error, job: fields }, 'job failed; retrying later');
+      await this.queue.retryAfterFailure(owner, job.id, this.now() + backoff).catch(() => {});
+      return;
+    }
+    try {
+      const fingerprint = run.timedOut ? `timed out after ${kind.timeoutMs} ms` : failureFingerprint(error);
+      const count = await this.queue.recordFailure(owner, job.id, fingerprint, run.ranNormally);
+      if (!count) return; // the lease is gone: the job is someone else's now
+      if (count.repeats < kind.poison.sameWay && count.failures < kind.poison.anyWay) {
+        const backoff = Math.min(HANDLER_ERROR_BACKOFF_MAX_MS, (this.options.failureBackoffMs ?? 1000) * 2 ** (count.failures - 1));
+        logger.error({ err: error, job: { ...fields, failures: count.failures, repeats: count.repeats } }, 'job failed; retrying later');
+        await this.queue.retryAfterFailure(owner, job.id, this.now() + backoff);
+        return;
+      }
+      logger.error({ err: error, job: { ...fields, failures: count.failures, repeats: count.repeats } }, 'job failed too often; giving it up');
+      const outcome = await kind.giveUp(job, { ...count, error, fingerprint });
+      if (outcome.kind === 'done') {
+        if (!outcome.settled) await this.queue.complete(owner, job.id);
+      } else {
+        await this.queue.reschedule(owner, job.id, outcome.runAt, outcome.queue);
+      }
+    } catch (giveUpError) {
+      // Recording the failure or giving up failed (the database, most likely): the streak is kept, and
+      // the next failure gives up again once the job runs after the backoff.
+      logger.error({ err: giveUpError, job: fields }, 'handling a failed job failed; retrying later');
+      await this.queue.retryAfterFailure(owner, job.id, this.now() + HANDLER_ERROR_BACKOFF_MAX_MS).catch(() => {});
     }
   }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
-import type { ClaimedJob, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
+import type { ClaimedJob, JobFailureCount, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
 import type { Executor } from '../db/schema.ts';
 
@@ -16,9 +16,17 @@ export async function completeJobIn(tx: Executor, owner: string, jobId: string):
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Releases the lease and makes the job due at `runAt`, inside the caller's transaction; false when the lease was lost. */
+/**
+ * Releases the lease and makes the job due at `runAt`, inside the caller's transaction (a normal end
+ * of the claim: the failure streak is over); false when the lease was lost.
+ */
 export async function rescheduleJobIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
-  const result = await tx.updateTable('jobs').set({ run_at: runAt, lease_owner: null, lease_until: null }).where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
+  const result = await tx
+    .updateTable('jobs')
+    .set({ run_at: runAt, lease_owner: null, lease_until: null, failures: 0, repeats: 0 })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -51,6 +59,9 @@ export class DbWorkQueue implements WorkQueue {
         lease_until: null,
         attempts: 0,
         created_at: Date.now(),
+        failures: 0,
+        repeats: 0,
+        last_failure: null,
       })
       .onConflict((oc) =>
         oc.columns(['kind', 'ref_id']).doUpdateSet({
@@ -124,10 +135,31 @@ export class DbWorkQueue implements WorkQueue {
   async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {
     const result = await this.handle.db
       .updateTable('jobs')
-      .set({ run_at: runAt, lease_owner: null, lease_until: null, ...(queue ? { queue } : {}) })
+      .set({ run_at: runAt, lease_owner: null, lease_until: null, failures: 0, repeats: 0, ...(queue ? { queue } : {}) })
       .where('id', '=', jobId)
       .where('lease_owner', '=', owner)
       .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async recordFailure(owner: string, jobId: string, fingerprint: string, fresh: boolean): Promise<JobFailureCount | undefined> {
+    // Every right-hand side reads the row as it was (SQL), so `repeats` compares with the previous fingerprint.
+    const row = await this.handle.db
+      .updateTable('jobs')
+      .set({
+        failures: fresh ? 1 : sql<number>`failures + 1`,
+        repeats: fresh ? 1 : sql<number>`CASE WHEN failures > 0 AND last_failure = ${fingerprint} THEN repeats + 1 ELSE 1 END`,
+        last_failure: fingerprint,
+      })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .returning(['failures', 'repeats'])
+      .executeTakeFirst();
+    return row ? { failures: Number(row.failures), repeats: Number(row.repeats) } : undefined;
+  }
+
+  async retryAfterFailure(owner: string, jobId: string, runAt: number): Promise<boolean> {
+    const result = await this.handle.db.updateTable('jobs').set({ run_at: runAt, lease_owner: null, lease_until: null }).where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 

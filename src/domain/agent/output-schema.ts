@@ -9,11 +9,21 @@
  * format (date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid), multipleOf, minimum,
  * maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems, plus the annotations title and
  * description. Anything else is refused. Limits: depth 10 (arrays count), 5,000 properties, 1,000
- * enum values, 120,000 characters of names and values.
+ * enum values, 120,000 characters of names and values; followed through `$ref`, no cycle, at most
+ * 50,000 nodes and depth 64 (output-schema-bounds.ts); patterns in the linear-time subset
+ * (user-pattern.ts). Values are checked by a compiled validator with a step budget
+ * (output-validator.ts).
  */
 import { requestHash } from '../canonical-json.ts';
+import { fromPointerToken, measureExpansion, pointerToken } from './output-schema-bounds.ts';
+import { compileOutputSchema, type ValueError } from './output-validator.ts';
+import { checkUserPattern, MAX_PATTERN } from './user-pattern.ts';
 
-export const OUTPUT_SCHEMA_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, characters: 120_000 } as const;
+export { compileOutputSchema, type OutputValidator, type ValueError } from './output-validator.ts';
+
+/** `patternSize`: the schema's distinct patterns together, each its size (user-pattern.ts) and at least 10: compiling them is linear in it. */
+export const OUTPUT_SCHEMA_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, characters: 120_000, patternSize: 2_000 } as const;
+const MIN_PATTERN_COST = 10;
 export const OUTPUT_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'] as const;
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -40,7 +50,6 @@ const KEYWORDS = new Set([
   'maxItems',
 ]);
 const NUMERIC = ['multipleOf', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
-const MAX_PATTERN = 1_000;
 
 export type SchemaCheck = { ok: true } | { ok: false; pointer: string; message: string };
 
@@ -75,6 +84,8 @@ class SubsetChecker {
   #properties = 0;
   #enumValues = 0;
   #characters = 0;
+  #patternSize = 0;
+  readonly #patterns = new Set<string>();
   #defs: Json = {};
 
   constructor(root: unknown) {
@@ -94,6 +105,8 @@ class SubsetChecker {
       }
     }
     this.#node(root, '', 0, true);
+    const expansion = measureExpansion(root);
+    if (!expansion.ok) throw new SchemaRefusal(expansion.pointer, expansion.message);
   }
 
   #count(characters: number, pointer: string): void {
@@ -200,12 +213,8 @@ class SubsetChecker {
     if (node.pattern !== undefined) {
       const pattern = node.pattern;
       if (typeof pattern !== 'string' || pattern.length > MAX_PATTERN) throw new SchemaRefusal(`${pointer}/pattern`, `pattern must be a regular expression of at most ${MAX_PATTERN} characters`);
-      try {
-        new RegExp(pattern, 'u');
-      } catch {
-        throw new SchemaRefusal(`${pointer}/pattern`, 'pattern is not a valid regular expression');
-      }
       this.#count(pattern.length, `${pointer}/pattern`);
+      this.#pattern(pattern, `${pointer}/pattern`);
     }
     if (node.format !== undefined && (typeof node.format !== 'string' || !(OUTPUT_FORMATS as readonly string[]).includes(node.format))) {
       throw new SchemaRefusal(`${pointer}/format`, `format must be one of ${OUTPUT_FORMATS.join(', ')}`);
@@ -221,6 +230,18 @@ class SubsetChecker {
       if (node[key] !== undefined && !types.has('object')) throw new SchemaRefusal(`${pointer}/${key}`, `${key} applies to objects only`);
     }
     if (node.items !== undefined && !types.has('array')) throw new SchemaRefusal(`${pointer}/items`, 'items applies to arrays only');
+  }
+
+  /** Each distinct pattern is checked (and compiled) once. */
+  #pattern(pattern: string, pointer: string): void {
+    if (this.#patterns.has(pattern)) return;
+    const verdict = checkUserPattern(pattern);
+    if (!verdict.ok) throw new SchemaRefusal(pointer, verdict.message);
+    this.#patterns.add(pattern);
+    this.#patternSize += Math.max(MIN_PATTERN_COST, verdict.size);
+    if (this.#patternSize > OUTPUT_SCHEMA_LIMITS.patternSize) {
+      throw new SchemaRefusal(pointer, `the schema's patterns are too large together: more than ${OUTPUT_SCHEMA_LIMITS.patternSize} atoms (each pattern counts at least ${MIN_PATTERN_COST})`);
+    }
   }
 
   #object(node: Json, pointer: string, depth: number): void {
@@ -251,134 +272,11 @@ class SubsetChecker {
   }
 }
 
-export interface ValueError {
-  pointer: string;
-  message: string;
-}
-
-const MAX_VALUE_ERRORS = 20;
-const MAX_VALUE_DEPTH = 64;
-
-/** Checks a value against a schema that passed checkOutputSchema; the first errors, with pointers. */
+/** Checks a value against a schema that passed checkOutputSchema; the first errors, with pointers. Compile once (compileOutputSchema) to check several values. */
 export function validateOutput(schema: Json, value: unknown): ValueError[] {
-  const errors: ValueError[] = [];
-  const defs = isPlainObject(schema.$defs) ? schema.$defs : {};
-  const visit = (node: Json, v: unknown, pointer: string, depth: number): void => {
-    if (errors.length >= MAX_VALUE_ERRORS) return;
-    if (depth > MAX_VALUE_DEPTH) {
-      errors.push({ pointer, message: 'the value is nested too deeply' });
-      return;
-    }
-    if (typeof node.$ref === 'string') {
-      const target = defs[fromPointerToken(node.$ref.slice('#/$defs/'.length))];
-      if (isPlainObject(target)) visit(target, v, pointer, depth + 1);
-      return;
-    }
-    if (Array.isArray(node.anyOf)) {
-      const fits = node.anyOf.some((branch) => isPlainObject(branch) && errorsOf(branch, v, depth + 1).length === 0);
-      if (!fits) errors.push({ pointer, message: 'the value matches none of the anyOf branches' });
-      return;
-    }
-    if (Array.isArray(node.enum) && !node.enum.some((e) => e === v)) {
-      errors.push({ pointer, message: `must be one of ${node.enum.map((e) => JSON.stringify(e)).join(', ').slice(0, 300)}` });
-      return;
-    }
-    if (node.type === undefined) return;
-    const types = Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
-    const type = types.find((t) => hasType(v, t));
-    if (type === undefined) {
-      errors.push({ pointer, message: `must be ${types.join(' or ')}` });
-      return;
-    }
-    if (type === 'string' && typeof v === 'string') checkString(node, v, pointer, errors);
-    else if ((type === 'number' || type === 'integer') && typeof v === 'number') checkNumber(node, v, pointer, errors);
-    else if (type === 'array' && Array.isArray(v)) {
-      if (typeof node.minItems === 'number' && v.length < node.minItems) errors.push({ pointer, message: `must have at least ${node.minItems} items` });
-      if (typeof node.maxItems === 'number' && v.length > node.maxItems) errors.push({ pointer, message: `must have at most ${node.maxItems} items` });
-      if (isPlainObject(node.items)) {
-        const items = node.items;
-        v.forEach((item, i) => {
-          visit(items, item, `${pointer}/${i}`, depth + 1);
-        });
-      }
-    } else if (type === 'object' && isPlainObject(v)) {
-      const properties = isPlainObject(node.properties) ? node.properties : {};
-      for (const key of Object.keys(v)) if (!Object.hasOwn(properties, key)) errors.push({ pointer: `${pointer}/${pointerToken(key)}`, message: 'is not a property of the schema' });
-      for (const [key, sub] of Object.entries(properties)) {
-        if (!Object.hasOwn(v, key)) errors.push({ pointer: `${pointer}/${pointerToken(key)}`, message: 'is required' });
-        else if (isPlainObject(sub)) visit(sub, v[key], `${pointer}/${pointerToken(key)}`, depth + 1);
-      }
-    }
-  };
-  const errorsOf = (node: Json, v: unknown, depth: number): ValueError[] => {
-    const saved = errors.splice(0);
-    visit(node, v, '', depth);
-    const found = errors.splice(0);
-    errors.push(...saved);
-    return found;
-  };
-  visit(schema, value, '', 0);
-  return errors.slice(0, MAX_VALUE_ERRORS);
-}
-
-function hasType(v: unknown, type: string): boolean {
-  switch (type) {
-    case 'null':
-      return v === null;
-    case 'string':
-      return typeof v === 'string';
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return isPlainObject(v);
-    default:
-      return false;
-  }
-}
-
-const FORMAT_CHECKS: Record<string, RegExp> = {
-  'date-time': /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
-  time: /^\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  duration: /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/,
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-  hostname: /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/,
-  ipv4: /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
-  ipv6: /^[0-9a-fA-F:]*:[0-9a-fA-F:.]*$/,
-  uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
-};
-
-function checkString(node: Json, v: string, pointer: string, errors: ValueError[]): void {
-  if (typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test(v)) errors.push({ pointer, message: `does not match the pattern ${node.pattern.slice(0, 100)}` });
-  if (typeof node.format === 'string') {
-    const check = FORMAT_CHECKS[node.format];
-    if (check && !check.test(v)) errors.push({ pointer, message: `is not a valid ${node.format}` });
-  }
-}
-
-function checkNumber(node: Json, v: number, pointer: string, errors: ValueError[]): void {
-  if (typeof node.minimum === 'number' && v < node.minimum) errors.push({ pointer, message: `must be at least ${node.minimum}` });
-  if (typeof node.maximum === 'number' && v > node.maximum) errors.push({ pointer, message: `must be at most ${node.maximum}` });
-  if (typeof node.exclusiveMinimum === 'number' && v <= node.exclusiveMinimum) errors.push({ pointer, message: `must be more than ${node.exclusiveMinimum}` });
-  if (typeof node.exclusiveMaximum === 'number' && v >= node.exclusiveMaximum) errors.push({ pointer, message: `must be less than ${node.exclusiveMaximum}` });
-  if (typeof node.multipleOf === 'number' && Math.abs(v / node.multipleOf - Math.round(v / node.multipleOf)) > 1e-9) errors.push({ pointer, message: `must be a multiple of ${node.multipleOf}` });
+  return compileOutputSchema(schema).validate(value);
 }
 
 function isPlainObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** RFC 6901: ~ as ~0, / as ~1. */
-function pointerToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function fromPointerToken(token: string): string {
-  return token.replaceAll('~1', '/').replaceAll('~0', '~');
 }

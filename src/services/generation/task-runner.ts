@@ -119,6 +119,27 @@ export class TaskRunner {
     }
   };
 
+  /**
+   * The give-up hook of `task` jobs (the poison-job rule, src/workers/job-catalog.ts): a task whose
+   * steps keep failing unexpectedly is failed and refunded through the one transition into `failed`
+   * (the refund written once, by whoever wins the compare-and-set). An attempt an upstream accepted
+   * is left as it is: a late result is recorded and ignored, as for any abandoned attempt.
+   */
+  readonly giveUp = async (job: ClaimedJob): Promise<JobOutcome> => {
+    const task = await findTask(this.deps.db, job.refId);
+    if (!task || isTerminal(task.status)) return { kind: 'done' };
+    if (task.status === 'not_started') {
+      const now = this.now();
+      await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+      task.status = 'processing';
+    }
+    if (await failTask(this.deps.db, task, 'the gateway could not process this task (an internal error, repeated); it was refunded', this.now(), this.deps.onTerminal)) {
+      this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
+      this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
+    }
+    return { kind: 'done' };
+  };
+
   private async startAttempt(
     task: TaskRow,
     routes: RouteTarget[],

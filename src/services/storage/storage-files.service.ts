@@ -323,6 +323,18 @@ export function createStorageCopyHandler(files: StorageFilesService): (job: { re
   };
 }
 
+/**
+ * The give-up hook of `storage_copy` jobs (the poison-job rule, src/workers/job-catalog.ts): an
+ * operation whose copy keeps failing unexpectedly ends `failed` (compare-and-set on `pending`; no
+ * quota was taken, nothing was charged for it).
+ */
+export function createStorageCopyGiveUp(db: Kysely<Schema>, now: () => number = Date.now): (job: { refId: string }) => Promise<JobOutcome> {
+  return async (job) => {
+    await finishOperation(db, job.refId, { status: 'failed', errorCode: 'internal_error', errorMessage: 'the copy failed repeatedly inside the gateway; try again later' }, now());
+    return { kind: 'done' };
+  };
+}
+
 function parseRetainSource(body: unknown): StorageSource {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {generationId, outputIndex} or {artifactId}', 'body');
   const fields = body as Record<string, unknown>;

@@ -194,6 +194,23 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
   }
 }
 
+/**
+ * The give-up hook of `webhook` jobs (the poison-job rule, src/workers/job-catalog.ts): a delivery
+ * whose handler keeps failing unexpectedly (not a receiver's failure: those follow the schedule) is
+ * marked failed, dead, once (compare-and-set on `pending`).
+ */
+export function createWebhookGiveUp(db: Kysely<Schema>): (job: { refId: string }) => Promise<JobOutcome> {
+  return async (job) => {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', next_attempt_at: null, last_error: 'the gateway failed while delivering this webhook (an internal error, repeated); not retried' })
+      .where('id', '=', job.refId)
+      .where('status', '=', 'pending')
+      .execute();
+    return DONE;
+  };
+}
+
 /** Writes the result of attempt `attemptNo`, only while the delivery is still at that attempt. */
 async function finish(
   db: Executor,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkOutputSchema, OUTPUT_FORMATS, outputSchemaHash, validateOutput } from '../../../src/domain/agent/output-schema.ts';
+import { EXPANSION_LIMITS, measureExpansion } from '../../../src/domain/agent/output-schema-bounds.ts';
+import { checkOutputSchema, compileOutputSchema, OUTPUT_FORMATS, outputSchemaHash, validateOutput } from '../../../src/domain/agent/output-schema.ts';
+import { VALIDATION_STEP_BUDGET } from '../../../src/domain/agent/output-validator.ts';
+import { interpretOutput } from '../../support/output-schema-interpreter.ts';
 
 type Json = Record<string, unknown>;
 
@@ -231,5 +234,158 @@ describe('output schema subset: fuzz', () => {
       assert.ok(Array.isArray(validateOutput(valid, garbage(r))));
     }
     assert.equal(accepted, 5_000);
+  });
+});
+
+/** A value for a schema of the subset: mostly fitting, sometimes broken in one place. */
+function valueFor(r: () => number, node: Json, defs: Json, depth = 0): unknown {
+  if (depth > 12) return null;
+  if (r() < 0.05) return garbage(r);
+  if (typeof node.$ref === 'string') return valueFor(r, defs[node.$ref.slice(8)] as Json, defs, depth + 1);
+  if (Array.isArray(node.anyOf)) return valueFor(r, node.anyOf[Math.floor(r() * node.anyOf.length)] as Json, defs, depth + 1);
+  if (Array.isArray(node.enum)) return node.enum[Math.floor(r() * node.enum.length)];
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const type = types[Math.floor(r() * types.length)];
+  switch (type) {
+    case 'null':
+      return null;
+    case 'boolean':
+      return r() < 0.5;
+    case 'integer':
+      return Math.floor(r() * 120) - 10;
+    case 'number':
+      return r() * 120 - 10;
+    case 'string':
+      return ['abc', 'Hello', 'a@b.co', '2026-01-02T03:04:05Z', '10.0.0.1', '', 'x y', 'P1D'][Math.floor(r() * 8)];
+    case 'array':
+      return Array.from({ length: Math.floor(r() * 4) }, () => valueFor(r, node.items as Json, defs, depth + 1));
+    case 'object': {
+      const out: Json = {};
+      for (const [key, sub] of Object.entries((node.properties ?? {}) as Json)) if (r() > 0.05) out[key] = valueFor(r, sub as Json, defs, depth + 1);
+      if (r() < 0.05) out.extra = 1;
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+describe('output schema: the compiled validator', () => {
+  it('gives the interpreter\'s verdicts (errors, pointers, messages) on 5,000 generated schemas and values', () => {
+    const r = rng(20260417);
+    let failing = 0;
+    for (let i = 0; i < 5_000; i++) {
+      const schema = randomValidRoot(r);
+      const compiled = compileOutputSchema(schema);
+      for (let j = 0; j < 3; j++) {
+        const value = j === 2 ? garbage(r) : valueFor(r, schema, (schema.$defs ?? {}) as Json);
+        const expected = interpretOutput(schema, value);
+        assert.deepEqual(compiled.validate(value), expected, `${JSON.stringify(schema)} / ${JSON.stringify(value)}`);
+        if (expected.length > 0) failing += 1;
+      }
+    }
+    assert.ok(failing > 1_000 && failing < 14_000, `both verdicts are exercised (${failing} failing of 15,000)`);
+  });
+
+  it('keeps the first 20 errors in order', () => {
+    const schema = obj(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, { type: 'integer' }])));
+    const value = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, 'x']));
+    const errors = validateOutput(schema, value);
+    assert.equal(errors.length, 20);
+    assert.deepEqual(errors, interpretOutput(schema, value));
+  });
+
+  it('stops at the step budget with a clear error instead of running on', () => {
+    const schema = obj({ list: { type: 'array', items: { anyOf: [{ type: 'number' }, { type: 'boolean' }, obj({ a: { type: 'string' } })] } } });
+    const fits = { list: Array.from({ length: 100 }, () => ({ a: 'x' })) };
+    assert.deepEqual(validateOutput(schema, fits), []);
+    const huge = { list: Array.from({ length: VALIDATION_STEP_BUDGET }, () => ({ a: 'x' })) };
+    const errors = validateOutput(schema, huge);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]?.message ?? '', new RegExp(`stopped after ${VALIDATION_STEP_BUDGET} steps`));
+    // A smaller budget stops sooner; the same value fits a budget large enough.
+    assert.match(compileOutputSchema(schema, 50).validate(fits)[0]?.message ?? '', /stopped after 50 steps/);
+  });
+
+  it('charges a pattern match by its text and the pattern\'s size, before running it', () => {
+    const schema = obj({ s: { type: 'string', pattern: '^(?:.{100}){10}$' } });
+    assert.deepEqual(validateOutput(schema, { s: 'x'.repeat(1000) }), []);
+    assert.match(validateOutput(schema, { s: 'x'.repeat(20_000) })[0]?.message ?? '', /stopped after/);
+  });
+
+  it('formats longer than any valid value are refused without running their expressions', () => {
+    const schema = obj({ e: { type: 'string', format: 'email' }, v6: { type: 'string', format: 'ipv6' } });
+    assert.deepEqual(validateOutput(schema, { e: 'ada@example.com', v6: '2001:db8::1' }), []);
+    const errors = validateOutput(schema, { e: `a@${'a.'.repeat(20_000)} `, v6: `${':'.repeat(40_000)}x` });
+    assert.deepEqual(errors.map((e) => e.message), ['is not a valid email', 'is not a valid ipv6']);
+  });
+
+  it('a stored schema past the expansion bounds (from before they existed) always fails, with the reason', () => {
+    const defs: Json = { d40: { type: 'string' } };
+    for (let i = 0; i < 40; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    const errors = validateOutput(obj({ summary: { $ref: '#/$defs/d0' } }, { $defs: defs }), { summary: 'x' });
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]?.message ?? '', /cannot be checked: \/\$defs\/d\d+ the schema is nested deeper than 64 levels/);
+    const poisonPattern = validateOutput(obj({ s: { type: 'string', pattern: '(a+)+c' } }), { s: 'a'.repeat(40) });
+    assert.match(poisonPattern[0]?.message ?? '', /cannot be checked against the pattern \(a\+\)\+c: pattern may not nest quantifiers/);
+  });
+});
+
+describe('output schema: expansion through $ref', () => {
+  const fanOut = (levels: number): Json => {
+    const defs: Json = { [`d${levels}`]: { type: 'string' } };
+    for (let i = 0; i < levels; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    return obj({ summary: { $ref: '#/$defs/d0' } }, { $defs: defs });
+  };
+
+  it('refuses the fan-out of issue 17 (40 levels, 2.7 KB) naming the definition that passes the bounds', () => {
+    const schema = fanOut(40);
+    assert.ok(JSON.stringify(schema).length < 3_000);
+    const verdict = checkOutputSchema(schema);
+    assert.equal(verdict.ok, false);
+    if (!verdict.ok) {
+      assert.match(verdict.pointer, /^\/\$defs\/d\d+$/);
+      assert.match(verdict.message, /counted through \$ref/);
+    }
+  });
+
+  it('refuses fan-out past 50,000 nodes within the depth: the pointer is the first definition past the budget', () => {
+    // d_i expands to 2^(levels - i + 2) - 3 nodes: d5 of 18 levels is 32,765, d4 is 65,533.
+    const verdict = checkOutputSchema(fanOut(18));
+    assert.deepEqual(verdict, { ok: false, pointer: '/$defs/d4', message: `the schema expands to more than ${EXPANSION_LIMITS.nodes} nodes through $ref here (a value would take too long to check)` });
+    assert.deepEqual(checkOutputSchema(fanOut(13)), { ok: true }, 'a fan-out within the budget is accepted');
+    // The root, its $ref and d0's 2^15 - 3; two levels of depth per definition, and two more.
+    assert.deepEqual(measureExpansion(fanOut(13)), { ok: true, nodes: 2 ** 15 - 1, depth: 28 });
+  });
+
+  it('measures without expanding: 1,000 definitions that each use the next twice are refused at once', () => {
+    const verdict = measureExpansion(fanOut(1_000));
+    assert.equal(verdict.ok, false);
+  });
+
+  const cycles: Array<[string, Json, string]> = [
+    ['a definition that refers to itself', obj({ a: { $ref: '#/$defs/a' } }, { $defs: { a: { $ref: '#/$defs/a' } } }), '/$defs/a/$ref'],
+    ['a cycle through a property and anyOf', obj({ a: { $ref: '#/$defs/a' } }, { $defs: { a: obj({ x: { $ref: '#/$defs/b' } }), b: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/a' }] } } }), '/$defs/b/anyOf/1/$ref'],
+    ['a tree (items of itself)', obj({ root: { $ref: '#/$defs/node' } }, { $defs: { node: obj({ children: { type: 'array', items: { $ref: '#/$defs/node' } } }) } }), '/$defs/node/properties/children/items/$ref'],
+  ];
+  for (const [what, schema, pointer] of cycles) {
+    it(`refuses a $ref cycle: ${what}, naming the $ref that closes it`, () => {
+      const verdict = checkOutputSchema(schema);
+      assert.equal(verdict.ok, false);
+      if (!verdict.ok) {
+        assert.equal(verdict.pointer, pointer);
+        assert.match(verdict.message, /\$ref cycle #\/\$defs\/.* recursive schemas are not supported/);
+      }
+    });
+  }
+
+  it('refuses a chain of definitions deeper than 64 levels; accepts a definition used many times', () => {
+    const defs: Json = { c70: { type: 'string' } };
+    for (let i = 0; i < 70; i++) defs[`c${i}`] = { $ref: `#/$defs/c${i + 1}` };
+    const verdict = checkOutputSchema(obj({ a: { $ref: '#/$defs/c0' } }, { $defs: defs }));
+    assert.equal(verdict.ok, false);
+    if (!verdict.ok) assert.match(verdict.message, /deeper than 64 levels/);
+    const shared = obj(Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/point' }])), { $defs: { point: obj({ x: { type: 'number' }, y: { type: 'number' } }) } });
+    assert.deepEqual(checkOutputSchema(shared), { ok: true });
   });
 });

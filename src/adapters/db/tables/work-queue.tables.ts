@@ -12,6 +12,12 @@ export interface JobsTable {
   /** How many times the job was claimed. */
   attempts: number;
   created_at: number;
+  /** Consecutive unexpected failures of its handler (the poison-job rule); 0 after a normal end of a claim. */
+  failures: number;
+  /** How many of those, counted back from the last, failed the same way. */
+  repeats: number;
+  /** The last failure's fingerprint (the error's kind and message, digits folded). */
+  last_failure: string | null;
 }
 
 export interface WorkQueueTables {

@@ -35,7 +35,8 @@ export async function reconcileOperations(deps: EngineDeps, state: RunState): Pr
   return changed;
 }
 
-async function closeInterruptedCall(deps: EngineDeps, state: RunState, op: OperationRow): Promise<void> {
+/** A text call whose step stopped: settled at what its record says was charged, or its hold released. */
+export async function closeInterruptedCall(deps: EngineDeps, state: RunState, op: OperationRow): Promise<void> {
   const { run } = state;
   const [step] = await findStepsByIds(deps.writer.db, [op.step_id]);
   await deps.writer.run(async (tx, fx) => {

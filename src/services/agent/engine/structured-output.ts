@@ -16,7 +16,7 @@ import { findRun, type RunRow, updateRunAt } from '../../../adapters/db/reposito
 import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type { TxEffects } from '../agent-writer.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import { validateOutput } from '../../../domain/agent/output-schema.ts';
+import { compileOutputSchema, type OutputValidator } from '../../../domain/agent/output-schema.ts';
 import type { ChatMessage, ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { endRun, type MainOutcome } from '../runs/run-lifecycle.ts';
@@ -35,6 +35,23 @@ export interface StructuredState {
 
 const MAX_ATTEMPTS = 2;
 const EXTRACT_MAX_TOKENS = 4_096;
+/** Compiled validators by schema hash: a run's finalization steps (and runs of one schema) compile it once. */
+const validators = new Map<string, OutputValidator>();
+const VALIDATOR_CACHE_SIZE = 64;
+
+function validatorFor(run: RunRow, schema: Record<string, unknown>): OutputValidator {
+  const key = run.schema_hash ?? run.id;
+  const known = validators.get(key);
+  if (known) {
+    validators.delete(key);
+    validators.set(key, known);
+    return known;
+  }
+  const compiled = compileOutputSchema(schema);
+  validators.set(key, compiled);
+  if (validators.size > VALIDATOR_CACHE_SIZE) validators.delete(validators.keys().next().value as string);
+  return compiled;
+}
 
 export function structuredStateOf(run: RunRow): StructuredState | undefined {
   return run.structured_json === null ? undefined : (JSON.parse(run.structured_json) as StructuredState);
@@ -74,17 +91,24 @@ export async function nextExtraction(deps: EngineDeps, state: RunState): Promise
   const schema = JSON.parse(run.output_schema_json ?? '{}') as Record<string, unknown>;
   const outcome = JSON.parse(run.outcome_json ?? '{"text":"","artifactIds":[]}') as MainOutcome;
   const extracts = state.steps.filter((s) => s.kind === 'extract');
+  const validator = validatorFor(run, schema);
   if (run.structured_mode !== 'extract' && extracts.length === 0) {
     const filled = fillKnownFields(deps, state, schema, outcome);
-    if (filled !== undefined && validateOutput(schema, filled).length === 0) {
+    if (filled !== undefined && validator.validate(filled).length === 0) {
       return { done: { value: filled, state: { status: 'succeeded', method: 'deterministic', attempts: 0, sourceSteps: mediaSteps(state) } } };
     }
   }
   const finished = extracts.filter((s) => s.status === 'completed' || s.status === 'failed');
   let lastText: string | undefined;
   let lastErrors: string[] = [];
-  for (const step of finished) {
+  for (const [i, step] of finished.entries()) {
     const text = step.status === 'completed' ? textOfStep(step) : undefined;
+    // Only the latest call can hold the result (an earlier fitting one would have ended finalization):
+    // the earlier ones are not parsed and checked again, so one move checks at most one value.
+    if (i < finished.length - 1) {
+      if (text !== undefined) lastText = text;
+      continue;
+    }
     if (text === undefined) {
       lastErrors = ['the extraction call failed'];
       continue;
@@ -95,7 +119,7 @@ export async function nextExtraction(deps: EngineDeps, state: RunState): Promise
       lastErrors = [`not JSON: ${parsed.error}`];
       continue;
     }
-    const errors = validateOutput(schema, parsed.value);
+    const errors = validator.validate(parsed.value);
     if (errors.length === 0) {
       return { done: { value: parsed.value, state: { status: 'succeeded', method: 'model', attempts: finished.length, sourceSteps: [...mediaSteps(state), ...extracts.map((s) => s.id)] } } };
     }
