@@ -14,7 +14,12 @@ export interface SharedStores {
   dispose(): Promise<void>;
 }
 
-export async function createSharedStores(mode: GatewayMode, configFile: Record<string, unknown>): Promise<SharedStores> {
+export interface SharedStoresOptions {
+  /** Scale-out: this Redis instead of the shared test Redis (a test that kills and restarts its own). */
+  redisUrl?: string;
+}
+
+export async function createSharedStores(mode: GatewayMode, configFile: Record<string, unknown>, options: SharedStoresOptions = {}): Promise<SharedStores> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-proc-'));
   const configPath = join(dir, 'switchboard.json');
   writeFileSync(configPath, JSON.stringify(configFile));
@@ -33,7 +38,7 @@ export async function createSharedStores(mode: GatewayMode, configFile: Record<s
     const created = await createTestDatabase('postgres');
     await created.db.handle.close();
     disposeDb = created.dispose;
-    Object.assign(env, created.db.env, { REDIS_URL: TEST_REDIS_URL, SWITCHBOARD_REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:` });
+    Object.assign(env, created.db.env, { REDIS_URL: options.redisUrl ?? TEST_REDIS_URL, SWITCHBOARD_REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:` });
   }
   return {
     env,
@@ -52,14 +57,22 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
+export interface SpawnOptions {
+  /** Receive the process's output instead of discarding stdout and inheriting stderr. */
+  stdout?: (chunk: Buffer) => void;
+  stderr?: (chunk: Buffer) => void;
+}
+
 /** A gateway in its own process on the shared stores; resolves once /healthz answers. */
-export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | 'worker' = 'all', extraEnv: Record<string, string> = {}): Promise<GatewayProcess> {
+export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | 'worker' = 'all', extraEnv: Record<string, string> = {}, options: SpawnOptions = {}): Promise<GatewayProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
     env: { ...stores.env, PORT: String(port), ROLE: role, PUBLIC_BASE_URL: url, ...extraEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', options.stderr ? 'pipe' : 'inherit'],
   });
+  if (options.stdout) child.stdout?.on('data', options.stdout);
+  if (options.stderr) child.stderr?.on('data', options.stderr);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   if (role !== 'worker') {
     const deadline = Date.now() + 30_000;
