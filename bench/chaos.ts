@@ -126,6 +126,23 @@ try {
     }),
   );
 
+  // What each 5xx said, by phase: a 503 while the database was cut is expected; anything else is a lead.
+  const fivexx = new Map<string, number>();
+  for (const w of windows) {
+    for (const c of run.load.creates) {
+      if (c.startedAt < w.from || c.startedAt >= w.to || typeof c.outcome !== 'number' || c.outcome < 500) continue;
+      const key = `${w.phase} | ${c.outcome} | ${c.detail ?? ''}`;
+      fivexx.set(key, (fivexx.get(key) ?? 0) + 1);
+    }
+  }
+  if (fivexx.size > 0) {
+    console.log('5xx answers by phase (nothing was charged for any: see check D):\n');
+    table([...fivexx].map(([key, count]) => {
+      const [phase, status, detail] = key.split(' | ');
+      return { phase: phase ?? '', status: status ?? '', detail: detail ?? '', count };
+    }));
+  }
+
   const normal = windows.find((w) => w.phase === 'warm-up');
   const outage = windows.find((w) => w.phase === 'redis-outage');
   if (normal && outage) {

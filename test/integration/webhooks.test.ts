@@ -174,6 +174,20 @@ describeEachDatabase('webhooks', (t) => {
     assert.equal(receiver.at(url).length, 1);
   });
 
+  test('a second worker running the same job while an attempt is in flight (a lease lost under load) waits instead of sending the next attempt', async () => {
+    const url = receiver.url('slow', { status: 200, delayMs: 400 });
+    const { id, taskId } = await enqueue(url);
+    const first = run(handlerWith(), id);
+    await waitFor(() => receiver.at(url).length === 1);
+    const second = await run(handlerWith(), id);
+    assert.equal(second.kind, 'again', 'the second run waits for the attempt in flight');
+    assert.deepEqual(await first, { kind: 'done' });
+    assert.equal(receiver.at(url).length, 1, 'the receiver got one request');
+    assert.deepEqual(await run(handlerWith(), id), { kind: 'done' });
+    assert.equal(receiver.at(url).length, 1);
+    assert.equal((await deliveryOf(taskId)).status, 'delivered');
+  });
+
   test('at most one delivery per (task, event type), written with its job in the caller’s transaction', async () => {
     const taskId = `task_${t.kind}_once`;
     const args = { userId, taskId, eventType: 'task.finished', url: receiver.url('once'), body: statusBody(taskId, 'finished'), now: Date.now() };

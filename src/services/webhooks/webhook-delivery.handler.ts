@@ -52,6 +52,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 /** When the row is busy (another worker mid-attempt after a lost lease), look again this much later. */
 const BUSY_RECHECK_MS = 15_000;
+/** How long past its time-out an attempt's exchange is still taken to be in flight (the write of its result). */
+const IN_FLIGHT_MARGIN_MS = 5_000;
 const UNFINISHED_ATTEMPT = 'no result recorded: the attempt is in progress, or the worker stopped during it';
 /** Refusals that no retry can change: the URL itself is not deliverable. */
 const PERMANENT_FAILURES: ReadonlySet<OutboundFailure> = new Set(['invalid_url', 'scheme', 'private_address']);
@@ -103,7 +105,10 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     const claimed = await db.transaction().execute(async (tx) => {
       const updated = await tx
         .updateTable('webhook_deliveries')
-        .set({ attempts: attemptNo, next_attempt_at: null })
+        // The row is held for this attempt until its exchange must have ended: a second worker running
+        // the same job (its lease lost under load) sees a future next_attempt_at and waits, instead of
+        // sending attempt n+1 while attempt n is still in flight (a receiver would accept both).
+        .set({ attempts: attemptNo, next_attempt_at: startedAt + timeoutMs + IN_FLIGHT_MARGIN_MS })
         .where('id', '=', delivery.id)
         .where('status', '=', 'pending')
         .where('attempts', '=', delivery.attempts)
