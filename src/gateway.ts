@@ -45,7 +45,8 @@ import { createWebhookGiveUp, createWebhookJobHandler } from './services/webhook
 import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
 import { ENTITY_POISON, type JobCatalog, maintenanceJob, OUTSIDE_POISON } from './workers/job-catalog.ts';
-import { type JobHandler, WorkerPool } from './workers/worker-pool.ts';
+import type { JobHandler } from './ports/work-queue.port.ts';
+import { WorkerPool } from './workers/worker-pool.ts';
 import { AgentClock } from './services/agent/agent-clock.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
 import {

@@ -67,3 +67,17 @@ export interface WorkQueue {
   onWake(handler: (queue: string) => void): Promise<() => Promise<void>>;
   depth(): Promise<Record<string, number>>;
 }
+
+/**
+ * `done` with `settled`: the handler already removed the job in its own final transaction (guarded by
+ * `context.owner`), so the pool does not spend a statement on it.
+ */
+export type JobOutcome = { kind: 'done'; settled?: boolean } | { kind: 'again'; runAt: number; queue?: string };
+
+/** What a handler may need about its lease: the owner that guards every change to the job row. */
+export interface JobContext {
+  owner: string;
+}
+
+/** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context?: JobContext) => Promise<JobOutcome>;

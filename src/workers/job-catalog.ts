@@ -10,8 +10,7 @@
  * a maintenance job logs and comes back at its next round.
  */
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobFailureCount } from '../ports/work-queue.port.ts';
-import type { JobHandler, JobOutcome } from './worker-pool.ts';
+import type { ClaimedJob, JobFailureCount, JobHandler, JobOutcome } from '../ports/work-queue.port.ts';
 
 export interface JobFailure extends JobFailureCount {
   error: unknown;

@@ -1,21 +1,7 @@
 import type { Logger } from 'pino';
-import type { ClaimedJob, WorkQueue } from '../ports/work-queue.port.ts';
+import type { ClaimedJob, JobContext, JobHandler, JobOutcome, WorkQueue } from '../ports/work-queue.port.ts';
 import { defaultJobKind, type JobKind } from './job-catalog.ts';
 import { failureFingerprint, isInfrastructureFault } from './job-failures.ts';
-
-/**
- * `done` with `settled`: the handler already removed the job in its own final transaction (guarded by
- * `context.owner`), so the pool does not spend a statement on it.
- */
-export type JobOutcome = { kind: 'done'; settled?: boolean } | { kind: 'again'; runAt: number; queue?: string };
-
-/** What a handler may need about its lease: the owner that guards every change to the job row. */
-export interface JobContext {
-  owner: string;
-}
-
-/** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
-export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context?: JobContext) => Promise<JobOutcome>;
 
 export interface WorkerPoolOptions {
   owner: string;

@@ -11,7 +11,8 @@ import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
 import { type JobFailure, type JobKind, maintenanceJob } from '../../src/workers/job-catalog.ts';
-import { type JobOutcome, WorkerPool } from '../../src/workers/worker-pool.ts';
+import type { JobOutcome } from '../../src/ports/work-queue.port.ts';
+import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 const quiet = pino({ level: 'silent' });

@@ -24,7 +24,7 @@ import {
 } from '../../src/services/webhooks/webhook-deliveries.ts';
 import { MAX_RETRY_AFTER_MS } from '../../src/services/webhooks/webhook-schedule.ts';
 import { WEBHOOK_SECRET_GRACE_MS, WebhookSecretService } from '../../src/services/webhooks/webhook-secret.service.ts';
-import type { JobOutcome } from '../../src/workers/worker-pool.ts';
+import type { JobOutcome } from '../../src/ports/work-queue.port.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 

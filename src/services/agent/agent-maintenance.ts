@@ -10,7 +10,7 @@ import { pruneEvents } from '../../adapters/db/repositories/agent/events.reposit
 import { pruneIdempotencyRecords } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import type { AttachmentsService } from './attachments/attachments.service.ts';
 import type { RouteCapabilities } from './route-capabilities.service.ts';
 

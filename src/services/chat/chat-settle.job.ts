@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { abandonChatHold, abandonChatRequest, findStaleChatHolds, findStaleChatRequests } from './chat-records.ts';
 

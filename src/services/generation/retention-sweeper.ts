@@ -4,7 +4,7 @@ import { findExpiredFiles, findTask, findTasksToExpire, markFileDeleted } from '
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { expireTask, type TerminalHook } from './task-transitions.ts';
 
 export const SWEEP_JOB = { kind: 'sweep', refId: 'media-retention', queue: 'maintenance' } as const;

@@ -25,7 +25,7 @@ import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob } from '../../ports/work-queue.port.ts';
 import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
 import { completeJobIn } from '../../adapters/queue/db-work-queue.ts';
-import type { JobContext, JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobContext, JobOutcome } from '../../ports/work-queue.port.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';

@@ -24,7 +24,7 @@ import { newId } from '../../domain/ids.ts';
 import { periodEnd, STORAGE_GRACE_MS, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 
 export const STORAGE_BILLING_JOB = { kind: 'storage_billing', refId: 'subscriptions', queue: 'maintenance' } as const;

@@ -33,7 +33,7 @@ import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import type { FaultPoints } from '../agent/engine/fault-points.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 import { resolveSource, type StorageSource } from './storage-sources.ts';

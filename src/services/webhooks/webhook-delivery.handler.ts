@@ -5,7 +5,7 @@ import { isOutboundUrlError, type OutboundFailure } from '../../adapters/outboun
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
-import type { JobHandler, JobOutcome } from '../../workers/worker-pool.ts';
+import type { JobHandler, JobOutcome } from '../../ports/work-queue.port.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt, parseRetryAfter } from './webhook-schedule.ts';
 import { WebhookSecretService } from './webhook-secret.service.ts';
 import { signedWebhookHeaders, WEBHOOK_USER_AGENT } from './webhook-signature.ts';

@@ -15,7 +15,7 @@ import { completeJobIn, rescheduleJobIn } from '../../../adapters/queue/db-work-
 import { isTerminalRun } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { ClaimedJob } from '../../../ports/work-queue.port.ts';
-import type { JobContext, JobHandler, JobOutcome } from '../../../workers/worker-pool.ts';
+import type { JobContext, JobHandler, JobOutcome } from '../../../ports/work-queue.port.ts';
 import { endRun, moveRun } from '../runs/run-lifecycle.ts';
 import { steersOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';

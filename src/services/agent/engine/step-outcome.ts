@@ -1,4 +1,4 @@
-import type { JobOutcome } from '../../../workers/worker-pool.ts';
+import type { JobOutcome } from '../../../ports/work-queue.port.ts';
 
 /**
  * What a step tells the job handler: go on at once (the pool keeps the lease and runs it again in
