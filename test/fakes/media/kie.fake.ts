@@ -284,7 +284,8 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       reply.json(200, { code: 422, msg: 'record status is not success', data: null });
       return;
     }
-    const upgrades = (job.meta.upgrades ??= {});
+    job.meta.upgrades ??= {};
+    const upgrades = job.meta.upgrades;
     const started = upgrades[tier];
     if (started === undefined) upgrades[tier] = Date.now();
     const ready = started !== undefined && Date.now() - started >= this.veoUpgradeMs;
