@@ -276,7 +276,7 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     }
     const taskId = tier === '4k' ? String(body.taskId) : (request.query.taskId ?? '');
     const job = this.jobs.get(taskId);
-    if (!job || job.meta.api !== 'veo') {
+    if (job?.meta.api !== 'veo') {
       reply.json(200, { code: 422, msg: 'record is null', data: null });
       return;
     }

@@ -158,7 +158,10 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
       if (input.duration === 25) return 'sora-2-pro-storyboard';
       return `${base(m)}-${has(input, 'urls') ? 'image' : 'text'}-to-video`;
     }),
-    fields: { rules: { aspectRatio: lookup('aspect_ratio', SORA_ORIENTATION), urls: 'image_urls', duration: asString('n_frames') } },
+    // The storyboard carries the prompt as its one shot's Scene, not as a prompt field.
+    fields: (kieModel) => ({
+      rules: { aspectRatio: lookup('aspect_ratio', SORA_ORIENTATION), urls: 'image_urls', duration: asString('n_frames'), ...(kieModel.endsWith('-storyboard') ? { prompt: false } : {}) },
+    }),
     extra: (input) => ({
       remove_watermark: true,
       ...(input.duration === 25 ? { shots: [{ Scene: String(input.prompt ?? ''), duration: 25 }] } : {}),
