@@ -32,6 +32,7 @@ import { createChatProviderRegistry } from './providers/chat/chat-provider.regis
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
 import { CHAT_SETTLE_JOB, createChatSettleHandler, scheduleChatSettlement } from './services/chat/chat-settle.job.ts';
+import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
 import { EstimateService } from './services/estimate.service.ts';
 import { ResultStore } from './services/generation/result-store.ts';
@@ -170,7 +171,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     health: services.providerHealth,
     logger,
   });
-  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl });
+  const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
+  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl, routeRefusal });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const full: AppServices = { ...services, taskRunner, chat, agent, storage };
   return full;

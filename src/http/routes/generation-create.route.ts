@@ -54,6 +54,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
           routes: services.config.routes,
           allowPrivateUrls: services.config.allowPrivateUrls,
           publicBaseUrl: () => services.config.publicBaseUrl,
+          routeRefusal: (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media),
         },
         authOf(request).userId,
         request.body,

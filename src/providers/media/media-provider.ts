@@ -114,6 +114,15 @@ export type ReconcileOutcome =
   | { kind: 'unknowable' }
   | { kind: 'failed'; error: ProviderError };
 
+/** What a route is asked to make, as far as a check before dispatch needs it. */
+export type RouteRequest = Pick<MediaJob, 'model' | 'upstreamModel' | 'family' | 'input'>;
+
+/** Why a route cannot serve a request as asked: the input field at fault and a sentence that says why. */
+export interface RouteRefusal {
+  field: string;
+  message: string;
+}
+
 /** What an upstream callback told us, after the adapter verified it. */
 export interface CallbackNotice {
   upstreamId: string | undefined;
@@ -127,6 +136,12 @@ export interface MediaProvider {
   /** The API style (`kie`, `fal`, …). */
   readonly type: string;
   submit(job: MediaJob): Promise<SubmitOutcome>;
+  /**
+   * Pure, no I/O: a reason this route cannot serve the request (an option its API does not document),
+   * or undefined. Create drops refusing routes and answers 400 naming the field when none is left, so
+   * nothing is charged; submit refuses the same requests as `unsupported` (retryable) before sending.
+   */
+  refusal?(request: RouteRequest): RouteRefusal | undefined;
   poll(job: MediaJob, upstreamId: string): Promise<PollOutcome>;
   /** Asks the upstream whether it received a submit whose outcome we do not know. */
   reconcile(job: MediaJob): Promise<ReconcileOutcome>;

@@ -10,6 +10,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { RouteRefusalCheck } from '../generation/create-generation.service.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
@@ -69,6 +70,8 @@ export interface AgentModuleDeps {
   publicBaseUrl: () => string;
   /** The gateway's calendar, shared with retention and storage (a new one when not given). */
   clock?: AgentClock;
+  /** Drops routes that cannot serve a dispatch's input, as a create through the API does. */
+  routeRefusal?: RouteRefusalCheck;
 }
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
@@ -107,6 +110,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
       blobs: deps.blobs,
       capabilities,
       routes: config.routes,
+      ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),
       allowPrivateUrls: config.allowPrivateUrls,
       publicBaseUrl: deps.publicBaseUrl,
       config: config.agent,

@@ -11,6 +11,7 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { AppError, invalidInput, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from '../estimate.service.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { pinRoutes, routesForModel } from './task-routes.ts';
@@ -27,8 +28,13 @@ export interface CreateGenerationDeps {
   allowPrivateUrls: boolean;
   /** The gateway's own public base URL: its /files/ URLs pass the address policy (they are ours). */
   publicBaseUrl?: () => string;
+  /** A route's pre-dispatch check (its provider's `refusal`): routes that refuse are dropped at create. */
+  routeRefusal?: (route: RouteTarget, request: RouteRequest) => RouteRefusal | undefined;
   now?: () => number;
 }
+
+/** A route's pre-dispatch check (its provider's `refusal`), as create and the agent's dispatch use it. */
+export type RouteRefusalCheck = NonNullable<CreateGenerationDeps['routeRefusal']>;
 
 export interface CreatedTask {
   task: TaskRow;
@@ -76,7 +82,7 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
  * generations cost exactly what the same request through the API costs.
  */
 export async function prepareGeneration(
-  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl'>,
+  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl' | 'routeRefusal'>,
   userId: string,
   body: unknown,
   now: number,
@@ -95,7 +101,7 @@ export async function prepareGeneration(
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
   const base = deps.publicBaseUrl?.().replace(/\/+$/u, '');
   assertInputUrlsPublic(input, { allowPrivate: deps.allowPrivateUrls, ...(base ? { ownFilesPrefix: `${base}/files/` } : {}) });
-  const routes = await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input));
+  const routes = servableRoutes(deps, await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input)), { model, family: info.family, input });
   if (!routes[0]) throw new AppError('service_unavailable', `no provider serves ${model}`);
   return {
     id: newId('task', now),
@@ -169,6 +175,24 @@ async function committedInDoubt(db: Kysely<Schema>, taskId: string): Promise<boo
 function replay(earlier: TaskRow, hash: string): CreatedTask {
   if (earlier.request_hash !== hash) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body');
   return { task: earlier, created: false };
+}
+
+/**
+ * The routes able to serve this request: a route whose provider documents no way to do what the input
+ * asks (an option its API lacks) is dropped before anything is charged. When every route refuses, the
+ * request is refused with a 400 naming the field, so no one pays for a task that can only fail.
+ */
+function servableRoutes(deps: Pick<CreateGenerationDeps, 'routeRefusal'>, routes: RouteTarget[], request: Omit<RouteRequest, 'upstreamModel'>): RouteTarget[] {
+  const check = deps.routeRefusal;
+  if (!check) return routes;
+  let first: RouteRefusal | undefined;
+  const kept = routes.filter((route) => {
+    const refusal = check(route, { ...request, upstreamModel: route.model });
+    first ??= refusal;
+    return refusal === undefined;
+  });
+  if (kept.length === 0 && first) throw invalidInput(`input.${first.field}: ${first.message}`, `input.${first.field}`);
+  return kept;
 }
 
 async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'db' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {

@@ -1,11 +1,19 @@
 /**
  * A fake kie.ai: Market jobs (`/api/v1/jobs/createTask`, `/api/v1/jobs/recordInfo`), Veo 3.1
- * (`/api/v1/veo/generate`, `/api/v1/veo/record-info`) and the Suno API (generate, extend, uploads,
- * lyrics, wav, vocal removal, mp4, and the synchronous timestamped-lyrics, style and persona calls).
- * kie-style answers: `{code, msg, data}`, errors as a code in a 200 body (except auth, which is a 401).
- * Callbacks are posted to `callBackUrl` and signed with kie's HMAC when `webhookHmacKey` is given.
+ * (`/api/v1/veo/generate`, `/api/v1/veo/record-info`, the 1080p and 4K upgrade calls) and the Suno
+ * API (generate, extend, uploads, lyrics, wav, vocal removal, mp4, and the synchronous
+ * timestamped-lyrics, style and persona calls). kie-style answers: `{code, msg, data}`, errors as a
+ * code in a 200 body (except auth, which is a 401).
+ *
+ * Strict where kie publishes a schema: bodies are checked against the documents recorded under
+ * test/fixtures/upstreams/kie/ (one per endpoint or Market model, each naming its source), and an
+ * unknown or misspelt field, a missing required one or a value outside an enum is refused as kie
+ * refuses it: HTTP 200 with `{code: 422, msg}`. A Market model without a recorded document is refused
+ * too. Callbacks are posted to `callBackUrl` and signed with kie's HMAC when `webhookHmacKey` is given.
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { type FieldSchema, schemaProblem } from './schema-check.ts';
 import { bearer, type FakeBehaviour, type FakeJob, type FakeReply, FakeUpstream, type FakeUpstreamOptions, guessKind, type JobPhase, nextId, type RecordedRequest } from './fake-core.ts';
 
 type KieApi = 'market' | 'veo' | 'music' | 'lyrics' | 'wav' | 'stems' | 'mp4' | 'midi';
@@ -18,11 +26,74 @@ export interface KieJobMeta {
   body: Record<string, unknown>;
   /** Suno vocal removal type. */
   stemType?: string;
+  /** Veo: the resolution the generated record reports, and the upgrades asked for since. */
+  resolution?: string;
+  upgrades?: Partial<Record<'1080p' | '4k', number>>;
 }
 
 export interface KieFakeOptions extends FakeUpstreamOptions {
   apiKey?: string;
   webhookHmacKey?: string;
+  /**
+   * Veo: whether `resolution` in the generate body is honoured (kie's current page) or ignored, as by
+   * the older service whose only way to 1080p and 4K is the upgrade calls (default true).
+   */
+  veoInlineResolution?: boolean;
+  /** Veo upgrades: from the first upgrade call to the upgraded file (default 30 ms). */
+  veoUpgradeMs?: number;
+}
+
+/** One recorded kie document (test/fixtures/upstreams/kie/*.json). */
+export interface KieFixture {
+  source: string;
+  retrieved: string;
+  endpoint: string;
+  model?: string;
+  body?: FieldSchema;
+  input?: FieldSchema;
+  query?: FieldSchema;
+  rules?: Array<{ when: Record<string, unknown>; require: Record<string, unknown[]>; message: string }>;
+  responses?: Record<string, unknown>;
+}
+
+const FIXTURE_DIR = new URL('../../fixtures/upstreams/kie/', import.meta.url);
+
+function loadFixtures(): KieFixture[] {
+  return readdirSync(FIXTURE_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(new URL(f, FIXTURE_DIR), 'utf8')) as KieFixture);
+}
+
+export const KIE_FIXTURES: readonly KieFixture[] = loadFixtures();
+
+const MARKET_ENVELOPE: FieldSchema = {
+  type: 'object',
+  required: ['model', 'input'],
+  properties: { model: { type: 'string', minLength: 1 }, input: { type: 'object' }, callBackUrl: { type: 'string' } },
+};
+
+function fixtureFor(endpoint: string, model?: string): KieFixture | undefined {
+  return KIE_FIXTURES.find((f) => f.endpoint === endpoint && (model === undefined || f.model === model));
+}
+
+/** What kie would refuse in this body, per its recorded document; undefined when it has none. */
+export function documentedProblem(endpoint: string, body: Record<string, unknown>): string | undefined {
+  if (endpoint === 'POST /api/v1/jobs/createTask') {
+    const envelope = schemaProblem(MARKET_ENVELOPE, body, '');
+    if (envelope) return envelope;
+    const fixture = fixtureFor(endpoint, String(body.model));
+    if (!fixture?.input) return `model ${String(body.model)} is not supported (no published schema recorded in test/fixtures/upstreams/kie)`;
+    return schemaProblem(fixture.input, body.input, 'input');
+  }
+  const fixture = fixtureFor(endpoint);
+  if (!fixture?.body) return undefined;
+  const problem = schemaProblem(fixture.body, body, '');
+  if (problem) return problem;
+  for (const rule of fixture.rules ?? []) {
+    const applies = Object.entries(rule.when).every(([k, v]) => body[k] === v);
+    if (applies && !Object.entries(rule.require).every(([k, allowed]) => allowed.includes(body[k]))) return rule.message;
+  }
+  return undefined;
 }
 
 const SUNO_MUSIC_PATHS = new Set([
@@ -63,11 +134,15 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 export class KieFake extends FakeUpstream<KieJobMeta> {
   readonly apiKey: string;
   readonly webhookHmacKey: string | undefined;
+  veoInlineResolution: boolean;
+  veoUpgradeMs: number;
 
   constructor(options: KieFakeOptions = {}) {
     super((request, reply) => this.#handle(request, reply), options);
     this.apiKey = options.apiKey ?? 'kie-test-key';
     this.webhookHmacKey = options.webhookHmacKey;
+    this.veoInlineResolution = options.veoInlineResolution ?? true;
+    this.veoUpgradeMs = options.veoUpgradeMs ?? 30;
     this.callbackFor = (job, phase) => this.#callback(job, phase);
   }
 
@@ -84,6 +159,10 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       }
       if (path === '/api/v1/veo/generate') {
         this.#submit(request, reply, 'veo');
+        return;
+      }
+      if (path === '/api/v1/veo/get-4k-video') {
+        this.#upgrade(request, reply, '4k');
         return;
       }
       if (SUNO_MUSIC_PATHS.has(path)) {
@@ -109,6 +188,10 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       }
     }
     if (method === 'GET') {
+      if (path === '/api/v1/veo/get-1080p-video') {
+        this.#upgrade(request, reply, '1080p');
+        return;
+      }
       const api = RECORD_PATHS[path];
       if (api) {
         this.#record(request, reply, api);
@@ -118,18 +201,11 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     reply.json(404, { code: 404, msg: `no route ${method} ${path}` });
   }
 
-  #validate(api: KieApi, body: Record<string, unknown>): string | undefined {
-    if (api === 'market') {
-      if (typeof body.model !== 'string' || body.model === '') return 'model is required';
-      if (!asRecord(body.input)) return 'input is required';
-      return undefined;
-    }
+  #validate(api: KieApi, path: string, body: Record<string, unknown>): string | undefined {
+    const documented = documentedProblem(`POST ${path}`, body);
+    if (documented || api === 'market' || api === 'veo') return documented;
+    // Suno endpoints without a recorded document yet: the light checks below (docs/media-providers.md).
     if (typeof body.callBackUrl !== 'string' || body.callBackUrl === '') return 'callBackUrl is required';
-    if (api === 'veo') {
-      if (typeof body.prompt !== 'string' || body.prompt === '') return 'prompt is required';
-      if (!['TEXT_2_VIDEO', 'FIRST_AND_LAST_FRAMES_2_VIDEO', 'REFERENCE_2_VIDEO'].includes(String(body.generationType))) return 'generationType is invalid';
-      return undefined;
-    }
     if (api === 'music' && 'customMode' in body) {
       if (typeof body.model !== 'string') return 'model is required';
       if (body.customMode === true) {
@@ -155,7 +231,7 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       reply.json(behaviour.failOnSubmit.status, behaviour.failOnSubmit.body, behaviour.failOnSubmit.headers);
       return;
     }
-    const problem = this.#validate(api, body);
+    const problem = this.#validate(api, request.path, body);
     if (problem) {
       reply.json(200, { code: 422, msg: problem });
       return;
@@ -170,13 +246,58 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       kind,
       count,
       callbackUrl: typeof body.callBackUrl === 'string' ? body.callBackUrl : undefined,
-      meta: { api, model, input, body, ...(typeof body.type === 'string' ? { stemType: body.type } : {}) },
+      meta: {
+        api,
+        model,
+        input,
+        body,
+        ...(typeof body.type === 'string' ? { stemType: body.type } : {}),
+        ...(api === 'veo' ? { resolution: this.veoInlineResolution && typeof body.resolution === 'string' ? body.resolution : '720p' } : {}),
+      },
     });
     if (behaviour.hangOnSubmit) {
       reply.hang();
       return;
     }
     reply.json(200, { code: 200, msg: 'success', data: { taskId: job.id } });
+  }
+
+  /**
+   * kie's Veo upgrades: GET get-1080p-video answers `400 1080P is processing` until the file is ready,
+   * then `{resultUrl}`; POST get-4k-video starts the 4K job (`resultUrls: null`), answers `422 4k is
+   * processing` to a repeat while it runs, then gives `resultUrls`. Only for a task that succeeded.
+   */
+  #upgrade(request: RecordedRequest, reply: FakeReply, tier: '1080p' | '4k'): void {
+    const body = tier === '4k' ? (asRecord(request.json) ?? {}) : {};
+    const problem = tier === '4k' ? documentedProblem('POST /api/v1/veo/get-4k-video', body) : request.query.taskId ? undefined : 'taskId is required';
+    if (problem) {
+      reply.json(200, { code: 422, msg: problem, data: null });
+      return;
+    }
+    const taskId = tier === '4k' ? String(body.taskId) : (request.query.taskId ?? '');
+    const job = this.jobs.get(taskId);
+    if (job?.meta.api !== 'veo') {
+      reply.json(200, { code: 422, msg: 'record is null', data: null });
+      return;
+    }
+    if (this.phase(job) !== 'succeeded') {
+      reply.json(200, { code: 422, msg: 'record status is not success', data: null });
+      return;
+    }
+    job.meta.upgrades ??= {};
+    const upgrades = job.meta.upgrades;
+    const started = upgrades[tier];
+    if (started === undefined) upgrades[tier] = Date.now();
+    const ready = started !== undefined && Date.now() - started >= this.veoUpgradeMs;
+    const url = this.fileUrl(job, `${tier}-0.mp4`);
+    if (tier === '1080p') {
+      if (ready) reply.json(200, { code: 200, msg: 'success', data: { resultUrl: url } });
+      else reply.json(200, { code: 400, msg: '1080P is processing. It should be ready in 1-2 minutes. Please check back shortly.', data: null });
+      return;
+    }
+    if (started === undefined) reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: null, imageUrls: null } });
+    else if (!ready) reply.json(200, { code: 422, msg: '4k is processing. It should be ready in 5-10 minutes. Please check back shortly.', data: { taskId, resultUrls: null, imageUrls: null } });
+    else reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: [url], imageUrls: [this.fileUrl(job, '4k-0.jpg')] } });
   }
 
   #sync(request: RecordedRequest, reply: FakeReply, make: (body: Record<string, unknown>) => Record<string, unknown>): void {
@@ -226,7 +347,7 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       return {
         taskId: job.id,
         paramJson: JSON.stringify(job.meta.body),
-        response: phase === 'succeeded' ? { taskId: job.id, resultUrls: this.fileUrls(job), originUrls: this.fileUrls(job), resolution: '1080p' } : null,
+        response: phase === 'succeeded' ? { taskId: job.id, resultUrls: this.fileUrls(job), originUrls: this.fileUrls(job), resolution: job.meta.resolution ?? '720p' } : null,
         successFlag: phase === 'succeeded' ? 1 : failed ? 3 : 0,
         errorCode: failed ? (failure.code ?? 501) : null,
         errorMessage: failed ? failure.message : '',

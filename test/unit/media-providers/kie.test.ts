@@ -145,8 +145,9 @@ describe('kie Veo API', () => {
     assert.deepEqual(fake.requestsTo('POST', '/api/v1/veo/generate').at(-1)?.json, {
       prompt: 'a bridge',
       model: 'veo3_fast',
-      aspectRatio: '9:16',
+      aspect_ratio: '9:16',
       generationType: 'FIRST_AND_LAST_FRAMES_2_VIDEO',
+      resolution: '1080p',
       enableTranslation: false,
       callBackUrl: j.callbackUrl,
       imageUrls: ['https://m.example/1.png', 'https://m.example/2.png'],
@@ -157,12 +158,6 @@ describe('kie Veo API', () => {
     assert.equal(fake.requestsTo('GET', '/api/v1/veo/record-info').at(-1)?.query.taskId, submitted.upstreamId);
   });
 
-  test('4k is refused as unsupported without calling kie', async () => {
-    const before = fake.requests.length;
-    const outcome = await kie().submit(job('veo-3.1-quality', { prompt: 'p', resolution: '4k' }));
-    assert.deepEqual(outcome, { kind: 'failed', error: { message: 'kie Veo: 4k needs the separate upgrade call, not supported on this route', retryable: true, code: 'unsupported' } });
-    assert.equal(fake.requests.length, before);
-  });
 });
 
 describe('kie Suno API', () => {

@@ -10,7 +10,7 @@
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import { v10Mode, v11Workflow } from '../../../domain/catalog/index.ts';
 import { asString, type FieldTable, firstItem, has, lookup, mapFields, roleItems, stringList } from '../shared/field-mapping.ts';
-import type { MediaJob } from '../media-provider.ts';
+import type { MediaJob, RouteRefusal, RouteRequest } from '../media-provider.ts';
 
 export interface KieJobRequest {
   model: string;
@@ -20,9 +20,12 @@ export interface KieJobRequest {
 interface KieJobRoute {
   /** kie's model name for this request. */
   model: (upstreamModel: string, input: ValidatedInput) => string;
-  fields: FieldTable;
+  /** The field table, fixed or chosen by kie's model name where one family spans several kie bodies. */
+  fields: FieldTable | ((kieModel: string) => FieldTable);
   /** Fields computed from several inputs, or constants kie expects. */
-  extra?: (input: ValidatedInput, job: MediaJob) => Record<string, unknown>;
+  extra?: (input: ValidatedInput, job: MediaJob, kieModel: string) => Record<string, unknown>;
+  /** Options kie's documented body for the chosen model cannot express (checked before dispatch). */
+  refusal?: (input: ValidatedInput, kieModel: string) => RouteRefusal | undefined;
 }
 
 const EXPLICIT = /\/|-to-video$|-to-image$|-edit$|-storyboard$/u;
@@ -61,6 +64,52 @@ function base(upstreamModel: string): string {
 }
 
 const SORA_ORIENTATION = { '16:9': 'landscape', '9:16': 'portrait' } as const;
+
+/** Seedream 4.0 on kie takes `image_size` presets (its Market page), not an aspect ratio. */
+const SEEDREAM_V4_SIZE: Readonly<Record<string, string>> = {
+  '1:1': 'square_hd',
+  '4:3': 'landscape_4_3',
+  '3:4': 'portrait_4_3',
+  '16:9': 'landscape_16_9',
+  '9:16': 'portrait_16_9',
+  '3:2': 'landscape_3_2',
+  '2:3': 'portrait_3_2',
+  '21:9': 'landscape_21_9',
+};
+const SEEDREAM_V4_RESOLUTIONS: ReadonlySet<unknown> = new Set(['1K', '2K', '4K']);
+/** Seedream 4.5 on kie: `aspect_ratio` and `quality` (basic is 2K, high is 4K); no resolution field. */
+const SEEDREAM_45_ASPECTS: ReadonlySet<unknown> = new Set(['1:1', '4:3', '3:4', '16:9', '9:16', '2:3', '3:2', '21:9']);
+const SEEDREAM_45_QUALITY: Readonly<Record<string, string>> = { '2K': 'basic', '4K': 'high' };
+/** Z-Image on kie: the aspect ratios its Market page lists. */
+const Z_IMAGE_ASPECTS: ReadonlySet<unknown> = new Set(['1:1', '4:3', '3:4', '16:9', '9:16']);
+
+const isSeedreamV4 = (kieModel: string) => kieModel.startsWith('bytedance/seedream-v4');
+const isSeedream45 = (kieModel: string) => kieModel.startsWith('seedream/4.5');
+
+/** Options our Seedream catalog offers that kie's documented Seedream 4.0 and 4.5 bodies lack. */
+function seedreamRefusal(input: ValidatedInput, kieModel: string): RouteRefusal | undefined {
+  const v4 = isSeedreamV4(kieModel);
+  const v45 = isSeedream45(kieModel);
+  if (!v4 && !v45) return undefined;
+  if (input.watermark === true) return { field: 'watermark', message: `kie's ${kieModel} has no watermark option` };
+  const sizes = v4 ? new Set(Object.keys(SEEDREAM_V4_SIZE)) : SEEDREAM_45_ASPECTS;
+  if (!sizes.has(input.size)) return { field: 'size', message: `kie's ${kieModel} does not offer size ${String(input.size)}` };
+  const resolutionOk = v4 ? SEEDREAM_V4_RESOLUTIONS.has(input.resolution) : String(input.resolution) in SEEDREAM_45_QUALITY;
+  if (!resolutionOk) return { field: 'resolution', message: `kie's ${kieModel} does not offer resolution ${String(input.resolution)}` };
+  return undefined;
+}
+
+/** Seedream 5 (unchecked: no kie page found yet; docs/media-providers.md). */
+const SEEDREAM_5_FIELDS: FieldTable = {
+  rules: { urls: 'image_urls', size: 'aspect_ratio', resolution: 'image_resolution', promptOptimizeMode: 'optimize_prompt_mode' },
+};
+
+function seedreamFields(kieModel: string): FieldTable {
+  const dropped = { promptOptimizeMode: false, watermark: false, outputFormat: false } as const;
+  if (isSeedreamV4(kieModel)) return { rules: { urls: 'image_urls', size: lookup('image_size', SEEDREAM_V4_SIZE), resolution: 'image_resolution', ...dropped } };
+  if (isSeedream45(kieModel)) return { rules: { urls: 'image_urls', size: 'aspect_ratio', resolution: lookup('quality', SEEDREAM_45_QUALITY), ...dropped } };
+  return SEEDREAM_5_FIELDS;
+}
 
 /** Qwen on kie takes fal-style size names. */
 const QWEN_IMAGE_SIZE = { '1:1': 'square_hd', '4:3': 'landscape_4_3', '3:4': 'portrait_4_3', '16:9': 'landscape_16_9', '9:16': 'portrait_16_9' } as const;
@@ -109,7 +158,10 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
       if (input.duration === 25) return 'sora-2-pro-storyboard';
       return `${base(m)}-${has(input, 'urls') ? 'image' : 'text'}-to-video`;
     }),
-    fields: { rules: { aspectRatio: lookup('aspect_ratio', SORA_ORIENTATION), urls: 'image_urls', duration: asString('n_frames') } },
+    // The storyboard carries the prompt as its one shot's Scene, not as a prompt field.
+    fields: (kieModel) => ({
+      rules: { aspectRatio: lookup('aspect_ratio', SORA_ORIENTATION), urls: 'image_urls', duration: asString('n_frames'), ...(kieModel.endsWith('-storyboard') ? { prompt: false } : {}) },
+    }),
     extra: (input) => ({
       remove_watermark: true,
       ...(input.duration === 25 ? { shots: [{ Scene: String(input.prompt ?? ''), duration: 25 }] } : {}),
@@ -134,6 +186,8 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
   I3: {
     model: named((m) => base(m)),
     fields: { rules: { size: 'aspect_ratio' } },
+    refusal: (input, kieModel) =>
+      kieModel === 'z-image' && !Z_IMAGE_ASPECTS.has(input.size) ? { field: 'size', message: `kie's z-image does not offer size ${String(input.size)}` } : undefined,
   },
   /** GPT Image on kie's relay: quality follows the resolution tier. */
   I4: {
@@ -176,7 +230,7 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
       return parent ? { task_id: parent } : {};
     },
   },
-  /** Seedream: text-to-image or edit; kie's quality "high" is its 4K tier. */
+  /** Seedream: text-to-image or edit; 4.0 and 4.5 take different bodies on kie (their Market pages). */
   I5: {
     model: named((m, input) => {
       const b = base(m);
@@ -184,8 +238,9 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
       if (b === 'bytedance/seedream-v4') return `${b}-${edit ? 'edit' : 'text-to-image'}`;
       return `${b}-${edit ? (b === 'seedream/4.5' ? 'edit' : 'image-to-image') : 'text-to-image'}`;
     }),
-    fields: { rules: { urls: 'image_urls', size: 'aspect_ratio', resolution: 'image_resolution', promptOptimizeMode: 'optimize_prompt_mode' } },
-    extra: (input) => ({ quality: input.resolution === '4K' ? 'high' : 'basic' }),
+    fields: seedreamFields,
+    extra: (input, _job, kieModel) => (isSeedreamV4(kieModel) || isSeedream45(kieModel) ? {} : { quality: input.resolution === '4K' ? 'high' : 'basic' }),
+    refusal: seedreamRefusal,
   },
   /** Wan 2.7: one kie model per workflow. */
   V11: {
@@ -232,6 +287,14 @@ const FALLBACK: KieJobRoute = {
 
 export function kieJobRequest(job: MediaJob): KieJobRequest {
   const route = KIE_JOB_ROUTES[job.family] ?? FALLBACK;
-  const input = { ...mapFields(job.input, route.fields), ...route.extra?.(job.input, job) };
-  return { model: route.model(job.upstreamModel, job.input), input };
+  const model = route.model(job.upstreamModel, job.input);
+  const fields = typeof route.fields === 'function' ? route.fields(model) : route.fields;
+  const input = { ...mapFields(job.input, fields), ...route.extra?.(job.input, job, model) };
+  return { model, input };
+}
+
+/** What kie's documented body for this request's model cannot express, found before dispatch. */
+export function kieJobRefusal(request: RouteRequest): RouteRefusal | undefined {
+  const route = KIE_JOB_ROUTES[request.family] ?? FALLBACK;
+  return route.refusal?.(request.input, route.model(request.upstreamModel, request.input));
 }

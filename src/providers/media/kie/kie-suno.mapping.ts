@@ -4,7 +4,7 @@
  * Actions kie does not offer are `unsupported` (retryable: another route may have them).
  */
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
-import type { MediaJob, MusicTrackOutput, ProviderError, UpstreamFile } from '../media-provider.ts';
+import type { MediaJob, MusicTrackOutput, ProviderError, RouteRefusal, RouteRequest, UpstreamFile } from '../media-provider.ts';
 import { isHttpUrl } from '../shared/result-files.ts';
 import { isRecord, numberAt, recordAt, stringAt } from '../shared/upstream-http.ts';
 
@@ -30,6 +30,28 @@ export type SunoCall = SunoAsyncCall | SunoSyncCall | { kind: 'refused'; error: 
 
 const ENGINES: Readonly<Record<string, string>> = { 'v3.5': 'V3_5', 'v4.0': 'V4', 'v4.5': 'V4_5', 'v4.5+': 'V4_5PLUS', 'v5.0': 'V5', 'v5.5': 'V5_5' };
 export const DEFAULT_SUNO_ENGINE = 'V5';
+
+/** kie's add-instrumental and add-vocals pages: the only engines they take. */
+const LAYERING_ENGINES: ReadonlySet<string> = new Set(['V4_5PLUS', 'V5', 'V5_5']);
+
+/**
+ * Fields kie's add-instrumental and add-vocals pages mark required that our catalog leaves optional
+ * (`title` is filled with "Untitled" instead), and engines those pages do not list: refused before
+ * anything is charged, so no one gets a refund after kie's 422 for something we could have known.
+ */
+export function sunoRefusal(request: RouteRequest): RouteRefusal | undefined {
+  const input = request.input;
+  const action = String(input.action ?? 'music');
+  if (action !== 'add-instrumental' && action !== 'add-vocals') return undefined;
+  const engine = ENGINES[String(input.mv ?? '')] ?? DEFAULT_SUNO_ENGINE;
+  if (!LAYERING_ENGINES.has(engine) || input.mv === 'custom') {
+    return { field: 'mv', message: `kie's ${action} takes only the v4.5+, v5.0 and v5.5 engines, not ${String(input.mv)}` };
+  }
+  if (typeof input.negativeTags !== 'string' || input.negativeTags.trim() === '') {
+    return { field: 'negativeTags', message: `kie's ${action} requires negativeTags (the styles to keep out)` };
+  }
+  return undefined;
+}
 
 const MUSIC_RECORD = '/api/v1/generate/record-info';
 
@@ -106,6 +128,8 @@ export function sunoCall(job: MediaJob): SunoCall {
   const action = String(input.action ?? 'music');
   const callBackUrl = job.callbackUrl;
   if (input.mv === 'custom') return refused('kie has no custom Suno models (mv "custom")');
+  const refusal = sunoRefusal(job);
+  if (refusal) return refused(refusal.message);
   const source = sourceTrack(job);
   if (source === 'missing-parent') return refused(`the source task ${String(input.sourceTaskId)} is not a task of this provider`, false);
   const upload = typeof input.audioUrl === 'string' ? input.audioUrl : undefined;

@@ -15,6 +15,8 @@ import type {
   MediaProviderFactoryOptions,
   PollOutcome,
   ReconcileOutcome,
+  RouteRefusal,
+  RouteRequest,
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
@@ -24,9 +26,9 @@ import { urlFile } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
 import { isRecord, parseJson, recordAt, stringAt, type UpstreamRequest } from '../shared/upstream-http.ts';
 import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
-import { kieJobRequest } from './kie-jobs.mapping.ts';
-import { type SunoAsyncCall, sunoCall, sunoResult, sunoState } from './kie-suno.mapping.ts';
-import { VEO_GENERATE_PATH, VEO_RECORD_PATH, veoRequest } from './kie-veo.mapping.ts';
+import { kieJobRefusal, kieJobRequest } from './kie-jobs.mapping.ts';
+import { type SunoAsyncCall, sunoCall, sunoRefusal, sunoResult, sunoState } from './kie-suno.mapping.ts';
+import { upgradeNeeded, VEO_1080P_PATH, VEO_4K_PATH, VEO_GENERATE_PATH, VEO_RECORD_PATH, veoRefusal, veoRequest } from './kie-veo.mapping.ts';
 
 const CREATE_TASK_PATH = '/api/v1/jobs/createTask';
 const RECORD_INFO_PATH = '/api/v1/jobs/recordInfo';
@@ -34,7 +36,7 @@ const CALLBACK_TOLERANCE_S = 300;
 
 type Api = 'market' | 'veo' | 'suno';
 
-function apiOf(job: MediaJob): Api {
+function apiOf(job: Pick<MediaJob, 'family'>): Api {
   if (job.family === 'M1') return 'suno';
   if (job.family === 'V3' || job.family === 'V4') return 'veo';
   return 'market';
@@ -64,8 +66,18 @@ class KieProvider implements MediaProvider {
     };
   }
 
+  refusal(request: RouteRequest): RouteRefusal | undefined {
+    const api = apiOf(request);
+    if (api === 'veo') return veoRefusal(request);
+    if (api === 'suno') return sunoRefusal(request);
+    return kieJobRefusal(request);
+  }
+
   async submit(job: MediaJob): Promise<SubmitOutcome> {
     const api = apiOf(job);
+    const refusal = this.refusal(job);
+    // Nothing is sent for an option kie does not document: another route may serve it.
+    if (refusal) return { kind: 'failed', error: { message: `kie: ${refusal.message}`, retryable: true, code: 'unsupported' } };
     let path: string;
     let body: Record<string, unknown>;
     if (api === 'suno') {
@@ -75,10 +87,8 @@ class KieProvider implements MediaProvider {
       path = call.path;
       body = call.body;
     } else if (api === 'veo') {
-      const veo = veoRequest(job);
-      if ('error' in veo) return { kind: 'failed', error: veo.error };
       path = VEO_GENERATE_PATH;
-      body = veo.body;
+      body = veoRequest(job);
     } else {
       const { model, input } = kieJobRequest(job);
       path = CREATE_TASK_PATH;
@@ -131,7 +141,7 @@ class KieProvider implements MediaProvider {
     const record = envelope.data;
     if (!record) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
     if (suno) return this.#sunoOutcome(suno, record);
-    if (api === 'veo') return this.#veoOutcome(job, record);
+    if (api === 'veo') return this.#veoOutcome(job, upstreamId, record);
     return this.#marketOutcome(job, record);
   }
 
@@ -146,16 +156,40 @@ class KieProvider implements MediaProvider {
     return { kind: 'completed', result: { files, output: null } };
   }
 
-  #veoOutcome(job: MediaJob, record: Record<string, unknown>): PollOutcome {
+  async #veoOutcome(job: MediaJob, upstreamId: string, record: Record<string, unknown>): Promise<PollOutcome> {
     const flag = stringAt(record, 'successFlag') ?? '0';
     if (flag === '2' || flag === '3') {
       return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || undefined, 'market') };
     }
     if (flag !== '1') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const upgrade = upgradeNeeded(job.input, record);
+    if (upgrade) return this.#veoUpgrade(job, upstreamId, upgrade);
     const response = recordAt(record, 'response');
     const urls = response && Array.isArray(response.resultUrls) ? response.resultUrls.filter((u): u is string => typeof u === 'string') : [];
     if (urls.length === 0) return { kind: 'failed', error: protocolError('kie Veo reported success without resultUrls') };
     return { kind: 'completed', result: { files: urls.map((url) => urlFile(url, job.outputSpec)), output: null } };
+  }
+
+  /**
+   * The record came back below the resolution that was charged: ask kie's upgrade call (1080p by GET,
+   * 4K by POST, which starts the 4K job the first time and reports "processing" after) until it
+   * answers with the file. Each poll asks once; "not ready" answers are pending, never failures.
+   */
+  async #veoUpgrade(job: MediaJob, upstreamId: string, tier: '1080p' | '4k'): Promise<PollOutcome> {
+    const request =
+      tier === '1080p'
+        ? this.#request(job, 'GET', `${VEO_1080P_PATH}?taskId=${encodeURIComponent(upstreamId)}&index=0`)
+        : this.#request(job, 'POST', VEO_4K_PATH, { taskId: upstreamId, index: 0, callBackUrl: job.callbackUrl });
+    const exchange = await this.#s.http.send(request);
+    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    const data = envelope.data;
+    const urls = tier === '1080p' ? [stringAt(data, 'resultUrl')] : Array.isArray(data?.resultUrls) ? data.resultUrls : [];
+    const files = urls.filter((u): u is string => typeof u === 'string' && u !== '');
+    if (files.length > 0) return { kind: 'completed', result: { files: files.map((url) => urlFile(url, job.outputSpec)), output: null } };
+    // Our key or balance refused: the reserve route may serve the request.
+    if (envelope.code === 401 || envelope.code === 402) return { kind: 'failed', error: envelopeError(envelope, 'market', `${tier} upgrade`) };
+    return { kind: 'pending', pollAfterMs: this.#s.pollMs };
   }
 
   #sunoOutcome(call: SunoAsyncCall, record: Record<string, unknown>): PollOutcome {

@@ -5,6 +5,7 @@ import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../../ports/blob-store.port.ts';
 import type { ChatService } from '../../chat/chat.service.ts';
 import type { EstimateService } from '../../estimate.service.ts';
+import type { RouteRefusalCheck } from '../../generation/create-generation.service.ts';
 import type { AgentWriter } from '../agent-writer.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import type { RouteCapabilities } from '../route-capabilities.service.ts';
@@ -22,6 +23,8 @@ export interface EngineDeps {
   capabilities: RouteCapabilities;
   /** The operator's media routes (config.routes), as create-generation uses them. */
   routes: Record<string, RouteTarget[]>;
+  /** Drops routes that cannot serve a dispatch's input (create-generation's check). */
+  routeRefusal?: RouteRefusalCheck;
   allowPrivateUrls: boolean;
   /** The gateway's public base URL (its own file URLs are references it may pass on). */
   publicBaseUrl: () => string;

@@ -42,7 +42,7 @@ export async function dispatchMedia(deps: EngineDeps, state: RunState, call: Too
   let task: TaskRow;
   try {
     task = await prepareGeneration(
-      { db: deps.writer.db, catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls, publicBaseUrl: deps.publicBaseUrl },
+      { db: deps.writer.db, catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls, publicBaseUrl: deps.publicBaseUrl, ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}) },
       run.user_id, { model: choice.model, input: choice.input }, now, { idempotencyKey: null, requestHash: null, agentRunId: run.id, apiKeyId: run.api_key_id });
   } catch (error) {
     if (isAppError(error) && error.status < 500) return recordToolResult(deps, state, call, refused(choice.model, error.message));
