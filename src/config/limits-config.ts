@@ -14,7 +14,9 @@ export const DEFAULT_LIMITS: AbuseLimits = {
   adminFailuresPerAddress: { max: 10, windowMs: 10 * MINUTE_MS },
   // Each one is a session at the payment provider.
   checkoutsPerUser: { max: 10, windowMs: 10 * MINUTE_MS },
-  webhookDeliveriesPerUser: { max: 300, windowMs: MINUTE_MS },
+  // Above what one user's creates produce at full speed (about 20 a second): it bounds a user who
+  // turns deliveries on a third party (agent events fan out to up to 50 destinations), not a busy one.
+  webhookDeliveriesPerUser: { max: 1_200, windowMs: MINUTE_MS },
   eventStreamsPerUser: 20,
 };
 
