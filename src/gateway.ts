@@ -8,6 +8,9 @@ import { LocalBlobStore } from './adapters/blob/local-blob-store.ts';
 import { S3BlobStore } from './adapters/blob/s3-blob-store.ts';
 import { MemoryEventBus } from './adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from './adapters/bus/redis-event-bus.ts';
+import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
+import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
+import type { RateLimiter } from './ports/rate-limiter.port.ts';
 import { migrate } from './adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.ts';
 import { warmUpPatternEngine } from './domain/agent/user-pattern.ts';
@@ -114,6 +117,10 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   });
   await migrate(database);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
+  // Its own Redis connection, which fails fast and falls back to memory (never a hard dependency).
+  const rateLimiter: RateLimiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, { prefix: config.redisPrefix }) : new MemoryRateLimiter();
+  // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
+  if (rateLimiter instanceof RedisRateLimiter) await rateLimiter.connected(1_000);
   const authenticator = new ApiKeyAuthenticator(database.db, bus);
   const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
@@ -128,12 +135,13 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     config,
     database,
     bus,
+    rateLimiter,
     logger,
     metrics: new Metrics(),
     catalog,
     apiKeys,
     authenticator,
-    auth: new AuthService(database.db),
+    auth: new AuthService(database.db, { bus }),
     providerHealth: new ProviderHealth(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
@@ -145,7 +153,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
     readinessChecks,
-    billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger }),
+    billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
@@ -170,6 +178,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     metrics: services.metrics,
     health: services.providerHealth,
     logger,
+    urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
   const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl, routeRefusal });
@@ -244,6 +253,8 @@ function jobCatalog(services: AppServices, runner: TaskRunner, sweep: JobHandler
         db,
         client: services.outbound,
         logger,
+        ports: config.webhooks.ports,
+        perUser: { limiter: services.rateLimiter, limit: config.limits.webhookDeliveriesPerUser },
         secrets: async (delivery) =>
           delivery.destinationId === null ? services.webhookSecrets.signingSecrets(delivery.userId) : services.agent.webhooks.signingSecrets(delivery.destinationId),
         onAttempt: async (delivery, outcome, statusCode, now) => {
@@ -317,6 +328,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.chat.router.close();
       await services.authenticator.stop();
       await services.bus.close();
+      await services.rateLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       for (const provider of services.mediaProviders.values()) await provider.close?.();
       await services.outbound.close();

@@ -9,7 +9,7 @@ import pg from 'pg';
 /** As in package.json's start script: a young generation of up to 64 MiB per semi-space (docs/decisions.md). */
 const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=64'];
 
-export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdefghijkl';
 export const BENCH_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const BENCH_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -58,6 +58,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     SWITCHBOARD_DEMO_USER: '0',
     SWITCHBOARD_ALLOW_PRIVATE_URLS: '1',
+    SWITCHBOARD_WEBHOOK_PORTS: 'any',
+    SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: '1',
     LOG_LEVEL: 'info',
     ...options.env,
   };

@@ -110,6 +110,36 @@ export interface PaymentsConfig {
   maxTopupCents: number;
 }
 
+/** One rate limit: at most `max` events per `windowMs`. */
+export interface RateLimitSetting {
+  max: number;
+  windowMs: number;
+}
+
+/** The `limits` section: abuse limits, each with a default (limits-config.ts). */
+export interface AbuseLimits {
+  /** Redeem attempts per API key (a dashboard session counts as one key). */
+  redeemPerKey: RateLimitSetting;
+  /** Redeem attempts per account, across its keys and sessions. */
+  redeemPerAccount: RateLimitSetting;
+  /** Failed admin bearer checks per client address (IPv6 grouped by /64). */
+  adminFailuresPerAddress: RateLimitSetting;
+  /** Checkout sessions created per user. */
+  checkoutsPerUser: RateLimitSetting;
+  /** Webhook delivery attempts per user; deliveries over it wait for the next window, none is dropped. */
+  webhookDeliveriesPerUser: RateLimitSetting;
+  /** Agent event streams one user may hold open at once in one API process. */
+  eventStreamsPerUser: number;
+}
+
+/** Where webhooks (media `webhook`, agent destinations) may point. */
+export interface WebhookPolicy {
+  /** Ports a webhook URL may name (the scheme's default counts as named); `any` lifts the rule. */
+  ports: number[] | 'any';
+  /** Agent destinations may be plain http (development and tests). */
+  allowHttp: boolean;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -126,8 +156,12 @@ export interface Config {
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share a Redis. */
   redisPrefix: string;
   s3: S3Config | undefined;
+  /** At least 32 characters when set (ADMIN_TOKEN). */
   adminToken: string | undefined;
+  /** SWITCHBOARD_ALLOW_PRIVATE_URLS: private and loopback addresses become reachable; nothing else changes. */
   allowPrivateUrls: boolean;
+  webhooks: WebhookPolicy;
+  limits: AbuseLimits;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
   trustProxy: string[] | false;
   /** Bearer token for /metrics (METRICS_TOKEN); without one, /metrics answers loopback clients only. */

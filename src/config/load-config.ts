@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import { parsePaymentsConfig } from './payments-config.ts';
+import { parseAdminToken, parseLimits, parseWebhookPolicy } from './limits-config.ts';
 import type {
   AddedChatModel,
   AgentConfig,
@@ -33,7 +34,7 @@ const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const fileSettings = readConfigFile(env, cwd);
   const file = new ConfigReader(fileSettings, '');
-  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans']);
+  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans', 'limits']);
 
   const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
   const role = (env.ROLE ?? 'all') as Role;
@@ -69,8 +70,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     redisUrl,
     redisPrefix: env.SWITCHBOARD_REDIS_PREFIX || 'switchboard:',
     s3: parseS3(env),
-    adminToken: env.ADMIN_TOKEN || undefined,
+    adminToken: parseAdminToken(env),
     allowPrivateUrls: envBool(env, 'SWITCHBOARD_ALLOW_PRIVATE_URLS', false),
+    webhooks: parseWebhookPolicy(env),
+    limits: parseLimits(file.object('limits')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
     requestTimeoutMs: envInt(env, 'SWITCHBOARD_REQUEST_TIMEOUT_MS', 60_000, { min: 1_000, max: 3_600_000 }),

@@ -32,10 +32,10 @@ export type ErrorCode =
   | 'storage_quota_exceeded'
   | 'storage_quote_invalid'
   | 'topups_disabled'
-  | 'redeem_code_expired'
-  | 'redeem_code_used_up'
+  | 'redeem_code_invalid'
   | 'redeem_code_already_redeemed'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'rate_limited'
   | 'upstream_error'
   | 'upstream_timeout'
@@ -71,10 +71,10 @@ const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
   storage_quota_exceeded: [409, 'Conflict'],
   storage_quote_invalid: [409, 'Conflict'],
   topups_disabled: [403, 'Forbidden'],
-  redeem_code_expired: [410, 'Gone'],
-  redeem_code_used_up: [409, 'Conflict'],
+  redeem_code_invalid: [404, 'NotFound'],
   redeem_code_already_redeemed: [409, 'Conflict'],
   payload_too_large: [413, 'PayloadTooLarge'],
+  uri_too_long: [414, 'UriTooLong'],
   rate_limited: [429, 'RateLimited'],
   upstream_error: [502, 'UpstreamError'],
   upstream_timeout: [504, 'UpstreamError'],

@@ -4,7 +4,8 @@
  * event hub, each exactly once and in sequence order: the reader subscribes before it replays, and
  * drops what it has already written. `id:` is the sequence. A cursor older than the events kept gets
  * `event: resync` and the stream closes; a deleted conversation gets `event: closed`. A reader that
- * does not keep up (1 MiB unsent) is disconnected and resumes with Last-Event-ID.
+ * does not keep up (1 MiB unsent) is disconnected and resumes with Last-Event-ID. When the API key or
+ * session that opened the stream stops being valid, it gets `event: closed` and ends.
  */
 import type { ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
@@ -13,6 +14,7 @@ import type { Schema } from '../adapters/db/schema.ts';
 import type { ChatStreamEncoder } from '../domain/chat/chat-response.types.ts';
 import type { AgentEventHub } from '../services/agent/events/event-hub.ts';
 import { eventFromRow, sseFrame } from '../services/agent/events/event-records.ts';
+import type { StreamLease } from './open-streams.ts';
 import type { OpenStream, SseHeartbeat } from './sse.ts';
 
 const SSE_HEADERS = {
@@ -33,6 +35,8 @@ export interface AgentStreamArgs {
   db: Kysely<Schema>;
   hub: AgentEventHub;
   heartbeat: SseHeartbeat;
+  /** The stream's registration (open-streams.ts): released when it ends, closes it on revocation. */
+  lease: StreamLease;
   conversationId: string;
   afterSequence: number;
   headers: Record<string, string>;
@@ -57,11 +61,16 @@ export async function streamAgentEvents(args: AgentStreamArgs): Promise<void> {
     if (closed) return;
     closed = true;
     unsubscribe?.();
+    args.lease.release();
     args.heartbeat.delete(stream);
     if (!res.writableEnded) res.end();
   };
   let unsubscribe: (() => void) | undefined;
   res.once('close', finish);
+  args.lease.onRevoke((reason) => {
+    write(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+    finish();
+  });
   unsubscribe = await args.hub.subscribe(conversationId, {
     onEvent(event, frame) {
       if (!live) {

@@ -7,7 +7,7 @@ import { BILLING_PATH } from '../services/billing/billing.module.ts';
 import { AccessLog } from './access-log.ts';
 import { CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';
-import { installErrorHandler } from './error-handler.ts';
+import { frameworkErrorHandler, installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT, LARGE_BODY_LIMIT } from './body-limits.ts';
@@ -15,6 +15,8 @@ import { parseJsonBody } from './json-body.ts';
 import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
+import { OpenStreams } from './open-streams.ts';
+import { findEndedCredentials } from '../services/credential-revocations.ts';
 
 
 
@@ -22,6 +24,7 @@ export interface HttpApp {
   app: FastifyInstance;
   errorRenderers: ErrorRenderers;
   openapi: OpenApiCollector;
+  openStreams: OpenStreams;
 }
 
 /**
@@ -38,6 +41,11 @@ export function buildHttpApp(services: AppServices): HttpApp {
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
   const chatHeartbeat = new SseHeartbeat();
+  const openStreams = new OpenStreams({
+    maxPerUser: services.config.limits.eventStreamsPerUser,
+    check: (apiKeyIds, sessionIds) => findEndedCredentials(services.database.db, apiKeyIds, sessionIds),
+    logger: services.logger,
+  });
   let closing = false;
   const chatLane = createChatLane({
     chat: services.chat,
@@ -49,6 +57,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     metrics: services.metrics,
     requestId,
     heartbeat: chatHeartbeat,
+    openStreams,
     bodyLimit: LARGE_BODY_LIMIT,
     closing: () => closing,
   });
@@ -64,6 +73,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
     // address the rate limits count and the scheme the Secure cookie flag follows.
     trustProxy: services.config.trustProxy,
     return503OnClosing: true,
+    // A too long path segment (414) or an undecodable path (400) in the standard error body.
+    frameworkErrors: frameworkErrorHandler(() => errorRenderers),
     // The server Fastify would build, with the chat lane in front of Fastify's own handler.
     serverFactory: (fastifyHandler, options) => {
       // How often Node looks for requests past their time-out (its default, 30 s, would let a
@@ -100,9 +111,15 @@ export function buildHttpApp(services: AppServices): HttpApp {
     closing = true;
     done();
   });
+  // Revocations from every process close this process's streams (open-streams.ts). Not awaited: a bus
+  // that is away must not hold the start; the periodic re-check covers until it is subscribed.
+  app.addHook('onReady', (done) => {
+    openStreams.start(services.bus).catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing to credential revocations failed'));
+    done();
+  });
   app.addHook('onClose', (_instance, done) => {
     chatHeartbeat.stop();
-    done();
+    openStreams.stop().then(() => done(), done);
   });
 
   const openapi = new OpenApiCollector();
@@ -121,6 +138,6 @@ export function buildHttpApp(services: AppServices): HttpApp {
     done();
   });
 
-  registerRoutes(app, services, openapi, chatHeartbeat);
-  return { app, errorRenderers, openapi };
+  registerRoutes(app, services, openapi, chatHeartbeat, openStreams);
+  return { app, errorRenderers, openapi, openStreams };
 }

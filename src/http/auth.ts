@@ -1,8 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config/config.types.ts';
 import { AppError } from '../domain/errors.ts';
+import { type RateLimiter, retryAfterSeconds } from '../ports/rate-limiter.port.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
+import { addressGroup } from '../services/auth/address-group.ts';
 import type { SessionIdentity } from '../services/auth/auth.service.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -82,10 +85,14 @@ export function requireSession() {
 /**
  * onRequest hook of the admin API (before its body is read or validated): the bearer token must equal ADMIN_TOKEN (compared in constant time), or
  * the request carries the dashboard session of an admin user. Without ADMIN_TOKEN the admin API does
- * not exist (404) for bearer callers; admin sessions still reach it.
+ * not exist (404) for bearer callers; admin sessions still reach it. Wrong tokens are counted per
+ * client address (IPv6 by /64); past the limit every bearer attempt from there is a 429, the right
+ * token included, until the window ends.
  */
-export function requireAdmin(adminToken: string | undefined) {
+export function requireAdmin(services: { config: Pick<Config, 'adminToken' | 'limits'>; rateLimiter: RateLimiter }) {
+  const adminToken = services.config.adminToken;
   const expected = adminToken ? Buffer.from(adminToken) : undefined;
+  const limit = services.config.limits.adminFailuresPerAddress;
   const disabled = () => new AppError('not_found', 'the admin API is disabled (set ADMIN_TOKEN to enable it)');
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
@@ -99,8 +106,15 @@ export function requireAdmin(adminToken: string | undefined) {
       if (session) throw new AppError('forbidden', 'this account is not an administrator');
     }
     if (!expected) throw disabled();
+    const failuresKey = `admin-fail:${addressGroup(request.ip)}`;
+    const standing = await services.rateLimiter.peek(failuresKey, limit);
+    if (!standing.allowed) {
+      const retryAfter = retryAfterSeconds(standing);
+      throw new AppError('rate_limited', `too many failed admin authentications from this address; try again in ${retryAfter} s`, { retryAfter });
+    }
     const given = Buffer.from(token ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      await services.rateLimiter.hit(failuresKey, limit);
       throw new AppError('unauthorized', 'invalid admin token');
     }
   };

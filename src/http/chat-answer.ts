@@ -15,6 +15,7 @@ import { renderOpenAiChatResponse } from '../protocols/openai-chat/openai-chat.r
 import { createOpenAiStreamEncoder } from '../protocols/openai-chat/openai-stream.encoder.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
 import type { ErrorFormat } from './request-context.ts';
+import type { OpenStreams } from './open-streams.ts';
 import { clientGoneController, type SseHeartbeat, writeEventStream } from './sse.ts';
 
 export interface ChatAnswering {
@@ -65,6 +66,8 @@ export const STREAMED = Symbol('streamed');
 export interface ChatCaller {
   userId: string;
   keyId: string | undefined;
+  /** The dashboard session, when the request came with one instead of a key. */
+  sessionId?: string | undefined;
 }
 
 /**
@@ -82,12 +85,21 @@ export function answerChat(
   res: ServerResponse,
   streamHeaders: () => ResponseHeaders,
   heartbeat: SseHeartbeat,
+  openStreams: OpenStreams,
 ): Promise<unknown> {
   const { answering } = parsed;
   const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res) };
   return chat.complete(call).then(async (answer) => {
     if (answer.kind === 'response') return answering.renderResponse(answer.response);
-    await writeEventStream(res, streamHeaders(), answer.events, answering.streamEncoder(answer.id), heartbeat);
+    // Revoking the key (or ending the session) cancels the stream like a client that left: the
+    // upstream is stopped and what was used is settled.
+    const lease = openStreams.open({ userId: caller.userId, keyId: caller.keyId, sessionId: caller.sessionId }, { counted: false });
+    lease.onRevoke((reason) => call.abort.abort(new Error(reason)));
+    try {
+      await writeEventStream(res, streamHeaders(), answer.events, answering.streamEncoder(answer.id), heartbeat);
+    } finally {
+      lease.release();
+    }
     return STREAMED;
   });
 }

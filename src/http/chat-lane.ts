@@ -25,6 +25,7 @@ import { answerChat, type ChatCaller, type ChatEndpoint, STREAMED } from './chat
 import { toAppError } from './error-handler.ts';
 import { parseJsonBody } from './json-body.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
+import type { OpenStreams } from './open-streams.ts';
 import type { SseHeartbeat } from './sse.ts';
 
 export interface ChatLaneDeps {
@@ -37,6 +38,7 @@ export interface ChatLaneDeps {
   metrics: Metrics;
   requestId: (req: IncomingMessage) => string;
   heartbeat: SseHeartbeat;
+  openStreams: OpenStreams;
   /** Bytes; a larger body is a 413, as on the Fastify path. */
   bodyLimit: number;
   /** True once the server is closing: requests go to Fastify, which answers 503. */
@@ -118,7 +120,7 @@ class LaneRequest {
       return;
     }
     const id = this.#id;
-    answerChat(this.#deps.chat, this.#caller, this.#endpoint.protocol, parsed, this.#res, () => ({ 'x-request-id': id }), this.#deps.heartbeat).then(
+    answerChat(this.#deps.chat, this.#caller, this.#endpoint.protocol, parsed, this.#res, () => ({ 'x-request-id': id }), this.#deps.heartbeat, this.#deps.openStreams).then(
       (body) => {
         if (body !== STREAMED) this.#send(200, JSON.stringify(body));
       },

@@ -20,6 +20,22 @@ export function installErrorHandler(app: FastifyInstance, renderers: ErrorRender
   });
 }
 
+/**
+ * Errors Fastify raises before routing (a path segment longer than the router's limit, a path that
+ * does not decode) in the same envelope, without echoing the path.
+ */
+export function frameworkErrorHandler(renderers: () => ErrorRenderers) {
+  return (raw: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    let error: AppError;
+    if (raw.code === 'FST_ERR_MAX_PARAM_LENGTH') error = new AppError('uri_too_long', 'the request path is too long');
+    else if (raw.code === 'FST_ERR_BAD_URL') error = new AppError('invalid_input', 'the request path is not a valid URL path');
+    else error = toAppError(raw);
+    request.log.info({ code: error.code, status: error.status }, error.message);
+    reply.header('x-request-id', request.id);
+    sendError(reply, renderers(), error);
+  };
+}
+
 export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error: AppError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.ceil(error.retryAfter)));
   const format = reply.request.routeOptions.config?.errorFormat ?? 'envelope';

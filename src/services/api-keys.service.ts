@@ -13,6 +13,7 @@ import { generateApiKey } from '../domain/api-key-format.ts';
 import { AppError, invalidInput } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
+import { publishRevoked } from './credential-revocations.ts';
 
 export const API_KEY_REVOKED_TOPIC = 'api-key.revoked';
 
@@ -62,14 +63,16 @@ export class ApiKeysService {
 
   /**
    * Revokes a key (of `userId` when given, any key for the admin). Idempotent: revoking a revoked
-   * key succeeds. Every process drops the key from its auth cache.
+   * key succeeds. Every process drops the key from its auth cache and closes the event streams
+   * opened with it. Once the row is revoked the call succeeds: a bus that is away only delays the rest.
    */
   async revoke(keyId: string, userId?: string, now: number = Date.now()): Promise<ApiKeyRow> {
     const key = await findApiKey(this.db, keyId);
     if (!key || (userId !== undefined && key.user_id !== userId)) throw new AppError('not_found', 'API key not found');
     await revokeApiKey(this.db, keyId, userId, now);
     this.onRevoked(key.key_hash);
-    await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash);
+    await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
+    await publishRevoked(this.bus, { apiKeyIds: [keyId], sessionIds: [] });
     return { ...key, revoked_at: key.revoked_at ?? now };
   }
 }

@@ -7,6 +7,7 @@ import type { TransactionBatcher } from '../adapters/db/transaction-batcher.ts';
 import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
 import type { BlobStore } from '../ports/blob-store.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
+import type { RateLimiter } from '../ports/rate-limiter.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from './agent/agent.module.ts';
@@ -30,6 +31,8 @@ export interface AppServices {
   config: Config;
   database: DatabaseHandle;
   bus: EventBus;
+  /** Abuse limits (redeem guesses, admin failures, checkouts, webhook deliveries): memory, or Redis with a memory fallback. */
+  rateLimiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
   catalog: Catalog;

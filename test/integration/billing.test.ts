@@ -206,7 +206,7 @@ describeEachMode(
       assert.equal((await ctx.gw.api(undefined, 'POST', '/api/v1/billing/checkout', { amountCents: 1000 })).status, 401);
     });
 
-    test('redeem codes: created by an admin, redeemed once per user, bounded, expired and withdrawn refused', async () => {
+    test('redeem codes: created by an admin, redeemed once per user, bounded; unknown, used up, expired and withdrawn answer alike', async () => {
       const created = await ctx.gw.admin<{ id: string; code: string; codeHint: string; status: string }>('POST', '/admin/v1/redeem-codes', { amountCents: 300, maxRedemptions: 2, note: 'launch' });
       assert.match(created.code, /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
       assert.equal(created.status, 'active');
@@ -223,7 +223,8 @@ describeEachMode(
       // Four more users at once, one redemption left: exactly one wins.
       const rush = await Promise.all(users.slice(1).map((u) => ctx.gw.api(u.key, 'POST', '/api/v1/billing/redeem', { code: created.code })));
       assert.equal(rush.filter((r) => r.status === 200).length, 1);
-      for (const r of rush.filter((x) => x.status !== 200)) assert.equal(errorOf(r.body).code, 'redeem_code_used_up');
+      const usedUp = rush.filter((x) => x.status !== 200);
+      for (const r of usedUp) assert.equal(r.status, 404);
       const list = await ctx.gw.admin<{ data: Array<{ id: string; redemptions: number; status: string; code?: string }> }>('GET', '/admin/v1/redeem-codes');
       const listed = list.data.find((c) => c.id === created.id);
       assert.equal(listed?.redemptions, 2);
@@ -240,23 +241,82 @@ describeEachMode(
       const own = await ctx.gw.admin<{ id: string; code: string }>('POST', '/admin/v1/redeem-codes', { amountCents: 100, code: `SPRING-${Date.now()}` });
       await ctx.gw.admin('POST', `/admin/v1/redeem-codes/${own.id}/disable`);
       const withdrawn = await ctx.gw.api(bob.key, 'POST', '/api/v1/billing/redeem', { code: own.code });
-      assert.equal(withdrawn.status, 410);
-      assert.equal(errorOf(withdrawn.body).code, 'redeem_code_expired');
       const dup = await ctx.gw.api(ADMIN_TOKEN, 'POST', '/admin/v1/redeem-codes', { amountCents: 100, code: own.code });
       assert.equal(dup.status, 409);
 
       const soon = await ctx.gw.admin<{ code: string }>('POST', '/admin/v1/redeem-codes', { amountCents: 100, expiresAt: new Date(Date.now() + 300).toISOString() });
       await new Promise((r) => setTimeout(r, 400));
       const late = await ctx.gw.api(bob.key, 'POST', '/api/v1/billing/redeem', { code: soon.code });
-      assert.equal(late.status, 410);
-      assert.match(errorOf(late.body).message, /expired/);
       const unknown = await ctx.gw.api(bob.key, 'POST', '/api/v1/billing/redeem', { code: 'NOPE-NOPE-NOPE-NOPE' });
+      // A guess learns nothing but "not this one": the same status and the same error, whatever the reason.
+      for (const [why, res] of [['used up', usedUp[0]], ['withdrawn', withdrawn], ['expired', late]] as const) {
+        assert.equal(res?.status, unknown.status, why);
+        assert.deepEqual(errorOf(res?.body), errorOf(unknown.body), why);
+      }
       assert.equal(unknown.status, 404);
+      assert.equal(errorOf(unknown.body).code, 'redeem_code_invalid');
       for (const body of [{ amountCents: 0 }, { amountCents: 100, maxRedemptions: 0 }, { amountCents: 100, expiresAt: '2001-01-01T00:00:00Z' }, { amountCents: 100, code: 'a b' }]) {
         assert.equal((await ctx.gw.api(ADMIN_TOKEN, 'POST', '/admin/v1/redeem-codes', body)).status, 400, JSON.stringify(body));
       }
       assert.equal((await ctx.gw.api(bob.key, 'POST', '/admin/v1/redeem-codes', { amountCents: 100 })).status, 401, 'a user key is not an admin token');
       assert.equal(await balanceMicro(ctx.gw, bob.key), 1_000_000);
+    });
+
+    test('redeem attempts are limited per key and per account, before the code is looked at', async () => {
+      const { userId, key } = await ctx.gw.createUser(0);
+      const second = await ctx.gw.admin<{ key: string }>('POST', `/admin/v1/users/${userId}/api-keys`, { name: 'second' });
+      const good = await ctx.gw.admin<{ code: string }>('POST', '/admin/v1/redeem-codes', { amountCents: 100 });
+      const guess = (k: string, i: number) => ctx.gw.api(k, 'POST', '/api/v1/billing/redeem', { code: `GUESS-${i}-${Date.now()}` });
+      // Ten per key (the default) ...
+      const first = [];
+      for (let i = 0; i < 10; i++) first.push((await guess(key, i)).status);
+      assert.deepEqual(first, Array(10).fill(404));
+      const limited = await guess(key, 10);
+      assert.equal(limited.status, 429);
+      assert.equal(errorOf(limited.body).code, 'rate_limited');
+      assert.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After is sent');
+      // ... and a right code is refused too while the key is limited: no credit.
+      assert.equal((await ctx.gw.api(key, 'POST', '/api/v1/billing/redeem', { code: good.code })).status, 429);
+      assert.equal(await balanceMicro(ctx.gw, key), 0);
+      // Another key of the account has its own ten, within the account's twenty.
+      const more = [];
+      for (let i = 0; i < 10; i++) more.push((await guess(second.key, 100 + i)).status);
+      assert.equal(more.filter((s) => s === 404).length, 8, `the account allows 20 in all: ${more.join(',')}`);
+      assert.equal(more.filter((s) => s === 429).length, 2);
+      // Another account is not affected.
+      const other = await ctx.gw.createUser(0);
+      assert.equal((await ctx.gw.api(other.key, 'POST', '/api/v1/billing/redeem', { code: good.code })).status, 200);
+    });
+
+    test('checkout sessions are limited per user; refused ones never reach the provider', async () => {
+      const { key } = await ctx.gw.createUser(0);
+      const creates = stripe.creates.length;
+      const statuses = await Promise.all(Array.from({ length: 14 }, () => ctx.gw.api(key, 'POST', '/api/v1/billing/checkout', { amountCents: 1000 })));
+      assert.equal(statuses.filter((r) => r.status === 200).length, 10, statuses.map((r) => r.status).join(','));
+      const refused = statuses.filter((r) => r.status === 429);
+      assert.equal(refused.length, 4);
+      assert.equal(errorOf(refused[0]?.body).code, 'rate_limited');
+      assert.ok(Number(refused[0]?.headers.get('retry-after')) > 0);
+      assert.equal(stripe.creates.length - creates, 10, 'refused ones never reached Stripe');
+      // Another user is not affected.
+      const other = await ctx.gw.createUser(0);
+      await startTopup(ctx.gw, other.key, 1000);
+    });
+
+    test('a checkout retried under its Idempotency-Key answers even when the user is at the limit', async () => {
+      const { key } = await ctx.gw.createUser(0);
+      const post = (idem: string) =>
+        fetch(`${ctx.gw.url}/api/v1/billing/checkout`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idem },
+          body: JSON.stringify({ amountCents: 1500 }),
+        });
+      const first = (await (await post('keep-me')).json()) as { data: Checkout };
+      for (let i = 0; i < 9; i++) assert.equal((await post(`other-${i}`)).status, 200);
+      assert.equal((await post('one-more')).status, 429);
+      const retry = await post('keep-me');
+      assert.equal(retry.status, 200);
+      assert.equal(((await retry.json()) as { data: Checkout }).data.id, first.data.id);
     });
 
     test('the ledger lists newest first with links, filters by kind and pages; a 402 says where to add funds', async () => {

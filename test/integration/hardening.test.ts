@@ -4,6 +4,7 @@
  * needs a token (or this host), and a trickled request body is cut off (there was no time-out).
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { metricsAllowed } from '../../src/http/routes/health.route.ts';
@@ -65,6 +66,42 @@ describeEachMode('hardening: nesting and file paths', (ctx) => {
     const echoed = await post('/api/v1/generation/estimate', JSON.stringify({ model: huge, input: { prompt: 'x' } }), key);
     assert.ok(echoed.status >= 400 && echoed.status < 500, String(echoed.status));
     assert.ok(echoed.text.length < 3_000, `the answer is ${echoed.text.length} characters`);
+  });
+
+  test('a path segment too long for the router is a 414 in the standard error body, without the path', async () => {
+    const { key } = await ctx.gw.createUser(1000);
+    const long = `task_${'x'.repeat(300)}<script>`;
+    const res = await fetch(`${ctx.gw.url}/api/v1/task/status/${long}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 414);
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    assert.ok(res.headers.get('x-request-id'), 'the request id, as on every answer');
+    const text = await res.text();
+    assert.ok(!text.includes('xxxxxxxxxx') && !text.includes('script'), `the path is not echoed: ${text}`);
+    const body = JSON.parse(text) as { code: number; error: { code: string; type: string; message: string }; requestId: string };
+    assert.equal(body.code, 414);
+    assert.equal(body.error.code, 'uri_too_long');
+    assert.equal(body.requestId, res.headers.get('x-request-id'));
+    const bad = await fetch(`${ctx.gw.url}/api/v1/task/status/%E0%A4%A`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(bad.status, 400);
+    const badBody = (await bad.json()) as { error: { code: string; message: string } };
+    assert.equal(badBody.error.code, 'invalid_input');
+    assert.ok(!badBody.error.message.includes('%E0'), 'not echoed either');
+  });
+
+  test('/docs is sent with the dashboard\'s security headers and a policy that allows only its own style', async () => {
+    const res = await fetch(`${ctx.gw.url}/docs`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    assert.equal(res.headers.get('referrer-policy'), 'same-origin');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    const html = await res.text();
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    assert.ok(style.length > 0);
+    assert.ok(csp.includes(`'sha256-${createHash('sha256').update(style).digest('base64')}'`), 'the page\'s own style is allowed, by hash');
+    assert.ok(!/<script/i.test(html));
   });
 
   test('a file URL without its name, or a directory of the store, is a 404', async () => {
@@ -154,6 +191,35 @@ describeEachMode(
       assert.equal(own.status, 200, await own.text());
       const publicUrl = await create(['https://example.com/fox.png']);
       assert.equal(publicUrl.status, 200, await publicUrl.text());
+    });
+
+    test('chat image_url and Anthropic image and document source URLs get the same policy, before anything is held or sent', async () => {
+      const { userId, key } = await ctx.gw.createUser(100);
+      const openai = (url: string) =>
+        ctx.gw.api(key, 'POST', '/api/v1/chat/completions', {
+          model: 'gpt-5.4-mini',
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url } }] }],
+        });
+      const anthropic = (block: Record<string, unknown>) =>
+        ctx.gw.api(key, 'POST', '/api/v1/messages', { model: 'claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: [block, { type: 'text', text: 'what is this?' }] }] });
+      for (const url of ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'http://10.0.0.5/x.png', 'http://localhost:8080/x.png', 'http://[fd00::1]/x.png']) {
+        const chat = await openai(url);
+        assert.equal(chat.status, 400, url);
+        assert.match((chat.body as { error: { message: string } }).error.message, /is refused/, url);
+        const image = await anthropic({ type: 'image', source: { type: 'url', url } });
+        assert.equal(image.status, 400, url);
+        assert.equal((image.body as { error: { type: string } }).error.type, 'invalid_request_error');
+        const document = await anthropic({ type: 'document', source: { type: 'url', url } });
+        assert.equal(document.status, 400, url);
+      }
+      const billing = (await ctx.gw.api(key, 'GET', '/api/v1/billing')).body as { data: { balanceMicroUsd: string } };
+      assert.equal(billing.data.balanceMicroUsd, '1000000', 'nothing was charged');
+      const rows = await ctx.gw.gateway.services.database.db.selectFrom('chat_requests').select('id').where('user_id', '=', userId).execute();
+      assert.equal(rows.length, 0, 'no request was recorded, none reached an upstream');
+      const own = await openai(`${ctx.gw.url}/files/abcdefghijklmnopqrstuvwxyz234567/ref.png`);
+      assert.equal(own.status, 200, JSON.stringify(own.body));
+      const publicUrl = await openai('https://example.com/cat.png');
+      assert.equal(publicUrl.status, 200, JSON.stringify(publicUrl.body));
     });
   },
   { env: { SWITCHBOARD_ALLOW_PRIVATE_URLS: '0' } },

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
-import { GuardedHttpClient } from '../../src/adapters/outbound/guarded-http-client.ts';
+import { GuardedHttpClient, type ResolvedAddress } from '../../src/adapters/outbound/guarded-http-client.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
@@ -16,6 +16,7 @@ import { createUser } from '../../src/services/accounts.service.ts';
 import { ApiKeyAuthenticator } from '../../src/services/api-key-authenticator.ts';
 import { ApiKeysService } from '../../src/services/api-keys.service.ts';
 import { createWebhookJobHandler, type WebhookHandlerDeps } from '../../src/services/webhooks/webhook-delivery.handler.ts';
+import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.ts';
 import {
   enqueueTaskWebhook,
   listDeliveriesForTask,
@@ -129,7 +130,7 @@ describeEachDatabase('webhooks', (t) => {
   });
 
   const handlerWith = (deps: Partial<WebhookHandlerDeps> = {}) =>
-    createWebhookJobHandler({ db: t.handle.db, client: allowing, logger: quiet, schedule: [0, 10, 10, 10], ...deps });
+    createWebhookJobHandler({ db: t.handle.db, client: allowing, logger: quiet, schedule: [0, 10, 10, 10], ports: 'any', ...deps });
 
   /** A delivery whose job the test runs by hand (its queue row is removed so no pool picks it up). */
   async function enqueue(url: string, options: { status?: string; forUser?: string; taskId?: string } = {}): Promise<{ id: string; taskId: string; body: string }> {
@@ -296,6 +297,71 @@ describeEachDatabase('webhooks', (t) => {
     assert.equal(view.attempts.length, 1);
     assert.equal(view.attempts[0]?.statusCode, null);
     assert.match(view.attempts[0]?.error ?? '', /^destination refused: the address 127\.0\.0\.1 is not allowed: loopback/);
+  });
+
+  test('a destination on a port that is not allowed is refused at delivery, once, with nothing sent', async () => {
+    const url = receiver.url('port', 200);
+    const { id, taskId } = await enqueue(url);
+    assert.deepEqual(await run(handlerWith({ ports: [443, 80] }), id), { kind: 'done' }, 'not retried');
+    assert.equal(receiver.at(url).length, 0, 'nothing was sent');
+    const view = await deliveryOf(taskId);
+    assert.equal(view.status, 'failed');
+    assert.match(view.lastError ?? '', /^destination refused: port \d+ is not allowed for webhooks \(allowed: 443, 80\)/);
+  });
+
+  test('deliveries over the per-user cap wait for the next window, counting no attempt; none is dropped', async () => {
+    const user = await createUser(t.handle.db, {});
+    const handler = handlerWith({ perUser: { limiter: new MemoryRateLimiter(), limit: { max: 2, windowMs: 1_000 } } });
+    const url = receiver.url('capped', 200);
+    const deliveries = [];
+    for (let i = 0; i < 4; i++) deliveries.push(await enqueue(url, { forUser: user.id }));
+    const started = Date.now();
+    const outcomes = [];
+    for (const d of deliveries) outcomes.push(await run(handler, d.id));
+    assert.deepEqual(outcomes.slice(0, 2), [{ kind: 'done' }, { kind: 'done' }]);
+    for (const outcome of outcomes.slice(2)) {
+      assert.equal(outcome.kind, 'again', 'postponed, not failed');
+      const runAt = (outcome as { runAt: number }).runAt;
+      assert.ok(runAt > started && runAt <= started + 2_100, `after the window: ${runAt - started} ms`);
+    }
+    assert.equal(receiver.at(url).length, 2);
+    for (const d of deliveries.slice(2)) {
+      const view = await deliveryOf(d.taskId, user.id);
+      assert.deepEqual([view.status, view.attemptCount], ['pending', 0], 'waiting, no attempt used');
+    }
+    // Another user is not held back by this one.
+    const other = await enqueue(receiver.url('other', 200));
+    assert.deepEqual(await run(handler, other.id), { kind: 'done' });
+    await new Promise((r) => setTimeout(r, 1_050));
+    for (const d of deliveries.slice(2)) assert.deepEqual(await run(handler, d.id), { kind: 'done' });
+    assert.equal(receiver.at(url).length, 4, 'every delivery arrived');
+  });
+
+  test('a name that resolves to a refused address reads like a name that does not resolve: lastError is no DNS oracle', async () => {
+    const answers = new Map<string, ResolvedAddress[] | Error>([
+      ['vm', [{ address: '127.0.0.1', family: 4 }]],
+      ['metadata', [{ address: '169.254.169.254', family: 4 }]],
+      ['nothing', Object.assign(new Error('getaddrinfo ENOTFOUND nothing'), { code: 'ENOTFOUND' })],
+    ]);
+    const client = new GuardedHttpClient({
+      allowPrivate: false,
+      resolve: async (host) => {
+        const answer = answers.get(host);
+        if (answer instanceof Error || answer === undefined) throw answer ?? new Error('unknown');
+        return answer;
+      },
+    });
+    const errors: string[] = [];
+    for (const host of answers.keys()) {
+      const { id, taskId } = await enqueue(`http://${host}:8080/hook`);
+      const outcome = await run(handlerWith({ client }), id);
+      assert.equal(outcome.kind, 'again', `${host}: retried like any name that does not resolve`);
+      const view = await deliveryOf(taskId);
+      errors.push((view.lastError ?? '').replace(host, '<host>'));
+      assert.ok(!/127\.0\.0\.1|169\.254|loopback|link-local/.test(view.lastError ?? ''), view.lastError ?? '');
+    }
+    assert.deepEqual(new Set(errors).size, 1, `one message for all: ${errors.join(' | ')}`);
+    assert.equal(errors[0], 'dns: the host <host> does not resolve to a public address');
   });
 
   test('rotation: both secrets verify during the grace period, only the new one after it', async () => {

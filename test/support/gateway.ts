@@ -12,7 +12,8 @@ import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from './services
 
 export type GatewayMode = 'embedded' | 'scaleout';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** At least 32 characters: a shorter ADMIN_TOKEN stops the start. */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijkl';
 
 export interface TestGatewayOptions {
   /** Extra environment (PORT and DATA_DIR are set by the harness). */
@@ -51,6 +52,9 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     ADMIN_TOKEN,
     SWITCHBOARD_DEMO_USER: '0',
     SWITCHBOARD_ALLOW_PRIVATE_URLS: '1',
+    // Receivers listen on 127.0.0.1 at random ports, over plain http.
+    SWITCHBOARD_WEBHOOK_PORTS: 'any',
+    SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: '1',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     ...options.env,

@@ -30,6 +30,8 @@ export async function createSharedStores(mode: GatewayMode, configFile: Record<s
     ADMIN_TOKEN,
     SWITCHBOARD_DEMO_USER: '0',
     SWITCHBOARD_ALLOW_PRIVATE_URLS: '1',
+    SWITCHBOARD_WEBHOOK_PORTS: 'any',
+    SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: '1',
     SWITCHBOARD_CONFIG: configPath,
     LOG_LEVEL: 'warn',
   };

@@ -116,6 +116,15 @@ function errorCode(error: unknown): string | undefined {
 
 const MAX_POOLED_AGENTS = 64;
 
+/**
+ * A name that does not resolve and a name that resolves only to refused addresses get the same
+ * answer (a `dns` failure, retried like one): a webhook's lastError or a probe's 400 must not tell a
+ * user what an internal name resolves to, nor even that it exists.
+ */
+function unresolvable(host: string, url: string, cause: unknown): OutboundUrlError {
+  return new OutboundUrlError('dns', `the host ${host} does not resolve to a public address`, url, { cause });
+}
+
 export class GuardedHttpClient {
   readonly #allowPrivate: boolean;
   readonly #userAgent: string;
@@ -230,14 +239,15 @@ export class GuardedHttpClient {
       ]);
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new OutboundUrlError('dns', `the host ${host} does not resolve (${errorCode(error) ?? 'error'})`, url, { cause: error });
+      throw unresolvable(host, url, error);
     }
-    if (found.length === 0) throw new OutboundUrlError('dns', `the host ${host} has no addresses`, url);
+    if (found.length === 0) throw unresolvable(host, url, new Error('no addresses'));
     for (const entry of found) {
       if (!this.isAllowedAddress(entry.address)) {
         const verdict = classifyAddress(entry.address);
         const why = verdict.allowed ? 'not listed' : verdict.range;
-        throw new OutboundUrlError('private_address', `the host ${host} resolves to ${entry.address}, which is not allowed: ${why}`, url);
+        // What an internal name resolves to stays in the cause (for logs), out of the message.
+        throw unresolvable(host, url, new Error(`${host} resolves to ${entry.address}, which is not allowed: ${why}`));
       }
     }
     return found;

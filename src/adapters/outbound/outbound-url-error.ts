@@ -5,6 +5,8 @@ export type OutboundFailure =
   | 'scheme'
   /** The host is, or resolves to, an address outside the public internet. */
   | 'private_address'
+  /** The URL names a port the caller does not allow (webhooks: 443 and 80 by default). */
+  | 'port'
   /** The name does not resolve. */
   | 'dns'
   /** The response is larger than the caller's limit. */

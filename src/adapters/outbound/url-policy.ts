@@ -45,3 +45,25 @@ export function hostLiteral(url: URL): string {
   const host = url.hostname;
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
+
+/** Webhook ports when the operator says nothing (SWITCHBOARD_WEBHOOK_PORTS). */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80];
+
+/** The port a URL connects to: the one it names, or its scheme's default. */
+export function effectivePort(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * Webhook destinations may name only the allowed ports (443 and 80 unless the operator widens it):
+ * a webhook is a POST the gateway sends where a user says, and other ports reach other services
+ * (SSH, databases, admin consoles) on hosts the address policy lets through.
+ */
+export function assertAllowedPort(url: URL, ports: readonly number[] | 'any'): void {
+  if (ports === 'any') return;
+  const port = effectivePort(url);
+  if (!ports.includes(port)) {
+    throw new OutboundUrlError('port', `port ${port} is not allowed for webhooks (allowed: ${ports.join(', ')})`, url.href);
+  }
+}

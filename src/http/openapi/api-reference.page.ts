@@ -1,4 +1,27 @@
+import { createHash } from 'node:crypto';
+
 type JsonObject = Record<string, unknown>;
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:70rem;margin:0 auto;padding:1rem;color:#1a1a1a}
+code,pre{font:14px ui-monospace,monospace}pre{background:#f4f4f5;padding:.75rem;overflow:auto;border-radius:6px}
+.op{border:1px solid #ddd;border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
+.m{display:inline-block;min-width:4.5rem;font-weight:700;text-transform:uppercase}
+.get{color:#05668d}.post{color:#2a7d2e}.delete{color:#b00020}.patch,.put{color:#8a5a00}
+summary{cursor:pointer}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}
+`;
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run but its own inline style (allowed by
+ * hash), and no one may frame it.
+ */
+export const API_REFERENCE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -30,14 +53,7 @@ export function renderApiReference(doc: JsonObject): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(info.title)} reference</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:70rem;margin:0 auto;padding:1rem;color:#1a1a1a}
-code,pre{font:14px ui-monospace,monospace}pre{background:#f4f4f5;padding:.75rem;overflow:auto;border-radius:6px}
-.op{border:1px solid #ddd;border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
-.m{display:inline-block;min-width:4.5rem;font-weight:700;text-transform:uppercase}
-.get{color:#05668d}.post{color:#2a7d2e}.delete{color:#b00020}.patch,.put{color:#8a5a00}
-summary{cursor:pointer}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}
-</style></head><body>
+<style>${STYLE}</style></head><body>
 <header><h1>${escapeHtml(info.title)} <small>v${escapeHtml(info.version)}</small></h1>
 <p>${escapeHtml(info.description ?? '')}</p>
 <p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1). Authenticate with <code>Authorization: Bearer &lt;API_KEY&gt;</code>.</p>

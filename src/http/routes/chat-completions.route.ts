@@ -3,12 +3,13 @@ import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { CHAT_COMPLETIONS_ENDPOINT } from '../chat-answer.ts';
+import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { chatRouteHandler } from './chat-route.handler.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
-export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   app.post(CHAT_COMPLETIONS_ENDPOINT.path, {
     bodyLimit: LARGE_BODY_LIMIT,
     onRequest: requireApiKey(services.authenticator),
@@ -32,6 +33,6 @@ export function registerChatCompletionsRoute(app: FastifyInstance, services: App
         },
       },
     },
-    handler: chatRouteHandler(services, CHAT_COMPLETIONS_ENDPOINT, heartbeat),
+    handler: chatRouteHandler(services, CHAT_COMPLETIONS_ENDPOINT, heartbeat, openStreams),
   });
 }

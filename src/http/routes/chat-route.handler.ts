@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import { authOf } from '../auth.ts';
 import { answerChat, type ChatEndpoint, type ResponseHeaders, STREAMED } from '../chat-answer.ts';
+import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { SseHeartbeat } from '../sse.ts';
  * (dashboard sessions, a key not yet in the authenticator's cache, a body that is not JSON). Not an
  * async function (see answerChat): a long stream must not keep the prompt alive.
  */
-export function chatRouteHandler(services: AppServices, endpoint: ChatEndpoint, heartbeat: SseHeartbeat) {
+export function chatRouteHandler(services: AppServices, endpoint: ChatEndpoint, heartbeat: SseHeartbeat, openStreams: OpenStreams) {
   return (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const parsed = endpoint.parse(request.body);
     // The client's JSON is not needed again either.
@@ -22,6 +23,7 @@ export function chatRouteHandler(services: AppServices, endpoint: ChatEndpoint, 
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
       return headers;
     };
-    return answerChat(services.chat, authOf(request), endpoint.protocol, parsed, reply.raw, streamHeaders, heartbeat).then((body) => (body === STREAMED ? reply : body));
+    const caller = { ...authOf(request), sessionId: request.dashboardSession?.sessionId };
+    return answerChat(services.chat, caller, endpoint.protocol, parsed, reply.raw, streamHeaders, heartbeat, openStreams).then((body) => (body === STREAMED ? reply : body));
   };
 }

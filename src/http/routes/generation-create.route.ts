@@ -53,6 +53,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
           writes: services.writes,
           routes: services.config.routes,
           allowPrivateUrls: services.config.allowPrivateUrls,
+          webhookPorts: services.config.webhooks.ports,
           publicBaseUrl: () => services.config.publicBaseUrl,
           routeRefusal: (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media),
         },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';
+import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
@@ -32,7 +33,8 @@ import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliverie
 import { registerAgentRoutes } from './agent/index.ts';
 
 /** `chatHeartbeat`: the keep-alive timer of every open event stream, shared with the chat lane. */
-export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector, chatHeartbeat: SseHeartbeat): void {
+/** `openStreams`: every event stream of this process by its credential (closed on revocation, capped per user). */
+export function registerRoutes(app: FastifyInstance, services: AppServices, openapi: OpenApiCollector, chatHeartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   // Dashboard sessions: requireApiKey/requireAdmin accept the session cookie through this (auth.ts).
   app.decorate('sessionAuth', services.auth);
   app.decorateRequest('dashboardSession', null);
@@ -42,8 +44,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);
-  registerChatCompletionsRoute(app, services, chatHeartbeat);
-  registerMessagesRoute(app, services, chatHeartbeat);
+  registerChatCompletionsRoute(app, services, chatHeartbeat, openStreams);
+  registerMessagesRoute(app, services, chatHeartbeat, openStreams);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);
@@ -54,7 +56,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerSessionRoutes(app, services);
   registerStatsRoute(app, services);
   registerGenerationsListRoute(app, services);
-  registerAgentRoutes(app, services, chatHeartbeat);
+  registerAgentRoutes(app, services, chatHeartbeat, openStreams);
   registerAdminUserRoutes(app, services);
   registerAdminRoleRoute(app, services);
   registerAdminLedgerRoutes(app, services);

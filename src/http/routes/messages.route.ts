@@ -3,6 +3,7 @@ import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { MESSAGES_ENDPOINT } from '../chat-answer.ts';
+import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { chatRouteHandler } from './chat-route.handler.ts';
 import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
@@ -12,7 +13,7 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
  * as Anthropic error objects. The key comes as `x-api-key` or `Authorization: Bearer`; any
  * `anthropic-version` is accepted (the canonical model covers the versions the SDKs send).
  */
-export function registerMessagesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+export function registerMessagesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   app.post(MESSAGES_ENDPOINT.path, {
     bodyLimit: LARGE_BODY_LIMIT,
     onRequest: requireApiKey(services.authenticator),
@@ -36,6 +37,6 @@ export function registerMessagesRoute(app: FastifyInstance, services: AppService
         },
       },
     },
-    handler: chatRouteHandler(services, MESSAGES_ENDPOINT, heartbeat),
+    handler: chatRouteHandler(services, MESSAGES_ENDPOINT, heartbeat, openStreams),
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
-import { renderApiReference } from '../openapi/api-reference.page.ts';
+import { API_REFERENCE_CSP, renderApiReference } from '../openapi/api-reference.page.ts';
+import { setPageSecurityHeaders } from '../static/security-headers.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';
 
 const VERSION = '1.0';
@@ -16,5 +17,9 @@ export function registerOpenApiRoutes(app: FastifyInstance, services: AppService
     return cached;
   };
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json').send(build().json));
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(build().html));
+  app.get('/docs', async (_request, reply) => {
+    // The same protections as the dashboard page, with a policy that fits this script-free page.
+    setPageSecurityHeaders(reply, API_REFERENCE_CSP);
+    return reply.type('text/html; charset=utf-8').send(build().html);
+  });
 }

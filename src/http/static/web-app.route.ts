@@ -4,6 +4,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
+import { setPageSecurityHeaders } from './security-headers.ts';
 
 /** Where scripts/build-web.ts writes the dashboard. */
 export const WEB_DIST_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -80,14 +81,11 @@ export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_
   const indexFile = join(distDir, 'index.html');
 
   const sendPage = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
+    setPageSecurityHeaders(reply, csp);
     reply.header('cache-control', 'no-cache');
     const info = await stat(indexFile).catch(() => undefined);
     if (!info) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
     if (!page || page.mtimeMs !== info.mtimeMs) page = { html: await readFile(indexFile), mtimeMs: info.mtimeMs };
-    reply.header('content-security-policy', csp);
     return reply.type('text/html; charset=utf-8').send(page.html);
   };
   for (const path of DASHBOARD_PATHS) app.get(path, sendPage);

@@ -19,7 +19,8 @@ import {
 import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
 import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
-import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
+import { assertAllowedPort, assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
+import type { WebhookPolicy } from '../../config/config.types.ts';
 import { isOutboundUrlError } from '../../adapters/outbound/outbound-url-error.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/agent/agent-events.ts';
 import { echo } from '../../domain/echo.ts';
@@ -46,10 +47,12 @@ export interface AgentWebhookView {
 export class AgentWebhooksService {
   readonly #db: Kysely<Schema>;
   readonly #allowPrivate: boolean;
+  readonly #policy: WebhookPolicy;
 
-  constructor(deps: { db: Kysely<Schema>; allowPrivateUrls: boolean }) {
+  constructor(deps: { db: Kysely<Schema>; allowPrivateUrls: boolean; webhooks?: WebhookPolicy }) {
     this.#db = deps.db;
     this.#allowPrivate = deps.allowPrivateUrls;
+    this.#policy = deps.webhooks ?? { ports: [443, 80], allowHttp: false };
   }
 
   /** The secret is in this response only. */
@@ -120,12 +123,14 @@ export class AgentWebhooksService {
     let parsed: URL;
     try {
       parsed = assertPublicUrl(value, this.#allowPrivate);
+      assertAllowedPort(parsed, this.#policy.ports);
     } catch (error) {
       if (isOutboundUrlError(error)) throw invalidInput(`url is refused: ${error.message}`, 'url');
       throw error;
     }
-    // Plain http only where private addresses are allowed too (local development and tests).
-    if (parsed.protocol !== 'https:' && !this.#allowPrivate) throw invalidInput('url must be an HTTPS URL', 'url');
+    // Plain http only when the operator says so (SWITCHBOARD_ALLOW_HTTP_WEBHOOKS, for development and
+    // tests); allowing private addresses does not lift it.
+    if (parsed.protocol !== 'https:' && !this.#policy.allowHttp) throw invalidInput('url must be an HTTPS URL', 'url');
     return value;
   }
 }

@@ -95,7 +95,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     messages: new MessagesService({ db, catalog, writer, settings, attachments, projects }),
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
-    webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls }),
+    webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
     attachments,
     context: new ContextReferencesService({ db, writer }),
     projects,

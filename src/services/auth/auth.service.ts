@@ -12,12 +12,16 @@ import {
   setPasswordHash,
   consumeSignInLink,
   insertSignInLink,
+  listSessionAddresses,
 } from '../../adapters/db/repositories/auth.repository.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
 import { createUser, normalizeEmail } from '../accounts.service.ts';
+import { publishRevoked } from '../credential-revocations.ts';
+import { addressGroup } from './address-group.ts';
 import { BackoffLimiter } from './backoff-limiter.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
 import { hashPassword, verifyPassword } from './password-hash.ts';
@@ -69,33 +73,50 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+export interface AuthServiceOptions {
+  policy?: SessionPolicy;
+  /** Where ended sessions are announced, so that their open event streams close (none in the CLI). */
+  bus?: EventBus;
+}
+
 /**
  * Accounts in the browser: sign-up and sign-in with email and password (Argon2id), server-side
  * sessions behind an HttpOnly cookie, sign-out, password change (which signs out every other
  * browser), and the admin flag. Failed sign-ins slow down per (address, email) pair with a growing wait
- * and are capped per address; nobody can lock another person's account.
+ * and are capped per address (an IPv6 address counts as its /64); across addresses an account that
+ * draws many failures slows down new addresses, never the ones it signed in from. Nobody can lock
+ * another person's account.
  */
 export class AuthService {
   private readonly db: Kysely<Schema>;
   private readonly policy: SessionPolicy;
+  private readonly bus: EventBus | undefined;
   private readonly failuresByPair = new BackoffLimiter({ free: 5, baseMs: 1_000, maxMs: 15 * MINUTE, forgetMs: 60 * MINUTE });
   private readonly failuresByIp = new AttemptLimiter({ max: 50, windowMs: 15 * MINUTE });
+  /**
+   * The soft per-account limit: a distributed guesser (many addresses, one account) gets 20 free
+   * failures an hour, then each attempt from an address the account never signed in from waits 1 s,
+   * 2 s, … at most 30 s: a slow-down, never a lock-out, and none at all for the owner's usual addresses.
+   */
+  private readonly failuresByAccount = new BackoffLimiter({ free: 20, baseMs: 1_000, maxMs: 30_000, forgetMs: 60 * MINUTE });
   /** Wrong current passwords on a password change (only a signed-in owner can make them). */
   private readonly wrongCurrentPasswords = new AttemptLimiter({ max: 10, windowMs: 15 * MINUTE });
   private readonly signupsByIp = new AttemptLimiter({ max: 20, windowMs: 60 * MINUTE });
   private dummyHash: Promise<string> | undefined;
   private lastSweep = 0;
 
-  constructor(db: Kysely<Schema>, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
+  constructor(db: Kysely<Schema>, options: AuthServiceOptions = {}) {
     this.db = db;
-    this.policy = policy;
+    this.policy = options.policy ?? DEFAULT_SESSION_POLICY;
+    this.bus = options.bus;
   }
 
   async signup(emailInput: string, password: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
     const email = normalizeEmail(emailInput);
     validateNewPassword(password, 'password');
-    this.refuseWhileLimited(this.signupsByIp, `ip:${client.ip}`, 'too many sign-ups from this address; try again later', now);
-    this.signupsByIp.record(`ip:${client.ip}`, now);
+    const ipKey = `ip:${addressGroup(client.ip)}`;
+    this.refuseWhileLimited(this.signupsByIp, ipKey, 'too many sign-ups from this address; try again later', now);
+    this.signupsByIp.record(ipKey, now);
     const passwordHash = await hashPassword(password);
     let user: UserRow;
     try {
@@ -113,18 +134,25 @@ export class AuthService {
     if (typeof password !== 'string' || password.length === 0 || password.length > PASSWORD_MAX) {
       throw new AppError('unauthorized', 'wrong email or password');
     }
-    const pairKey = `${client.ip}|${email}`;
-    const ipKey = `ip:${client.ip}`;
+    const group = addressGroup(client.ip);
+    const pairKey = `${group}|${email}`;
+    const ipKey = `ip:${group}`;
     const wait = this.failuresByPair.retryAfter(pairKey, now);
     if (wait > 0) throw new AppError('rate_limited', `too many failed sign-ins for this email from this address; try again in ${wait} s`, { retryAfter: wait });
     this.refuseWhileLimited(this.failuresByIp, ipKey, 'too many failed sign-ins from this address; try again later', now);
 
     const user = await findUserByEmail(this.db, email);
+    const accountWait = this.failuresByAccount.retryAfter(email, now);
+    if (accountWait > 0 && !(user && (await this.signedInFrom(user.id, group)))) {
+      // The same answer for an unknown email: the slow-down tells nothing about who has an account.
+      throw new AppError('rate_limited', `many failed sign-ins for this email; try again in ${accountWait} s`, { retryAfter: accountWait });
+    }
     // Unknown users cost the same hash as known ones, so timing does not tell which emails exist.
     const check = await verifyPassword(password, user?.password_hash ?? (await this.dummy()));
     if (!user?.password_hash || !check.ok) {
       this.failuresByPair.recordFailure(pairKey, now);
       this.failuresByIp.record(ipKey, now);
+      this.failuresByAccount.recordFailure(email, now);
       throw new AppError('unauthorized', 'wrong email or password');
     }
     this.failuresByPair.reset(pairKey);
@@ -173,6 +201,7 @@ export class AuthService {
 
   async logout(sessionId: string): Promise<void> {
     await deleteSession(this.db, sessionId);
+    if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: [sessionId] });
   }
 
   /** Requires the current password; signs out every other session of the user. */
@@ -190,7 +219,9 @@ export class AuthService {
     }
     if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
     await setPasswordHash(this.db, userId, await hashPassword(next));
-    return { otherSessionsEnded: await deleteOtherSessions(this.db, userId, keepSessionId) };
+    const ended = await deleteOtherSessions(this.db, userId, keepSessionId);
+    if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: ended });
+    return { otherSessionsEnded: ended.length };
   }
 
   /** Makes a user an admin (or not) by id or email; their sessions get the admin API at once. */
@@ -244,6 +275,11 @@ export class AuthService {
   private refuseWhileLimited(limiter: AttemptLimiter, key: string, message: string, now: number): void {
     const retryAfter = limiter.retryAfter(key, now);
     if (retryAfter > 0) throw new AppError('rate_limited', message, { retryAfter });
+  }
+
+  /** Whether the account has a session opened from this address group (its owner's usual address). */
+  private async signedInFrom(userId: string, group: string): Promise<boolean> {
+    return (await listSessionAddresses(this.db, userId)).some((ip) => addressGroup(ip) === group);
   }
 
   private dummy(): Promise<string> {

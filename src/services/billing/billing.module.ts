@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Schema } from '../../adapters/db/schema.ts';
-import type { PaymentsConfig } from '../../config/config.types.ts';
+import type { AbuseLimits, PaymentsConfig } from '../../config/config.types.ts';
 import type { PaymentProvider } from '../../ports/payment-provider.port.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
 import { AccountLedgerService } from './account-ledger.service.ts';
 import { RedeemCodesService } from './redeem-codes.service.ts';
 import { TopupsService } from './topups.service.ts';
@@ -23,10 +24,20 @@ export function buildBillingServices(deps: {
   config: PaymentsConfig;
   publicBaseUrl: () => string;
   logger: Logger;
+  limiter: RateLimiter;
+  limits: AbuseLimits;
 }): BillingServices {
   return {
-    topups: new TopupsService({ db: deps.db, provider: deps.provider, config: deps.config, billingUrl: () => `${deps.publicBaseUrl()}${BILLING_PATH}`, logger: deps.logger }),
-    redeemCodes: new RedeemCodesService(deps.db),
+    topups: new TopupsService({
+      db: deps.db,
+      provider: deps.provider,
+      config: deps.config,
+      billingUrl: () => `${deps.publicBaseUrl()}${BILLING_PATH}`,
+      logger: deps.logger,
+      limiter: deps.limiter,
+      checkoutsPerUser: deps.limits.checkoutsPerUser,
+    }),
+    redeemCodes: new RedeemCodesService(deps.db, deps.limiter, { perKey: deps.limits.redeemPerKey, perAccount: deps.limits.redeemPerAccount }),
     accountLedger: new AccountLedgerService(deps.db),
   };
 }

@@ -2,7 +2,6 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   disableRedeemCode,
-  findRedeemCode,
   findRedeemCodeByHash,
   insertRedeemCode,
   listRedeemCodes,
@@ -11,9 +10,11 @@ import {
 } from '../../adapters/db/repositories/redeem-codes.repository.ts';
 import { findEntry } from '../../adapters/db/repositories/ledger.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import type { RateLimitSetting } from '../../config/config.types.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { redeemReference } from '../../domain/ledger/ledger-kinds.ts';
+import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
 import { type PostedEntry, postLedgerEntry } from '../ledger.service.ts';
 
 /** Letters and digits a person reads back without confusion (no 0/O, 1/I/L). */
@@ -47,17 +48,36 @@ function generateCode(): string {
   return raw.match(/.{4}/g)?.join('-') ?? raw;
 }
 
+/** Who redeems: the account, and the API key (undefined for a dashboard session). */
+export interface Redeemer {
+  userId: string;
+  keyId: string | undefined;
+}
+
+export interface RedeemLimits {
+  perKey: RateLimitSetting;
+  perAccount: RateLimitSetting;
+}
+
 /**
  * Redeem codes: an operator creates them (amount, how many users may redeem, expiry), a user redeems
  * one once. Only the code's hash is stored, so the code is shown once, when created. A redemption is
  * one transaction: the guarded count (never past the maximum, whatever runs at once) and the
  * `redeem_credit` entry whose (kind, reference) lets each user redeem a code once.
+ *
+ * Guessing is bounded: every attempt counts against the key and the account before the code is even
+ * looked up (a refused attempt learns nothing), and a code that does not exist, has expired, was
+ * withdrawn or is used up gets one and the same answer.
  */
 export class RedeemCodesService {
   readonly #db: Kysely<Schema>;
+  readonly #limiter: RateLimiter;
+  readonly #limits: RedeemLimits;
 
-  constructor(db: Kysely<Schema>) {
+  constructor(db: Kysely<Schema>, limiter: RateLimiter, limits: RedeemLimits) {
     this.#db = db;
+    this.#limiter = limiter;
+    this.#limits = limits;
   }
 
   async create(input: NewRedeemCode, now: number = Date.now()): Promise<{ row: RedeemCodeRow; code: string }> {
@@ -93,19 +113,34 @@ export class RedeemCodesService {
     return row;
   }
 
-  async redeem(userId: string, code: string, now: number = Date.now()): Promise<PostedEntry> {
+  async redeem(redeemer: Redeemer, code: string, now: number = Date.now()): Promise<PostedEntry> {
     if (typeof code !== 'string' || normalizeCode(code).length === 0) throw invalidInput('code is required', 'code');
+    const { userId } = redeemer;
+    await this.#countAttempt(redeemer);
     const found = await findRedeemCodeByHash(this.#db, hashCode(code));
-    if (!found) throw new AppError('not_found', 'this redeem code does not exist: check it and try again', { param: 'code' });
+    if (!found) throw notRedeemable();
     const reference = redeemReference(found.id, userId);
+    // Only someone who redeemed this very code gets this answer: it tells them nothing new.
     if (await findEntry(this.#db, 'redeem_credit', reference)) throw alreadyRedeemed();
     return this.#db.transaction().execute(async (tx) => {
-      if (!(await takeRedemption(tx, found.id, now))) throw whyNotUsable((await findRedeemCode(tx, found.id)) ?? found, now);
+      if (!(await takeRedemption(tx, found.id, now))) throw notRedeemable();
       const posted = await postLedgerEntry(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}` }, now);
       // A concurrent redemption by the same user won: throwing rolls back the count taken above.
       if (!posted.created) throw alreadyRedeemed();
       return posted;
     });
+  }
+
+  /** Counts the attempt against the key and the account; refuses it, before any lookup, past either limit. */
+  async #countAttempt({ userId, keyId }: Redeemer): Promise<void> {
+    const [byKey, byAccount] = await Promise.all([
+      this.#limiter.hit(`redeem:key:${keyId ?? `session:${userId}`}`, this.#limits.perKey),
+      this.#limiter.hit(`redeem:user:${userId}`, this.#limits.perAccount),
+    ]);
+    const refused = [byKey, byAccount].filter((v) => !v.allowed);
+    if (refused.length === 0) return;
+    const retryAfter = Math.max(...refused.map(retryAfterSeconds));
+    throw new AppError('rate_limited', `too many redeem attempts; try again in ${retryAfter} s`, { retryAfter });
   }
 }
 
@@ -113,8 +148,7 @@ function alreadyRedeemed(): AppError {
   return new AppError('redeem_code_already_redeemed', 'you have already redeemed this code', { param: 'code' });
 }
 
-function whyNotUsable(row: RedeemCodeRow, now: number): AppError {
-  if (row.disabled_at !== null) return new AppError('redeem_code_expired', 'this redeem code has been withdrawn', { param: 'code' });
-  if (row.expires_at !== null && row.expires_at <= now) return new AppError('redeem_code_expired', 'this redeem code has expired', { param: 'code' });
-  return new AppError('redeem_code_used_up', 'this redeem code has been used the maximum number of times', { param: 'code' });
+/** Unknown, expired, withdrawn and used up look the same: a guess learns only "not this one". */
+function notRedeemable(): AppError {
+  return new AppError('redeem_code_invalid', 'this code cannot be redeemed: it does not exist, has expired or has been used up', { param: 'code' });
 }

@@ -12,11 +12,12 @@ import {
 } from '../../adapters/db/repositories/payments.repository.ts';
 import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
-import type { PaymentsConfig } from '../../config/config.types.ts';
+import type { PaymentsConfig, RateLimitSetting } from '../../config/config.types.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { centsToMicro } from '../../domain/money.ts';
 import type { PaymentEvent, PaymentProvider } from '../../ports/payment-provider.port.ts';
+import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
@@ -28,6 +29,9 @@ export interface TopupsDeps {
   /** Where the provider sends the payer back (the dashboard's billing page). */
   billingUrl: () => string;
   logger: Logger;
+  limiter: RateLimiter;
+  /** New checkout sessions per user (a retry under the same Idempotency-Key is not a new one). */
+  checkoutsPerUser: RateLimitSetting;
 }
 
 export interface WebhookOutcome {
@@ -76,6 +80,8 @@ export class TopupsService {
     const db = this.#deps.db;
     const user = await findUserById(db, userId);
     if (!user) throw new AppError('user_not_found', 'user not found');
+    const replay = idempotencyKey === undefined ? undefined : await findCheckoutByKey(db, userId, idempotencyKey);
+    if (!replay?.session_id || !replay.url) await this.#countNewCheckout(userId);
     const now = Date.now();
     const id = newId('chk', now);
     const row: CheckoutRow = {
@@ -111,6 +117,14 @@ export class TopupsService {
     });
     await attachSession(db, checkout.id, session.sessionId, session.url);
     return (await findCheckout(db, checkout.id)) ?? { ...checkout, session_id: session.sessionId, url: session.url };
+  }
+
+  /** Each checkout is a session at the provider: a user opens a few, not forty in a second. */
+  async #countNewCheckout(userId: string): Promise<void> {
+    const verdict = await this.#deps.limiter.hit(`checkout:user:${userId}`, this.#deps.checkoutsPerUser);
+    if (verdict.allowed) return;
+    const retryAfter = retryAfterSeconds(verdict);
+    throw new AppError('rate_limited', `too many checkouts started; try again in ${retryAfter} s`, { retryAfter });
   }
 
   async checkout(userId: string, id: string): Promise<CheckoutRow> {

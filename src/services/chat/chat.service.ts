@@ -11,6 +11,7 @@
  * answer finds its balance already final; a whole answer is settled just after it is handed on (its
  * client does not wait for the second transaction).
  */
+import { assertChatUrlsPublic, type ChatUrlPolicy } from './chat-input-urls.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Schema } from '../../adapters/db/schema.ts';
@@ -45,6 +46,8 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
   heartbeatMs?: number;
+  /** The address policy of URLs in the request (image_url, source.url); none: not checked. */
+  urlPolicy?: () => ChatUrlPolicy;
 }
 
 export interface ChatCall {
@@ -118,6 +121,7 @@ export class ChatService {
     if (this.#closing) throw new AppError('service_unavailable', 'The server is shutting down; try again.', { retryAfter: 1 });
     const model = this.#model(call);
     const request = call.request;
+    if (this.#deps.urlPolicy) assertChatUrlsPublic(request, this.#deps.urlPolicy());
     request.maxOutputTokens = this.#outputCap(model, request);
     const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
     await this.#hold(exchange);

@@ -4,7 +4,7 @@ import { findParentTasks, findTask, findTaskByIdempotencyKey, insertTask, listAt
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
 import { assertInputUrlsPublic } from './input-urls.ts';
-import { assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
+import { assertAllowedPort, assertPublicUrl, DEFAULT_WEBHOOK_PORTS } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
@@ -26,6 +26,8 @@ export interface CreateGenerationDeps {
   writes: TransactionBatcher;
   routes: Record<string, RouteTarget[]>;
   allowPrivateUrls: boolean;
+  /** Ports a `webhook` URL may name (config.webhooks.ports); default 443 and 80. */
+  webhookPorts?: readonly number[] | 'any';
   /** The gateway's own public base URL: its /files/ URLs pass the address policy (they are ours). */
   publicBaseUrl?: () => string;
   /** A route's pre-dispatch check (its provider's `refusal`): routes that refuse are dropped at create. */
@@ -82,7 +84,7 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
  * generations cost exactly what the same request through the API costs.
  */
 export async function prepareGeneration(
-  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl' | 'routeRefusal'>,
+  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl' | 'routeRefusal' | 'webhookPorts'>,
   userId: string,
   body: unknown,
   now: number,
@@ -91,10 +93,16 @@ export async function prepareGeneration(
   const priced = await deps.estimates.price(body);
   const { model, input, webhook } = priced.request;
   if (webhook !== undefined) {
+    let parsed: URL;
     try {
-      assertPublicUrl(webhook, deps.allowPrivateUrls);
+      parsed = assertPublicUrl(webhook, deps.allowPrivateUrls);
     } catch {
       throw invalidInput('webhook must be a public http or https URL', 'webhook');
+    }
+    try {
+      assertAllowedPort(parsed, deps.webhookPorts ?? DEFAULT_WEBHOOK_PORTS);
+    } catch (error) {
+      throw invalidInput(`webhook: ${(error as Error).message}`, 'webhook');
     }
   }
   const info = deps.catalog.media(model);

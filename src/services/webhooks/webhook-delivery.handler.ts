@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GuardedRequest, GuardedResponse } from '../../adapters/outbound/guarded-http-client.ts';
 import { isOutboundUrlError, type OutboundFailure } from '../../adapters/outbound/outbound-url-error.ts';
+import { assertAllowedPort, DEFAULT_WEBHOOK_PORTS } from '../../adapters/outbound/url-policy.ts';
+import type { RateLimitSetting } from '../../config/config.types.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
@@ -43,6 +46,13 @@ export interface WebhookHandlerDeps {
   /** The receiver's answer is read up to this and discarded (default 64 KiB). */
   maxResponseBytes?: number;
   userAgent?: string;
+  /** Ports a destination may name (config.webhooks.ports); default 443 and 80. */
+  ports?: readonly number[] | 'any';
+  /**
+   * Attempts per user per window (config.limits.webhookDeliveriesPerUser): one over it waits for the
+   * next window, counting no attempt; none is dropped.
+   */
+  perUser?: { limiter: RateLimiter; limit: RateLimitSetting };
   /** After each attempt is recorded (agent destinations track their health here). */
   onAttempt?: (delivery: { destinationId: string | null; userId: string }, outcome: WebhookAttemptOutcome, statusCode: number | null, now: number) => Promise<void>;
 }
@@ -56,7 +66,7 @@ const BUSY_RECHECK_MS = 15_000;
 const IN_FLIGHT_MARGIN_MS = 5_000;
 const UNFINISHED_ATTEMPT = 'no result recorded: the attempt is in progress, or the worker stopped during it';
 /** Refusals that no retry can change: the URL itself is not deliverable. */
-const PERMANENT_FAILURES: ReadonlySet<OutboundFailure> = new Set(['invalid_url', 'scheme', 'private_address']);
+const PERMANENT_FAILURES: ReadonlySet<OutboundFailure> = new Set(['invalid_url', 'scheme', 'private_address', 'port']);
 
 interface AttemptResult {
   statusCode: number | null;
@@ -95,6 +105,8 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     const startedAt = now();
     // Woken before its time (say, by a worker that lost its lease and rescheduled late): wait for it.
     if (delivery.next_attempt_at !== null && delivery.next_attempt_at > startedAt + 1000) return { kind: 'again', runAt: delivery.next_attempt_at };
+    const capped = await overUserCap(delivery.user_id, startedAt);
+    if (capped !== undefined) return { kind: 'again', runAt: capped };
 
     const attemptNo = delivery.attempts + 1;
     if (attemptNo > schedule.length) {
@@ -160,6 +172,14 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     return outcome === 'retry' && retryAt !== undefined ? { kind: 'again', runAt: retryAt } : DONE;
   };
 
+  /** When the user is over the delivery cap: the time to try again (spread over a second), else undefined. */
+  async function overUserCap(userId: string, at: number): Promise<number | undefined> {
+    if (!deps.perUser) return undefined;
+    const verdict = await deps.perUser.limiter.hit(`webhook:user:${userId}`, deps.perUser.limit);
+    if (verdict.allowed) return undefined;
+    return at + verdict.retryAfterMs + Math.floor((deps.random ?? Math.random)() * 1000);
+  }
+
   async function attempt(delivery: WebhookDeliveriesTable, startedAt: number): Promise<AttemptResult> {
     const secrets = await resolveSecrets({ userId: delivery.user_id, destinationId: delivery.destination_id });
     if (secrets.length === 0) return { statusCode: null, error: 'no signing secret for this delivery', final: true };
@@ -172,6 +192,8 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     });
     let response: GuardedResponse;
     try {
+      // The port rule is checked again here: a delivery made before the operator narrowed it is refused.
+      assertAllowedPort(new URL(delivery.url), deps.ports ?? DEFAULT_WEBHOOK_PORTS);
       response = await deps.client.request({
         url: delivery.url,
         method: 'POST',
@@ -184,7 +206,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     } catch (error) {
       if (isOutboundUrlError(error)) {
         const final = PERMANENT_FAILURES.has(error.reason);
-        const prefix = error.reason === 'private_address' ? 'destination refused' : error.reason;
+        const prefix = error.reason === 'private_address' || error.reason === 'port' ? 'destination refused' : error.reason;
         const hint = error.reason === 'too_large' ? ` (the answer is read up to ${maxBytes} bytes; reply with a short body)` : '';
         return { statusCode: null, error: `${prefix}: ${error.message}${hint}`, final };
       }

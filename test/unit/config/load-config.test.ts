@@ -72,3 +72,31 @@ test('a bad file names the field', () => {
   refusal({ SWITCHBOARD_CONFIG: file('bad6.json', '{"worker": {"concurrency": 0}}') }, 'worker.concurrency');
   refusal({ SWITCHBOARD_CONFIG: file('bad7.yaml', 'providers: [oops') }, 'SWITCHBOARD_CONFIG');
 });
+
+test('an ADMIN_TOKEN shorter than 32 characters stops the start, with a message that says how to make one', () => {
+  const short = 'test-admin-token-0123456789';
+  assert.throws(
+    () => loadConfig({ ADMIN_TOKEN: short }, dir),
+    (error: unknown) => error instanceof ConfigError && error.field === 'ADMIN_TOKEN' && /at least 32/.test(error.message) && !error.message.includes(short),
+  );
+  assert.equal(loadConfig({ ADMIN_TOKEN: 'x'.repeat(32) }, dir).adminToken, 'x'.repeat(32));
+  assert.equal(loadConfig({}, dir).adminToken, undefined, 'unset: the admin API is off');
+});
+
+test('abuse limits and webhook ports have defaults, and the config file and environment change them', () => {
+  const defaults = loadConfig({}, dir);
+  assert.deepEqual(defaults.webhooks, { ports: [80, 443], allowHttp: false });
+  assert.deepEqual(defaults.limits.redeemPerKey, { max: 10, windowMs: 600_000 });
+  assert.equal(defaults.limits.eventStreamsPerUser, 20);
+  const path = file('limits.json', JSON.stringify({ limits: { checkoutsPerUser: { max: 3, windowSeconds: 60 }, eventStreamsPerUser: 4 } }));
+  const config = loadConfig({ SWITCHBOARD_CONFIG: path, SWITCHBOARD_WEBHOOK_PORTS: '443, 8443', SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: '1' }, dir);
+  assert.deepEqual(config.limits.checkoutsPerUser, { max: 3, windowMs: 60_000 });
+  assert.deepEqual(config.limits.redeemPerAccount, defaults.limits.redeemPerAccount, 'what is not named keeps its default');
+  assert.equal(config.limits.eventStreamsPerUser, 4);
+  assert.deepEqual(config.webhooks, { ports: [443, 8443], allowHttp: true });
+  assert.equal(loadConfig({ SWITCHBOARD_WEBHOOK_PORTS: 'any' }, dir).webhooks.ports, 'any');
+  refusal({ SWITCHBOARD_WEBHOOK_PORTS: '443,https' }, 'SWITCHBOARD_WEBHOOK_PORTS');
+  refusal({ SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: 'maybe' }, 'SWITCHBOARD_ALLOW_HTTP_WEBHOOKS');
+  refusal({ SWITCHBOARD_CONFIG: file('bad-limit.json', JSON.stringify({ limits: { redeemPerKey: { max: 0 } } })) }, 'limits.redeemPerKey.max');
+  refusal({ SWITCHBOARD_CONFIG: file('bad-name.json', JSON.stringify({ limits: { guesses: 3 } })) }, 'limits.guesses');
+});

@@ -42,3 +42,11 @@ export async function renameApiKey(db: Executor, id: string, userId: string, nam
   const result = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Of these key ids, the ones that are revoked or gone. */
+export async function findRevokedKeyIds(db: Executor, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const live = await db.selectFrom('api_keys').select('id').where('id', 'in', [...ids]).where('revoked_at', 'is', null).execute();
+  const alive = new Set(live.map((row) => row.id));
+  return ids.filter((id) => !alive.has(id));
+}

@@ -32,11 +32,18 @@ export async function deleteSession(db: Executor, id: string): Promise<void> {
 }
 
 /** Every session of the user except `keepId` (a password change signs out the other browsers). */
-export async function deleteOtherSessions(db: Executor, userId: string, keepId: string | undefined): Promise<number> {
+/** Deletes every session of the user but `keepId`; returns the ids it deleted. */
+export async function deleteOtherSessions(db: Executor, userId: string, keepId: string | undefined): Promise<string[]> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keepId !== undefined) query = query.where('id', '!=', keepId);
-  const result = await query.executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** The client addresses the user's sessions were opened from (addresses that signed in before). */
+export async function listSessionAddresses(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sessions').select('ip').where('user_id', '=', userId).limit(200).execute();
+  return rows.map((row) => row.ip).filter((ip): ip is string => typeof ip === 'string' && ip !== '');
 }
 
 export async function deleteExpiredSessions(db: Executor, now: number): Promise<number> {
@@ -70,4 +77,18 @@ export async function consumeSignInLink(db: Executor, tokenHash: string, now: nu
   if (Number(result.numUpdatedRows) === 0) return undefined;
   const row = await db.selectFrom('sign_in_links').select('user_id').where('token_hash', '=', tokenHash).executeTakeFirst();
   return row?.user_id;
+}
+
+/** Of these session ids, the ones signed out, deleted or expired at `now`. */
+export async function findEndedSessionIds(db: Executor, ids: readonly string[], now: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const live = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where('expires_at', '>', now)
+    .where('absolute_expires_at', '>', now)
+    .execute();
+  const alive = new Set(live.map((row) => row.id));
+  return ids.filter((id) => !alive.has(id));
 }

@@ -10,7 +10,7 @@ import { presentLedgerEntry } from '../../presenters.ts';
 import { errorResponse, idParam, ledgerEntrySchema } from '../../schemas.ts';
 
 export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppServices): void {
-  const admin = requireAdmin(services.config.adminToken);
+  const admin = requireAdmin(services);
 
   app.post('/admin/v1/users/:userId/credits', {
     onRequest: admin,

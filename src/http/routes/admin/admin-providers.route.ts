@@ -4,7 +4,7 @@ import { requireAdmin } from '../../auth.ts';
 
 export function registerAdminProviderRoutes(app: FastifyInstance, services: AppServices): void {
   app.get('/admin/v1/providers', {
-    onRequest: requireAdmin(services.config.adminToken),
+    onRequest: requireAdmin(services),
     config: {
       docs: {
         summary: 'Configured providers with their health and recent error rate (last 15 minutes)',

@@ -43,7 +43,7 @@ function presentRedeemCode(row: RedeemCodeRow, now: number = Date.now()) {
 
 /** Redeem codes an operator hands out (amounts in cents, as the rest of the admin API). */
 export function registerAdminRedeemCodeRoutes(app: FastifyInstance, services: AppServices): void {
-  const admin = requireAdmin(services.config.adminToken);
+  const admin = requireAdmin(services);
   const codes = services.billing.redeemCodes;
 
   app.post('/admin/v1/redeem-codes', {

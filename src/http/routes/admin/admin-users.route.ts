@@ -8,7 +8,7 @@ import { presentApiKey, presentUser } from '../../presenters.ts';
 import { apiKeySchema, errorResponse, idParam, userDataSchema } from '../../schemas.ts';
 
 export function registerAdminUserRoutes(app: FastifyInstance, services: AppServices): void {
-  const admin = requireAdmin(services.config.adminToken);
+  const admin = requireAdmin(services);
 
   app.post('/admin/v1/users', {
     onRequest: admin,

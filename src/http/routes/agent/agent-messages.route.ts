@@ -5,13 +5,14 @@ import { parseSequence } from '../../../services/agent/run-views.service.ts';
 import { streamAgentEvents } from '../../agent-event-stream.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';
+import type { OpenStreams } from '../../open-streams.ts';
 import type { SseHeartbeat } from '../../sse.ts';
 import { agentCaller } from './agent-caller.ts';
 import { eventSchema, messageAccepted, messageBody } from './agent-schemas.ts';
 
 const conversationParams = idParam('conversationId', 'Conversation id (conv_…)');
 
-export function registerAgentMessageRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+export function registerAgentMessageRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   const auth = requireApiKey(services.authenticator);
 
   app.post('/api/v1/agent/conversations/:conversationId/messages', {
@@ -114,7 +115,11 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
           'Each event: `id:` its sequence, `event:` its type, `data:` the event JSON. Reconnect with Last-Event-ID. A `: ping` comment after at most 15 s of silence. `event: resync` when the cursor is older than the events kept; `event: closed` when the conversation is deleted.',
         tags: ['Agent'],
         auth: 'apiKey',
-        responses: { 200: { description: 'An event stream', contentType: 'text/event-stream', schema: eventSchema }, 404: errorResponse('Conversation not found') },
+        responses: {
+          200: { description: 'An event stream', contentType: 'text/event-stream', schema: eventSchema },
+          404: errorResponse('Conversation not found'),
+          429: errorResponse('Too many event streams open for this user (rate_limited): close one first'),
+        },
       },
     },
     handler: async (request, reply) => {
@@ -123,12 +128,15 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
       const header = request.headers['last-event-id'];
       if (Array.isArray(header)) throw new AppError('invalid_input', 'send one Last-Event-ID header', { param: 'Last-Event-ID' });
       const after = header !== undefined && header !== '' ? parseSequence(header.trim(), 'Last-Event-ID') : parseSequence((request.query as { afterSequence?: string }).afterSequence, 'afterSequence');
+      // Counted before anything is written: one too many is a 429 with the standard body.
+      const lease = openStreams.open({ userId: caller.userId, keyId: request.auth?.keyId, sessionId: request.dashboardSession?.sessionId }, { counted: true });
       reply.hijack();
       await streamAgentEvents({
         res: reply.raw,
         db: services.database.db,
         hub: services.agent.hub,
         heartbeat,
+        lease,
         conversationId: conversation.id,
         afterSequence: after,
         headers: { 'x-request-id': String(request.id) },

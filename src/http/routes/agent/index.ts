@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../../services/app-services.ts';
+import type { OpenStreams } from '../../open-streams.ts';
 import type { SseHeartbeat } from '../../sse.ts';
 import { registerAgentAttachmentRoutes } from './agent-attachments.route.ts';
 import { registerAgentContextRoutes } from './agent-context.route.ts';
@@ -13,10 +14,10 @@ import { registerAgentWebhookRoutes } from './agent-webhooks.route.ts';
 import { registerAgentProjectRoutes } from './agent-projects.route.ts';
 
 /** Every agent endpoint (SPEC "Agent"), under /api/v1/agent. */
-export function registerAgentRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat): void {
+export function registerAgentRoutes(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   registerAgentSettingsRoutes(app, services);
   registerAgentConversationRoutes(app, services);
-  registerAgentMessageRoutes(app, services, heartbeat);
+  registerAgentMessageRoutes(app, services, heartbeat, openStreams);
   registerAgentRunRoutes(app, services);
   registerAgentWebhookRoutes(app, services);
   registerAgentAttachmentRoutes(app, services);

@@ -51,7 +51,7 @@ export function registerAdminRoleRoute(app: FastifyInstance, services: AppServic
   });
 
   app.put('/admin/v1/users/:userId/admin', {
-    onRequest: requireAdmin(services.config.adminToken),
+    onRequest: requireAdmin(services),
     schema: {
       params: idParam('userId', 'User id'),
       body: { type: 'object', additionalProperties: false, required: ['isAdmin'], properties: { isAdmin: { type: 'boolean' } } },

@@ -79,15 +79,16 @@ export function registerBillingTopupRoutes(app: FastifyInstance, services: AppSe
           200: { description: 'The credit', schema: envelope(ledgerEntrySchema) },
           400: errorResponse('No code given'),
           401: errorResponse('Missing or invalid API key'),
-          404: errorResponse('No such code'),
-          409: errorResponse('Already redeemed by you (redeem_code_already_redeemed), or used the maximum number of times (redeem_code_used_up)'),
-          410: errorResponse('Expired or withdrawn (redeem_code_expired)'),
+          404: errorResponse('Not redeemable (redeem_code_invalid): no such code, or expired, withdrawn or used up; one answer for all'),
+          409: errorResponse('Already redeemed by you (redeem_code_already_redeemed)'),
+          429: errorResponse('Too many redeem attempts from this key or account (rate_limited, with Retry-After)'),
         },
       },
     },
     handler: async (request) => {
       const { code } = request.body as { code: string };
-      const posted = await redeemCodes.redeem(authOf(request).userId, code);
+      const { userId, keyId } = authOf(request);
+      const posted = await redeemCodes.redeem({ userId, keyId }, code);
       services.metrics.ledgerEntries.inc({ kind: 'redeem_credit' });
       return { code: 200, data: presentLedgerEntry(posted.entry) };
     },
