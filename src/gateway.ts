@@ -19,6 +19,9 @@ import { Metrics } from './adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
 import { TransactionBatcher } from './adapters/db/transaction-batcher.ts';
 import { BatchedLogWriter } from './adapters/logging/batched-log-writer.ts';
+import { CPU_TASK_DEADLINES_MS } from './adapters/cpu/cpu-tasks.ts';
+import { ThreadPool } from './adapters/cpu/thread-pool.ts';
+import type { CpuTaskCatalog } from './ports/cpu-pool.port.ts';
 import { DbWorkQueue } from './adapters/queue/db-work-queue.ts';
 import type { Config } from './config/config.types.ts';
 import { Catalog } from './domain/catalog/catalog.ts';
@@ -126,6 +129,12 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
   const publicBaseUrl = () => config.publicBaseUrl;
   const blobs: BlobStore = config.s3 ? new S3BlobStore(config.s3, publicBaseUrl) : new LocalBlobStore(join(config.dataDir, 'files'), publicBaseUrl);
+  // Threads start on first use; the CPU work of every request on user input goes through here.
+  const cpu = new ThreadPool<CpuTaskCatalog>({
+    script: new URL('./adapters/cpu/cpu-worker.ts', import.meta.url),
+    deadlineMs: (kind) => CPU_TASK_DEADLINES_MS[kind as keyof CpuTaskCatalog],
+    logger,
+  });
   const readinessChecks: AppServices['readinessChecks'] = [
     { name: 'database', required: true, check: async () => void (await database.db.selectFrom('schema_migrations').select('version').limit(1).execute()) },
     { name: 'storage', required: false, check: () => blobs.check() },
@@ -152,6 +161,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
+    cpu,
     readinessChecks,
     billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
@@ -181,7 +191,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
-  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, logger, metrics: services.metrics, publicBaseUrl, routeRefusal });
+  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const full: AppServices = { ...services, taskRunner, chat, agent, storage };
   return full;
@@ -332,6 +342,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       for (const provider of services.mediaProviders.values()) await provider.close?.();
       await services.outbound.close();
+      await services.cpu.close();
       await services.database.close();
     },
   };

@@ -11,7 +11,7 @@ import { frameworkErrorHandler, installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT, LARGE_BODY_LIMIT } from './body-limits.ts';
-import { parseJsonBody } from './json-body.ts';
+import { INLINE_JSON_BYTES, parseJsonBody, readJsonBody } from './json-body.ts';
 import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
@@ -59,6 +59,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     heartbeat: chatHeartbeat,
     openStreams,
     bodyLimit: LARGE_BODY_LIMIT,
+    cpu: services.cpu,
     closing: () => closing,
   });
 
@@ -98,9 +99,17 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   // The same JSON reading as the chat lane: poisoning refused, nesting bounded (json-body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length > INLINE_JSON_BYTES) {
+      readJsonBody(bytes, services.cpu).then(
+        (value) => done(null, value),
+        (error: unknown) => done(error as Error, undefined),
+      );
+      return;
+    }
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(bytes.toString('utf8')));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -16,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
+import type { CpuPool } from '../ports/cpu-pool.port.ts';
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
@@ -23,7 +24,7 @@ import type { AccessLog } from './access-log.ts';
 import { bearerTokenOf } from './auth.ts';
 import { answerChat, type ChatCaller, type ChatEndpoint, STREAMED } from './chat-answer.ts';
 import { toAppError } from './error-handler.ts';
-import { parseJsonBody } from './json-body.ts';
+import { INLINE_JSON_BYTES, parseJsonBody, readJsonBody } from './json-body.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
 import type { OpenStreams } from './open-streams.ts';
 import type { SseHeartbeat } from './sse.ts';
@@ -41,6 +42,8 @@ export interface ChatLaneDeps {
   openStreams: OpenStreams;
   /** Bytes; a larger body is a 413, as on the Fastify path. */
   bodyLimit: number;
+  /** Where large bodies are parsed, off the event loop. */
+  cpu: CpuPool;
   /** True once the server is closing: requests go to Fastify, which answers 503. */
   closing: () => boolean;
 }
@@ -111,10 +114,29 @@ class LaneRequest {
   readonly #end = (): void => {
     const chunks = this.#chunks;
     this.#chunks = [];
-    const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, this.#size).toString('utf8');
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size);
+    // The common, small body is read right here (no promise on the hot path); a large one in the CPU pool.
+    if (body.length > INLINE_JSON_BYTES) {
+      readJsonBody(body, this.#deps.cpu).then(
+        (value) => this.#answer(value),
+        (error: unknown) => this.#fail(error),
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = parseJsonBody(body.toString('utf8'));
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#answer(value);
+  };
+
+  #answer(value: unknown): void {
     let parsed: ReturnType<ChatEndpoint['parse']>;
     try {
-      parsed = this.#endpoint.parse(parseJsonBody(text));
+      parsed = this.#endpoint.parse(value);
     } catch (error) {
       this.#fail(error);
       return;
@@ -126,7 +148,7 @@ class LaneRequest {
       },
       (error: unknown) => this.#fail(error),
     );
-  };
+  }
 
   #tooLarge(): void {
     this.#fail(new AppError('payload_too_large', 'request body is too large'));

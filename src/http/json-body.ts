@@ -1,39 +1,56 @@
 /**
  * JSON request bodies, as both the Fastify routes and the chat lane read them: prototype poisoning
- * refused (secure-json-parse), and nesting bounded before anything walks the value, so a body of
- * thousands of nested arrays or objects is a 400 here instead of a stack overflow (a 500) in whatever
- * recursive code meets it later (canonical JSON, token estimates, protocol parsers).
+ * refused (secure-json-parse), nesting bounded before anything walks the value (a body of thousands of
+ * nested arrays is a 400 here instead of a stack overflow in recursive code later), and the number of
+ * values bounded (src/domain/json-text.ts).
+ *
+ * Small bodies are read on the event loop: up to INLINE_JSON_BYTES, with the values bounded, that is a
+ * few milliseconds at most. Larger ones (pictures in base64, up to a route's limit) are decoded, checked
+ * and parsed in the CPU pool, and the value comes back by structured clone; with the values bounded the
+ * copy is cheap too (a 30 MB string arrives in about 15 ms).
  */
-import secureJson from 'secure-json-parse';
 import { AppError } from '../domain/errors.ts';
+import { type JsonTextLimits, parseJsonText } from '../domain/json-text.ts';
+import { type CpuPool, isTaskError } from '../ports/cpu-pool.port.ts';
 
 /** Far beyond any real request (a tool's JSON schema is rarely ten levels deep). */
 export const MAX_JSON_DEPTH = 128;
-const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+/** Far beyond any real request too: a 2,000-message chat with tool calls holds about 20,000. */
+export const MAX_JSON_VALUES = 100_000;
+export const JSON_BODY_LIMITS: JsonTextLimits = { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES };
+/** Bodies above this size are parsed in the CPU pool. */
+export const INLINE_JSON_BYTES = 1024 * 1024;
 
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) throw new AppError('invalid_input', "Body cannot be empty when content-type is set to 'application/json'");
-  if (!withinDepth(text, MAX_JSON_DEPTH)) throw new AppError('invalid_input', `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  try {
-    return secureJson.parse(text, undefined, PARSE_OPTIONS);
-  } catch {
-    throw new AppError('invalid_input', "Body is not valid JSON but content-type is set to 'application/json'");
-  }
+  const result = parseJsonText(text, JSON_BODY_LIMITS);
+  if (!result.ok) throw new AppError('invalid_input', result.message);
+  return result.value;
 }
 
-/** One pass over the text: brackets outside strings, no parsing. */
-export function withinDepth(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return false;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+/** A body as received; when it goes to the pool its buffer is handed over, so the caller must not reuse it. */
+export async function readJsonBody(body: Buffer, cpu: CpuPool): Promise<unknown> {
+  if (body.length <= INLINE_JSON_BYTES) return parseJsonBody(body.toString('utf8'));
+  const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+  let result: Awaited<ReturnType<typeof parseJsonText>>;
+  try {
+    result = await cpu.run('parseJson', { bytes: body, limits: JSON_BODY_LIMITS }, whole ? { transfer: [body.buffer] } : {});
+  } catch (error) {
+    throw bodyTaskError(error);
   }
-  return true;
+  if (!result.ok) throw new AppError('invalid_input', result.message);
+  return result.value;
+}
+
+function bodyTaskError(error: unknown): unknown {
+  if (!isTaskError(error)) return error;
+  switch (error.reason) {
+    case 'deadline':
+    case 'memory':
+      return new AppError('payload_too_large', 'the JSON body is too costly to read; send a smaller or simpler one', { cause: error });
+    case 'busy':
+    case 'closed':
+      return new AppError('service_unavailable', 'the server is busy reading other large requests; try again shortly', { retryAfter: 1, cause: error });
+    case 'crashed':
+      return error;
+  }
 }

@@ -6,6 +6,7 @@ import type { Catalog } from '../domain/catalog/catalog.ts';
 import type { TransactionBatcher } from '../adapters/db/transaction-batcher.ts';
 import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
 import type { BlobStore } from '../ports/blob-store.port.ts';
+import type { CpuPool } from '../ports/cpu-pool.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
 import type { RateLimiter } from '../ports/rate-limiter.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
@@ -63,6 +64,8 @@ export interface AppServices {
   billing: BillingServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */
   outbound: GuardedHttpClient;
+  /** Worker threads for CPU work on user input (large bodies, uploaded files, masks), off the event loop. */
+  cpu: CpuPool;
   /**
    * Checks of outside dependencies for /readyz (database first). Only a `required` one failing makes
    * the process unready: the API serves without Redis (hints) and without the file store (workers

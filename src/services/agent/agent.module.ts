@@ -10,6 +10,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { RouteRefusalCheck } from '../generation/create-generation.service.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
@@ -64,6 +65,8 @@ export interface AgentModuleDeps {
   chat: ChatService;
   estimates: EstimateService;
   blobs: BlobStore;
+  /** Where uploaded files are checked and read, off the event loop. */
+  cpu: CpuPool;
   logger: Logger;
   metrics?: Metrics;
   /** The gateway's public base URL (known once the server has bound). */
@@ -83,7 +86,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const aborts = new RunAborts(bus);
   const clock = deps.clock ?? new AgentClock();
   const projects = new ProjectsService({ db, catalog, capabilities });
-  const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now });
+  const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now, cpu: deps.cpu });
   return {
     storefronts: new Storefronts(config.storefronts),
     hub,

@@ -73,6 +73,11 @@ const CLIENT_ID = /^[\x21-\x7e]{1,200}$/;
 export const MAX_BLOCKS = 50;
 /** SPEC rule 11: a message references at most ten files, masks included. */
 export const MAX_FILES_PER_MESSAGE = 10;
+/**
+ * Masks in one message (each is decoded and counted before the message is accepted): an edit takes
+ * one; four leave room for several edits of a set while bounding what one post can make us decode.
+ */
+export const MAX_MASKS_PER_MESSAGE = 4;
 const USAGE_INTENTS: readonly UsageIntent[] = ['auto', 'analyze', 'reference', 'both'];
 export const MAX_TEXT_CHARS = 100_000;
 
@@ -120,6 +125,7 @@ function parseContent(value: unknown): ContentBlock[] {
   if (!Array.isArray(value) || value.length === 0) throw invalidInput('content must be a non-empty array of blocks', 'content');
   if (value.length > MAX_BLOCKS) throw invalidInput(`content holds at most ${MAX_BLOCKS} blocks`, 'content');
   let chars = 0;
+  let masks = 0;
   const files = new Set<string>();
   return value.map((block, i): ContentBlock => {
     const field = `content[${i}]`;
@@ -130,6 +136,7 @@ function parseContent(value: unknown): ContentBlock[] {
       if (files.has(attachment.attachmentId)) throw invalidInput(`${field}: ${attachment.attachmentId} is already in this message`, `${field}.attachmentId`);
       files.add(attachment.attachmentId);
       if (files.size > MAX_FILES_PER_MESSAGE) throw invalidInput(`a message references at most ${MAX_FILES_PER_MESSAGE} files (masks count)`, 'content');
+      if (attachment.maskFor && ++masks > MAX_MASKS_PER_MESSAGE) throw invalidInput(`a message carries at most ${MAX_MASKS_PER_MESSAGE} masks`, `${field}.maskFor`);
       return attachment;
     }
     if (b.type !== 'text') throw invalidInput(`${field}.type must be text or attachment`, `${field}.type`);

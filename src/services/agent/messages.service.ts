@@ -82,12 +82,12 @@ export class MessagesService {
       const earlier = await findMessageByClientId(this.#db, conversation.id, message.clientMessageId);
       if (earlier) return replay(earlier, hash);
     }
+    // Cheap refusals first, from the row just read; the transaction checks again. Only then the
+    // files, whose checks decode pictures.
+    if (message.replyToRunId === undefined) refuseEarly(caller, conversation, message);
     await this.#attachments.checkForMessage(conversation.id, message.content);
     if (message.replyToRunId !== undefined) return this.#reply(caller, conversation.id, message, hash);
     if (message.deliveryMode === 'steer') return this.#steer(conversation.id, conversation.active_run_id, message, hash);
-    if (!caller.storefront.agentRuns) {
-      throw new AppError('agent_runs_disabled', 'New agent runs are disabled on this storefront; history, downloads and run controls stay available.');
-    }
     // Rule 9: the project's model defaults over the user's, the conversation's overrides over both;
     // the run keeps the project version it starts with, whatever changes later.
     const project = await this.#projects.forRun(ownerOf(caller), conversation.project_id);
@@ -116,7 +116,7 @@ export class MessagesService {
         }
         status = 'queued';
       } else {
-        throw new AppError('conversation_busy', 'This conversation has an active run: send the message with deliveryMode followup (queued) or steer, or stop the run.');
+        throw busy();
       }
       const runNo = await nextRunNumber(tx, conversation.id);
       const run: RunRow = {
@@ -208,7 +208,7 @@ export class MessagesService {
 
   /** Rule 3: text for the active automatic run, applied at its next step boundary. */
   async #steer(conversationId: string, activeRunId: string | null, message: ParsedMessage, hash: string): Promise<MessageAccepted> {
-    if (activeRunId === null) throw new AppError('steer_not_allowed', 'There is no active run to steer; send the message without deliveryMode to start one.');
+    if (activeRunId === null) throw nothingToSteer();
     return this.#writer.run(async (tx, fx) => {
       const run = await findRun(tx, activeRunId);
       if (!run || !canSteer(run, await listSteps(tx, run.id))) {
@@ -260,6 +260,26 @@ export class MessagesService {
   async #finish(tx: Executor, messageId: string, accepted: MessageAccepted): Promise<void> {
     await setMessageResponse(tx, messageId, accepted);
   }
+}
+
+/** What the conversation row already answers: runs disabled, a busy conversation, nothing to steer. */
+function refuseEarly(caller: AgentCaller, conversation: ConversationRow, message: ParsedMessage): void {
+  if (message.deliveryMode === 'steer') {
+    if (conversation.active_run_id === null) throw nothingToSteer();
+    return;
+  }
+  if (!caller.storefront.agentRuns) {
+    throw new AppError('agent_runs_disabled', 'New agent runs are disabled on this storefront; history, downloads and run controls stay available.');
+  }
+  if (message.deliveryMode === undefined && conversation.active_run_id !== null) throw busy();
+}
+
+function busy(): AppError {
+  return new AppError('conversation_busy', 'This conversation has an active run: send the message with deliveryMode followup (queued) or steer, or stop the run.');
+}
+
+function nothingToSteer(): AppError {
+  return new AppError('steer_not_allowed', 'There is no active run to steer; send the message without deliveryMode to start one.');
 }
 
 function replay(earlier: MessageRow, hash: string): MessageAccepted {

@@ -190,6 +190,8 @@ export interface AgentAttachmentsTable {
   blob_key: string;
   upload_token_hash: string;
   facts_json: string | null;
+  /** What a run reads of a text or PDF original (at most 20,000 characters), taken once at completion (migration 022). */
+  text_excerpt: string | null;
   sha256: string | null;
   created_at: number;
   upload_expires_at: number;

@@ -19,22 +19,26 @@ import {
   listExpiredAttachments,
   markAttachmentCompleted,
   markAttachmentExpired,
+  setAttachmentText,
 } from '../../../adapters/db/repositories/agent/attachments.repository.ts';
 import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import type { Schema } from '../../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { BlobSizeError, type BlobStore } from '../../../ports/blob-store.port.ts';
+import { type CpuPool, isInputTooCostly, isTaskError } from '../../../ports/cpu-pool.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { AttachmentBlock, ContentBlock } from '../message-input.ts';
-import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts } from './file-checks.ts';
-import { checkMask, imageSize } from './mask-checks.ts';
+import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts, poolError, TEXT_EXCERPT_CHARS } from './file-checks.ts';
+import { checkMask, DecodeSlots, imageSize } from './mask-checks.ts';
 
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const REFERENCE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 const CLEANUP_BATCH = 200;
+/** Mask decodes running at once in a process (libuv has four threads; each decode holds up to 16 MiB). */
+const MASK_DECODE_SLOTS = 2;
 const NAME_MAX = 255;
 
 /** A file name: 1 to 255 characters, without path separators or control characters. */
@@ -101,10 +105,13 @@ export interface AttachmentsDeps {
   logger: Logger;
   /** The clock every expiry is measured by (tests move it forward). */
   now: () => number;
+  /** Where uploaded files are checked and read, off the event loop. */
+  cpu: CpuPool;
 }
 
 export class AttachmentsService {
   readonly #deps: AttachmentsDeps;
+  readonly #decodes = new DecodeSlots(MASK_DECODE_SLOTS);
 
   constructor(deps: AttachmentsDeps) {
     this.#deps = deps;
@@ -130,6 +137,7 @@ export class AttachmentsService {
       blob_key: newBlobKey(id, 0, EXTENSIONS[input.mime] ?? 'bin'),
       upload_token_hash: hashToken(token),
       facts_json: null,
+      text_excerpt: null,
       sha256: null,
       created_at: now,
       upload_expires_at: now + UPLOAD_LIFETIME_MS,
@@ -180,8 +188,8 @@ export class AttachmentsService {
     const info = await blobs.stat(row.blob_key);
     if (!info) throw new AppError('attachment_not_uploaded', 'nothing was uploaded yet: PUT the bytes to the uploadUrl first');
     if (info.bytes !== row.size_bytes) throw new AppError('invalid_attachment', `the upload holds ${info.bytes} bytes, not the announced ${row.size_bytes}`, { param: 'sizeBytes' });
-    const bytes = await readBlob(blobs, row.blob_key);
-    const check = await checkUploadedFile(bytes, row.mime);
+    const { bytes, sha256 } = await readUpload(blobs, row.blob_key, row.size_bytes);
+    const check = await checkUploadedFile(bytes, row.mime, this.#deps.cpu);
     if (!check.ok) throw new AppError('invalid_attachment', check.error, { param: 'file' });
     // The original moves to a key no upload URL can write (a presigned PUT stays valid until it
     // expires), which is what makes it immutable; the upload's key is then removed.
@@ -191,7 +199,8 @@ export class AttachmentsService {
     const fields = {
       blob_key: original,
       facts_json: JSON.stringify(check.facts),
-      sha256: createHash('sha256').update(bytes).digest('hex'),
+      text_excerpt: check.text ?? null,
+      sha256,
       completed_at: now,
       expires_at: now + REFERENCE_LIFETIME_MS,
     };
@@ -243,7 +252,12 @@ export class AttachmentsService {
       original = await imageSize(await readBlob(this.#deps.blobs, artifact.blob_key));
       if (!original) throw invalidInput(`the original ${target.id} has no readable size`, `${field}.id`);
     }
-    const verdict = await checkMask(await readBlob(this.#deps.blobs, mask.blob_key), original);
+    let verdict: Awaited<ReturnType<typeof checkMask>>;
+    try {
+      verdict = await checkMask(await readBlob(this.#deps.blobs, mask.blob_key), original, { cpu: this.#deps.cpu, decodes: this.#decodes });
+    } catch (error) {
+      throw poolError(error);
+    }
     if (!verdict.ok) throw new AppError('invalid_attachment', verdict.error ?? 'the mask was refused', { param: `content[${index}].attachmentId` });
   }
 
@@ -267,9 +281,30 @@ export class AttachmentsService {
     return { ok: true, url: this.#deps.blobs.publicUrl(row.blob_key) };
   }
 
-  /** The bytes of a completed original (for local text extraction). */
+  /** The bytes of a completed original (a picture to analyse). */
   async bytesOf(row: AttachmentRow): Promise<Buffer> {
     return readBlob(this.#deps.blobs, row.blob_key);
+  }
+
+  /**
+   * What a run reads of a completed text or PDF original (at most TEXT_EXCERPT_CHARS): taken once
+   * when it was completed. An original completed before that was kept is read once more, in the CPU
+   * pool, and kept then; one too costly to read keeps an empty text (nothing read, said so).
+   */
+  async textOf(row: AttachmentRow): Promise<string> {
+    if (row.text_excerpt !== null) return row.text_excerpt;
+    const bytes = await readBlob(this.#deps.blobs, row.blob_key);
+    let text = '';
+    try {
+      const read = row.mime === 'application/pdf' ? await this.#deps.cpu.run('inspectPdf', { bytes, maxChars: TEXT_EXCERPT_CHARS }) : await this.#deps.cpu.run('inspectText', { bytes, json: false, maxChars: TEXT_EXCERPT_CHARS });
+      if (read.ok) text = read.text;
+    } catch (error) {
+      if (!isTaskError(error) || error.reason === 'crashed') throw error;
+      // Busy or closing now: nothing is kept, the next step reads it again.
+      if (!isInputTooCostly(error)) return '';
+    }
+    await setAttachmentText(this.#deps.db, row.id, text);
+    return text;
   }
 
   async view(caller: AgentCaller, attachmentId: string): Promise<AttachmentView> {
@@ -326,6 +361,27 @@ export function present(row: AttachmentRow): AttachmentView {
     completedAt: iso(row.completed_at),
     expiresAt: iso(row.expires_at),
   };
+}
+
+/**
+ * An upload of a known size read whole, hashed as it arrives: each chunk is copied and hashed in its
+ * own turn of the event loop (concatenating and hashing 25 MiB at the end held the loop 30 ms).
+ */
+async function readUpload(blobs: BlobStore, key: string, size: number): Promise<{ bytes: Buffer; sha256: string }> {
+  const blob = await blobs.get(key);
+  if (!blob) throw new AppError('attachment_not_uploaded', 'nothing was uploaded yet: PUT the bytes to the uploadUrl first');
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const hash = createHash('sha256');
+  let at = 0;
+  for await (const chunk of blob.body) {
+    const piece = chunk as Buffer;
+    if (at + piece.length > size) throw new AppError('invalid_attachment', 'the upload changed while it was checked; complete it again', { param: 'file' });
+    piece.copy(bytes, at);
+    hash.update(piece);
+    at += piece.length;
+  }
+  if (at !== size) throw new AppError('invalid_attachment', 'the upload changed while it was checked; complete it again', { param: 'file' });
+  return { bytes, sha256: hash.digest('hex') };
 }
 
 async function readBlob(blobs: BlobStore, key: string): Promise<Buffer> {

@@ -3,9 +3,14 @@
  * magic bytes must be those of the announced type, and the file must decode (pictures fully decoded,
  * sound and video measured, a PDF's structure found, text valid UTF-8, JSON parsed). Nothing here
  * trusts the name or the announced type alone.
+ *
+ * PDF and text files are read in the CPU pool (they can be 25 MiB of anything), and the text a run
+ * will read of them is taken there once, kept with the attachment instead of read at every step.
  */
 import { isMediaProbeError, probeMedia } from '../../../adapters/media/probe-media.ts';
 import { CONTENT_TYPES, type MediaKind } from '../../../adapters/media/media-format.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { type CpuPool, isInputTooCostly, isTaskError } from '../../../ports/cpu-pool.port.ts';
 
 export type AttachmentKind = 'image' | 'video' | 'audio' | 'pdf' | 'text';
 
@@ -42,11 +47,13 @@ export interface FileFacts {
   chars?: number;
 }
 
-export type FileCheck = { ok: true; facts: FileFacts } | { ok: false; error: string };
+/** `text`: what a run reads of a PDF or text file (at most TEXT_EXCERPT_CHARS), kept with the attachment. */
+export type FileCheck = { ok: true; facts: FileFacts; text?: string } | { ok: false; error: string };
 
-const PDF_TAIL_BYTES = 2048;
+/** The most a run reads of one file (request-files.ts), so the most kept of it. */
+export const TEXT_EXCERPT_CHARS = 20_000;
 
-export async function checkUploadedFile(bytes: Buffer, mime: string): Promise<FileCheck> {
+export async function checkUploadedFile(bytes: Buffer, mime: string, cpu: CpuPool): Promise<FileCheck> {
   const kind = ATTACHMENT_TYPES[mime];
   if (!kind) return { ok: false, error: `${mime} is not an accepted attachment type` };
   if (bytes.length === 0) return { ok: false, error: 'the file is empty' };
@@ -56,9 +63,8 @@ export async function checkUploadedFile(bytes: Buffer, mime: string): Promise<Fi
     case 'audio':
       return checkMedia(bytes, mime, kind);
     case 'pdf':
-      return checkPdf(bytes);
     case 'text':
-      return checkText(bytes, mime);
+      return checkInPool(bytes, mime, kind, cpu);
   }
 }
 
@@ -77,32 +83,27 @@ async function checkMedia(bytes: Buffer, mime: string, kind: MediaKind): Promise
   }
 }
 
-/** A PDF header, an end-of-file marker, a cross-reference and at least one page object. */
-function checkPdf(bytes: Buffer): FileCheck {
-  if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { ok: false, error: 'the file does not start like a PDF (%PDF-)' };
-  const tail = bytes.subarray(Math.max(0, bytes.length - PDF_TAIL_BYTES)).toString('latin1');
-  if (!tail.includes('%%EOF')) return { ok: false, error: 'the PDF is cut off (no %%EOF at its end)' };
-  if (!tail.includes('startxref')) return { ok: false, error: 'the PDF has no cross-reference (startxref)' };
-  const body = bytes.toString('latin1');
-  const pages = body.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
-  if (pages === 0 && !/\/Type\s*\/ObjStm/.test(body)) return { ok: false, error: 'the PDF holds no page' };
-  return { ok: true, facts: { kind: 'pdf', format: 'pdf', ...(pages > 0 ? { pages } : {}) } };
+/** A PDF's header, end, cross-reference and pages; text: UTF-8, no NUL, JSON syntax. Then the text a run reads. */
+async function checkInPool(bytes: Buffer, mime: string, kind: 'pdf' | 'text', cpu: CpuPool): Promise<FileCheck> {
+  try {
+    if (kind === 'pdf') {
+      const pdf = await cpu.run('inspectPdf', { bytes, maxChars: TEXT_EXCERPT_CHARS });
+      if (!pdf.ok) return pdf;
+      return { ok: true, facts: { kind: 'pdf', format: 'pdf', ...(pdf.pages !== undefined ? { pages: pdf.pages } : {}) }, text: pdf.text };
+    }
+    const text = await cpu.run('inspectText', { bytes, json: mime === 'application/json', maxChars: TEXT_EXCERPT_CHARS });
+    if (!text.ok) return text;
+    return { ok: true, facts: { kind: 'text', format: mime.split('/')[1] ?? 'plain', chars: text.chars }, text: text.text };
+  } catch (error) {
+    if (isInputTooCostly(error)) return { ok: false, error: `the file is too costly to check (${error.reason === 'deadline' ? 'it took too long' : 'it needed too much memory'})` };
+    throw poolError(error);
+  }
 }
 
-function checkText(bytes: Buffer, mime: string): FileCheck {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, error: 'the file is not valid UTF-8 text' };
+/** The pool could not take the task now: a 503 to retry, the upload kept for it. */
+export function poolError(error: unknown): unknown {
+  if (isTaskError(error) && (error.reason === 'busy' || error.reason === 'closed')) {
+    return new AppError('service_unavailable', 'the server is busy checking other files; try again shortly', { retryAfter: 1, cause: error });
   }
-  if (text.includes('\u0000')) return { ok: false, error: 'the file holds NUL bytes: it is not text' };
-  if (mime === 'application/json') {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      return { ok: false, error: `the file is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
-    }
-  }
-  return { ok: true, facts: { kind: 'text', format: mime.split('/')[1] ?? 'plain', chars: text.length } };
+  return error;
 }

@@ -6,12 +6,13 @@
  * to be unread, never guessed.
  */
 import type { ContentBlock } from '../message-input.ts';
-import { extractPdfText } from '../attachments/pdf-text.ts';
+import { TEXT_EXCERPT_CHARS } from '../attachments/file-checks.ts';
 import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import { targetOf } from './run-state.ts';
 import type { EngineDeps } from './engine-deps.ts';
 
-const MAX_FILE_CHARS = 20_000;
+/** What the completion kept of each file. */
+const MAX_FILE_CHARS = TEXT_EXCERPT_CHARS;
 const MAX_TOTAL_CHARS = 60_000;
 
 export interface RequestFile {
@@ -42,9 +43,8 @@ export async function requestFiles(deps: EngineDeps, conversationId: string, con
     if (block.maskFor) file.maskFor = block.maskFor.id;
     const wantsReading = block.usageIntent !== 'reference' && !block.maskFor;
     if (wantsReading && (kind === 'text' || kind === 'pdf')) {
-      const bytes = await deps.attachments.bytesOf(row);
-      const limit = Math.min(MAX_FILE_CHARS, budget);
-      const text = kind === 'text' ? bytes.toString('utf8').slice(0, limit) : extractPdfText(bytes, limit);
+      // Read once when the file was completed (in the CPU pool), never again at each step.
+      const text = (await deps.attachments.textOf(row)).slice(0, Math.min(MAX_FILE_CHARS, budget));
       if (text.trim() === '') file.unread = kind === 'pdf' ? 'no text could be read from this PDF locally (scanned pages or embedded fonts)' : 'the file is empty';
       else {
         file.text = text;

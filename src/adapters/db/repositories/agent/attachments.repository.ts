@@ -34,9 +34,14 @@ export async function listAttachments(db: Executor, conversationId: string, ids:
 }
 
 /** pending → completed, once: the original is immutable from here on. */
-export async function markAttachmentCompleted(db: Executor, id: string, fields: { blob_key: string; facts_json: string; sha256: string; completed_at: number; expires_at: number }): Promise<boolean> {
+export async function markAttachmentCompleted(db: Executor, id: string, fields: { blob_key: string; facts_json: string; text_excerpt: string | null; sha256: string; completed_at: number; expires_at: number }): Promise<boolean> {
   const result = await db.updateTable('agent_attachments').set({ status: 'completed', ...fields }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** The text a run reads of an original completed before it was kept at completion; set once. */
+export async function setAttachmentText(db: Executor, id: string, text: string): Promise<void> {
+  await db.updateTable('agent_attachments').set({ text_excerpt: text }).where('id', '=', id).where('text_excerpt', 'is', null).execute();
 }
 
 /** Uploads never completed in time and completed references past their lifetime, oldest first. */
