@@ -299,6 +299,59 @@ describeAgent(
       assert.match(String(result?.error), /grok-imagine-image takes at most 1 reference image.*propose_model_change/);
     });
 
+    test('a text or PDF file is read once, when it is completed: runs read the kept text, not the file; an original completed before that is read once more and kept', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const { db } = ctx.gw.gateway.services.database;
+      const { blobs } = ctx.gw.gateway.services;
+      const pdf = await uploaded(c, conversationId, 'plan.pdf', 'application/pdf', flatePdf('Launch in May'));
+      const notes = await uploaded(c, conversationId, 'notes.md', 'text/markdown', Buffer.from('# Notes\nBring the mugs.'));
+      const rowOf = (id: string) => db.selectFrom('agent_attachments').select(['text_excerpt', 'blob_key']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal((await rowOf(pdf.attachmentId)).text_excerpt, 'Launch in May');
+      assert.equal((await rowOf(notes.attachmentId)).text_excerpt, '# Notes\nBring the mugs.');
+      // Without their files, runs still read them: the text was kept at completion.
+      for (const id of [pdf.attachmentId, notes.attachmentId]) await blobs.delete((await rowOf(id)).blob_key);
+      ctx.orchestrator.plan(conversationId, { text: 'Noted.' });
+      const files = [pdf, notes].map((f) => ({ type: 'attachment', attachmentId: f.attachmentId, usageIntent: 'analyze' }));
+      await c.waitFor((await c.send(conversationId, 'read these', { content: [{ type: 'text', text: 'read these' }, ...files] })).runId, ['completed']);
+      const system = systemPromptOf(ctx.orchestrator.callsFor(conversationId).at(-1));
+      assert.ok(system.includes('<<<\nLaunch in May\n>>>') && system.includes('<<<\n# Notes\nBring the mugs.\n>>>'), system);
+      // An original completed before texts were kept: read once, at its first step, then kept.
+      const older = await uploaded(c, conversationId, 'older.pdf', 'application/pdf', flatePdf('Old news'));
+      await db.updateTable('agent_attachments').set({ text_excerpt: null }).where('id', '=', older.attachmentId).execute();
+      ctx.orchestrator.plan(conversationId, { text: 'Read.' });
+      await c.waitFor((await c.send(conversationId, 'and this', { content: [{ type: 'text', text: 'and this' }, { type: 'attachment', attachmentId: older.attachmentId }] })).runId, ['completed']);
+      assert.ok(systemPromptOf(ctx.orchestrator.callsFor(conversationId).at(-1)).includes('<<<\nOld news\n>>>'));
+      assert.equal((await rowOf(older.attachmentId)).text_excerpt, 'Old news');
+    });
+
+    test('masks past the limits are refused before a pixel is decoded, and a busy conversation before its masks are read', async () => {
+      const c = await agentClient(ctx.gw);
+      const conversationId = await c.conversation();
+      const path = `/api/v1/agent/conversations/${conversationId}/messages`;
+      const maskBlock = (id: string, original: string) => ({ type: 'attachment', attachmentId: id, maskFor: { type: 'attachment', id: original } });
+      // 4097 pixels wide: larger than any picture a model edits. A 1-bit PNG keeps it small.
+      const wide = await sharp({ create: { width: 4097, height: 8, channels: 3, background: '#000' } }).png({ palette: true, colours: 2 }).toBuffer();
+      const original = await uploaded(c, conversationId, 'wide.png', 'image/png', wide);
+      const mask = await uploaded(c, conversationId, 'wide-mask.png', 'image/png', wide);
+      const tooWide = await c.call('POST', path, { content: [{ type: 'text', text: 'edit' }, { type: 'attachment', attachmentId: original.attachmentId }, maskBlock(mask.attachmentId, original.attachmentId)] });
+      assert.equal(tooWide.status, 400, JSON.stringify(tooWide.body));
+      assert.equal(tooWide.body.error?.code, 'invalid_attachment');
+      assert.match(String(tooWide.body.error?.message), /at most 4096×4096/);
+      // Five masks: refused with the body, before any file is looked at.
+      const ids = Array.from({ length: 5 }, (_, i) => `att_${String(i).padStart(26, '0')}`);
+      const five = await c.call('POST', path, { content: [{ type: 'text', text: 'edit' }, ...ids.map((id) => maskBlock(id, original.attachmentId))] });
+      assert.equal(five.status, 400, JSON.stringify(five.body));
+      assert.match(String(five.body.error?.message), /at most 4 masks/);
+      // A conversation with an active run answers busy before reading the (bad) mask.
+      ctx.orchestrator.plan(conversationId, { toolCalls: [{ name: 'ask_clarification', arguments: { question: 'Which one?' } }] });
+      const first = await c.send(conversationId, 'start');
+      await c.waitFor(first.runId, ['waiting_for_clarification']);
+      const busy = await c.call('POST', path, { content: [{ type: 'text', text: 'edit' }, { type: 'attachment', attachmentId: original.attachmentId }, maskBlock(mask.attachmentId, original.attachmentId)] });
+      assert.equal(busy.status, 409, JSON.stringify(busy.body));
+      assert.equal(busy.body.error?.code, 'conversation_busy');
+    });
+
     // Last: it moves this gateway's agent clock forward.
     test('an upload not completed in 24 hours expires; a completed reference expires 3 days after completion, read or not', async () => {
       const c = await agentClient(ctx.gw);
