@@ -9,7 +9,7 @@ import { listEventsAfter, oldestEventSequence } from '../../adapters/db/reposito
 import { listMessages } from '../../adapters/db/repositories/agent/messages.repository.ts';
 import { listRunOperations, type OperationRow } from '../../adapters/db/repositories/agent/operations.repository.ts';
 import { listRunActions, type PendingActionRow } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { findOwnedRun, listQueuedRuns, type RunRow } from '../../adapters/db/repositories/agent/runs.repository.ts';
+import { findOwnedRun, listQueuedRuns } from '../../adapters/db/repositories/agent/runs.repository.ts';
 import { listSteps, type StepRow } from '../../adapters/db/repositories/agent/steps.repository.ts';
 import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
