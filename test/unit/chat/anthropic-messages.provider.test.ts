@@ -172,8 +172,8 @@ describe('anthropic messages provider', () => {
       .stream({ model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{ role: 'user', content: 'x' }] })
       .finalMessage();
     assert.deepEqual(message.content.map((b) => ({ ...b })), [
-      { type: 'text', text: 'Sure.' },
-      { type: 'tool_use', id: (message.content[1] as { id: string }).id, name: 'lookup', input: { q: 'cats' } },
+      { type: 'text', text: 'Sure.', citations: null },
+      { type: 'tool_use', id: (message.content[1] as { id: string }).id, name: 'lookup', input: { q: 'cats' }, caller: { type: 'direct' } },
     ]);
     assert.equal(message.usage.input_tokens, 12);
     assert.equal(message.usage.output_tokens, 7);
