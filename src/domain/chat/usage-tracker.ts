@@ -10,6 +10,9 @@ export class UsageTracker {
   #input: number | undefined;
   #cached = 0;
   #creation = 0;
+  #creation1h: number | undefined;
+  #webSearches: number | undefined;
+  #serviceTier: string | undefined;
   #output: number | undefined;
   #outputBytes = 0;
   readonly #estimatedInput: number;
@@ -23,6 +26,9 @@ export class UsageTracker {
     if (usage.inputTokens !== undefined) this.#input = usage.inputTokens;
     if (usage.cachedInputTokens !== undefined) this.#cached = usage.cachedInputTokens;
     if (usage.cacheCreationTokens !== undefined) this.#creation = usage.cacheCreationTokens;
+    if (usage.cacheCreation1hTokens !== undefined) this.#creation1h = usage.cacheCreation1hTokens;
+    if (usage.webSearchRequests !== undefined) this.#webSearches = usage.webSearchRequests;
+    if (usage.serviceTier !== undefined) this.#serviceTier = usage.serviceTier;
     if (usage.outputTokens !== undefined) this.#output = usage.outputTokens;
   }
 
@@ -42,6 +48,9 @@ export class UsageTracker {
       cachedInputTokens: this.#cached,
       cacheCreationTokens: this.#creation,
     };
+    if (this.#creation1h !== undefined) usage.cacheCreation1hTokens = this.#creation1h;
+    if (this.#webSearches !== undefined) usage.webSearchRequests = this.#webSearches;
+    if (this.#serviceTier !== undefined) usage.serviceTier = this.#serviceTier;
     if (!this.complete) usage.estimated = true;
     return usage;
   }
