@@ -180,6 +180,17 @@ interface Answer {
 function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Answer {
   const content: Array<Record<string, unknown>> = [];
   if (script.reasoning) content.push({ type: 'thinking', thinking: script.reasoning, signature: `sig_${randomBytes(6).toString('hex')}` });
+  // Each web search the API ran is a server_tool_use block and its result, before the answer.
+  for (let i = 0; i < (script.usage?.webSearches ?? 0); i++) {
+    const id = `srvtoolu_${randomBytes(6).toString('hex')}${i}`;
+    content.push({ type: 'server_tool_use', id, name: 'web_search', input: { query: `search ${i + 1}` }, caller: { type: 'direct' } });
+    content.push({
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      caller: { type: 'direct' },
+      content: [{ type: 'web_search_result', url: `https://example.com/${i}`, title: `Result ${i + 1}`, encrypted_content: 'EqgfCioIARgBIiQ3', page_age: null }],
+    });
+  }
   const text = script.text ?? (script.toolCalls?.length ? undefined : 'Hello from the fake upstream.');
   if (text !== undefined) content.push({ type: 'text', text, citations: null });
   for (const [i, call] of (script.toolCalls ?? []).entries()) {
@@ -227,6 +238,9 @@ function streamFrames(answer: Answer, script: FakeChatScript): string[] {
       frames.push(frame('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
       for (const piece of textPieces(String(block.thinking))) frames.push(frame('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }));
       frames.push(frame('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }));
+    } else if (block.type === 'server_tool_use' || block.type === 'web_search_tool_result') {
+      // Server tool blocks arrive whole in content_block_start.
+      frames.push(frame('content_block_start', { index, content_block: block }));
     } else {
       frames.push(frame('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {}, caller: { type: 'direct' } } }));
       // Anthropic opens every tool input with an empty partial_json.

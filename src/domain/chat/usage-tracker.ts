@@ -13,6 +13,7 @@ export class UsageTracker {
   #creation1h: number | undefined;
   #webSearches: number | undefined;
   #serviceTier: string | undefined;
+  #searchesSeen = 0;
   #output: number | undefined;
   #outputBytes = 0;
   readonly #estimatedInput: number;
@@ -32,6 +33,11 @@ export class UsageTracker {
     if (usage.outputTokens !== undefined) this.#output = usage.outputTokens;
   }
 
+  /** A server-side web search seen in the answer (its `server_tool_use` block), for when the count is not reported. */
+  addWebSearch(): void {
+    this.#searchesSeen++;
+  }
+
   /** Output text or argument text that reached us, for the fallback bound. */
   addOutput(text: string): void {
     this.#outputBytes += Buffer.byteLength(text, 'utf8');
@@ -49,7 +55,9 @@ export class UsageTracker {
       cacheCreationTokens: this.#creation,
     };
     if (this.#creation1h !== undefined) usage.cacheCreation1hTokens = this.#creation1h;
-    if (this.#webSearches !== undefined) usage.webSearchRequests = this.#webSearches;
+    // A stream cut before its final usage still bills the searches it showed: each one was run.
+    const searches = this.#webSearches ?? (this.#searchesSeen > 0 ? this.#searchesSeen : undefined);
+    if (searches !== undefined) usage.webSearchRequests = searches;
     if (this.#serviceTier !== undefined) usage.serviceTier = this.#serviceTier;
     if (!this.complete) usage.estimated = true;
     return usage;
