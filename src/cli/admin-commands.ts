@@ -13,6 +13,7 @@ import { ApiKeysService } from '../services/api-keys.service.ts';
 import { AuthService } from '../services/auth/auth.service.ts';
 import { grantCredit } from '../services/credits.service.ts';
 import { verifyLedger } from '../services/ledger.service.ts';
+import { listCheckoutsInReview } from '../adapters/db/repositories/payments.repository.ts';
 import { pino } from 'pino';
 import { Catalog } from '../domain/catalog/catalog.ts';
 import { createChatProviderRegistry } from '../providers/chat/chat-provider.registry.ts';
@@ -102,7 +103,11 @@ export async function runAdminCommand(command: string, rest: string[], config: C
       }
       case 'ledger verify': {
         const mismatches = await verifyLedger(db);
-        print({ ok: mismatches.length === 0, mismatches });
+        // Not a fault of the books (nothing was credited), but money an operator has to settle.
+        const checkoutsInReview = (await listCheckoutsInReview(db)).map((c) => ({
+          checkoutId: c.id, userId: c.user_id, sessionId: c.session_id, expectedMicroUsd: String(c.amount_micro), paidAmountMinor: c.paid_amount_minor, paidCurrency: c.paid_currency,
+        }));
+        print({ ok: mismatches.length === 0, mismatches, checkoutsInReview });
         return mismatches.length === 0 ? 0 : 1;
       }
       case 'agent verify-routes': {

@@ -15,8 +15,23 @@ export interface FakeChatScript {
   reasoning?: string;
   /** The vendor's own stop/finish reason; default from the content. */
   stopReason?: string;
-  /** Token counts to report; defaults are derived from the request and the answer. */
-  usage?: { input?: number; output?: number; cached?: number; cacheCreation?: number };
+  /**
+   * What to report as usage; token defaults are derived from the request and the answer. `cacheCreation`
+   * counts every cache write, `cacheCreation1h` the part written with a one-hour lifetime (Anthropic's
+   * `cache_creation.ephemeral_1h_input_tokens`); `webSearches`/`webFetches` are Anthropic's
+   * `server_tool_use`; `serviceTier` the tier the vendor reports (OpenAI's response `service_tier`,
+   * Anthropic's `usage.service_tier`), by default the one asked for or the standard one.
+   */
+  usage?: {
+    input?: number;
+    output?: number;
+    cached?: number;
+    cacheCreation?: number;
+    cacheCreation1h?: number;
+    webSearches?: number;
+    webFetches?: number;
+    serviceTier?: string;
+  };
   /** Report no usage at all. */
   omitUsage?: boolean;
   /** Answer with this HTTP error instead (body in the vendor's shape unless `body` is given). */

@@ -1,8 +1,12 @@
 /**
  * A fake OpenAI `/v1/chat/completions` upstream, following the public API: bearer auth, the request
- * checks OpenAI makes (model, messages, roles, tool messages answering a preceding tool call,
- * stream_options only with stream), chat.completion objects, and chunk streams with the role first,
- * indexed tool-call deltas, the finish chunk, the usage chunk (with include_usage) and `[DONE]`.
+ * checked against OpenAI's published request type (openai@7.57.0 `ChatCompletionCreateParamsBase`,
+ * test/fixtures/upstreams/openai/: an unknown or misspelt field at any depth, a missing required one
+ * or a value outside an enum gets OpenAI's 400 `invalid_request_error` naming it), the checks OpenAI
+ * makes beyond the type (messages not empty, tool messages answering a preceding tool call,
+ * stream_options only with stream), chat.completion objects with `service_tier` (the tier asked for,
+ * or `default`), and chunk streams with the role first, indexed tool-call deltas, the finish chunk,
+ * the usage chunk (with include_usage) and `[DONE]`.
  *
  *   const fake = await OpenAiChatFake.start();
  *   fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
@@ -21,6 +25,10 @@ import {
   textPieces,
   writeSse,
 } from './fake-upstream.ts';
+import { checkAgainstFixture, type SchemaViolation } from './upstream-schema.ts';
+
+/** OpenAI's published request type, as the strict fake checks it. */
+export const OPENAI_CHAT_REQUEST_FIXTURE = 'openai/chat-completions.request.json';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
@@ -52,7 +60,7 @@ export class OpenAiChatFake extends FakeUpstreamServer {
       return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'));
     }
     const invalid = validate(record.body, script);
-    if (invalid) return sendJson(res, 400, errorBody(invalid.message, 'invalid_request_error', invalid.param, null));
+    if (invalid) return sendJson(res, 400, errorBody(invalid.message, 'invalid_request_error', invalid.param, invalid.code ?? null));
     if (script.error) {
       const e = script.error;
       const headers: Record<string, string> = e.retryAfter === undefined ? {} : { 'retry-after': String(e.retryAfter) };
@@ -70,6 +78,7 @@ export class OpenAiChatFake extends FakeUpstreamServer {
       object: 'chat.completion',
       created: answer.created,
       model: answer.model,
+      service_tier: answer.serviceTier,
       system_fingerprint: 'fp_fake',
       choices: [{
         index: 0,
@@ -92,11 +101,38 @@ function errorBody(message: string, type: string, param: string | null, code: st
   return { error: { message, type, param, code } };
 }
 
-function validate(body: unknown, script: FakeChatScript): { message: string; param: string | null } | undefined {
+/** `messages[0].content[1].type`: how OpenAI names a field in its errors. */
+function openAiPath(path: Array<string | number>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+/** A schema finding as OpenAI words it. */
+export function openAiViolation(v: SchemaViolation): { message: string; param: string | null; code: string | null } {
+  const at = openAiPath(v.path);
+  const quote = (x: unknown) => `'${typeof x === 'string' ? x : JSON.stringify(x)}'`;
+  switch (v.kind) {
+    case 'unknown_field':
+      return v.path.length === 0
+        ? { message: `Unrecognized request argument supplied: ${v.field}`, param: null, code: null }
+        : { message: `Unknown parameter: '${at}.${v.field}'.`, param: `${at}.${v.field}`, code: 'unknown_parameter' };
+    case 'missing_field': {
+      const param = at === '' ? String(v.field) : `${at}.${v.field}`;
+      return { message: `Missing required parameter: '${param}'.`, param, code: 'missing_required_parameter' };
+    }
+    case 'invalid_value':
+      return { message: `Invalid value: ${quote(v.value)}. Supported values are: ${(v.allowed ?? []).filter((a) => a !== null).map(quote).join(', ')}.`, param: at, code: 'invalid_value' };
+    case 'invalid_type':
+      return { message: `Invalid type for '${at}': expected ${v.expected}, but got ${v.value === null ? 'null' : Array.isArray(v.value) ? 'an array' : typeof v.value} instead.`, param: at, code: 'invalid_type' };
+  }
+}
+
+function validate(body: unknown, script: FakeChatScript): { message: string; param: string | null; code?: string | null } | undefined {
   if (!isRecord(body)) return { message: 'We could not parse the JSON body of your request.', param: null };
   for (const field of script.rejectFields ?? []) {
     if (field in body) return { message: `Unrecognized request argument supplied: ${field}`, param: null };
   }
+  const violation = checkAgainstFixture(OPENAI_CHAT_REQUEST_FIXTURE, body);
+  if (violation) return openAiViolation(violation);
   if (typeof body.model !== 'string' || body.model === '') return { message: 'you must provide a model parameter', param: null };
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     return { message: "Invalid 'messages': empty array. Expected an array with minimum length 1.", param: 'messages' };
@@ -129,6 +165,7 @@ interface Answer {
   toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   finishReason: string;
   usage: Record<string, unknown>;
+  serviceTier: string;
 }
 
 function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Answer {
@@ -141,7 +178,11 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
   const input = script.usage?.input ?? fakeTokens([body.messages, body.tools]);
   const output = script.usage?.output ?? fakeTokens([text, toolCalls, script.reasoning]);
   const cached = script.usage?.cached ?? 0;
+  // OpenAI reports the tier that served the request: priority for `priority` and `fast`.
+  const asked = typeof body.service_tier === 'string' ? body.service_tier : undefined;
+  const serviceTier = script.usage?.serviceTier ?? (asked === 'priority' || asked === 'fast' ? 'priority' : asked === 'flex' || asked === 'scale' ? asked : 'default');
   return {
+    serviceTier,
     id: script.id ?? `chatcmpl-${randomBytes(8).toString('hex')}`,
     created: Math.floor(Date.now() / 1000),
     model: script.model ?? String(body.model),
@@ -153,7 +194,7 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
       prompt_tokens: input,
       completion_tokens: output,
       total_tokens: input + output,
-      prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0, ...(script.usage?.cacheCreation !== undefined ? { cache_write_tokens: script.usage.cacheCreation } : {}) },
       completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     },
   };
@@ -167,6 +208,7 @@ function streamFrames(answer: Answer, script: FakeChatScript, includeUsage: bool
       object: 'chat.completion.chunk',
       created: answer.created,
       model: answer.model,
+      service_tier: answer.serviceTier,
       system_fingerprint: 'fp_fake',
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       ...(includeUsage ? { usage: null } : {}),
@@ -180,7 +222,7 @@ function streamFrames(answer: Answer, script: FakeChatScript, includeUsage: bool
   });
   frames.push(chunk({}, answer.finishReason));
   if (includeUsage && !script.omitUsage) {
-    frames.push(frame({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, system_fingerprint: 'fp_fake', choices: [], usage: answer.usage }));
+    frames.push(frame({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, service_tier: answer.serviceTier, system_fingerprint: 'fp_fake', choices: [], usage: answer.usage }));
   }
   frames.push('data: [DONE]\n\n');
   if (script.errorAfterChunks) {

@@ -38,6 +38,12 @@ export interface Delivery {
   body: string;
 }
 
+/**
+ * API versions this fake answers for: the one stripe-node 23.1.0 pins (esm/apiVersion.js, read
+ * 2026-11-25). Without the header Stripe uses the account's default version.
+ */
+const STRIPE_VERSIONS = ['2026-10-28.endive'];
+
 const REQUIRED = ['mode', 'success_url', 'cancel_url', 'line_items[0][price_data][currency]', 'line_items[0][price_data][unit_amount]', 'line_items[0][price_data][product_data][name]', 'line_items[0][quantity]'];
 
 export class StripeFake {
@@ -45,7 +51,7 @@ export class StripeFake {
   readonly webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
   readonly sessions = new Map<string, FakeCheckoutSession>();
   /** Every create request as received (form fields and headers), for assertions. */
-  readonly creates: Array<{ form: URLSearchParams; idempotencyKey: string | undefined }> = [];
+  readonly creates: Array<{ form: URLSearchParams; idempotencyKey: string | undefined; stripeVersion: string | undefined }> = [];
   /** Where events are delivered (the gateway's webhook endpoint). */
   webhookUrl = '';
   url = '';
@@ -78,7 +84,7 @@ export class StripeFake {
     return {
       id: `evt_${randomBytes(12).toString('hex')}`,
       object: 'event',
-      api_version: '2024-06-20',
+      api_version: STRIPE_VERSIONS[0],
       created: Math.floor(Date.now() / 1000),
       type,
       livemode: false,
@@ -143,9 +149,14 @@ export class StripeFake {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return send(res, 400, { error: { type: 'invalid_request_error', message: 'Invalid request: expected application/x-www-form-urlencoded' } });
     }
+    const version = typeof req.headers['stripe-version'] === 'string' ? req.headers['stripe-version'] : undefined;
+    if (version !== undefined && !STRIPE_VERSIONS.includes(version)) {
+      // As Stripe answers a version it does not know.
+      return send(res, 400, { error: { type: 'invalid_request_error', message: `Invalid Stripe API version: ${version}` } });
+    }
     const form = new URLSearchParams(body);
     const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
-    this.creates.push({ form, idempotencyKey: key });
+    this.creates.push({ form, idempotencyKey: key, stripeVersion: version });
     if (key) {
       const earlier = this.#idempotent.get(key);
       if (earlier && earlier.params !== body) {

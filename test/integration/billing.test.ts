@@ -69,6 +69,7 @@ describeEachMode(
       assert.equal(sent.form.get('metadata[user_id]'), userId);
       assert.equal(sent.form.get('success_url'), `${ctx.gw.url}/billing?checkout=${checkout.id}`);
       assert.ok(sent.idempotencyKey?.includes(checkout.id));
+      assert.equal(sent.stripeVersion, '2026-10-28.endive', 'every Stripe call pins its API version');
 
       const paid = await stripe.pay(sessionId);
       assert.equal(paid.status, 200, paid.body);
@@ -153,6 +154,50 @@ describeEachMode(
       const unsigned = await fetch(stripe.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       assert.equal(unsigned.status, 400);
       assert.equal(await balanceMicro(ctx.gw, key), 9_000_000);
+    });
+
+    test('a paid session with another amount or currency is held for review, answered 200, and credits nothing', async () => {
+      setWebhook();
+      const { userId, key } = await ctx.gw.createUser(0);
+      const { checkout, sessionId } = await startTopup(ctx.gw, key, 1500);
+      const s = stripe.sessions.get(sessionId);
+      assert.ok(s);
+      s.payment_status = 'paid';
+      s.status = 'complete';
+      s.amount_total = 150;
+      const delivered = await stripe.deliver(stripe.event(sessionId));
+      // A refusal would make Stripe deliver it again for three days: the event is genuine, so it is acknowledged.
+      assert.equal(delivered.status, 200, delivered.body);
+      assert.equal(JSON.parse(delivered.body).result, 'review');
+      const again = await stripe.deliver(stripe.event(sessionId));
+      assert.equal(again.status, 200);
+      assert.equal(JSON.parse(again.body).result, 'already');
+      assert.equal(await balanceMicro(ctx.gw, key), 0, 'nothing credited');
+      const state = await ctx.gw.api(key, 'GET', `/api/v1/billing/checkout/${checkout.id}`);
+      assert.equal(data<Checkout>(state.body).status, 'review');
+
+      // The operator sees it: the admin API lists it with what was paid, and the books stay balanced.
+      const admin = await fetch(`${ctx.gw.url}/admin/v1/checkouts/review`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      assert.equal(admin.status, 200);
+      const held = ((await admin.json()) as { data: Array<Record<string, unknown>> }).data.find((c) => c.id === checkout.id);
+      assert.deepEqual(held && { userId: held.userId, sessionId: held.sessionId, expected: held.expectedMicroUsd, paid: held.paidAmountMinor, currency: held.paidCurrency }, {
+        userId,
+        sessionId,
+        expected: '15000000',
+        paid: 150,
+        currency: 'usd',
+      });
+      assert.equal((await fetch(`${ctx.gw.url}/admin/v1/checkouts/review`)).status, 401);
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
+
+      // Another currency, right amount: held the same way.
+      const second = await startTopup(ctx.gw, key, 800);
+      const t = stripe.sessions.get(second.sessionId);
+      assert.ok(t);
+      t.payment_status = 'paid';
+      t.currency = 'eur';
+      assert.equal(JSON.parse((await stripe.deliver(stripe.event(second.sessionId))).body).result, 'review');
+      assert.equal(await balanceMicro(ctx.gw, key), 0);
     });
 
     test('a completed but unpaid session credits nothing until its delayed payment succeeds', async () => {

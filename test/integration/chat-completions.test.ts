@@ -202,7 +202,8 @@ describeEachMode(
       assert.match(JSON.stringify(upstream.system), /Answer in French/);
       assert.deepEqual(upstream.messages[0]?.content.map((b) => b.source?.type ?? b.type), ['text', 'base64']);
       const p = await prices(ctx.gw, key, 'claude-sonnet-4-6');
-      const row = await assertSettled(ctx.gw, userId, completion.id, expectedCost(p, { input: 180, output: 12, cached: 50 }));
+      // The 30 cache writes at Claude's cache-write price (1.25× input), as Anthropic bills them.
+      const row = await assertSettled(ctx.gw, userId, completion.id, expectedCost(p, { input: 180, output: 12, cached: 50, writes: 30 }));
       assert.deepEqual([row.input_tokens, row.cached_tokens, row.cache_creation_tokens], [180, 50, 30]);
 
       const stream = await client.chat.completions.create({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });

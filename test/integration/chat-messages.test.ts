@@ -53,8 +53,8 @@ describeEachMode(
       const upstream = upstreamBody<{ model: string; system: unknown }>(fakes.anthropic, 0);
       assert.equal(upstream.model, 'claude-upstream-sonnet');
       assert.deepEqual(upstream.system, [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }]);
-      // Every prompt token: 300 uncached + 200 cache reads + 50 cache writes (at the input price).
-      const cost = expectedCost(await prices(ctx.gw, key, 'claude-sonnet-4-6'), { input: 550, output: 42, cached: 200 });
+      // Every prompt token: 300 uncached + 200 cache reads + 50 cache writes (at the 5-minute cache-write price).
+      const cost = expectedCost(await prices(ctx.gw, key, 'claude-sonnet-4-6'), { input: 550, output: 42, cached: 200, writes: 50 });
       const row = await assertSettled(ctx.gw, userId, message.id, cost);
       assert.deepEqual([row.protocol, row.input_tokens, row.cached_tokens, row.cache_creation_tokens], ['anthropic', 550, 200, 50]);
       assert.equal(await balanceMicro(ctx.gw, userId), 1_000_000 - cost);

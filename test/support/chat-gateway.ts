@@ -152,25 +152,72 @@ export async function chatLedger(gw: TestGateway, userId: string): Promise<Ledge
   return rows.map((r) => ({ kind: r.kind, reference: r.reference, amount: Number(r.amount_micro) }));
 }
 
-/** USD per 1M tokens as integer micro-USD, from the public catalog (what a client can read). */
-export async function prices(gw: TestGateway, key: string, model: string): Promise<{ input: bigint; output: bigint; cached: bigint }> {
+/** Published prices as integer micro-USD: per 1M tokens, and per 1,000 searches. */
+export interface PublishedPrices {
+  input: bigint;
+  output: bigint;
+  cached: bigint;
+  cacheWrite: bigint;
+  cacheWrite1h: bigint;
+  priority?: { input: bigint; output: bigint; cached: bigint };
+  webSearchPer1k?: bigint;
+}
+
+function usdMicro(usd: string): bigint {
+  const [whole, fraction = ''] = usd.split('.');
+  return BigInt(whole ?? '0') * 1_000_000n + BigInt((fraction + '000000').slice(0, 6));
+}
+
+/** The model's prices from the public model list (what a client can read). */
+export async function prices(gw: TestGateway, key: string, model: string): Promise<PublishedPrices> {
   const res = await gw.api(key, 'GET', '/api/v1/models');
-  const entry = (res.body as { data: Array<{ id: string; pricing: { input: string; output: string; cached_input: string } }> }).data.find((m) => m.id === model);
-  assert.ok(entry, `${model} is listed`);
-  const micro = (usd: string): bigint => {
-    const [whole, fraction = ''] = usd.split('.');
-    return BigInt(whole ?? '0') * 1_000_000n + BigInt((fraction + '000000').slice(0, 6));
+  type Published = {
+    input: string;
+    output: string;
+    cached_input: string;
+    cache_write: string;
+    cache_write_1h: string;
+    priority?: { input: string; output: string; cached_input: string };
+    web_search_per_1k?: string;
   };
-  return { input: micro(entry.pricing.input), output: micro(entry.pricing.output), cached: micro(entry.pricing.cached_input) };
+  const entry = (res.body as { data: Array<{ id: string; pricing: Published }> }).data.find((m) => m.id === model);
+  assert.ok(entry, `${model} is listed`);
+  const p = entry.pricing;
+  return {
+    input: usdMicro(p.input),
+    output: usdMicro(p.output),
+    cached: usdMicro(p.cached_input),
+    cacheWrite: usdMicro(p.cache_write),
+    cacheWrite1h: usdMicro(p.cache_write_1h),
+    ...(p.priority ? { priority: { input: usdMicro(p.priority.input), output: usdMicro(p.priority.output), cached: usdMicro(p.priority.cached_input) } } : {}),
+    ...(p.web_search_per_1k === undefined ? {} : { webSearchPer1k: usdMicro(p.web_search_per_1k) }),
+  };
 }
 
 /**
- * The documented formula: (uncached prompt × input + cache reads × cached input + output × output)
- * / 1,000,000, rounded up once. `input` counts every prompt token (cache reads and writes included).
+ * The documented formula: (plain prompt × input + cache reads × cached input + 5-minute writes ×
+ * cache write + one-hour writes × one-hour cache write + output × output) / 1,000,000 + searches ×
+ * the per-search price, rounded up once; at the priority prices when `tier` is priority (writes at
+ * its input price). `input` counts every prompt token (cache reads and writes included).
  */
-export function expectedCost(p: { input: bigint; output: bigint; cached: bigint }, usage: { input: number; output: number; cached?: number }): number {
+export function expectedCost(
+  p: PublishedPrices,
+  usage: { input: number; output: number; cached?: number; writes?: number; writes1h?: number; searches?: number; tier?: 'priority' },
+): number {
   const cached = BigInt(usage.cached ?? 0);
-  const total = (BigInt(usage.input) - cached) * p.input + cached * p.cached + BigInt(usage.output) * p.output;
+  const writes = BigInt(usage.writes ?? 0);
+  const writes1h = BigInt(usage.writes1h ?? 0);
+  const tier = usage.tier === 'priority' ? p.priority : undefined;
+  if (usage.tier === 'priority') assert.ok(tier, 'priority prices are published');
+  const input = tier?.input ?? p.input;
+  const total =
+    (BigInt(usage.input) - cached - writes) * input +
+    cached * (tier?.cached ?? p.cached) +
+    (writes - writes1h) * (tier ? input : p.cacheWrite) +
+    writes1h * (tier ? input : p.cacheWrite1h) +
+    BigInt(usage.output) * (tier?.output ?? p.output) +
+    // USD per 1,000 searches: one search is a thousandth of it, times 1,000,000 for the common divisor.
+    BigInt(usage.searches ?? 0) * (p.webSearchPer1k ?? 0n) * 1000n;
   return Number((total + 999_999n) / 1_000_000n);
 }
 

@@ -15,6 +15,7 @@ import type {
   OutputSpec,
   ParamField,
   PriceQuote,
+  PriceTier,
   ProbeRequest,
   ValidatedInput,
 } from './catalog.types.ts';
@@ -52,6 +53,15 @@ interface MediaEntry {
 interface ChatEntry {
   def: ChatModelDefinition;
   hidden: boolean;
+  /** Cache-write prices as multiples of the input price (the vendor publishes them so); 1 when absent. */
+  cacheWriteFactor: { '5m': number; '1h': number };
+}
+
+const NO_CACHE_SURCHARGE = { '5m': 1, '1h': 1 } as const;
+
+/** Input price × factor, rounded up to the micro-USD (a write never costs less than the vendor's rate). */
+function scaled(inputMicro: number, factor: number): number {
+  return Math.ceil(inputMicro * factor - 1e-9);
 }
 
 const NO_OVERRIDES: CatalogOverrides = { models: {}, addedChatModels: [], addedMediaModels: [] };
@@ -101,8 +111,10 @@ function withFieldsByValue(params: ParamField[], family: FamilyDef): ParamField[
 
 function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
   const input = usdToMicro(seed.input);
+  const factor = seed.cacheWrite ?? NO_CACHE_SURCHARGE;
   return {
     hidden: false,
+    cacheWriteFactor: { ...factor },
     def: {
       id: seed.id,
       name: seed.name,
@@ -112,6 +124,18 @@ function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
       inputMicroPerMillion: input,
       outputMicroPerMillion: usdToMicro(seed.output),
       cachedInputMicroPerMillion: seed.cachedInput === undefined ? input : usdToMicro(seed.cachedInput),
+      cacheWriteMicroPerMillion: scaled(input, factor['5m']),
+      cacheWrite1hMicroPerMillion: scaled(input, factor['1h']),
+      ...(seed.webSearchPer1k === undefined ? {} : { webSearchMicroPerCall: usdToMicro(seed.webSearchPer1k) / 1000 }),
+      ...(seed.priority === undefined
+        ? {}
+        : {
+            priority: {
+              inputMicroPerMillion: usdToMicro(seed.priority.input),
+              outputMicroPerMillion: usdToMicro(seed.priority.output),
+              cachedInputMicroPerMillion: usdToMicro(seed.priority.cachedInput),
+            },
+          }),
       protocols: [...seed.protocols],
       contextWindow: seed.contextWindow,
       maxOutputTokens: seed.maxOutputTokens,
@@ -119,6 +143,26 @@ function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
       tags: [...seed.tags],
     },
   };
+}
+
+/**
+ * A text model's prices as catalog tiers, USD per million (priceUnit megatoken): tokens, cache
+ * writes by lifetime, priority processing when offered, and web searches per million searches.
+ */
+function chatPriceTiers(def: ChatModelDefinition): PriceTier[] {
+  const tier = (key: string, micro: number): PriceTier => ({ key, price: microToUsd(micro), isDefault: key === 'input' });
+  const tiers = [
+    tier('input', def.inputMicroPerMillion),
+    tier('output', def.outputMicroPerMillion),
+    tier('cached_input', def.cachedInputMicroPerMillion),
+    tier('cache_write', def.cacheWriteMicroPerMillion),
+    tier('cache_write_1h', def.cacheWrite1hMicroPerMillion),
+  ];
+  if (def.priority) {
+    tiers.push(tier('priority_input', def.priority.inputMicroPerMillion), tier('priority_output', def.priority.outputMicroPerMillion), tier('priority_cached_input', def.priority.cachedInputMicroPerMillion));
+  }
+  if (def.webSearchMicroPerCall !== undefined) tiers.push(tier('web_search', def.webSearchMicroPerCall * 1_000_000));
+  return tiers;
 }
 
 function configPrice(field: string, usd: string): number {
@@ -179,6 +223,9 @@ export class Catalog {
     if (o.inputPrice !== undefined) {
       chat.def.inputMicroPerMillion = configPrice(`${field}.inputPrice`, o.inputPrice);
       if (!hadOwnCached) chat.def.cachedInputMicroPerMillion = chat.def.inputMicroPerMillion;
+      // Cache writes are published as multiples of the input price: they follow it.
+      chat.def.cacheWriteMicroPerMillion = scaled(chat.def.inputMicroPerMillion, chat.cacheWriteFactor['5m']);
+      chat.def.cacheWrite1hMicroPerMillion = scaled(chat.def.inputMicroPerMillion, chat.cacheWriteFactor['1h']);
     }
     if (o.outputPrice !== undefined) chat.def.outputMicroPerMillion = configPrice(`${field}.outputPrice`, o.outputPrice);
     if (o.cachedInputPrice !== undefined) chat.def.cachedInputMicroPerMillion = configPrice(`${field}.cachedInputPrice`, o.cachedInputPrice);
@@ -196,6 +243,7 @@ export class Catalog {
     const input = configPrice(`${field}.inputPrice`, m.inputPrice);
     this.chatById.set(m.id, {
       hidden: false,
+      cacheWriteFactor: { ...NO_CACHE_SURCHARGE },
       def: {
         id: m.id,
         name: m.name,
@@ -204,6 +252,8 @@ export class Catalog {
         inputMicroPerMillion: input,
         outputMicroPerMillion: configPrice(`${field}.outputPrice`, m.outputPrice),
         cachedInputMicroPerMillion: m.cachedInputPrice === undefined ? input : configPrice(`${field}.cachedInputPrice`, m.cachedInputPrice),
+        cacheWriteMicroPerMillion: input,
+        cacheWrite1hMicroPerMillion: input,
         protocols: [...m.protocols],
         contextWindow: m.contextWindow,
         maxOutputTokens: m.maxOutputTokens,
@@ -260,11 +310,7 @@ export class Catalog {
           vendor: def.vendor,
           tags: [...def.tags],
           capabilities: [...def.capabilities],
-          pricing: [
-            { key: 'input', price: microToUsd(def.inputMicroPerMillion), isDefault: true },
-            { key: 'output', price: microToUsd(def.outputMicroPerMillion), isDefault: false },
-            { key: 'cached_input', price: microToUsd(def.cachedInputMicroPerMillion), isDefault: false },
-          ],
+          pricing: chatPriceTiers(def),
           priceFrom: microToUsd(def.inputMicroPerMillion),
           priceUnit: 'megatoken',
           params: [],

@@ -132,6 +132,14 @@ export interface ChatModelDefinition {
   outputMicroPerMillion: number;
   /** Price of cached prompt tokens; defaults to the input price when a vendor publishes none. */
   cachedInputMicroPerMillion: number;
+  /** Cache writes with the default (5-minute) lifetime; the input price where the vendor charges no surcharge. */
+  cacheWriteMicroPerMillion: number;
+  /** Cache writes with a one-hour lifetime (Anthropic `cache_control.ttl: "1h"`). */
+  cacheWrite1hMicroPerMillion: number;
+  /** One server-side web search (Anthropic's web search tool); absent: not offered. */
+  webSearchMicroPerCall?: number;
+  /** Token prices of priority processing (OpenAI `service_tier: "priority"`); absent: not offered. */
+  priority?: { inputMicroPerMillion: number; outputMicroPerMillion: number; cachedInputMicroPerMillion: number };
   protocols: ChatProtocol[];
   contextWindow: number;
   maxOutputTokens: number;

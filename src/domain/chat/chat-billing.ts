@@ -1,10 +1,13 @@
 /**
  * What a chat request costs (decision 11), in integer micro-USD. Prices are micro-USD per million
  * tokens, so a charge is Σ tokens × price / 1,000,000: the sum is computed exactly (BigInt, no
- * intermediate rounding) and divided once per request, rounded up to the whole micro-USD. The hold
- * uses the same formula with the most the request can use, so it is never below the charge of an
- * answer that stays within the prompt estimate and max_tokens.
+ * intermediate rounding) and divided once per request, rounded up to the whole micro-USD. Per-use
+ * fees (web searches) are whole micro-USD and join the same sum. The hold uses the same prices with
+ * the most the request can use, so it is never below the charge of an answer that stays within the
+ * prompt estimate, max_tokens and the options it asked for.
  */
+import { invalidInput } from '../errors.ts';
+import type { ChatPriceOptions } from './chat-request.types.ts';
 import type { ChatUsage } from './chat-response.types.ts';
 
 export interface TokenPrices {
@@ -13,31 +16,94 @@ export interface TokenPrices {
   cachedInputMicroPerMillion: number;
 }
 
+/** A chat model's published prices (the catalog's `ChatModelDefinition` carries them). */
+export interface ChatPrices extends TokenPrices {
+  /** Cache writes with the default (5-minute) lifetime; the input price where the vendor charges none. */
+  cacheWriteMicroPerMillion: number;
+  /** Cache writes with a one-hour lifetime. */
+  cacheWrite1hMicroPerMillion: number;
+  /** One server-side web search; absent when the model's routes offer none we can bill. */
+  webSearchMicroPerCall?: number;
+  /** Token prices of priority processing; absent when it is not offered. */
+  priority?: TokenPrices;
+}
+
 const MILLION = 1_000_000n;
 
 function ceilDiv(numerator: bigint, denominator: bigint): number {
   return Number((numerator + denominator - 1n) / denominator);
 }
 
-/** The reservation: every prompt token at the input price plus every allowed output token. */
-export function holdMicro(prices: TokenPrices, promptTokens: number, maxOutputTokens: number): number {
-  const total = BigInt(promptTokens) * BigInt(prices.inputMicroPerMillion) + BigInt(maxOutputTokens) * BigInt(prices.outputMicroPerMillion);
+/** The tier a usage report says served the request; only `priority` has prices of its own. */
+function tokenPrices(prices: ChatPrices, serviceTier: string | undefined): TokenPrices {
+  return serviceTier === 'priority' && prices.priority ? prices.priority : prices;
+}
+
+/**
+ * The most one prompt token can cost under the options asked for: a cache write may cost more than
+ * an input token (Anthropic: 1.25× for 5 minutes, 2× for an hour), so with cache marks every prompt
+ * token is held at the dearest rate the marks allow.
+ */
+function holdInputRate(prices: ChatPrices, tokens: TokenPrices, options: ChatPriceOptions | undefined): number {
+  let rate = tokens.inputMicroPerMillion;
+  if (tokens !== prices) return rate;
+  if (options?.cacheWrites) rate = Math.max(rate, prices.cacheWriteMicroPerMillion);
+  if (options?.cacheWrites === '1h') rate = Math.max(rate, prices.cacheWrite1hMicroPerMillion);
+  return rate;
+}
+
+/**
+ * The reservation: every prompt token at the dearest input rate the request allows, every allowed
+ * output token, and every allowed web search.
+ */
+export function holdMicro(prices: ChatPrices, promptTokens: number, maxOutputTokens: number, options?: ChatPriceOptions): number {
+  const tokens = options?.priority && prices.priority ? prices.priority : prices;
+  const total =
+    BigInt(promptTokens) * BigInt(holdInputRate(prices, tokens, options)) +
+    BigInt(maxOutputTokens) * BigInt(tokens.outputMicroPerMillion) +
+    BigInt(options?.webSearches?.max ?? 0) * BigInt(prices.webSearchMicroPerCall ?? 0) * MILLION;
   return ceilDiv(total, MILLION);
 }
 
 /**
- * The charge for reported usage. `inputTokens` includes the cached reads and the cache writes: cache
- * reads are billed at the cached-input price, everything else of the prompt (cache writes included)
- * at the input price, output at the output price.
+ * The charge for reported usage. `inputTokens` includes the cache reads and the cache writes: cache
+ * reads are billed at the cached-input price, cache writes at the cache-write price of their lifetime
+ * (`cacheCreation1hTokens` of them at the one-hour price), the rest of the prompt at the input price,
+ * output at the output price, all at the prices of the tier the upstream reports; web searches at
+ * the per-search price.
  */
-export function costMicro(prices: TokenPrices, usage: ChatUsage): number {
-  const cached = BigInt(Math.max(0, usage.cachedInputTokens));
-  const uncached = BigInt(Math.max(0, usage.inputTokens - usage.cachedInputTokens));
+export function costMicro(prices: ChatPrices, usage: ChatUsage): number {
+  const tokens = tokenPrices(prices, usage.serviceTier);
+  const standard = tokens === prices;
+  const input = Math.max(0, usage.inputTokens);
+  const reads = Math.min(input, Math.max(0, usage.cachedInputTokens));
+  const writes = Math.min(input - reads, Math.max(0, usage.cacheCreationTokens));
+  const writes1h = Math.min(writes, Math.max(0, usage.cacheCreation1hTokens ?? 0));
+  const plain = input - reads - writes;
+  // Priority processing is an OpenAI tier, where a cache write costs an input token.
+  const write5m = standard ? prices.cacheWriteMicroPerMillion : tokens.inputMicroPerMillion;
+  const write1h = standard ? prices.cacheWrite1hMicroPerMillion : tokens.inputMicroPerMillion;
   const total =
-    uncached * BigInt(prices.inputMicroPerMillion) +
-    cached * BigInt(prices.cachedInputMicroPerMillion) +
-    BigInt(Math.max(0, usage.outputTokens)) * BigInt(prices.outputMicroPerMillion);
+    BigInt(plain) * BigInt(tokens.inputMicroPerMillion) +
+    BigInt(reads) * BigInt(tokens.cachedInputMicroPerMillion) +
+    BigInt(writes - writes1h) * BigInt(write5m) +
+    BigInt(writes1h) * BigInt(write1h) +
+    BigInt(Math.max(0, usage.outputTokens)) * BigInt(tokens.outputMicroPerMillion) +
+    BigInt(Math.max(0, usage.webSearchRequests ?? 0)) * BigInt(prices.webSearchMicroPerCall ?? 0) * MILLION;
   return ceilDiv(total, MILLION);
+}
+
+/**
+ * Refuses (400 naming the field) an option this model has no published price for: the request would
+ * cost the operator what nobody is charged.
+ */
+export function assertPriceOptionsBillable(modelId: string, prices: ChatPrices, options: ChatPriceOptions | undefined): void {
+  if (options?.priority && !prices.priority) {
+    throw invalidInput(`Priority processing is not offered for ${modelId}: it has no published priority price (GET /api/v1/models lists the prices).`, options.priority.param);
+  }
+  if (options?.webSearches && prices.webSearchMicroPerCall === undefined) {
+    throw invalidInput(`Server-side web search is not offered for ${modelId}: it has no published per-search price.`, options.webSearches.param);
+  }
 }
 
 /**
@@ -49,11 +115,14 @@ export function costMicro(prices: TokenPrices, usage: ChatUsage): number {
 export function billableUsage(usage: ChatUsage, bounds: { promptTokens: number; maxOutputTokens: number }): ChatUsage {
   if (!usage.estimated) return usage;
   const inputTokens = Math.min(usage.inputTokens, bounds.promptTokens);
-  return {
+  const billable: ChatUsage = {
+    ...usage,
     inputTokens,
     outputTokens: Math.min(usage.outputTokens, bounds.maxOutputTokens),
     cachedInputTokens: Math.min(usage.cachedInputTokens, inputTokens),
     cacheCreationTokens: Math.min(usage.cacheCreationTokens, inputTokens),
     estimated: true,
   };
+  if (usage.cacheCreation1hTokens !== undefined) billable.cacheCreation1hTokens = Math.min(usage.cacheCreation1hTokens, billable.cacheCreationTokens);
+  return billable;
 }

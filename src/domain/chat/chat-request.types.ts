@@ -131,10 +131,32 @@ export type ResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
 
-/** Request fields of the source protocol that the canonical model does not hold, kept verbatim. */
+/**
+ * Request fields of the source protocol that the canonical model does not hold, kept verbatim. Only
+ * fields of the protocol's published request type reach here (the parsers refuse the rest).
+ */
 export interface Passthrough {
   protocol: ChatProtocol;
   fields: Record<string, unknown>;
+  /**
+   * The fields (as sent) that an upstream of the other protocol cannot honour and that change the
+   * answer or the price the client asked for: such a route refuses the request instead of dropping
+   * them. The others (hints, metadata, what the other protocol does by default) are dropped there.
+   */
+  keepAcross: string[];
+}
+
+/**
+ * What the request asked for that changes its price beyond tokens at the standard rates, read by the
+ * parsers; billing holds for the worst case of it and charges what the usage report says.
+ */
+export interface ChatPriceOptions {
+  /** The longest cache lifetime a cache mark asks for: a cache write may cost up to its price. */
+  cacheWrites?: '5m' | '1h';
+  /** Priority processing (OpenAI `service_tier` `priority` or `fast`), at the model's priority prices. */
+  priority?: { param: string };
+  /** Server-side web searches: at most `max` (the web search tools' `max_uses`), each at the model's per-search price. */
+  webSearches?: { max: number; param: string };
 }
 
 export interface ChatRequest {
@@ -156,6 +178,8 @@ export interface ChatRequest {
   /** End-user id for the vendor's abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   userId?: string;
   passthrough?: Passthrough;
+  /** Price-changing options asked for; absent when none was. */
+  priceOptions?: ChatPriceOptions;
 }
 
 /** The text of the parts that are text, joined; used where a protocol wants a plain string. */

@@ -16,6 +16,12 @@ export interface ChatUsage {
   outputTokens: number;
   cachedInputTokens: number;
   cacheCreationTokens: number;
+  /** The part of the cache writes made with a one-hour lifetime (Anthropic `cache_creation.ephemeral_1h_input_tokens`). */
+  cacheCreation1hTokens?: number;
+  /** Web searches the upstream ran for the request (Anthropic `server_tool_use.web_search_requests`). */
+  webSearchRequests?: number;
+  /** The processing tier the upstream reports (OpenAI's `service_tier`, Anthropic's `usage.service_tier`). */
+  serviceTier?: string;
   /**
    * true when the upstream reported nothing and the numbers are our upper-bound estimate (prompt
    * estimate, UTF-8 bytes of the output): billing never undercharges for a silent upstream.

@@ -2,7 +2,7 @@
  * Helpers shared by the two wire protocols: merging passthrough fields into a rendered upstream
  * body, and the error code a stream failure stands for.
  */
-import type { ErrorCode } from '../errors.ts';
+import { type ErrorCode, invalidInput } from '../errors.ts';
 import type { ChatProtocol, ChatRequest } from './chat-request.types.ts';
 import { isObject, type JsonObject } from './json-input.ts';
 
@@ -10,11 +10,22 @@ import { isObject, type JsonObject } from './json-input.ts';
  * Adds the request's passthrough fields to `body` when the upstream speaks the protocol they came
  * from. Modelled fields win (the gateway may have capped or rewritten them); where both hold an
  * object (`metadata`, `output_config`), the two are merged one level deep so that the parts we do not
- * model survive.
+ * model survive. Toward the other protocol the fields are left out, unless leaving one out would
+ * change the answer or the price the client asked for (`keepAcross`): then this upstream cannot serve
+ * the request, and the refusal names the field (the route fails over; the client gets the 400 when
+ * no route speaks its protocol).
  */
 export function mergePassthrough(body: JsonObject, request: ChatRequest, protocol: ChatProtocol): JsonObject {
   const passthrough = request.passthrough;
-  if (!passthrough || passthrough.protocol !== protocol) return body;
+  if (!passthrough) return body;
+  if (passthrough.protocol !== protocol) {
+    const kept = passthrough.keepAcross[0];
+    if (kept !== undefined) {
+      const vendor = protocol === 'anthropic' ? 'an Anthropic' : 'an OpenAI-compatible';
+      throw invalidInput(`${kept} cannot be honoured by ${vendor} upstream, and leaving it out would change what was asked for; no route of this model could serve it.`, kept);
+    }
+    return body;
+  }
   for (const [key, value] of Object.entries(passthrough.fields)) {
     const current = body[key];
     if (current === undefined) body[key] = value;

@@ -10,6 +10,10 @@ export class UsageTracker {
   #input: number | undefined;
   #cached = 0;
   #creation = 0;
+  #creation1h: number | undefined;
+  #webSearches: number | undefined;
+  #serviceTier: string | undefined;
+  #searchesSeen = 0;
   #output: number | undefined;
   #outputBytes = 0;
   readonly #estimatedInput: number;
@@ -23,7 +27,15 @@ export class UsageTracker {
     if (usage.inputTokens !== undefined) this.#input = usage.inputTokens;
     if (usage.cachedInputTokens !== undefined) this.#cached = usage.cachedInputTokens;
     if (usage.cacheCreationTokens !== undefined) this.#creation = usage.cacheCreationTokens;
+    if (usage.cacheCreation1hTokens !== undefined) this.#creation1h = usage.cacheCreation1hTokens;
+    if (usage.webSearchRequests !== undefined) this.#webSearches = usage.webSearchRequests;
+    if (usage.serviceTier !== undefined) this.#serviceTier = usage.serviceTier;
     if (usage.outputTokens !== undefined) this.#output = usage.outputTokens;
+  }
+
+  /** A server-side web search seen in the answer (its `server_tool_use` block), for when the count is not reported. */
+  addWebSearch(): void {
+    this.#searchesSeen++;
   }
 
   /** Output text or argument text that reached us, for the fallback bound. */
@@ -42,6 +54,11 @@ export class UsageTracker {
       cachedInputTokens: this.#cached,
       cacheCreationTokens: this.#creation,
     };
+    if (this.#creation1h !== undefined) usage.cacheCreation1hTokens = this.#creation1h;
+    // A stream cut before its final usage still bills the searches it showed: each one was run.
+    const searches = this.#webSearches ?? (this.#searchesSeen > 0 ? this.#searchesSeen : undefined);
+    if (searches !== undefined) usage.webSearchRequests = searches;
+    if (this.#serviceTier !== undefined) usage.serviceTier = this.#serviceTier;
     if (!this.complete) usage.estimated = true;
     return usage;
   }

@@ -69,7 +69,10 @@ export function chatRequestBodyDoc(protocol: 'openai' | 'anthropic'): JsonSchema
         tools: { type: 'array', items: { type: 'object' } },
         tool_choice: {},
         response_format: { type: 'object' },
+        service_tier: { enum: ['auto', 'default', 'priority', 'fast'], description: 'priority and fast: billed at the model\'s priority prices (GET /api/v1/models), where offered' },
       },
+      description:
+        'Other fields of OpenAI\'s chat completions request are accepted and forwarded; a field that is not one is refused (400). web_search_options, audio, prediction, input_audio parts and service_tier flex/scale are refused: their prices are not published.',
     };
   }
   return {
@@ -83,8 +86,10 @@ export function chatRequestBodyDoc(protocol: 'openai' | 'anthropic'): JsonSchema
       messages: { type: 'array', minItems: 1, items: message },
       stream: { type: 'boolean', default: false },
       temperature: { type: 'number', minimum: 0, maximum: 1 },
-      tools: { type: 'array', items: { type: 'object' } },
+      tools: { type: 'array', items: { type: 'object' }, description: 'A web search tool needs max_uses (each search is billed and reserved); code execution tools are refused' },
       tool_choice: { type: 'object' },
     },
+    description:
+      'Other fields of Anthropic\'s messages request are accepted and forwarded; a field that is not one is refused (400). Cache writes are billed by lifetime (cache_write, cache_write_1h prices); container, speed "fast" and inference_geo other than "global" are refused.',
   };
 }

@@ -33,7 +33,15 @@ const costEntrySchema = {
     tokens: {
       type: 'object',
       description: 'Text models: USD per 1M tokens',
-      properties: { input: { type: 'string' }, output: { type: 'string' }, cachedInput: { type: 'string' } },
+      properties: {
+        input: { type: 'string' },
+        output: { type: 'string' },
+        cachedInput: { type: 'string' },
+        cacheWrite: { type: 'string', description: 'Cache writes with the default (5-minute) lifetime' },
+        cacheWrite1h: { type: 'string', description: 'Cache writes with a one-hour lifetime' },
+        priority: { type: 'object', description: 'Priority processing, where offered', properties: { input: { type: 'string' }, output: { type: 'string' }, cachedInput: { type: 'string' } } },
+        webSearchPer1k: { type: 'string', description: 'USD per 1,000 server-side web searches, where offered' },
+      },
     },
   },
 };
@@ -54,6 +62,18 @@ function costEntry(catalog: Catalog, model: CatalogModel) {
             input: microToUsd(chat.inputMicroPerMillion),
             output: microToUsd(chat.outputMicroPerMillion),
             cachedInput: microToUsd(chat.cachedInputMicroPerMillion),
+            cacheWrite: microToUsd(chat.cacheWriteMicroPerMillion),
+            cacheWrite1h: microToUsd(chat.cacheWrite1hMicroPerMillion),
+            ...(chat.priority
+              ? {
+                  priority: {
+                    input: microToUsd(chat.priority.inputMicroPerMillion),
+                    output: microToUsd(chat.priority.outputMicroPerMillion),
+                    cachedInput: microToUsd(chat.priority.cachedInputMicroPerMillion),
+                  },
+                }
+              : {}),
+            ...(chat.webSearchMicroPerCall === undefined ? {} : { webSearchPer1k: microToUsd(chat.webSearchMicroPerCall * 1000) }),
           },
         }
       : {}),

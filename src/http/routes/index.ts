@@ -5,6 +5,7 @@ import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
+import { registerAdminCheckoutRoutes } from './admin/admin-checkouts.route.ts';
 import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.ts';
 import { registerBillingRoutes } from './billing/index.ts';
 import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
@@ -63,6 +64,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminProviderRoutes(app, services);
   registerBillingRoutes(app, services);
   registerAdminRedeemCodeRoutes(app, services);
+  registerAdminCheckoutRoutes(app, services);
   registerOpenApiRoutes(app, services, openapi);
   // Attachments upload straight to S3 in scale-out: the page may connect there.
   registerWebApp(app, undefined, services.config.s3 ? [new URL(services.config.s3.endpoint).origin] : []);

@@ -6,7 +6,8 @@ import { errorResponse } from '../schemas.ts';
 
 /**
  * The chat models, in the OpenAI list shape (so `client.models.list()` works), each with its token
- * prices in USD per 1M tokens and the wire protocols it speaks.
+ * prices in USD per 1M tokens (cache writes by lifetime, priority processing where offered), the
+ * per-search price of server-side web search where offered, and the wire protocols it speaks.
  */
 export function registerModelsRoute(app: FastifyInstance, services: AppServices): void {
   const started = Math.floor(Date.now() / 1000);
@@ -38,6 +39,20 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
           input: microToUsd(m.inputMicroPerMillion),
           output: microToUsd(m.outputMicroPerMillion),
           cached_input: microToUsd(m.cachedInputMicroPerMillion),
+          // Cache writes by lifetime (Anthropic cache_control ttl "5m", "1h").
+          cache_write: microToUsd(m.cacheWriteMicroPerMillion),
+          cache_write_1h: microToUsd(m.cacheWrite1hMicroPerMillion),
+          ...(m.priority
+            ? {
+                priority: {
+                  input: microToUsd(m.priority.inputMicroPerMillion),
+                  output: microToUsd(m.priority.outputMicroPerMillion),
+                  cached_input: microToUsd(m.priority.cachedInputMicroPerMillion),
+                },
+              }
+            : {}),
+          // USD per 1,000 server-side web searches.
+          ...(m.webSearchMicroPerCall === undefined ? {} : { web_search_per_1k: microToUsd(m.webSearchMicroPerCall * 1000) }),
         },
       })),
     }),

@@ -4,7 +4,9 @@
  * the rest of the user's blocks), which is how the OpenAI side expresses them. Vendor blocks we do not
  * translate (document, search results, server tools) are kept as native parts. `metadata` and
  * `output_config` are read for what they share with OpenAI and also kept whole in passthrough, so
- * that the parts we do not model reach an Anthropic upstream.
+ * that the parts we do not model reach an Anthropic upstream. Other fields must be fields of the
+ * published request type (anthropic-messages.fields.ts); those that change the price are billed
+ * (cache writes by lifetime, web searches) or refused here.
  */
 import { invalidInput } from '../../domain/errors.ts';
 import type {
@@ -31,12 +33,8 @@ import {
   optionalPositiveInteger,
   optionalString,
   requiredString,
-  restFields,
 } from '../../domain/chat/json-input.ts';
-
-const MODELLED = new Set([
-  'model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'stop_sequences', 'stream', 'tools', 'tool_choice',
-]);
+import { cacheWriteLifetime, readAnthropicExtras, serverToolOptions } from './anthropic-messages.fields.ts';
 
 /** Blocks only Anthropic understands; forwarded to Anthropic upstreams, refused by the others. */
 const NATIVE_USER_BLOCKS = new Set(['document', 'search_result', 'container_upload']);
@@ -52,6 +50,7 @@ export function parseAnthropicMessagesRequest(body: unknown): ChatRequest {
   if (model === '') throw invalidInput('model must not be empty.', 'model');
   const maxTokens = optionalPositiveInteger(b, 'max_tokens', 'max_tokens');
   if (maxTokens === undefined) throw invalidInput('max_tokens is required.', 'max_tokens');
+  const extras = readAnthropicExtras(b);
 
   const request: ChatRequest = {
     model,
@@ -63,7 +62,7 @@ export function parseAnthropicMessagesRequest(body: unknown): ChatRequest {
       ? []
       : expectArray(b.stop_sequences, 'stop_sequences').map((s, i) => expectString(s, `stop_sequences[${i}]`)),
     stream: optionalBoolean(b, 'stream', 'stream') ?? false,
-    passthrough: { protocol: 'anthropic', fields: restFields(b, MODELLED) },
+    passthrough: { protocol: 'anthropic', fields: extras.fields, keepAcross: extras.keepAcross },
   };
   parseMessages(b.messages, request);
   const temperature = optionalNumber(b, 'temperature', 'temperature', { min: 0, max: 1 });
@@ -84,6 +83,9 @@ export function parseAnthropicMessagesRequest(body: unknown): ChatRequest {
       request.responseFormat = { type: 'json_schema', name: 'response', schema: expectObject(f.schema, 'output_config.format.schema') };
     }
   }
+  const cacheWrites = cacheWriteLifetime(request, b.cache_control);
+  const priceOptions = serverToolOptions(b.tools, cacheWrites ? { cacheWrites } : undefined);
+  if (priceOptions) request.priceOptions = priceOptions;
   return request;
 }
 

@@ -79,6 +79,16 @@ export function usageFromAnthropic(value: unknown): Partial<ChatUsage> {
   if (input !== undefined) usage.inputTokens = input + (read ?? 0) + (creation ?? 0);
   const output = num(value.output_tokens);
   if (output !== undefined) usage.outputTokens = output;
+  // Cache writes by lifetime: the one-hour ones cost more (message_start and the Message carry the split).
+  if (isObject(value.cache_creation)) {
+    const hour = num(value.cache_creation.ephemeral_1h_input_tokens);
+    if (hour !== undefined) usage.cacheCreation1hTokens = hour;
+  }
+  if (isObject(value.server_tool_use)) {
+    const searches = num(value.server_tool_use.web_search_requests);
+    if (searches !== undefined) usage.webSearchRequests = searches;
+  }
+  if (typeof value.service_tier === 'string') usage.serviceTier = value.service_tier;
   return usage;
 }
 

@@ -78,7 +78,9 @@ export function createAnthropicStreamDecoder(options: AnthropicStreamDecoderOpti
         return;
       }
       default:
-        // Server-tool blocks (web search and the like) are not part of the canonical answer.
+        // Server-tool blocks (web search and the like) are not part of the canonical answer, but a
+        // search that started is billed even if the stream breaks before the usage arrives.
+        if (block.type === 'server_tool_use' && block.name === 'web_search') usage.addWebSearch();
         blocks.set(index, { kind: 'other' });
     }
   };

@@ -1,8 +1,9 @@
 /**
  * Parses and validates a chat-completions request body (POST /api/v1/chat/completions) into the
- * canonical request. Refusals are `invalid_input` errors naming the field. Fields we do not model are
- * kept in `passthrough` and reach an OpenAI-style upstream untouched, so that its own validation
- * answers for them (SPEC.md: "an unsupported field returns the upstream provider's error").
+ * canonical request. Refusals are `invalid_input` errors naming the field. Fields we do not model
+ * must be fields of OpenAI's published request type (openai-chat.fields.ts): they are kept in
+ * `passthrough` and reach an OpenAI-style upstream untouched, so that its own validation answers for
+ * their values; those that change the price are billed or refused here.
  */
 import { invalidInput } from '../../domain/errors.ts';
 import type {
@@ -28,20 +29,15 @@ import {
   optionalPositiveInteger,
   optionalString,
   requiredString,
-  restFields,
 } from '../../domain/chat/json-input.ts';
 import { parseDataUri } from '../../domain/chat/chat-wire.helpers.ts';
+import { audioInputRefusal, readOpenAiExtras } from './openai-chat.fields.ts';
 
 export interface ParsedOpenAiChatRequest {
   request: ChatRequest;
   /** `stream_options.include_usage`: the client wants the final usage chunk. */
   includeUsage: boolean;
 }
-
-const MODELLED = new Set([
-  'model', 'messages', 'stream', 'stream_options', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens',
-  'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'stop', 'user',
-]);
 
 const ROLES = 'system, developer, user, assistant, tool';
 /** Function names as OpenAI accepts them; Anthropic's rule is the same alphabet, so both sides agree. */
@@ -54,6 +50,7 @@ export function parseOpenAiChatRequest(body: unknown): ParsedOpenAiChatRequest {
   const n = optionalNumber(b, 'n', 'n', { integer: true, min: 1 });
   if (n !== undefined && n > 1) throw invalidInput('n must be 1: one choice is returned per request.', 'n');
 
+  const extras = readOpenAiExtras(b);
   const request: ChatRequest = {
     model,
     system: [],
@@ -61,8 +58,9 @@ export function parseOpenAiChatRequest(body: unknown): ParsedOpenAiChatRequest {
     tools: [],
     stop: parseStop(b.stop),
     stream: optionalBoolean(b, 'stream', 'stream') ?? false,
-    passthrough: { protocol: 'openai', fields: restFields(b, MODELLED) },
+    passthrough: { protocol: 'openai', fields: extras.fields, keepAcross: extras.keepAcross },
   };
+  if (extras.priceOptions) request.priceOptions = extras.priceOptions;
   parseMessages(b.messages, request);
 
   const temperature = optionalNumber(b, 'temperature', 'temperature', { min: 0, max: 2 });
@@ -157,8 +155,9 @@ function parseUserContent(value: unknown, field: string): UserPart[] {
       case 'image_url':
         return parseImage(part, f);
       case 'input_audio':
+        throw audioInputRefusal(f);
       case 'file':
-        // OpenAI-only inputs: forwarded verbatim to OpenAI-style upstreams, refused by the others.
+        // An OpenAI-only input: forwarded verbatim to OpenAI-style upstreams, refused by the others.
         return { type: 'native', protocol: 'openai', value: part };
       default:
         throw invalidInput(`${f}.type must be one of text, image_url, input_audio, file.`, `${f}.type`);

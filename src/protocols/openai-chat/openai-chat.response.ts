@@ -82,8 +82,14 @@ export function usageFromOpenAi(value: unknown): Partial<ChatUsage> {
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   usage.cachedInputTokens = num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0;
-  usage.cacheCreationTokens = 0;
+  // Compatible servers in front of vendors that charge for cache writes (OpenRouter for Claude) report them here.
+  usage.cacheCreationTokens = num(details.cache_write_tokens) ?? 0;
   return usage;
+}
+
+/** The tier that served the request, which OpenAI reports beside the usage, at the top of the answer or chunk. */
+export function serviceTierFromOpenAi(body: JsonObject): Partial<ChatUsage> {
+  return typeof body.service_tier === 'string' ? { serviceTier: body.service_tier } : {};
 }
 
 export function renderOpenAiChatResponse(response: ChatResponse, created = Math.floor(Date.now() / 1000)): OpenAiChatCompletion {
@@ -143,6 +149,6 @@ export function parseOpenAiChatResponse(body: unknown): { response: Omit<ChatRes
       content,
       stopReason: message.refusal ? 'content_filter' : stopReasonFromOpenAi(choice.finish_reason),
     },
-    usage: usageFromOpenAi(b.usage),
+    usage: { ...usageFromOpenAi(b.usage), ...serviceTierFromOpenAi(b) },
   };
 }

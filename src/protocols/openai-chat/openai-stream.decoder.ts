@@ -6,7 +6,7 @@
 import type { ChatStreamDecoder, ChatStreamError, ChatStreamEvent, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { isObject, type JsonObject } from '../../domain/chat/json-input.ts';
 import { UsageTracker } from '../../domain/chat/usage-tracker.ts';
-import { stopReasonFromOpenAi, usageFromOpenAi } from './openai-chat.response.ts';
+import { serviceTierFromOpenAi, stopReasonFromOpenAi, usageFromOpenAi } from './openai-chat.response.ts';
 
 export interface OpenAiStreamDecoderOptions {
   /** Upper bound of the prompt, used as input usage if the upstream never reports it. */
@@ -88,6 +88,7 @@ export function createOpenAiStreamDecoder(options: OpenAiStreamDecoderOptions): 
         return fail(type === undefined ? { status, message } : { status, message, type });
       }
       start(out, chunk);
+      if (typeof chunk.service_tier === 'string') usage.report(serviceTierFromOpenAi(chunk));
       const choice = Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0] : undefined;
       const delta = choice && isObject(choice.delta) ? choice.delta : undefined;
       if (delta) {

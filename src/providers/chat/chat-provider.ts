@@ -25,6 +25,8 @@ export interface ChatUpstreamError {
   message: string;
   /** The upstream's own error type (e.g. `overloaded_error`, `invalid_request_error`). */
   type?: string;
+  /** The request field at fault, when we refused the request for this upstream ourselves. */
+  param?: string;
   /** The upstream's error body as received (at most 64 KiB), to forward verbatim on same-protocol routes. */
   upstreamBody?: string;
 }

@@ -16,5 +16,5 @@ export function readStringRecord(value: unknown): Record<string, string> {
  * retryable: the next route may speak the client's protocol and take it as it is.
  */
 export function translationFailure(error: AppError): ChatUpstreamResult {
-  return { ok: false, error: { status: 400, retryable: true, message: error.message } };
+  return { ok: false, error: { status: 400, retryable: true, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) } };
 }

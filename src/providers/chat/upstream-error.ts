@@ -11,7 +11,7 @@ export function appErrorFromUpstream(error: ChatUpstreamError): AppError {
   const retry = error.retryAfterS === undefined ? {} : { retryAfter: error.retryAfterS };
   switch (true) {
     case error.status === 400 || error.status === 422:
-      return new AppError('invalid_input', error.message);
+      return new AppError('invalid_input', error.message, error.param === undefined ? {} : { param: error.param });
     case error.status === 413:
       return new AppError('payload_too_large', error.message);
     case error.status === 429:

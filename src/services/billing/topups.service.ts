@@ -7,6 +7,7 @@ import {
   findCheckout,
   findCheckoutByKey,
   findCheckoutBySession,
+  holdCheckoutForReview,
   insertCheckoutOnce,
   listCheckouts,
 } from '../../adapters/db/repositories/payments.repository.ts';
@@ -36,7 +37,7 @@ export interface TopupsDeps {
 
 export interface WebhookOutcome {
   /** What the event did: `credited` exactly once per paid session, `already` for a repeat. */
-  result: 'credited' | 'already' | 'pending' | 'expired' | 'failed' | 'unknown_session' | 'ignored';
+  result: 'credited' | 'already' | 'pending' | 'expired' | 'failed' | 'review' | 'unknown_session' | 'ignored';
   checkoutId?: string;
 }
 
@@ -95,6 +96,8 @@ export class TopupsService {
       status: 'created',
       created_at: now,
       completed_at: null,
+      paid_amount_minor: null,
+      paid_currency: null,
     };
     let checkout = row;
     if (!(await insertCheckoutOnce(db, row))) {
@@ -170,11 +173,19 @@ export class TopupsService {
   }
 
   async #credit(checkout: CheckoutRow, event: Extract<PaymentEvent, { kind: 'checkout_paid' }>, now: number): Promise<WebhookOutcome> {
-    const paidMicro = centsToMicro(event.amountCents);
-    if (event.currency.toLowerCase() !== 'usd' || paidMicro !== checkout.amount_micro) {
-      // Our sessions fix the price; a different amount is not ours to interpret. Recorded for the operator.
-      this.#deps.logger.error({ checkoutId: checkout.id, amountCents: event.amountCents, currency: event.currency }, 'paid amount differs from the checkout');
-      throw invalidInput('the paid amount does not match the checkout');
+    const currency = event.currency.toLowerCase();
+    if (currency !== 'usd' || centsToMicro(event.amountCents) !== checkout.amount_micro) {
+      // Our sessions fix the price, so a different amount is not ours to interpret: nothing is credited
+      // and an operator decides. The delivery is acknowledged: the event is genuine, and a refusal
+      // would only make the provider send it again for days.
+      const held = await holdCheckoutForReview(this.#deps.db, checkout.id, { amountMinor: event.amountCents, currency }, now);
+      if (held) {
+        this.#deps.logger.error(
+          { checkoutId: checkout.id, sessionId: event.sessionId, userId: checkout.user_id, expectedMicro: checkout.amount_micro, paidAmountMinor: event.amountCents, paidCurrency: currency },
+          'paid amount differs from the checkout: held for review, nothing credited',
+        );
+      }
+      return { result: held ? 'review' : 'already', checkoutId: checkout.id };
     }
     const sessionId = event.sessionId;
     const credited = await this.#deps.db.transaction().execute(async (tx) => {

@@ -19,7 +19,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
-import { billableUsage, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { assertPriceOptionsBillable, billableUsage, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stream.collector.ts';
@@ -122,6 +122,7 @@ export class ChatService {
     const model = this.#model(call);
     const request = call.request;
     if (this.#deps.urlPolicy) assertChatUrlsPublic(request, this.#deps.urlPolicy());
+    assertPriceOptionsBillable(model.id, model, request.priceOptions);
     request.maxOutputTokens = this.#outputCap(model, request);
     const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
     await this.#hold(exchange);
@@ -141,9 +142,10 @@ export class ChatService {
    */
   quote(call: Pick<ChatCall, 'protocol' | 'request'>): ChatQuote {
     const model = this.#model(call);
+    assertPriceOptionsBillable(model.id, model, call.request.priceOptions);
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
-    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens) };
+    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions) };
   }
 
   #outputCap(model: ChatModelDefinition, request: ChatRequest): number {
@@ -331,7 +333,7 @@ class ChatExchange {
     this.maxOutputTokens = call.request.maxOutputTokens ?? 0;
     this.model = model;
     this.promptTokens = promptTokens;
-    this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens);
+    this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens, call.request.priceOptions);
     this.id = call.id ?? newId('chat', this.startedAt);
     this.maxChargeMicro = call.maxChargeMicro ?? Number.POSITIVE_INFINITY;
     this.record = {

@@ -138,8 +138,29 @@ describe('operator overrides', () => {
       { key: 'input', price: '4', isDefault: true },
       { key: 'output', price: '20', isDefault: false },
       { key: 'cached_input', price: '0.4', isDefault: false },
+      // OpenAI charges no cache-write surcharge; priority processing at OpenAI's own prices.
+      { key: 'cache_write', price: '4', isDefault: false },
+      { key: 'cache_write_1h', price: '4', isDefault: false },
+      { key: 'priority_input', price: '12.5', isDefault: false },
+      { key: 'priority_output', price: '75', isDefault: false },
+      { key: 'priority_cached_input', price: '1.25', isDefault: false },
     ]);
     assert.equal(c.chat('grok-4.3')?.cachedInputMicroPerMillion, 312_500);
+  });
+
+  test('Claude: cache writes follow the input price (1.25× and 2×), web searches per million searches', () => {
+    const c = build({ 'claude-haiku-4-5': { inputPrice: '1.10' } });
+    const sonnet = c.get('claude-sonnet-4-6')?.pricing;
+    assert.deepEqual(sonnet?.filter((t) => ['cache_write', 'cache_write_1h', 'web_search'].includes(t.key)), [
+      { key: 'cache_write', price: '3.75', isDefault: false },
+      { key: 'cache_write_1h', price: '6', isDefault: false },
+      { key: 'web_search', price: '10000', isDefault: false },
+    ]);
+    assert.equal(c.chat('claude-sonnet-4-6')?.webSearchMicroPerCall, 10_000);
+    const haiku = c.chat('claude-haiku-4-5');
+    assert.equal(haiku?.cacheWriteMicroPerMillion, 1_375_000);
+    assert.equal(haiku?.cacheWrite1hMicroPerMillion, 2_200_000);
+    assert.equal(c.chat('deepseek-v4-flash')?.priority, undefined);
   });
 });
 

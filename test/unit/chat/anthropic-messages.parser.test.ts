@@ -113,7 +113,11 @@ describe('Anthropic messages parser: canonical form', () => {
         top_k: 5,
         thinking: { type: 'enabled', budget_tokens: 2000 },
       },
+      // What an OpenAI-style route could not honour: it refuses the request instead of dropping them.
+      keepAcross: ['output_config', 'top_k', 'thinking'],
     });
+    // The cache mark on the tool and the web search tool (at most 2 searches) change the price.
+    assert.deepEqual(r.priceOptions, { cacheWrites: '5m', webSearches: { max: 2, param: 'tools[1]' } });
     assert.deepEqual(r.tools, [
       { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, cacheControl: { type: 'ephemeral' } },
       { type: 'native', protocol: 'anthropic', value: { type: 'web_search_20250305', name: 'web_search', max_uses: 2 } },
@@ -143,6 +147,7 @@ describe('Anthropic messages parser: canonical form', () => {
     assert.deepEqual(r.system, [{ type: 'text', text: 'Be kind.' }]);
     assert.deepEqual(r.messages[0], { role: 'user', content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/jpeg', data: '/9j/4AAQ' } }] });
     assert.equal(r.stream, false);
-    assert.deepEqual(r.passthrough, { protocol: 'anthropic', fields: {} });
+    assert.deepEqual(r.passthrough, { protocol: 'anthropic', fields: {}, keepAcross: [] });
+    assert.equal(r.priceOptions, undefined);
   });
 });

@@ -49,7 +49,7 @@ describe('anthropic messages provider', () => {
     const result = await provider.send(request({ top_k: 3, system: 'Be nice.' }), target, signal());
     assert.ok(result.ok && result.kind === 'response');
     assert.deepEqual(result.response.content, [{ type: 'text', text: 'Hello!' }]);
-    assert.deepEqual(result.response.usage, { inputTokens: 60, outputTokens: 4, cachedInputTokens: 20, cacheCreationTokens: 30 });
+    assert.deepEqual(result.response.usage, { inputTokens: 60, outputTokens: 4, cachedInputTokens: 20, cacheCreationTokens: 30, cacheCreation1hTokens: 0, serviceTier: 'standard' });
     assert.equal(result.response.stopReason, 'end_turn');
     const sent = fake.requests[0]!;
     assert.equal(sent.headers['x-api-key'], fake.apiKey);
@@ -74,7 +74,7 @@ describe('anthropic messages provider', () => {
     assert.deepEqual(text, { type: 'text', text: 'Let me check the weather.' });
     assert.deepEqual(call, { type: 'tool_call', id: 'toolu_9', name: 'get_weather', arguments: '{"city":"Paris","days":3}' });
     assert.equal(collected.response.stopReason, 'tool_use');
-    assert.deepEqual(collected.response.usage, { inputTokens: 48, outputTokens: 25, cachedInputTokens: 8, cacheCreationTokens: 0 });
+    assert.deepEqual(collected.response.usage, { inputTokens: 48, outputTokens: 25, cachedInputTokens: 8, cacheCreationTokens: 0, cacheCreation1hTokens: 0, serviceTier: 'standard' });
   });
 
   test('an OpenAI client with a tool conversation and no max_tokens passes Anthropic validation', async () => {
@@ -87,14 +87,18 @@ describe('anthropic messages provider', () => {
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
       tools: [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }],
-      seed: 5,
+      store: true,
     }).request;
     const result = await provider.send(req, target, signal());
     assert.ok(result.ok, JSON.stringify(result));
     const body = fake.requests[0]?.body as Record<string, unknown>;
     assert.equal(body.max_tokens, 4096);
     assert.equal(body.system, 'Sys');
-    assert.equal(body.seed, undefined);
+    assert.equal(body.store, undefined);
+    // A field that changes the answer is not dropped: this route refuses, naming it (a retryable failure).
+    const seeded = await provider.send({ ...req, passthrough: { protocol: 'openai', fields: { seed: 5 }, keepAcross: ['seed'] } }, target, signal());
+    assert.deepEqual(seeded.ok ? undefined : [seeded.error.status, seeded.error.retryable, seeded.error.param], [400, true, 'seed']);
+    assert.equal(fake.requests.length, 1, 'nothing was sent for it');
   });
 
   test('errors are classified with Retry-After; an overloaded first event fails over', async () => {
@@ -172,8 +176,8 @@ describe('anthropic messages provider', () => {
       .stream({ model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{ role: 'user', content: 'x' }] })
       .finalMessage();
     assert.deepEqual(message.content.map((b) => ({ ...b })), [
-      { type: 'text', text: 'Sure.' },
-      { type: 'tool_use', id: (message.content[1] as { id: string }).id, name: 'lookup', input: { q: 'cats' } },
+      { type: 'text', text: 'Sure.', citations: null },
+      { type: 'tool_use', id: (message.content[1] as { id: string }).id, name: 'lookup', input: { q: 'cats' }, caller: { type: 'direct' } },
     ]);
     assert.equal(message.usage.input_tokens, 12);
     assert.equal(message.usage.output_tokens, 7);

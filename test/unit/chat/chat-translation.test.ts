@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { isAppError } from '../../../src/domain/errors.ts';
 import type { ChatRequest } from '../../../src/domain/chat/chat-request.types.ts';
 import type { ChatResponse, StopReason } from '../../../src/domain/chat/chat-response.types.ts';
 import { AppError } from '../../../src/domain/errors.ts';
@@ -98,15 +99,22 @@ describe('request translation', () => {
     assert.equal(back.metadata, undefined);
   });
 
-  test('passthrough reaches the same protocol only, and modelled fields win', () => {
+  test('passthrough reaches the same protocol; across, hints are dropped and what changes the answer is refused', () => {
     const parsed = parseOpenAiChatRequest({ ...openAiBody, seed: 11, temperature: 0.2, logprobs: true }).request;
     const same = toOpenAi(parsed);
     assert.equal(same.seed, 11);
     assert.equal(same.logprobs, true);
     assert.equal(same.temperature, 0.2);
-    const other = toAnthropic(parsed);
-    assert.equal(other.seed, undefined);
-    assert.equal(other.logprobs, undefined);
+    // seed and logprobs change the answer: an Anthropic route cannot serve the request (400 naming the field).
+    assert.throws(() => toAnthropic(parsed), (e: unknown) => isAppError(e) && e.param === 'seed' && e.status === 400);
+    // Hints and the standard tier are left out.
+    const hints = parseOpenAiChatRequest({ ...openAiBody, metadata: { a: 'b' }, store: true, prompt_cache_key: 'k', service_tier: 'default', logprobs: false }).request;
+    const other = toAnthropic(hints);
+    for (const key of ['store', 'prompt_cache_key', 'service_tier', 'logprobs']) assert.equal(other[key], undefined, key);
+    // OpenAI's metadata (stored completions) is left out; the end user travels as Anthropic's metadata.user_id.
+    assert.deepEqual(other.metadata, { user_id: 'u-1' });
+    // Priority processing is refused on an Anthropic route (no per-request tier there).
+    assert.throws(() => toAnthropic(parseOpenAiChatRequest({ ...openAiBody, service_tier: 'priority' }).request), (e: unknown) => isAppError(e) && e.param === 'service_tier');
 
     const fromAnthropic = parseAnthropicMessagesRequest({
       model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], top_k: 3,
@@ -116,8 +124,15 @@ describe('request translation', () => {
     assert.equal(anth.top_k, 3);
     assert.deepEqual(anth.metadata, { user_id: 'u' });
     assert.deepEqual(anth.output_config, { effort: 'high', format: { type: 'json_schema', schema: { type: 'object' } } });
-    const oa = toOpenAi(fromAnthropic);
-    assert.equal(oa.top_k, undefined);
+    assert.throws(() => toOpenAi(fromAnthropic), (e: unknown) => isAppError(e) && e.param === 'top_k');
+    assert.throws(() => toOpenAi(parseAnthropicMessagesRequest({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], output_config: { effort: 'high' } })), (e: unknown) => isAppError(e) && e.param === 'output_config');
+    const formatOnly = parseAnthropicMessagesRequest({
+      model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], service_tier: 'standard_only', speed: 'standard', inference_geo: 'global',
+      metadata: { user_id: 'u' }, output_config: { format: { type: 'json_schema', schema: { type: 'object' } } }, thinking: { type: 'disabled' },
+      cache_control: { type: 'ephemeral', ttl: '1h' },
+    });
+    const oa = toOpenAi(formatOnly);
+    for (const key of ['top_k', 'service_tier', 'speed', 'inference_geo', 'thinking', 'cache_control', 'metadata']) assert.equal(oa[key], undefined, key);
     assert.deepEqual(oa.response_format, { type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object' } } });
   });
 

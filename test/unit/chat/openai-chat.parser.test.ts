@@ -124,7 +124,9 @@ describe('OpenAI chat parser: canonical form', () => {
     assert.deepEqual(r.toolChoice, { type: 'tool', name: 'lookup' });
     assert.deepEqual(r.responseFormat, { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true });
     assert.deepEqual(r.tools, [{ type: 'function', name: 'lookup', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: true }]);
-    assert.deepEqual(r.passthrough, { protocol: 'openai', fields: { seed: 7, frequency_penalty: 0.2 } });
+    // Both change the answer: an Anthropic route refuses the request rather than drop them.
+    assert.deepEqual(r.passthrough, { protocol: 'openai', fields: { seed: 7, frequency_penalty: 0.2 }, keepAcross: ['seed', 'frequency_penalty'] });
+    assert.equal(r.priceOptions, undefined);
     assert.deepEqual(r.messages, [
       { role: 'user', name: 'ana', content: [
         { type: 'text', text: 'What is this?' },
@@ -137,19 +139,13 @@ describe('OpenAI chat parser: canonical form', () => {
     ]);
   });
 
-  test('defaults: no stream, no usage chunk, max_tokens alias, audio parts kept as native', () => {
-    const parsed = parseOpenAiChatRequest({
-      model: 'm',
-      messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAA=', format: 'wav' } }] }],
-      max_tokens: 64,
-    });
+  test('defaults: no stream, no usage chunk, max_tokens alias, file parts kept as native', () => {
+    const file = { type: 'file', file: { file_id: 'file-abc' } };
+    const parsed = parseOpenAiChatRequest({ model: 'm', messages: [{ role: 'user', content: [file] }], max_tokens: 64 });
     assert.equal(parsed.includeUsage, false);
     assert.equal(parsed.request.stream, false);
     assert.equal(parsed.request.maxOutputTokens, 64);
     assert.deepEqual(parsed.request.stop, []);
-    assert.deepEqual(parsed.request.messages[0], {
-      role: 'user',
-      content: [{ type: 'native', protocol: 'openai', value: { type: 'input_audio', input_audio: { data: 'AAA=', format: 'wav' } } }],
-    });
+    assert.deepEqual(parsed.request.messages[0], { role: 'user', content: [{ type: 'native', protocol: 'openai', value: file }] });
   });
 });

@@ -1,5 +1,6 @@
 /** The `openai` adapter against the fake OpenAI upstream. */
 import assert from 'node:assert/strict';
+import { isAppError } from '../../../src/domain/errors.ts';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import OpenAI from 'openai';
@@ -56,7 +57,7 @@ describe('openai chat provider', () => {
     assert.equal(result.response.stopReason, 'end_turn');
     assert.equal(result.response.model, 'gpt-up');
     assert.match(result.response.id, /^chatcmpl-/);
-    assert.deepEqual(result.response.usage, { inputTokens: 11, outputTokens: 3, cachedInputTokens: 4, cacheCreationTokens: 0 });
+    assert.deepEqual(result.response.usage, { inputTokens: 11, outputTokens: 3, cachedInputTokens: 4, cacheCreationTokens: 0, serviceTier: 'default' });
     const sent = fake.requests[0]!;
     assert.equal(sent.headers.authorization, `Bearer ${fake.apiKey}`);
     assert.deepEqual(sent.body, { model: 'gpt-up', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 50, seed: 7 });
@@ -68,7 +69,7 @@ describe('openai chat provider', () => {
     const collected = await collectChatStream(stream(result));
     assert.ok(collected.ok);
     assert.deepEqual(collected.response.content, [{ type: 'text', text: 'Héllo wörld, this is streamed ✓' }]);
-    assert.deepEqual(collected.response.usage, { inputTokens: 9, outputTokens: 8, cachedInputTokens: 0, cacheCreationTokens: 0 });
+    assert.deepEqual(collected.response.usage, { inputTokens: 9, outputTokens: 8, cachedInputTokens: 0, cacheCreationTokens: 0, serviceTier: 'default' });
     assert.deepEqual(sentBody(fake, 0).stream_options, { include_usage: true });
   });
 
@@ -167,7 +168,7 @@ describe('openai chat provider', () => {
     assert.ok(last?.type === 'error');
     assert.equal(last.error.status, 502);
     // No usage chunk arrived: the input is the prompt's upper bound, the output the bytes seen.
-    assert.deepEqual(last.usage, { inputTokens: estimatePromptTokens(req), outputTokens: 'one two three four '.length, cachedInputTokens: 0, cacheCreationTokens: 0, estimated: true });
+    assert.deepEqual(last.usage, { inputTokens: estimatePromptTokens(req), outputTokens: 'one two three four '.length, cachedInputTokens: 0, cacheCreationTokens: 0, serviceTier: 'default', estimated: true });
     assert.equal(events.filter((e) => e.type === 'message_end').length, 0);
     assert.equal(await fake.requests[0]?.outcome, 'cut');
   });
@@ -197,7 +198,7 @@ describe('openai chat provider', () => {
     const req = request({ stream: true });
     const collected = await collectChatStream(stream(await provider.send(req, target, signal())));
     assert.ok(collected.ok);
-    assert.deepEqual(collected.response.usage, { inputTokens: estimatePromptTokens(req), outputTokens: 3, cachedInputTokens: 0, cacheCreationTokens: 0, estimated: true });
+    assert.deepEqual(collected.response.usage, { inputTokens: estimatePromptTokens(req), outputTokens: 3, cachedInputTokens: 0, cacheCreationTokens: 0, serviceTier: 'default', estimated: true });
     const whole = await provider.send(request(), target, signal());
     assert.ok(whole.ok && whole.kind === 'response');
     assert.equal(whole.response.usage.estimated, true);
@@ -225,21 +226,21 @@ describe('openai chat provider', () => {
     assert.equal(await fake.requests[1]?.outcome, 'aborted');
   });
 
-  test('an unknown field reaches the upstream, which answers with its own error', async () => {
-    fake.enqueue({ rejectFields: ['foo_bar'] });
-    const result = await provider.send(request({ foo_bar: 1 }), target, signal());
+  test('an unknown field is refused before any call; a value the upstream refuses comes back in its words', async () => {
+    assert.throws(() => request({ foo_bar: 1 }), (e: unknown) => isAppError(e) && e.param === 'foo_bar' && /Unrecognized request argument supplied: foo_bar/.test(e.message));
+    const result = await provider.send(request({ reasoning_effort: 'extreme' }), target, signal());
     assert.ok(!result.ok);
     assert.equal(result.error.status, 400);
     assert.equal(result.error.retryable, false);
-    assert.equal(result.error.message, 'Unrecognized request argument supplied: foo_bar');
+    assert.match(result.error.message, /^Invalid value: 'extreme'\. Supported values are: /);
     const appError = appErrorFromUpstream(result.error);
     assert.equal(appError.code, 'invalid_input');
-    assert.equal(appError.message, 'Unrecognized request argument supplied: foo_bar');
+    assert.equal(appError.message, result.error.message);
   });
 
   test('an Anthropic client reaches an OpenAI upstream: translated, Anthropic-only fields left out', async () => {
     const req = parseAnthropicMessagesRequest({
-      model: 'claude-sonnet-4-6', max_tokens: 99, system: 'Be terse.', top_k: 4,
+      model: 'claude-sonnet-4-6', max_tokens: 99, system: 'Be terse.', service_tier: 'auto', metadata: {},
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
     const result = await provider.send(req, target, signal());
@@ -254,6 +255,9 @@ describe('openai chat provider', () => {
     assert.ok(!refused.ok);
     assert.equal(refused.error.status, 400);
     assert.equal(refused.error.retryable, true, 'a route that speaks Anthropic may take it');
+    // top_k changes the answer: not dropped, refused the same way, naming it.
+    const topK = await provider.send(parseAnthropicMessagesRequest({ model: 'c', max_tokens: 9, top_k: 4, messages: [{ role: 'user', content: 'hi' }] }), target, signal());
+    assert.deepEqual(topK.ok ? undefined : [topK.error.status, topK.error.retryable, topK.error.param], [400, true, 'top_k']);
     assert.equal(fake.requests.length, 1);
   });
 

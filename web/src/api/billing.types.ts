@@ -1,7 +1,7 @@
 /** GET /api/v1/billing and friends: amounts are micro-USD decimal strings. */
 export interface BillingCheckout {
   id: string;
-  status: 'created' | 'paid' | 'expired' | 'failed';
+  status: 'created' | 'paid' | 'expired' | 'failed' | 'review';
   amountCents: number;
   amountMicroUsd: string;
   url: string | null;

@@ -93,6 +93,13 @@ function ReturnNotice(props: { checkout: BillingCheckout | undefined; cancelled:
       </p>
     );
   }
+  if (checkout.status === 'review') {
+    return (
+      <p className="notice notice-info" role="status" data-testid="checkout-result">
+        The payment provider reported a different amount than this top-up; nothing was added to your balance yet. The operator has been told and will settle it.
+      </p>
+    );
+  }
   if (props.cancelled || checkout.status === 'expired' || checkout.status === 'failed') {
     return (
       <p className="notice notice-info" role="status" data-testid="checkout-result">

@@ -48,6 +48,25 @@ export async function completeCheckout(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Holds a checkout the provider says was paid with another amount or currency than we opened (from
+ * `created`, `expired` or `failed`, like a credit): true for the one writer that moved it.
+ */
+export async function holdCheckoutForReview(db: Executor, id: string, paid: { amountMinor: number; currency: string }, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payment_checkouts')
+    .set({ status: 'review', completed_at: now, paid_amount_minor: paid.amountMinor, paid_currency: paid.currency })
+    .where('id', '=', id)
+    .where('status', 'in', ['created', 'expired', 'failed'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Checkouts held for an operator, oldest first (`ledger verify` and the admin API list them). */
+export async function listCheckoutsInReview(db: Executor, limit = 500): Promise<CheckoutRow[]> {
+  return db.selectFrom('payment_checkouts').selectAll().where('status', '=', 'review').orderBy('completed_at').orderBy('id').limit(limit).execute();
+}
+
 export async function listCheckouts(db: Executor, userId: string, limit: number): Promise<CheckoutRow[]> {
   return db.selectFrom('payment_checkouts').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -15,8 +15,11 @@ export interface PaymentCheckoutsTable {
   amount_micro: number;
   status: CheckoutStatus;
   created_at: number;
-  /** When it became paid, expired or failed. */
+  /** When it became paid, expired, failed or review. */
   completed_at: number | null;
+  /** What the provider said was paid, in its currency's minor unit, when that differed (migration 026). */
+  paid_amount_minor: number | null;
+  paid_currency: string | null;
 }
 
 /** A code an operator created; only the SHA-256 of the normalised code is stored. */

@@ -2,6 +2,14 @@
  * The 12 built-in text models (shared/catalog-notes.md, section 2). USD per 1M tokens. Cached-input
  * prices, context windows and output limits are our documented choices (docs/catalog.md).
  * `claude-opus-5` is not built in (its only source is unverified); an operator can add it.
+ *
+ * Price-changing options (issue 18, docs/decisions.md "Price-changing options of the text protocols"):
+ * - `cacheWrite`: cache writes as multiples of the input price, as Anthropic publishes them (5-minute
+ *   writes 1.25×, one-hour writes 2×; platform.claude.com pricing, "Prompt caching"); absent: a
+ *   write costs an input token (OpenAI-style vendors cache for free).
+ * - `webSearchPer1k`: USD per 1,000 server-side web searches (Anthropic: $10).
+ * - `priority`: OpenAI's priority processing prices (openai.com/api-priority-processing, read
+ *   2026-11-25, "excludes long context").
  */
 import type { ChatProtocol } from '../catalog.types.ts';
 
@@ -15,6 +23,10 @@ export interface ChatModelSeed {
   readonly output: string;
   /** Absent: the vendor publishes no cached-input price, so the input price applies. */
   readonly cachedInput?: string;
+  /** Cache-write prices as multiples of the input price (`5m` and `1h` lifetimes). */
+  readonly cacheWrite?: { readonly '5m': number; readonly '1h': number };
+  readonly webSearchPer1k?: string;
+  readonly priority?: { readonly input: string; readonly output: string; readonly cachedInput: string };
   readonly protocols: readonly ChatProtocol[];
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
@@ -25,6 +37,8 @@ export interface ChatModelSeed {
 const FULL = ['tools', 'vision', 'json_schema', 'streaming'];
 const NO_VISION = ['tools', 'json_schema', 'streaming'];
 const CLAUDE: readonly ChatProtocol[] = ['anthropic', 'openai'];
+/** Anthropic's prompt-caching multipliers and web search fee, the same for every Claude model. */
+const CLAUDE_OPTIONS = { cacheWrite: { '5m': 1.25, '1h': 2 }, webSearchPer1k: '10.00' } as const;
 const OPENAI: readonly ChatProtocol[] = ['openai'];
 
 export const CHAT_MODELS: readonly ChatModelSeed[] = [
@@ -37,6 +51,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '5.00',
     output: '30.00',
     cachedInput: '0.50',
+    priority: { input: '12.50', output: '75.00', cachedInput: '1.25' },
     protocols: OPENAI,
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
@@ -52,6 +67,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '2.50',
     output: '15.00',
     cachedInput: '0.25',
+    priority: { input: '5.00', output: '30.00', cachedInput: '0.50' },
     protocols: OPENAI,
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
@@ -67,6 +83,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '0.75',
     output: '4.50',
     cachedInput: '0.075',
+    priority: { input: '1.50', output: '9.00', cachedInput: '0.15' },
     protocols: OPENAI,
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
@@ -82,6 +99,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '5.00',
     output: '25.00',
     cachedInput: '0.50',
+    ...CLAUDE_OPTIONS,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -97,6 +115,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '3.00',
     output: '15.00',
     cachedInput: '0.30',
+    ...CLAUDE_OPTIONS,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -112,6 +131,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '1.00',
     output: '5.00',
     cachedInput: '0.10',
+    ...CLAUDE_OPTIONS,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,

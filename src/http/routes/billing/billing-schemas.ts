@@ -36,7 +36,7 @@ export const checkoutSchema: JsonSchema = {
   required: ['id', 'status', 'amountCents', 'amountMicroUsd', 'url', 'createdAt', 'completedAt'],
   properties: {
     id: { type: 'string' },
-    status: { enum: ['created', 'paid', 'expired', 'failed'] },
+    status: { enum: ['created', 'paid', 'expired', 'failed', 'review'], description: '`review`: paid with another amount than opened; nothing credited until the operator decides' },
     amountCents: { type: 'integer' },
     amountMicroUsd: micro('The amount credited when paid'),
     url: { type: ['string', 'null'], description: 'The payment page to send the payer to' },

@@ -19,7 +19,7 @@ import type {
   UpstreamFile,
 } from '../media-provider.ts';
 import type { OutputSpec } from '../../../domain/catalog/catalog.types.ts';
-import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { httpError, isTransientStatus, protocolError, retryDelayMs, submitWithoutAnswer } from '../shared/provider-errors.ts';
 import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
 import { guessFileType, isHttpUrl, urlFile } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
@@ -124,7 +124,7 @@ class ReplicateProvider implements MediaProvider {
     if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
     const { response } = exchange;
     if (response.status >= 300) {
-      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: retryDelayMs(response, this.#s.retryPollMs) };
       return { kind: 'failed', error: replicateError(response, 'poll') };
     }
     const prediction = parseJson(response.body);

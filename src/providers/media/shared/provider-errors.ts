@@ -54,3 +54,18 @@ export const POLL_RETRY_MS = 5_000;
 export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || status >= 500;
 }
+
+/** The longest wait a Retry-After may impose on one poll: a job that is waited for is not given up. */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * When to ask again after a transient answer (429, 5xx): the upstream's `Retry-After` (delay-seconds or
+ * an HTTP date, RFC 9110 §10.2.3) when it sent one, never sooner than `fallbackMs`, at most ten minutes.
+ */
+export function retryDelayMs(response: { headers: Record<string, string> }, fallbackMs: number, now: number = Date.now()): number {
+  const value = response.headers['retry-after']?.trim();
+  let asked: number | undefined;
+  if (value !== undefined && /^\d+$/u.test(value)) asked = Number(value) * 1000;
+  else if (value !== undefined && /[a-z]/iu.test(value) && !Number.isNaN(Date.parse(value))) asked = Date.parse(value) - now;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(fallbackMs, asked ?? 0));
+}

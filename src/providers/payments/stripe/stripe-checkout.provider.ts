@@ -6,6 +6,15 @@ import { checkStripeSignature } from './stripe-signature.ts';
 const TIMEOUT_MS = 20_000;
 
 /**
+ * The API version every call is made at, so that a change of the account's default version cannot
+ * change what a create answers. `2026-10-28.endive` is the version stripe-node 23.1.0 pins
+ * (esm/apiVersion.js, read 2026-11-25); its Checkout Session create parameters and the session fields
+ * we read (`payment_status`, `amount_total`, `currency`, `client_reference_id`) are unchanged there.
+ * The webhook endpoint should be created at the same version (its events are rendered in it).
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
+
+/**
  * Stripe Checkout over its plain HTTP API (no SDK: two calls do not need one): a one-off `payment`
  * session with an inline USD price, and the `Stripe-Signature` check of its webhooks.
  * https://docs.stripe.com/api/checkout/sessions/create, https://docs.stripe.com/webhooks#verify-manually
@@ -39,6 +48,7 @@ export class StripeCheckoutProvider implements PaymentProvider {
           authorization: `Bearer ${this.#config.secretKey}`,
           'content-type': 'application/x-www-form-urlencoded',
           'idempotency-key': request.idempotencyKey,
+          'stripe-version': STRIPE_API_VERSION,
         },
         body: form.toString(),
         signal: AbortSignal.timeout(TIMEOUT_MS),
