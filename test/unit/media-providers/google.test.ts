@@ -166,7 +166,7 @@ describe('Google images (generateContent)', () => {
     assert.equal(outcome.kind, 'completed');
     const body = fake.callsTo('generateContent').at(-1);
     assert.equal(body?.model, 'gemini-3-pro-image');
-    const parts = (body?.body.contents as Array<{ parts: Array<Record<string, unknown>> }>)[0]?.parts ?? [];
+    const parts = ((body?.body.contents ?? []) as Array<{ parts: Array<Record<string, unknown>> }>)[0]?.parts ?? [];
     assert.deepEqual(parts[0], { text: 'make it blue' });
     assert.deepEqual(parts.slice(1), [
       { inlineData: { mimeType: 'image/png', data: fake.assets.png.toString('base64') } },
@@ -320,9 +320,9 @@ describe('Google videos (predictLongRunning and operations)', () => {
     assert.equal(submitted.kind, 'accepted');
     const sent = fake.callsTo('predictLongRunning').at(-1);
     assert.equal(sent?.model, 'veo-3.1-generate-preview');
-    const instance = (sent?.body.instances as Array<Record<string, unknown>>)[0];
+    const instance = ((sent?.body.instances ?? []) as Array<Record<string, unknown>>)[0];
     assert.deepEqual(Object.keys(instance ?? {}).sort(), ['prompt', 'referenceImages']);
-    assert.deepEqual((instance?.referenceImages as Array<{ referenceType: string }>).map((r) => r.referenceType), ['asset', 'asset', 'asset']);
+    assert.deepEqual(((instance?.referenceImages ?? []) as Array<{ referenceType: string }>).map((r) => r.referenceType), ['asset', 'asset', 'asset']);
     const lite = await google().submit(job('veo-3.1-lite', { prompt: 'p', resolution: '1080p' }));
     assert.equal(lite.kind, 'accepted');
     assert.equal(fake.callsTo('predictLongRunning').at(-1)?.model, 'veo-3.1-lite-generate-preview');
