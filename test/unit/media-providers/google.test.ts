@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { GuardedHttpClient } from '../../../src/adapters/outbound/guarded-http-client.ts';
 import { googleError, operationError, retryAfterMs } from '../../../src/providers/media/google/google-errors.ts';
 import { readImageAnswer } from '../../../src/providers/media/google/google-image.mapping.ts';
+import { BlobJson, blobData, parseBlobJson } from '../../../src/providers/media/google/google-json.ts';
 import { googleModel, googleRefusal } from '../../../src/providers/media/google/google-models.ts';
 import { readOperation } from '../../../src/providers/media/google/google-veo.mapping.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
@@ -110,6 +111,31 @@ describe('Google strict fake (the documents, not our mapping)', () => {
       const res = await raw(path(model), body);
       assert.deepEqual([res.status, res.json.error?.status], [400, 'INVALID_ARGUMENT'], `${model} ${JSON.stringify(body).slice(0, 200)}`);
     }
+  });
+});
+
+describe('Google inline images in JSON (kept out of JSON.stringify and JSON.parse)', () => {
+  test('a body with blobs serialises to the same JSON as JSON.stringify would, and a prompt cannot forge a blob', async () => {
+    const image = Buffer.alloc(200_000, 7);
+    const json = new BlobJson();
+    const value = { contents: [{ parts: [{ text: '@@not-a-blob:0@@ "quoted" ünïcode' }, { inlineData: { mimeType: 'image/png', data: json.blob(image) } }] }] };
+    const body = await json.serialize(value);
+    const expected = { contents: [{ parts: [{ text: '@@not-a-blob:0@@ "quoted" ünïcode' }, { inlineData: { mimeType: 'image/png', data: image.toString('base64') } }] }] };
+    assert.deepEqual(JSON.parse(body.toString('utf8')), expected);
+  });
+
+  test('an answer is parsed with its long data strings cut out and decoded apart; short ones and other members stay as they are', async () => {
+    const big = Buffer.alloc(50_000, 3);
+    const small = Buffer.from('tiny');
+    const pretty = Buffer.from(JSON.stringify({ candidates: [{ content: { parts: [{ text: 'a "data": "x" in text' }, { inlineData: { mimeType: 'image/png', data: big.toString('base64') } }, { inlineData: { mimeType: 'image/png', data: small.toString('base64') } }] } }] }, null, 2));
+    const parsed = await parseBlobJson(pretty);
+    assert.ok(parsed);
+    assert.equal(parsed.blobs.length, 1);
+    const parts = (parsed.json as { candidates: Array<{ content: { parts: Array<{ text?: string; inlineData?: { data: string } }> } }> }).candidates[0]?.content.parts ?? [];
+    assert.equal(parts[0]?.text, 'a "data": "x" in text');
+    assert.ok(blobData(parts[1]?.inlineData?.data ?? '', parsed.blobs)?.equals(big));
+    assert.ok(blobData(parts[2]?.inlineData?.data ?? '', parsed.blobs)?.equals(small));
+    assert.equal(await parseBlobJson(Buffer.from('not json')), undefined);
   });
 });
 

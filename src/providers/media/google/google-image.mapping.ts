@@ -10,11 +10,13 @@ import type { ImageOutputSpec, ValidatedInput } from '../../../domain/catalog/ca
 import type { ProviderError, UpstreamFile } from '../media-provider.ts';
 import { isRecord, recordAt, stringAt } from '../shared/upstream-http.ts';
 import type { InlineImage } from './google-files.ts';
+import { type BlobJson, blobData } from './google-json.ts';
 import { aspectRatioOf, imageSizeOf } from './google-models.ts';
 
-export function imageRequestBody(input: ValidatedInput, references: readonly InlineImage[]): Record<string, unknown> {
+/** The request; each reference image's bytes stand in `json` until it is serialised. */
+export function imageRequestBody(input: ValidatedInput, references: readonly InlineImage[], json: BlobJson): Record<string, unknown> {
   const parts: Array<Record<string, unknown>> = [{ text: String(input.prompt ?? '') }];
-  for (const image of references) parts.push({ inlineData: { mimeType: image.mimeType, data: image.data.toString('base64') } });
+  for (const image of references) parts.push({ inlineData: { mimeType: image.mimeType, data: json.blob(image.data) } });
   return {
     contents: [{ role: 'user', parts }],
     generationConfig: {
@@ -41,7 +43,7 @@ export type ImageAnswer = { kind: 'completed'; files: UpstreamFile[] } | { kind:
  * The images of a generateContent answer (thought images, which Google does not bill, are skipped),
  * at most as many as the request asked for; a block or an answer without an image is a failure.
  */
-export function readImageAnswer(json: unknown, spec: Pick<ImageOutputSpec, 'count'>): ImageAnswer {
+export function readImageAnswer(json: unknown, spec: Pick<ImageOutputSpec, 'count'>, blobs: readonly Buffer[] = []): ImageAnswer {
   const blockReason = stringAt(recordAt(json, 'promptFeedback'), 'blockReason');
   if (blockReason) return { kind: 'failed', error: { message: `google blocked the prompt (${blockReason})`, retryable: false, code: 'content_policy' } };
   const candidates = isRecord(json) && Array.isArray(json.candidates) ? json.candidates.filter(isRecord) : [];
@@ -54,7 +56,8 @@ export function readImageAnswer(json: unknown, spec: Pick<ImageOutputSpec, 'coun
     for (const part of Array.isArray(parts) ? parts.filter(isRecord) : []) {
       if (part.thought === true) continue;
       const image = inlineDataOf(part);
-      if (image && files.length < spec.count) files.push({ fileType: 'image', data: Buffer.from(image.data, 'base64'), contentType: image.mimeType });
+      const data = image && files.length < spec.count ? blobData(image.data, blobs) : undefined;
+      if (image && data && data.length > 0) files.push({ fileType: 'image', data, contentType: image.mimeType });
     }
   }
   if (files.length > 0) return { kind: 'completed', files };

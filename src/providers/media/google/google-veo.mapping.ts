@@ -15,16 +15,14 @@ import type { ProviderError } from '../media-provider.ts';
 import { isRecord, numberAt, recordAt, stringAt } from '../shared/upstream-http.ts';
 import { operationError } from './google-errors.ts';
 import type { InlineImage } from './google-files.ts';
+import type { BlobJson } from './google-json.ts';
 import { usesReferenceImages } from './google-models.ts';
 
 const VEO_SECONDS = 8;
 
-function imageJson(image: InlineImage): Record<string, unknown> {
-  return { bytesBase64Encoded: image.data.toString('base64'), mimeType: image.mimeType };
-}
-
-/** The predictLongRunning body; `images` are `input.urls` fetched, in order. */
-export function veoRequestBody(input: ValidatedInput, images: readonly InlineImage[]): Record<string, unknown> {
+/** The predictLongRunning body; `images` are `input.urls` fetched, in order, their bytes standing in `json`. */
+export function veoRequestBody(input: ValidatedInput, images: readonly InlineImage[], json: BlobJson): Record<string, unknown> {
+  const imageJson = (image: InlineImage) => ({ bytesBase64Encoded: json.blob(image.data), mimeType: image.mimeType });
   const instance: Record<string, unknown> = { prompt: String(input.prompt ?? '') };
   if (usesReferenceImages(input)) {
     instance.referenceImages = images.map((image) => ({ image: imageJson(image), referenceType: 'asset' }));

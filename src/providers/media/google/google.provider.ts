@@ -30,6 +30,7 @@ import { parseJson, stringAt, type UpstreamRequest } from '../shared/upstream-ht
 import { googleError, retryAfterMs } from './google-errors.ts';
 import { downloadResult, fetchReferenceImage, type InlineImage } from './google-files.ts';
 import { imageRequestBody, readImageAnswer } from './google-image.mapping.ts';
+import { BlobJson, parseBlobJson } from './google-json.ts';
 import { googleModel, googleRefusal, methodOf } from './google-models.ts';
 import { readOperation, veoRequestBody } from './google-veo.mapping.ts';
 
@@ -50,6 +51,7 @@ class GoogleProvider implements MediaProvider {
   readonly #maxVideoBytes: number;
   readonly #maxImageAnswerBytes: number;
   readonly #maxReferenceBytes: number;
+  readonly #maxInlineBytes: number;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
@@ -62,12 +64,15 @@ class GoogleProvider implements MediaProvider {
     this.#imageTimeoutMs = optionNumber(o, 'imageTimeoutMs', Math.max(o.timeoutMs, 180_000));
     this.#downloadTimeoutMs = optionNumber(o, 'downloadTimeoutMs', Math.max(o.timeoutMs, 120_000));
     this.#maxVideoBytes = optionNumber(o, 'maxVideoBytes', 512 * MIB);
-    this.#maxImageAnswerBytes = optionNumber(o, 'maxImageAnswerBytes', 128 * MIB);
+    this.#maxImageAnswerBytes = optionNumber(o, 'maxImageAnswerBytes', 64 * MIB);
     this.#maxReferenceBytes = optionNumber(o, 'maxReferenceBytes', 20 * MIB);
+    this.#maxInlineBytes = optionNumber(o, 'maxInlineBytes', 64 * MIB);
   }
 
   #request(job: MediaJob, method: 'GET' | 'POST', path: string, extra: Partial<UpstreamRequest> = {}): UpstreamRequest {
-    return { method, url: `${this.#s.baseUrl}/${this.#apiVersion}/${path}`, headers: { 'x-goog-api-key': this.#s.apiKey }, signal: job.signal, ...extra };
+    const headers: Record<string, string> = { 'x-goog-api-key': this.#s.apiKey };
+    if (extra.body !== undefined) headers['content-type'] = 'application/json';
+    return { method, url: `${this.#s.baseUrl}/${this.#apiVersion}/${path}`, headers, signal: job.signal, ...extra };
   }
 
   refusal(request: RouteRequest): RouteRefusal | undefined {
@@ -86,33 +91,39 @@ class GoogleProvider implements MediaProvider {
 
   async #referenceImages(job: MediaJob): Promise<InlineImage[] | { error: ProviderError }> {
     const images: InlineImage[] = [];
+    let total = 0;
     for (const [index, url] of stringList(job.input.urls).entries()) {
       const image = await fetchReferenceImage(this.#guarded, url, index, { timeoutMs: this.#downloadTimeoutMs, maxBytes: this.#maxReferenceBytes });
       if ('error' in image) return image;
+      total += image.data.length;
+      // Google takes images inline only, in a request of bounded size: a route that may take them by URL can.
+      if (total > this.#maxInlineBytes) return { error: unsupported(`google: input.urls: the images total more than ${this.#maxInlineBytes} bytes, more than one request carries`) };
       images.push(image);
     }
     return images;
   }
 
   async #generateImage(job: MediaJob, model: string, images: InlineImage[]): Promise<SubmitOutcome> {
+    const json = new BlobJson();
+    const body = await json.serialize(imageRequestBody(job.input, images, json));
     const exchange = await this.#s.http.send(
-      this.#request(job, 'POST', `models/${model}:generateContent`, {
-        json: imageRequestBody(job.input, images),
-        timeoutMs: this.#imageTimeoutMs,
-        maxBytes: this.#maxImageAnswerBytes,
-      }),
+      this.#request(job, 'POST', `models/${model}:generateContent`, { body, timeoutMs: this.#imageTimeoutMs, maxBytes: this.#maxImageAnswerBytes }),
     );
     if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
     const { response } = exchange;
     if (response.status >= 300) return { kind: 'failed', error: googleError(response, 'generateContent') };
+    const parsed = await parseBlobJson(response.body);
+    if (!parsed) return { kind: 'failed', error: protocolError('google answered generateContent with a body that is not JSON', response.status) };
     const count = job.outputSpec.kind === 'image' ? job.outputSpec.count : 1;
-    const answer = readImageAnswer(parseJson(response.body), { count });
+    const answer = readImageAnswer(parsed.json, { count }, parsed.blobs);
     if (answer.kind === 'failed') return { kind: 'failed', error: { ...answer.error, status: response.status } };
     return { kind: 'completed', result: { files: answer.files, output: null } };
   }
 
   async #startVideo(job: MediaJob, model: string, images: InlineImage[]): Promise<SubmitOutcome> {
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', `models/${model}:predictLongRunning`, { json: veoRequestBody(job.input, images) }));
+    const json = new BlobJson();
+    const body = await json.serialize(veoRequestBody(job.input, images, json));
+    const exchange = await this.#s.http.send(this.#request(job, 'POST', `models/${model}:predictLongRunning`, { body }));
     if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
     const { response } = exchange;
     if (response.status >= 300) return { kind: 'failed', error: googleError(response, 'predictLongRunning') };
