@@ -36,6 +36,7 @@ import { readOperation, veoRequestBody } from './google-veo.mapping.ts';
 
 const MIB = 1024 * 1024;
 /** An operation name as Google gives it (`models/{model}/operations/{id}`): nothing else reaches our URL. */
+const MODEL_ID = /^[A-Za-z0-9._-]+$/u;
 const OPERATION_NAME = /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/u;
 
 class GoogleProvider implements MediaProvider {
@@ -84,6 +85,8 @@ class GoogleProvider implements MediaProvider {
     // Nothing is sent for an option Google does not document for this model: another route may serve it.
     if (refusal) return { kind: 'failed', error: unsupported(`google: input.${refusal.field}: ${refusal.message}`) };
     const model = googleModel(job.upstreamModel);
+    // The route's model goes into the URL path: a Gemini API model id, nothing else.
+    if (!MODEL_ID.test(model)) return { kind: 'failed', error: { message: `google: ${JSON.stringify(model)} is not a Gemini API model id`, retryable: true, code: 'not_found' } };
     const images = await this.#referenceImages(job);
     if ('error' in images) return { kind: 'failed', error: images.error };
     return methodOf(model) === 'generateContent' ? this.#generateImage(job, model, images) : this.#startVideo(job, model, images);
@@ -97,7 +100,7 @@ class GoogleProvider implements MediaProvider {
       if ('error' in image) return image;
       total += image.data.length;
       // Google takes images inline only, in a request of bounded size: a route that may take them by URL can.
-      if (total > this.#maxInlineBytes) return { error: unsupported(`google: input.urls: the images total more than ${this.#maxInlineBytes} bytes, more than one request carries`) };
+      if (total > this.#maxInlineBytes) return { error: unsupported(`google: input.urls: the images total more than ${this.#maxInlineBytes} bytes, more than Google takes inline in one request`) };
       images.push(image);
     }
     return images;
