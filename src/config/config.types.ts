@@ -13,7 +13,7 @@ export interface S3Config {
 }
 
 export interface ProviderConfig {
-  /** Upstream API style: openai, anthropic, kie, fal, replicate, switchboard, local, … */
+  /** Upstream API style: openai, anthropic, kie, fal, replicate, switchboard, google, local, … */
   type: string;
   baseUrl: string | undefined;
   apiKey: string | undefined;

@@ -215,7 +215,7 @@ function parseProviders(section: ConfigReader | undefined, env: Env): Record<str
     if (!p) throw new ConfigError(section.field(name), 'must be an object');
     p.onlyKeys(['type', 'baseUrl', 'apiKey', 'timeoutMs', 'concurrency', 'options']);
     const type = p.requiredString('type');
-    if (!/^[a-z][a-z0-9-]*$/.test(type)) throw new ConfigError(p.field('type'), 'must be an API style name such as openai, anthropic, kie, fal, replicate, switchboard or local');
+    if (!/^[a-z][a-z0-9-]*$/.test(type)) throw new ConfigError(p.field('type'), 'must be an API style name such as openai, anthropic, kie, fal, replicate, switchboard, google or local');
     const baseUrl = p.string('baseUrl');
     if (baseUrl !== undefined) parseUrl(p.field('baseUrl'), baseUrl);
     if (type !== 'local' && baseUrl === undefined) throw new ConfigError(p.field('baseUrl'), 'is required');

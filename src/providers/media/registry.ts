@@ -6,6 +6,7 @@ import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-cli
 import type { ProviderConfig } from '../../config/config.types.ts';
 import { createLocalMediaProvider } from '../local/local-media.provider.ts';
 import { createFalProvider } from './fal/fal.provider.ts';
+import { createGoogleProvider } from './google/google.provider.ts';
 import { createKieProvider } from './kie/kie.provider.ts';
 import type { MediaProvider, MediaProviderFactory } from './media-provider.ts';
 import { createOpenAiProvider } from './openai/openai.provider.ts';
@@ -18,6 +19,7 @@ export const MEDIA_PROVIDER_FACTORIES: Readonly<Record<string, MediaProviderFact
   replicate: createReplicateProvider,
   openai: createOpenAiProvider,
   switchboard: createSwitchboardProvider,
+  google: createGoogleProvider,
   local: createLocalMediaProvider,
 };
 

@@ -16,6 +16,7 @@ describe('media provider registry', () => {
       ['replicate', 3_000, undefined],
       ['openai', 10_000, undefined],
       ['switchboard', 2_000, 'https://peer.example.com'],
+      ['google', 10_000, undefined],
     ];
     for (const [type, pollMs, baseUrl] of cases) {
       const p = createMediaProvider(`${type}-main`, config(type, { baseUrl }));
@@ -24,7 +25,7 @@ describe('media provider registry', () => {
       assert.equal(p.defaultPollMs, pollMs, type);
       await p.close?.();
     }
-    assert.deepEqual(Object.keys(MEDIA_PROVIDER_FACTORIES).sort(), ['fal', 'kie', 'local', 'openai', 'replicate', 'switchboard']);
+    assert.deepEqual(Object.keys(MEDIA_PROVIDER_FACTORIES).sort(), ['fal', 'google', 'kie', 'local', 'openai', 'replicate', 'switchboard']);
     assert.equal(isMediaProviderType('kie'), true);
     assert.equal(isMediaProviderType('anthropic'), false);
     assert.equal(isMediaProviderType('toString'), false);
@@ -41,6 +42,7 @@ describe('media provider registry', () => {
     assert.deepEqual(has('replicate'), [true, true]);
     assert.deepEqual(has('openai'), [false, false]);
     assert.deepEqual(has('switchboard'), [true, false]);
+    assert.deepEqual(has('google'), [false, false]);
   });
 
   test('an unknown type is refused with a message naming the provider and the known types', () => {
@@ -50,7 +52,7 @@ describe('media provider registry', () => {
         assert.ok(error instanceof UnknownProviderTypeError);
         assert.equal(error.providerName, 'video-x');
         assert.equal(error.providerType, 'runway');
-        assert.equal(error.message, 'provider "video-x" has type "runway", which is not a media provider type (known: kie, fal, replicate, openai, switchboard, local)');
+        assert.equal(error.message, 'provider "video-x" has type "runway", which is not a media provider type (known: kie, fal, replicate, openai, switchboard, google, local)');
         return true;
       },
     );
@@ -65,5 +67,10 @@ describe('media provider registry', () => {
       () => createMediaProvider('kie-main', config('kie', { options: { pollIntervalMs: 'soon' } })),
       (e: unknown) => e instanceof ConfigError && e.field === 'providers.kie-main.options.pollIntervalMs',
     );
+    assert.throws(
+      () => createMediaProvider('gemini', config('google', { options: { apiVersion: '../v1' } })),
+      (e: unknown) => e instanceof ConfigError && e.field === 'providers.gemini.options.apiVersion',
+    );
+    assert.throws(() => createMediaProvider('gemini', config('google', { apiKey: undefined })), (e: unknown) => e instanceof ConfigError && e.field === 'providers.gemini.apiKey');
   });
 });
