@@ -102,7 +102,7 @@ describeEachMode(
       }
       t.diagnostic(`${created.length} combinations accepted by the strict fake and finished, ${refused} refused with a 400 before any charge`);
       assert.ok(created.length > 0 && refused > 0);
-      const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger`);
+      const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger?limit=1000`);
       assert.equal(ledger.data.filter((e) => e.kind === 'generation_refund').length, 0, 'no refund: nothing failed after a charge');
       assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
