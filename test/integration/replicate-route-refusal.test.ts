@@ -64,6 +64,7 @@ describeEachMode(
       assert.equal((res.body as { error: { param?: string } }).error.param, 'input.size');
       const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger`);
       assert.deepEqual(ledger.data.map((e) => e.kind), ['initial_credit']);
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
 
     test('openai/gpt-image-1 without the operator’s OpenAI key: the route is skipped, 503 when it is the only one', async () => {
@@ -71,6 +72,7 @@ describeEachMode(
       const res = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'gpt-image-2-official', input: { prompt: 'a fox', size: '1:1' } });
       assert.equal(res.status, 503, JSON.stringify(res.body));
       assert.match((res.body as { error: { message: string } }).error.message, /openaiApiKey/u);
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
   },
   {
