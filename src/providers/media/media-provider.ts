@@ -121,6 +121,12 @@ export type RouteRequest = Pick<MediaJob, 'model' | 'upstreamModel' | 'family' |
 export interface RouteRefusal {
   field: string;
   message: string;
+  /**
+   * `input` (the default): this request asks for something the route's API lacks; when no route is left
+   * the client gets a 400 naming the field. `route`: the route cannot serve this model at all as
+   * configured (a key or a name the operator must give); when no route is left, a 503.
+   */
+  scope?: 'input' | 'route';
 }
 
 /** What an upstream callback told us, after the adapter verified it. */

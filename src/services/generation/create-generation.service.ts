@@ -188,18 +188,23 @@ function replay(earlier: TaskRow, hash: string): CreatedTask {
 /**
  * The routes able to serve this request: a route whose provider documents no way to do what the input
  * asks (an option its API lacks) is dropped before anything is charged. When every route refuses, the
- * request is refused with a 400 naming the field, so no one pays for a task that can only fail.
+ * request is refused with a 400 naming the field, so no one pays for a task that can only fail; when
+ * the only refusals are of routes the operator has not finished configuring, with a 503.
  */
 function servableRoutes(deps: Pick<CreateGenerationDeps, 'routeRefusal'>, routes: RouteTarget[], request: Omit<RouteRequest, 'upstreamModel'>): RouteTarget[] {
   const check = deps.routeRefusal;
   if (!check) return routes;
   let first: RouteRefusal | undefined;
+  let firstOfRoute: RouteRefusal | undefined;
   const kept = routes.filter((route) => {
     const refusal = check(route, { ...request, upstreamModel: route.model });
-    first ??= refusal;
+    if (refusal?.scope === 'route') firstOfRoute ??= refusal;
+    else first ??= refusal;
     return refusal === undefined;
   });
   if (kept.length === 0 && first) throw invalidInput(`input.${first.field}: ${first.message}`, `input.${first.field}`);
+  // Only routes the operator has not finished configuring: not the client's doing.
+  if (kept.length === 0 && firstOfRoute) throw new AppError('service_unavailable', `no provider serves ${request.model}: ${firstOfRoute.message}`);
   return kept;
 }
 

@@ -3,9 +3,17 @@
  * `GET /{app}/requests/{id}` (the result, or the request's error), `PUT /{app}/requests/{id}/cancel`,
  * and webhooks `{request_id, gateway_request_id, status: OK|ERROR, payload, error}` signed with an
  * ED25519 key whose JWKS is served at `/.well-known/jwks.json`.
+ *
+ * Strict: each endpoint's input is checked against the request schema fal publishes for it, recorded
+ * under test/fixtures/upstreams/fal/ (one file per endpoint, naming its source). An unknown or misspelt
+ * field, a missing required one or a value outside an enum is refused as fal refuses it: 422
+ * `{detail: [{loc: ['body', field], msg, type}]}`. An endpoint without a recorded schema is answered
+ * 404, as fal answers an application it does not have.
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { type FakeJob, type FakeReply, FakeUpstream, type FakeUpstreamOptions, guessKind, type JobPhase, type RecordedRequest } from './fake-core.ts';
+import { type FieldSchema, type SchemaIssue, schemaIssue } from './schema-check.ts';
 
 export interface FalJobMeta {
   endpoint: string;
@@ -15,10 +23,48 @@ export interface FalJobMeta {
 
 export interface FalFakeOptions extends FakeUpstreamOptions {
   apiKey?: string;
-  /** Input fields every endpoint requires (default: prompt). */
-  requiredFields?: string[];
   /** Sign webhooks (default true). */
   signWebhooks?: boolean;
+}
+
+/** One recorded fal endpoint (test/fixtures/upstreams/fal/*.json). */
+export interface FalFixture {
+  source: string;
+  retrieved: string;
+  endpoint: string;
+  input: FieldSchema;
+}
+
+const FIXTURE_DIR = new URL('../../fixtures/upstreams/fal/', import.meta.url);
+
+export const FAL_FIXTURES: readonly FalFixture[] = readdirSync(FIXTURE_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(new URL(f, FIXTURE_DIR), 'utf8')) as Partial<FalFixture>)
+  .filter((f): f is FalFixture => typeof f.endpoint === 'string' && f.input !== undefined);
+
+/** fal's validation error item for an issue, in pydantic's words (what fal's 422 bodies carry). */
+export function falDetail(issue: SchemaIssue): { loc: Array<string | number>; msg: string; type: string } {
+  const loc = ['body', ...issue.path];
+  switch (issue.kind) {
+    case 'required':
+      return { loc, msg: 'Field required', type: 'missing' };
+    case 'unknown':
+      return { loc, msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'enum':
+      return { loc, msg: `Input should be ${(issue.allowed ?? []).map((v) => `'${String(v)}'`).join(', ')}`, type: 'literal_error' };
+    case 'type':
+      return { loc, msg: `Input should be a valid value: ${issue.message}`, type: 'type_error' };
+    default:
+      return { loc, msg: `Value error, ${issue.message}`, type: 'value_error' };
+  }
+}
+
+/** The 422 fal would answer for this endpoint and input, or undefined when its schema allows it. */
+export function falRefusal(endpoint: string, input: Record<string, unknown>): { status: number; body: unknown } | undefined {
+  const fixture = FAL_FIXTURES.find((f) => f.endpoint === endpoint);
+  if (!fixture) return { status: 404, body: { detail: `Application '${endpoint}' not found (no published schema recorded in test/fixtures/upstreams/fal)` } };
+  const issue = schemaIssue(fixture.input, input);
+  return issue ? { status: 422, body: { detail: [falDetail(issue)] } } : undefined;
 }
 
 export class FalFake extends FakeUpstream<FalJobMeta> {
@@ -27,13 +73,16 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
   /** base64url `x` of the webhook signing key (what fal's JWKS publishes). */
   readonly publicKeyX: string;
   readonly #privateKey: KeyObject;
-  readonly #required: string[];
   readonly #sign: boolean;
+  /**
+   * Webhooks of successful requests carry `payload: null` and a `payload_error`, as fal sends them when
+   * it could not attach the result (its webhooks page); the result stays readable from the queue.
+   */
+  webhookPayloadError = false;
 
   constructor(options: FalFakeOptions = {}) {
     super((request, reply) => this.#handle(request, reply), options);
     this.apiKey = options.apiKey ?? 'fal-test-key';
-    this.#required = options.requiredFields ?? ['prompt'];
     this.#sign = options.signWebhooks ?? true;
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     this.#privateKey = privateKey;
@@ -94,15 +143,15 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
       reply.json(422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
       return;
     }
+    const body = input as Record<string, unknown>;
+    const refused = falRefusal(endpoint, body);
+    if (refused) {
+      reply.json(refused.status, refused.body);
+      return;
+    }
     const behaviour = this.takeBehaviour(request);
     if (behaviour.failOnSubmit) {
       reply.json(behaviour.failOnSubmit.status, behaviour.failOnSubmit.body, behaviour.failOnSubmit.headers);
-      return;
-    }
-    const body = input as Record<string, unknown>;
-    const missing = this.#required.filter((f) => body[f] === undefined || body[f] === '');
-    if (missing.length > 0) {
-      reply.json(422, { detail: missing.map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing' })) });
       return;
     }
     const segments = endpoint.split('/');
@@ -212,7 +261,9 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
     const ok = phase === 'succeeded';
     const error = ok ? undefined : this.#errorBody(job);
     const body = ok
-      ? { request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: this.payloadOf(job) }
+      ? this.webhookPayloadError
+        ? { request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: null, payload_error: 'Response payload is not JSON serializable: use the queue to retrieve the response.' }
+        : { request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: this.payloadOf(job) }
       : { request_id: job.id, gateway_request_id: job.id, status: 'ERROR', error: `Invalid status code: ${error?.status ?? 500}`, payload: error?.body ?? null };
     // fetch sends exactly JSON.stringify(body): the signature covers those bytes.
     return { body, headers: this.#sign ? this.signedHeaders(job.id, JSON.stringify(body)) : {} };

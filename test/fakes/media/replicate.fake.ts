@@ -3,10 +3,18 @@
  * both route): `POST /models/{owner}/{name}/predictions`, `POST /predictions {version}`,
  * `GET /predictions/{id}`, `GET /predictions` (paginated, newest first, without `webhook`, as the real
  * list), `POST /predictions/{id}/cancel`, and Standard Webhooks-signed `completed` webhooks.
+ *
+ * Strict: the body's top-level fields are checked as Replicate checks them (its 2024-05-01 changelog),
+ * and `input` against the model's published `openapi_schema` input, recorded under
+ * test/fixtures/upstreams/replicate/ (one file per model, naming its source). An unknown or misspelt
+ * field, a missing required one or a value outside an enum gets Replicate's 422 with `invalid_fields`.
+ * A model without a recorded schema is answered 404, as Replicate answers a model it does not have.
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { bearer, type FakeJob, type FakeReply, FakeUpstream, type FakeUpstreamOptions, guessKind, type JobPhase, type RecordedRequest } from './fake-core.ts';
+import { type FieldSchema, type SchemaIssue, schemaIssue } from './schema-check.ts';
 
 export interface ReplicateJobMeta {
   model: string;
@@ -20,8 +28,55 @@ export interface ReplicateFakeOptions extends FakeUpstreamOptions {
   apiToken?: string;
   /** Page size of GET /predictions (100 like the real API). */
   pageSize?: number;
-  /** Input fields required by every model (default: prompt). */
-  requiredInputs?: string[];
+}
+
+/** One recorded document (test/fixtures/upstreams/replicate/*.json): a model's input, or the API's body. */
+interface ReplicateFixture {
+  source: string;
+  retrieved: string;
+  model?: string;
+  input?: FieldSchema;
+  body?: FieldSchema;
+}
+
+const FIXTURE_DIR = new URL('../../fixtures/upstreams/replicate/', import.meta.url);
+const FIXTURES: readonly ReplicateFixture[] = readdirSync(FIXTURE_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(new URL(f, FIXTURE_DIR), 'utf8')) as ReplicateFixture);
+
+/** The models whose input schema is recorded. */
+export const REPLICATE_MODEL_SCHEMAS: ReadonlyMap<string, FieldSchema> = new Map(
+  FIXTURES.flatMap((f) => (f.model && f.input ? [[f.model, f.input] as const] : [])),
+);
+const BODY_SCHEMA: FieldSchema = FIXTURES.find((f) => f.body)?.body ?? { type: 'object' };
+
+function invalidField(issue: SchemaIssue, base: string): { type: string; field: string; description: string } {
+  const field = [base, ...issue.path].filter((p) => p !== '').join('.');
+  const name = String(issue.path.at(-1) ?? base);
+  switch (issue.kind) {
+    case 'required':
+      return { type: 'required', field: issue.path.length > 1 ? field.replace(/\.[^.]+$/u, '') : base, description: `${name} is required` };
+    case 'unknown':
+      return { type: 'additional_property_not_allowed', field: issue.path.length > 1 ? field.replace(/\.[^.]+$/u, '') : base, description: `Additional property ${name} is not allowed` };
+    case 'enum':
+      return { type: 'enum', field, description: `${name} must be one of the following: ${(issue.allowed ?? []).map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { type: issue.kind, field, description: `${name} ${issue.message}` };
+  }
+}
+
+/** The 422 Replicate would answer for this create body and model, or undefined when it is allowed. */
+export function replicateRefusal(body: Record<string, unknown>, model: string | undefined): { status: number; body: unknown } | undefined {
+  const top = schemaIssue(BODY_SCHEMA, body);
+  const schema = model ? REPLICATE_MODEL_SCHEMAS.get(model) : undefined;
+  if (!top && model && !schema) return { status: 404, body: { title: 'Not found', detail: `The requested resource could not be found. (no openapi_schema recorded for ${model} in test/fixtures/upstreams/replicate)`, status: 404 } };
+  const issue = top ? { issue: top, base: '' } : schema ? { issue: schemaIssue(schema, body.input, []), base: 'input' } : undefined;
+  if (!issue?.issue) return undefined;
+  const invalid = invalidField(issue.issue, issue.base);
+  return {
+    status: 422,
+    body: { title: 'Input validation failed', detail: `- ${invalid.field || '(root)'}: ${invalid.description}`, status: 422, invalid_fields: [invalid] },
+  };
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -36,7 +91,6 @@ export class ReplicateFake extends FakeUpstream<ReplicateJobMeta> {
   /** The account's webhook signing secret (`GET /v1/webhooks/default/secret`). */
   readonly webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
   readonly #pageSize: number;
-  readonly #required: string[];
   /** Version id → model name, for `POST /predictions {version}` (unknown versions belong to `owner/versioned-model`). */
   readonly versions = new Map<string, string>();
   /** Job ids, oldest first. */
@@ -46,7 +100,6 @@ export class ReplicateFake extends FakeUpstream<ReplicateJobMeta> {
     super((request, reply) => this.#handle(request, reply), options);
     this.apiToken = options.apiToken ?? 'r8_test_token';
     this.#pageSize = options.pageSize ?? 100;
-    this.#required = options.requiredInputs ?? ['prompt'];
     this.callbackFor = (job, phase) => this.#webhook(job, phase);
   }
 
@@ -98,32 +151,31 @@ export class ReplicateFake extends FakeUpstream<ReplicateJobMeta> {
 
   #create(request: RecordedRequest, reply: FakeReply, model: string | undefined): void {
     const body = request.json as Record<string, unknown> | undefined;
-    const input = body?.input;
-    if (!body || input === null || typeof input !== 'object' || Array.isArray(input)) {
-      reply.json(422, { title: 'Invalid request', detail: '- input: Invalid type. Expected: object', status: 422 });
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      reply.json(422, { title: 'Input validation failed', detail: '- (root): Invalid type. Expected: object', status: 422 });
       return;
     }
     if (!model && typeof body.version !== 'string') {
-      reply.json(422, { title: 'Invalid request', detail: '- version is required', status: 422 });
+      reply.json(422, { title: 'Input validation failed', detail: '- version is required', status: 422, invalid_fields: [{ type: 'required', field: '', description: 'version is required' }] });
       return;
     }
+    const versioned = model ? undefined : this.versions.get(String(body.version));
+    if (!model && !versioned) {
+      reply.json(422, { title: 'Invalid version or not permitted', detail: "The specified version does not exist (or perhaps you don't have permission to use it?)", status: 422 });
+      return;
+    }
+    const refused = replicateRefusal(body, model ?? versioned);
+    if (refused) {
+      reply.json(refused.status, refused.body);
+      return;
+    }
+    const given = body.input as Record<string, unknown>;
     const behaviour = this.takeBehaviour(request);
     if (behaviour.failOnSubmit) {
       reply.json(behaviour.failOnSubmit.status, behaviour.failOnSubmit.body, behaviour.failOnSubmit.headers);
       return;
     }
-    const given = input as Record<string, unknown>;
-    const missing = this.#required.filter((f) => given[f] === undefined);
-    if (missing.length > 0) {
-      reply.json(422, {
-        title: 'Input validation failed',
-        detail: missing.map((f) => `- input: ${f} is required`).join('\n'),
-        status: 422,
-        invalid_fields: missing.map((f) => ({ type: 'required', field: `input.${f}`, description: `${f} is required` })),
-      });
-      return;
-    }
-    const name = model ?? this.versions.get(String(body.version)) ?? 'owner/versioned-model';
+    const name = model ?? versioned ?? 'owner/versioned-model';
     const job = this.createJob({
       id: predictionId(),
       behaviour,

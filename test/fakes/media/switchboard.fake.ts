@@ -3,10 +3,21 @@
  * and body replay the first answer and charge nothing; another body is 409
  * `idempotency_key_reused`), `GET /api/v1/task/status/{taskId}`, and Standard Webhooks-signed task
  * webhooks `{code: 200, data: task}` (what the gateway sends). `charges` counts the generations it billed.
+ *
+ * Strict where the interface speaks (test/fixtures/upstreams/switchboard/generation-create.json): a
+ * create body with a member other than model, input and webhook is a 400 `invalid_input`.
+ * `honoursIdempotencyKey: false` is a peer that is not Switchboard: the interface documents no
+ * Idempotency-Key, so it ignores the header and every create is a new, paid task.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { bearer, type FakeJob, type FakeReply, FakeUpstream, type FakeUpstreamOptions, guessKind, type JobPhase, type RecordedRequest } from './fake-core.ts';
+import { type FieldSchema, schemaProblem } from './schema-check.ts';
+
+const CREATE_BODY: FieldSchema = (
+  JSON.parse(readFileSync(new URL('../../fixtures/upstreams/switchboard/generation-create.json', import.meta.url), 'utf8')) as { body: FieldSchema }
+).body;
 
 export interface SwitchboardJobMeta {
   model: string;
@@ -15,6 +26,8 @@ export interface SwitchboardJobMeta {
 
 export interface SwitchboardFakeOptions extends FakeUpstreamOptions {
   apiKey?: string;
+  /** Deduplicate creates by Idempotency-Key, as Switchboard does (default true). */
+  honoursIdempotencyKey?: boolean;
 }
 
 function sbError(code: number, type: string, errorCode: string, message: string): unknown {
@@ -27,10 +40,12 @@ export class SwitchboardFake extends FakeUpstream<SwitchboardJobMeta> {
   /** Generations billed (one per created task, none for an idempotent replay). */
   charges = 0;
   readonly #idempotency = new Map<string, { hash: string; status: number; body: unknown }>();
+  readonly #honoursKey: boolean;
 
   constructor(options: SwitchboardFakeOptions = {}) {
     super((request, reply) => this.#handle(request, reply), options);
     this.apiKey = options.apiKey ?? 'sb_test_key';
+    this.#honoursKey = options.honoursIdempotencyKey ?? true;
     this.callbackFor = (job, phase) => this.#webhook(job, phase);
   }
 
@@ -57,7 +72,7 @@ export class SwitchboardFake extends FakeUpstream<SwitchboardJobMeta> {
   }
 
   #create(request: RecordedRequest, reply: FakeReply): void {
-    const key = request.headers['idempotency-key'];
+    const key = this.#honoursKey ? request.headers['idempotency-key'] : undefined;
     const hash = createHash('sha256').update(request.body).digest('hex');
     const known = key ? this.#idempotency.get(key) : undefined;
     if (known) {
@@ -78,16 +93,13 @@ export class SwitchboardFake extends FakeUpstream<SwitchboardJobMeta> {
       answer(behaviour.failOnSubmit.status, behaviour.failOnSubmit.body);
       return;
     }
-    if (!body || typeof body.model !== 'string') {
-      answer(400, sbError(400, 'InvalidInput', 'invalid_input', 'model is required.'));
+    const problem = schemaProblem(CREATE_BODY, body, '');
+    if (!body || problem) {
+      answer(400, sbError(400, 'InvalidInput', 'invalid_input', `${problem ?? 'the body must be a JSON object'}.`));
       return;
     }
     const input = body.input;
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-      answer(400, sbError(400, 'InvalidInput', 'invalid_input', 'input must be an object.'));
-      return;
-    }
-    const model = body.model;
+    const model = String(body.model);
     const given = input as Record<string, unknown>;
     const dataAction = model === 'suno' && given.action === 'lyrics';
     const job = this.createJob({

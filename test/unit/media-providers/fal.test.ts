@@ -93,8 +93,10 @@ describe('fal queue', () => {
 describe('fal errors', () => {
   test('422 validation detail is not retryable and names the field', async () => {
     const p = fal();
+    // fal's own validation answer (its webhooks page), for a request the strict fake would accept.
+    fake.script({ failOnSubmit: { status: 422, body: { detail: [{ loc: ['body', 'model_name'], msg: 'field required', type: 'value_error.missing' }] } } });
     const outcome = await p.submit(job('kling-2.6-motion-control', { imageUrls: ['https://m.example/a.png'], videoUrls: ['https://m.example/a.mp4'], characterOrientation: 'image' }, 'fal-ai/kling-video/v2.6/standard/motion-control'));
-    assert.deepEqual(outcome, { kind: 'failed', error: { message: 'fal submit: 422 body.prompt: Field required', retryable: false, status: 422, code: 'invalid_request' } });
+    assert.deepEqual(outcome, { kind: 'failed', error: { message: 'fal submit: 422 body.model_name: field required', retryable: false, status: 422, code: 'invalid_request' } });
   });
 
   test('a wrong key is auth (retryable elsewhere); 503 and 429 are retryable', async () => {

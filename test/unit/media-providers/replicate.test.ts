@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
 import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { predictionOutcome } from '../../../src/providers/media/replicate/replicate.provider.ts';
+import { replicateInput } from '../../../src/providers/media/replicate/replicate.mapping.ts';
 import { type ReplicateFake, startReplicateFake } from '../../fakes/media/replicate.fake.ts';
 import { CallbackReceiver, download, isMp4, makeJob, PNG_MAGIC, pollUntilDone, sleep } from './helpers.ts';
 
@@ -31,13 +33,13 @@ after(async () => {
 describe('replicate predictions', () => {
   test('an official model: create with a completed-only webhook, poll until succeeded', async () => {
     const p = replicate();
-    const j = job('gpt-image-1.5', { prompt: 'a fox', size: '3:2', resolution: '2k', urls: ['https://m.example/a.png'] }, 'openai/gpt-image-1.5');
+    const j = job('gpt-image-1.5', { prompt: 'a fox', size: '3:2', resolution: '1k', urls: ['https://m.example/a.png'] }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     const sent = fake.requestsTo('POST', '/v1/models/openai/gpt-image-1.5/predictions').at(-1);
     assert.equal(sent?.headers.authorization, 'Bearer r8_test_token');
     assert.deepEqual(sent?.json, {
-      input: { prompt: 'a fox', input_images: ['https://m.example/a.png'], aspect_ratio: '3:2', quality: 'high', number_of_images: 1, output_format: 'png' },
+      input: { prompt: 'a fox', input_images: ['https://m.example/a.png'], aspect_ratio: '3:2', quality: 'medium', number_of_images: 1, output_format: 'png' },
       webhook: j.callbackUrl,
       webhook_events_filter: ['completed'],
     });
@@ -48,22 +50,26 @@ describe('replicate predictions', () => {
 
   test('a pinned version goes to POST /predictions; a video output is a single URL', async () => {
     const p = replicate();
-    fake.versions.set('abc123', 'wan-video/wan-2.7-videoedit');
-    const j = job('wan-2.7', { prompt: 'edit this', editVideoUrl: 'https://m.example/src.mp4', duration: 5 }, 'wan-video/wan-2.7-videoedit:abc123');
+    fake.versions.set('abc123', 'openai/gpt-image-1.5');
+    const j = job('gpt-image-1.5', { prompt: 'pinned', size: '2:3' }, 'openai/gpt-image-1.5:abc123');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     const sent = fake.lastJson('POST', '/v1/predictions');
     assert.equal(sent.version, 'abc123');
-    assert.deepEqual(sent.input, { prompt: 'edit this', video: 'https://m.example/src.mp4', aspect_ratio: '16:9', resolution: '720p', duration: 5 });
-    const { outcome } = await pollUntilDone(p, j, submitted.upstreamId);
-    assert.ok(outcome.kind === 'completed');
-    assert.equal(outcome.result.files[0]?.fileType, 'video');
-    assert.ok(isMp4((await download(outcome.result.files[0]?.url ?? '')).body));
+    assert.deepEqual(sent.input, { prompt: 'pinned', aspect_ratio: '2:3', quality: 'medium', number_of_images: 1, output_format: 'png' });
+    assert.equal((await pollUntilDone(p, j, submitted.upstreamId)).outcome.kind, 'completed');
+    // Video models answer one URL; Wan 2.7's input names are a guess (no schema recorded), so only the mapping is shown.
+    const wan = makeJob('wan-2.7', { prompt: 'edit this', editVideoUrl: 'https://m.example/src.mp4', duration: 5 }, { upstreamModel: 'wan-video/wan-2.7-videoedit:abc' });
+    assert.deepEqual(replicateInput(wan, { openaiApiKey: undefined }), { prompt: 'edit this', video: 'https://m.example/src.mp4', aspect_ratio: '16:9', resolution: '720p', duration: 5 });
+    const video = predictionOutcome({ status: 'succeeded', output: `${fake.url}/files/x/0.mp4` }, wan.outputSpec);
+    assert.ok(video?.kind === 'completed');
+    assert.equal(video.result.files[0]?.fileType, 'video');
+    assert.ok(isMp4((await download(video.result.files[0]?.url ?? '')).body));
   });
 
   test('an instant prediction completes in the create answer', async () => {
     fake.script({ instant: true, noCallback: true });
-    const outcome = await replicate().submit(job('z-image-turbo', { prompt: 'fast' }, 'prunaai/z-image-turbo'));
+    const outcome = await replicate().submit(job('gpt-image-1.5', { prompt: 'fast' }, 'openai/gpt-image-1.5'));
     assert.equal(outcome.kind, 'completed');
     assert.ok(outcome.kind === 'completed');
     assert.equal(outcome.result.files.length, 1);
@@ -73,18 +79,18 @@ describe('replicate predictions', () => {
 
 describe('replicate errors', () => {
   test('422 validation is not retryable; 401, 402 and 429 are', async () => {
-    const missingPrompt = await replicate().submit(
-      job('kling-2.6-motion-control', { imageUrls: ['https://m.example/a.png'], videoUrls: ['https://m.example/a.mp4'], characterOrientation: 'image' }, 'kwaivgi/kling-v2.6-motion-control'),
-    );
+    // Replicate's validation answer (its changelog's shape), for a body the strict fake would accept.
+    fake.script({ failOnSubmit: { status: 422, body: { title: 'Input validation failed', detail: '- input: prompt is required', status: 422, invalid_fields: [{ type: 'required', field: 'input', description: 'prompt is required' }] } } });
+    const missingPrompt = await replicate().submit(job('gpt-image-1.5', { prompt: 'p' }, 'openai/gpt-image-1.5'));
     assert.deepEqual(missingPrompt, { kind: 'failed', error: { message: 'replicate submit: 422 - input: prompt is required', retryable: false, status: 422, code: 'invalid_request' } });
-    const unauthenticated = await replicate({}, 2_000, fake, 'r8_wrong').submit(job('z-image-turbo', { prompt: 'p' }, 'prunaai/z-image-turbo'));
+    const unauthenticated = await replicate({}, 2_000, fake, 'r8_wrong').submit(job('gpt-image-1.5', { prompt: 'p' }, 'openai/gpt-image-1.5'));
     assert.deepEqual(unauthenticated, { kind: 'failed', error: { message: 'replicate submit: 401 You did not pass a valid authentication token', retryable: true, status: 401, code: 'auth' } });
     fake.script({ failOnSubmit: { status: 402, body: { title: 'Insufficient credit', detail: 'You have insufficient credit to run this model.', status: 402 } } });
-    const broke = await replicate().submit(job('z-image-turbo', { prompt: 'p' }, 'prunaai/z-image-turbo'));
+    const broke = await replicate().submit(job('gpt-image-1.5', { prompt: 'p' }, 'openai/gpt-image-1.5'));
     assert.ok(broke.kind === 'failed');
     assert.deepEqual([broke.error.retryable, broke.error.code, broke.error.status], [true, 'credits', 402]);
     fake.script({ failOnSubmit: { status: 429, body: { detail: 'Request was throttled.', status: 429 }, headers: { 'retry-after': '3' } } });
-    const throttled = await replicate().submit(job('z-image-turbo', { prompt: 'p' }, 'prunaai/z-image-turbo'));
+    const throttled = await replicate().submit(job('gpt-image-1.5', { prompt: 'p' }, 'openai/gpt-image-1.5'));
     assert.ok(throttled.kind === 'failed');
     assert.deepEqual([throttled.error.retryable, throttled.error.code], [true, 'rate_limited']);
   });
@@ -92,7 +98,7 @@ describe('replicate errors', () => {
   test('a failed prediction is a retryable generation failure carrying its error', async () => {
     const p = replicate();
     fake.script({ acceptThenFail: { message: 'NSFW content detected' }, completeAfterMs: 10 });
-    const j = job('z-image-turbo', { prompt: 'p' }, 'prunaai/z-image-turbo');
+    const j = job('gpt-image-1.5', { prompt: 'p' }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     assert.deepEqual((await pollUntilDone(p, j, submitted.upstreamId)).outcome, {
@@ -106,7 +112,7 @@ describe('replicate cancel, reconcile and webhooks', () => {
   test('cancel posts to /cancel and the prediction reads as canceled', async () => {
     const p = replicate();
     fake.script({ completeAfterMs: 5_000, noCallback: true });
-    const j = job('z-image-turbo', { prompt: 'slow' }, 'prunaai/z-image-turbo');
+    const j = job('gpt-image-1.5', { prompt: 'slow' }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     await p.cancel?.(j, submitted.upstreamId);
@@ -118,13 +124,13 @@ describe('replicate cancel, reconcile and webhooks', () => {
     const paged = await startReplicateFake({ pageSize: 2 });
     try {
       const p = replicate({}, 250, paged);
-      paged.seedPrediction('prunaai/z-image-turbo', { prompt: 'older' }, 'https://elsewhere.example/hook/1');
+      paged.seedPrediction('openai/gpt-image-1.5', { prompt: 'older' }, 'https://elsewhere.example/hook/1');
       paged.script({ hangOnSubmit: true, noCallback: true });
-      const j = job('z-image-turbo', { prompt: 'lost answer' }, 'prunaai/z-image-turbo');
+      const j = job('gpt-image-1.5', { prompt: 'lost answer' }, 'openai/gpt-image-1.5');
       const outcome = await p.submit(j);
       assert.ok(outcome.kind === 'unknown');
       assert.equal(outcome.error.code, 'timeout');
-      paged.seedPrediction('prunaai/z-image-turbo', { prompt: 'newer' }, 'https://elsewhere.example/hook/2');
+      paged.seedPrediction('openai/gpt-image-1.5', { prompt: 'newer' }, 'https://elsewhere.example/hook/2');
       paged.seedPrediction('black-forest-labs/flux-dev', { prompt: 'other model' }, 'https://elsewhere.example/hook/3');
       const created = [...paged.jobs.values()].find((k) => k.meta.webhook === j.callbackUrl);
       assert.ok(created);
@@ -135,7 +141,7 @@ describe('replicate cancel, reconcile and webhooks', () => {
       assert.equal(paged.requestsTo('GET', '/v1/predictions/').length, 2);
       const { outcome: polled } = await pollUntilDone(slow, j, created.id);
       assert.equal(polled.kind, 'completed');
-      const never = job('z-image-turbo', { prompt: 'never sent' }, 'prunaai/z-image-turbo');
+      const never = job('gpt-image-1.5', { prompt: 'never sent' }, 'openai/gpt-image-1.5');
       assert.deepEqual(await slow.reconcile(never), { kind: 'absent' });
     } finally {
       await paged.close();
@@ -144,7 +150,7 @@ describe('replicate cancel, reconcile and webhooks', () => {
 
   test('verified webhooks carry the outcome; a bad signature is refused; without a secret only the id', async () => {
     const p = replicate({ webhookSecret: fake.webhookSecret });
-    const j = job('z-image-turbo', { prompt: 'hook' }, 'prunaai/z-image-turbo');
+    const j = job('gpt-image-1.5', { prompt: 'hook' }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     const [hook] = await rx.waitFor(`/callbacks/${j.attemptId}`);
@@ -164,7 +170,7 @@ describe('replicate cancel, reconcile and webhooks', () => {
   test('a late success is observable through polling and a second webhook', async () => {
     const p = replicate({ webhookSecret: fake.webhookSecret });
     fake.script({ completeAfterMs: 20, lateSuccessAfterMs: 400 });
-    const j = job('z-image-turbo', { prompt: 'late' }, 'prunaai/z-image-turbo');
+    const j = job('gpt-image-1.5', { prompt: 'late' }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
     assert.equal((await pollUntilDone(p, j, submitted.upstreamId)).outcome.kind, 'failed');

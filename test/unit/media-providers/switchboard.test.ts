@@ -111,7 +111,7 @@ describe('switchboard errors', () => {
 
 describe('switchboard reconcile and webhooks', () => {
   test('a hung create is unknown; reconcile re-sends with the same key and gets the same task, charged once', async () => {
-    const p = upstream({}, 250);
+    const p = upstream({ idempotentCreate: true }, 250);
     fake.script({ hangOnSubmit: true, noCallback: true });
     const j = job('z-image-turbo', { prompt: 'lost answer' });
     const charges = fake.charges;
@@ -120,7 +120,7 @@ describe('switchboard reconcile and webhooks', () => {
     assert.equal(outcome.error.code, 'timeout');
     const created = [...fake.jobs.values()].find((t) => t.meta.input.prompt === 'lost answer');
     assert.ok(created);
-    const slow = upstream();
+    const slow = upstream({ idempotentCreate: true });
     const reconciled = await slow.reconcile(j);
     assert.deepEqual(reconciled, { kind: 'found', upstreamId: created.id });
     assert.equal(fake.charges, charges + 1);
@@ -130,7 +130,7 @@ describe('switchboard reconcile and webhooks', () => {
   });
 
   test('reconcile of a create that was refused finds nothing', async () => {
-    const p = upstream();
+    const p = upstream({ idempotentCreate: true });
     fake.script({ failOnSubmit: { status: 400, body: { code: 400, error: { message: 'bad', type: 'InvalidInput', code: 'invalid_input' } } } });
     const j = job('z-image-turbo', { prompt: 'refused' });
     assert.equal((await p.submit(j)).kind, 'failed');
@@ -169,5 +169,43 @@ describe('switchboard reconcile and webhooks', () => {
     assert.equal((await pollUntilDone(p, j, submitted.upstreamId)).outcome.kind, 'failed');
     await sleep(420);
     assert.equal((await p.poll(j, submitted.upstreamId)).kind, 'completed');
+  });
+});
+
+describe('item 6: re-sending a create is for peers that deduplicate it', () => {
+  test('a peer that is not Switchboard ignores Idempotency-Key: an unknown create is left unknowable, not re-sent into a second paid task', async () => {
+    const other = await startSwitchboardFake({ honoursIdempotencyKey: false, callbacks: false });
+    try {
+      const p = upstream({}, 250, other.url, other.apiKey);
+      other.script({ hangOnSubmit: true, noCallback: true });
+      const j = job('z-image-turbo', { prompt: 'lost at another peer' });
+      assert.equal((await p.submit(j)).kind, 'unknown');
+      assert.equal(other.charges, 1);
+      assert.deepEqual(await upstream({}, 2_000, other.url, other.apiKey).reconcile(j), { kind: 'unknowable' });
+      assert.equal(other.requestsTo('POST', '/api/v1/generation/create').length, 1, 'nothing was re-sent');
+      assert.equal(other.charges, 1, 'one paid task');
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('with webhookSecret set, an unsigned callback is refused (the interface signs nothing: leave it unset for such a peer)', () => {
+    const body = Buffer.from(JSON.stringify({ code: 200, data: { taskId: 'task_x', status: 'finished', files: [] } }));
+    assert.equal(upstream({ webhookSecret: fake.webhookSecret }).parseCallback?.({ headers: { 'content-type': 'application/json' }, rawBody: body }), undefined);
+    assert.deepEqual(upstream().parseCallback?.({ headers: {}, rawBody: body }), { upstreamId: 'task_x' });
+  });
+
+  test('the capability is declared per route: idempotentCreate must be a boolean', () => {
+    assert.throws(() => upstream({ idempotentCreate: 'yes' }), /providers\.sb-peer\.options\.idempotentCreate/u);
+  });
+
+  test('the strict peer refuses a create member the interface lacks', async () => {
+    const res = await fetch(`${fake.url}/api/v1/generation/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'z-image-turbo', input: { prompt: 'p' }, callback: 'https://x.example/' }),
+    });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_input');
   });
 });

@@ -16,6 +16,8 @@ import type {
   ProviderError,
   ReconcileOutcome,
   ResultFileType,
+  RouteRefusal,
+  RouteRequest,
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
@@ -24,7 +26,7 @@ import { commonSettings, type CommonSettings, optionString, optionStrings } from
 import { expectedFileType, guessFileType, isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
 import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
-import { falRequest } from './fal.mapping.ts';
+import { falRefusal, falRequest } from './fal.mapping.ts';
 import { FalWebhookKeys } from './fal-webhook.ts';
 
 /** Result members and the file type each holds, in the order files are listed. */
@@ -121,7 +123,14 @@ class FalProvider implements MediaProvider {
     };
   }
 
+  refusal(request: RouteRequest): RouteRefusal | undefined {
+    return falRefusal(request);
+  }
+
   async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const refusal = this.refusal(job);
+    // Nothing is sent for what fal's schema for the endpoint cannot express: another route may serve it.
+    if (refusal) return { kind: 'failed', error: { message: `fal: ${refusal.message}`, retryable: true, code: 'unsupported' } };
     const { endpoint, input } = falRequest(job);
     const query = `?fal_webhook=${encodeURIComponent(job.callbackUrl)}`;
     const exchange = await this.#s.http.send(this.#request(job, 'POST', `/${endpoint}${query}`, input));
@@ -192,13 +201,17 @@ class FalProvider implements MediaProvider {
     const check = this.#keys.check(lowerHeaders(request.headers), request.rawBody);
     if (check === 'invalid') return undefined;
     if (check === 'no-keys') return { upstreamId: requestId };
-    return { upstreamId: requestId, outcome: this.#webhookOutcome(body) };
+    const outcome = this.#webhookOutcome(body);
+    return outcome ? { upstreamId: requestId, outcome } : { upstreamId: requestId };
   }
 
-  #webhookOutcome(body: Record<string, unknown>): PollOutcome {
+  /** A verified webhook as an outcome; undefined when the result must be read from the queue. */
+  #webhookOutcome(body: Record<string, unknown>): PollOutcome | undefined {
     if (body.status === 'OK') {
       const files = falFiles(body.payload, undefined);
-      return files.length > 0 ? { kind: 'completed', result: { files, output: null } } : { kind: 'failed', error: protocolError('fal webhook without files') };
+      // fal sends `payload: null` with a `payload_error` when it could not attach the result: the request
+      // succeeded and its result is at the queue's response URL, which the runner's poll reads.
+      return files.length > 0 ? { kind: 'completed', result: { files, output: null } } : undefined;
     }
     const error = stringAt(body, 'error') ?? 'the request failed';
     const status = /\b([1-5]\d\d)\b/u.exec(error)?.[1];

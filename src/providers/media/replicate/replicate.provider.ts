@@ -4,7 +4,8 @@
  * `POST /predictions/{id}/cancel`. An unknown submit is reconciled by listing recent predictions of
  * the model and matching the webhook URL, which is unique per attempt. Webhooks are Standard
  * Webhooks signed with the account secret (`options.webhookSecret`, from
- * `GET /v1/webhooks/default/secret`); only a verified webhook carries an outcome.
+ * `GET /v1/webhooks/default/secret`); only a verified webhook carries an outcome. `options.openaiApiKey`
+ * is passed to the OpenAI models that take one (openai/gpt-image-1 requires it).
  */
 import type {
   CallbackNotice,
@@ -15,6 +16,8 @@ import type {
   PollOutcome,
   ProviderError,
   ReconcileOutcome,
+  RouteRefusal,
+  RouteRequest,
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
@@ -24,7 +27,7 @@ import { commonSettings, type CommonSettings, optionNumber, optionString } from 
 import { guessFileType, isHttpUrl, urlFile } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
 import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
-import { replicateInput, replicateTarget } from './replicate.mapping.ts';
+import { type ReplicateMappingOptions, replicateInput, replicateRefusal, replicateTarget } from './replicate.mapping.ts';
 
 const MAX_LIST_PAGES = 5;
 const MAX_DETAIL_LOOKUPS = 25;
@@ -82,6 +85,7 @@ class ReplicateProvider implements MediaProvider {
   readonly #s: CommonSettings;
   readonly #secret: string | undefined;
   readonly #windowMs: number;
+  readonly #mapping: ReplicateMappingOptions;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
@@ -89,6 +93,7 @@ class ReplicateProvider implements MediaProvider {
     this.defaultPollMs = this.#s.pollMs;
     this.#secret = optionString(o, 'webhookSecret');
     this.#windowMs = optionNumber(o, 'reconcileWindowMs', 24 * 60 * 60 * 1000);
+    this.#mapping = { openaiApiKey: optionString(o, 'openaiApiKey') };
   }
 
   #request(job: MediaJob, method: 'GET' | 'POST', path: string, json?: unknown): UpstreamRequest {
@@ -101,9 +106,16 @@ class ReplicateProvider implements MediaProvider {
     };
   }
 
+  refusal(request: RouteRequest): RouteRefusal | undefined {
+    return replicateRefusal(request, this.#mapping);
+  }
+
   async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const refusal = this.refusal(job);
+    // Nothing is sent for what the model's schema cannot express: another route may serve it.
+    if (refusal) return { kind: 'failed', error: { message: `replicate: ${refusal.message}`, retryable: true, code: 'unsupported' } };
     const { model, version } = replicateTarget(job.upstreamModel);
-    const body: Record<string, unknown> = { input: replicateInput(job), webhook: job.callbackUrl, webhook_events_filter: ['completed'] };
+    const body: Record<string, unknown> = { input: replicateInput(job, this.#mapping), webhook: job.callbackUrl, webhook_events_filter: ['completed'] };
     const path = version ? '/predictions' : `/models/${model}/predictions`;
     if (version) body.version = version;
     const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));

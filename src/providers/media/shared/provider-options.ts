@@ -22,6 +22,14 @@ export function optionString(o: MediaProviderFactoryOptions, key: string): strin
   return fail(o.name, key, 'a string');
 }
 
+export function optionBoolean(o: MediaProviderFactoryOptions, key: string, fallback: boolean): boolean {
+  const v = o.options[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  return fail(o.name, key, 'true or false');
+}
+
 export function optionStrings(o: MediaProviderFactoryOptions, key: string): string[] {
   const v = o.options[key];
   if (v === undefined || v === null) return [];

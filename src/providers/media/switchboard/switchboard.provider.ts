@@ -1,10 +1,15 @@
 /**
- * Another Switchboard as an upstream (`type: switchboard`, baseUrl the instance's base address, with
- * or without `/api/v1`). `POST /api/v1/generation/create` sends our input verbatim under the route's
- * model, with `Idempotency-Key: <attemptId>` and `webhook: <callbackUrl>`; the task is polled at
- * `GET /api/v1/task/status/{taskId}`. Reconciling an unknown submit is sending the same create again
- * with the same key: the upstream answers with the task it already made (or makes it now), and
- * charges once. Callbacks are Standard Webhooks, trusted when `options.webhookSecret` verifies them.
+ * Another gateway with this interface as an upstream (`type: switchboard`, baseUrl the instance's base
+ * address, with or without `/api/v1`). `POST /api/v1/generation/create` sends our input verbatim under
+ * the route's model, with `Idempotency-Key: <attemptId>` and `webhook: <callbackUrl>`; the task is
+ * polled at `GET /api/v1/task/status/{taskId}`.
+ *
+ * The interface (shared/SPEC.md) documents no Idempotency-Key on create, so an unknown submit is re-sent
+ * only to a peer declared to deduplicate creates by it (`options.idempotentCreate: true`, which a
+ * Switchboard peer does): the peer answers with the task the first request made (or makes it now) and
+ * charges once. Any other peer's unknown submit stays `unknowable` (no lookup by a reference of ours):
+ * the runner waits for its callback, then leaves it for an operator. Callbacks are Standard Webhooks,
+ * trusted when `options.webhookSecret` verifies them; with a secret set, an unsigned callback is refused.
  */
 import type {
   CallbackNotice,
@@ -20,7 +25,7 @@ import type {
   UpstreamFile,
 } from '../media-provider.ts';
 import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionString } from '../shared/provider-options.ts';
+import { commonSettings, type CommonSettings, optionBoolean, optionString } from '../shared/provider-options.ts';
 import { isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
 import { bodySnippet, type HttpExchange, isRecord, parseJson, recordAt, stringAt, type UpstreamResponse } from '../shared/upstream-http.ts';
@@ -67,6 +72,8 @@ class SwitchboardProvider implements MediaProvider {
   readonly defaultPollMs: number;
   readonly #s: CommonSettings;
   readonly #secret: string | undefined;
+  /** The peer answers a repeated create with the same Idempotency-Key with its first task (Switchboard does). */
+  readonly #idempotentCreate: boolean;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
@@ -74,6 +81,7 @@ class SwitchboardProvider implements MediaProvider {
     this.#s = { ...s, baseUrl: s.baseUrl.replace(/\/api\/v1$/u, '') };
     this.defaultPollMs = this.#s.pollMs;
     this.#secret = optionString(o, 'webhookSecret');
+    this.#idempotentCreate = optionBoolean(o, 'idempotentCreate', false);
   }
 
   #create(job: MediaJob): Promise<HttpExchange> {
@@ -117,8 +125,12 @@ class SwitchboardProvider implements MediaProvider {
     return taskOutcome(task) ?? { kind: 'pending', pollAfterMs: this.#s.pollMs };
   }
 
-  /** The same create with the same Idempotency-Key returns the task the first one made. */
+  /**
+   * With a peer that deduplicates creates, the same create with the same Idempotency-Key returns the task
+   * the first one made. Sent to any other peer it would be a second paid task: nothing is sent.
+   */
   async reconcile(job: MediaJob): Promise<ReconcileOutcome> {
+    if (!this.#idempotentCreate) return { kind: 'unknowable' };
     const exchange = await this.#create(job);
     if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
     const { response } = exchange;
