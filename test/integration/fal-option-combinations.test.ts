@@ -1,6 +1,7 @@
 /**
  * Issue 18, item 9 (fal): every option combination the catalog publishes, for every model the README's
- * example config routes to fal (sora-2 as kie's reserve, nano-banana-2 as fal-ai/nano-banana-2) and
+ * example config routes to fal (nano-banana-2 as fal-ai/nano-banana-2; sora-2 was kie's reserve there
+ * until this test showed fal cannot serve any of its durations) and
  * every model whose fal body is checked against a recorded schema (test/fixtures/upstreams/fal/), goes
  * through the gateway to the strict fal fake, with and without reference images where the model takes
  * them. Each one is accepted by the fake and finishes, or is refused by us with a 400 naming the field
