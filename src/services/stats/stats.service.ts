@@ -1,3 +1,4 @@
+import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
 import type { Kysely } from 'kysely';
 import {
   advanceCheckpoint,
@@ -80,12 +81,16 @@ const IN_PROGRESS: ReadonlySet<string> = new Set<TaskStatus>(['not_started', 'pr
  */
 export async function computeStatistics(db: Kysely<Schema>, userId: string, query: StatsQuery, now: number = Date.now()): Promise<Statistics> {
   const period = resolveStatsPeriod(query, now);
-  const [user, tasks, chats, storageCharges, keys, allTimeMicro] = await Promise.all([
-    getUser(db, userId),
-    aggregateTasks(db, userId, period.firstDay, period.lastDay),
-    aggregateChat(db, userId, period.firstDay, period.lastDay),
-    aggregateStorageCharges(db, userId, period.firstDay, period.lastDay),
-    aggregateByApiKey(db, userId, period.firstDay, period.lastDay),
+  // One snapshot for every figure of the period, so that the buckets always add up to the totals
+  // (a request that settles between two reads would otherwise count in one and not the other).
+  const [{ user, tasks, chats, storageCharges, keys }, allTimeMicro] = await Promise.all([
+    readSnapshot(db, async (tx) => ({
+      user: await getUser(tx, userId),
+      tasks: await aggregateTasks(tx, userId, period.firstDay, period.lastDay),
+      chats: await aggregateChat(tx, userId, period.firstDay, period.lastDay),
+      storageCharges: await aggregateStorageCharges(tx, userId, period.firstDay, period.lastDay),
+      keys: await aggregateByApiKey(tx, userId, period.firstDay, period.lastDay),
+    })),
     spentAllTime(db, userId, now),
   ]);
 
