@@ -49,8 +49,12 @@ export interface WorkQueue {
   extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
   /** Removes a finished job; false when the lease was lost. */
   complete(owner: string, jobId: string): Promise<boolean>;
+  /** `complete` inside the caller's transaction (a handler's final write, through its JobContext). */
+  completeIn(tx: Executor, owner: string, jobId: string): Promise<boolean>;
   /** Releases the lease and runs the job again at `runAt` (optionally in another queue); a normal end of the claim, so its failure streak is over. */
   reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean>;
+  /** `reschedule` in the same queue, inside the caller's transaction (through a handler's JobContext). */
+  rescheduleIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean>;
   /**
    * Counts an unexpected failure of a job this owner holds, keeping the lease (the pool then backs off
    * or gives up). `fresh`: the streak starts again at this one (the handler ran normally earlier in
@@ -69,15 +73,24 @@ export interface WorkQueue {
 }
 
 /**
- * `done` with `settled`: the handler already removed the job in its own final transaction (guarded by
- * `context.owner`), so the pool does not spend a statement on it.
+ * `done` with `settled`: the handler already ended the job in its own final transaction (through its
+ * JobContext), so the pool does not spend a statement on it.
  */
 export type JobOutcome = { kind: 'done'; settled?: boolean } | { kind: 'again'; runAt: number; queue?: string };
 
-/** What a handler may need about its lease: the owner that guards every change to the job row. */
+/**
+ * The lease a handler holds, bound to its job: the handler's final transaction may end the job in the
+ * same commit as its own writes (then it returns `done` with `settled`), guarded by the lease like
+ * every move of the pool, so a worker that lost the lease changes nothing.
+ */
 export interface JobContext {
+  /** The lease owner, for a statement that folds the job's removal into its own (guarded the same way). */
   owner: string;
+  /** Removes the job inside `tx`; false when the lease was lost. */
+  complete(tx: Executor): Promise<boolean>;
+  /** Releases the lease and makes the job due at `runAt` in its queue, inside `tx`; false when the lease was lost. */
+  reschedule(tx: Executor, runAt: number): Promise<boolean>;
 }
 
 /** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
-export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context?: JobContext) => Promise<JobOutcome>;
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context: JobContext) => Promise<JobOutcome>;

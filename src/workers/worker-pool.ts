@@ -200,7 +200,11 @@ export class WorkerPool {
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
     const kind = this.kinds[job.kind];
     const owner = this.options.owner;
-    const context: JobContext = { owner };
+    const context: JobContext = {
+      owner,
+      complete: (tx) => this.queue.completeIn(tx, owner, job.id),
+      reschedule: (tx, runAt) => this.queue.rescheduleIn(tx, owner, job.id, runAt),
+    };
     let ranNormally = false;
     let timedOut = false;
     try {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { pino } from 'pino';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
-import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
+import type { ClaimedJob, JobContext, JobOutcome } from '../../src/ports/work-queue.port.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -156,6 +156,53 @@ describeEachDatabase('work queue', (t) => {
       ['run held-at-stop', 'reschedule held-at-stop'],
       log.join(', '),
     );
+  });
+
+  test('in the caller’s transaction, guarded by the lease: completeIn and rescheduleIn', async () => {
+    const q = queueOf();
+    const db = t.handle.db;
+    await db.transaction().execute(async (tx) => {
+      for (const ref of ['done', 'later', 'rolled-back']) await q.enqueue(tx, { kind: 'k9', refId: ref, queue: 'q9', runAt: 0 });
+    });
+    const claimed = await q.claim('holder', 'q9', 3, 1000, 60_000);
+    const idOf = (ref: string) => claimed.find((j) => j.refId === ref)?.id ?? assert.fail(`no job ${ref}`);
+    const row = (ref: string) => db.selectFrom('jobs').selectAll().where('kind', '=', 'k9').where('ref_id', '=', ref).executeTakeFirst();
+    assert.equal(await db.transaction().execute((tx) => q.completeIn(tx, 'someone-else', idOf('done'))), false, 'another owner removes nothing');
+    assert.equal(await db.transaction().execute((tx) => q.completeIn(tx, 'holder', idOf('done'))), true);
+    assert.equal(await row('done'), undefined);
+    assert.equal(await db.transaction().execute((tx) => q.rescheduleIn(tx, 'someone-else', idOf('later'), 5000)), false);
+    assert.equal(await db.transaction().execute((tx) => q.rescheduleIn(tx, 'holder', idOf('later'), 5000)), true);
+    assert.deepEqual(await row('later').then((r) => [r?.run_at, r?.lease_owner, r?.queue]), [5000, null, 'q9']);
+    await assert.rejects(
+      db.transaction().execute(async (tx) => {
+        assert.equal(await q.completeIn(tx, 'holder', idOf('rolled-back')), true);
+        throw new Error('rollback');
+      }),
+    );
+    assert.equal((await row('rolled-back'))?.lease_owner, 'holder', 'a rolled-back end leaves the job leased as it was');
+  });
+
+  test('a pool hands each handler its lease, bound to the job: the handler ends its job in its own transaction', async () => {
+    const q = queueOf();
+    const db = t.handle.db;
+    await db.transaction().execute(async (tx) => {
+      for (const ref of ['complete', 'reschedule']) await q.enqueue(tx, { kind: 'k10', refId: ref, queue: 'q10', runAt: 0 });
+    });
+    const ended = new Map<string, boolean>();
+    const handler = async (job: ClaimedJob, _signal: AbortSignal, lease: JobContext): Promise<JobOutcome> => {
+      const moved = await db.transaction().execute((tx) => (job.refId === 'complete' ? lease.complete(tx) : lease.reschedule(tx, Date.now() + 3_600_000)));
+      ended.set(job.refId, moved);
+      return { kind: 'done', settled: true };
+    };
+    const pool = new WorkerPool(q, { k10: handler }, { owner: 'leaser', leaseMs: 5000, concurrency: 2, queueConcurrency: () => 2, queues: ['q10'], logger: quiet });
+    await pool.start();
+    const deadline = Date.now() + 10_000;
+    while (ended.size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await pool.stop();
+    assert.deepEqual(Object.fromEntries(ended), { complete: true, reschedule: true });
+    const rows = await db.selectFrom('jobs').select(['ref_id', 'lease_owner', 'run_at']).where('kind', '=', 'k10').execute();
+    assert.deepEqual(rows.map((r) => [r.ref_id, r.lease_owner]), [['reschedule', null]], 'one removed, the other due again later and unleased');
+    assert.ok((rows[0]?.run_at ?? 0) > Date.now() + 3_000_000);
   });
 
   test('a wake-up starts a sleeping pool at once', async () => {

@@ -11,7 +11,7 @@ import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
 import { registerWebhookSecretRoutes } from '../../src/http/routes/webhook-secret.route.ts';
-import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
+import type { ClaimedJob, JobContext } from '../../src/ports/work-queue.port.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
 import { ApiKeyAuthenticator } from '../../src/services/api-key-authenticator.ts';
 import { ApiKeysService } from '../../src/services/api-keys.service.ts';
@@ -102,6 +102,13 @@ const statusBody = (taskId: string, status: string) => ({
 
 const job = (refId: string): ClaimedJob => ({ id: `job_${refId}`, kind: 'webhook', refId, queue: WEBHOOK_QUEUE, runAt: 0, attempts: 1, leaseUntil: 0 });
 
+/** A delivery's job ends through the outcome its handler returns, never through the lease itself. */
+const byOutcomeOnly: JobContext = {
+  owner: 'test',
+  complete: () => Promise.reject(new Error('the webhook handler does not end its job itself')),
+  reschedule: () => Promise.reject(new Error('the webhook handler does not end its job itself')),
+};
+
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -144,7 +151,7 @@ describeEachDatabase('webhooks', (t) => {
     return { id, taskId, body: JSON.stringify(body) };
   }
 
-  const run = (handler: ReturnType<typeof handlerWith>, id: string): Promise<JobOutcome> => handler(job(id), new AbortController().signal);
+  const run = (handler: ReturnType<typeof handlerWith>, id: string): Promise<JobOutcome> => handler(job(id), new AbortController().signal, byOutcomeOnly);
   const deliveryOf = async (taskId: string, user = userId): Promise<WebhookDeliveryView> => {
     const [view] = await listDeliveriesForTask(t.handle.db, user, taskId);
     assert.ok(view);

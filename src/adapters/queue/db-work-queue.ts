@@ -8,8 +8,8 @@ import type { Executor } from '../db/schema.ts';
 const WAKE_TOPIC = 'queue.wake';
 
 /**
- * Removes a job its owner has finished, inside the caller's transaction (the handler's final write),
- * guarded by the lease like `complete`; false when the lease was lost.
+ * Removes a job its owner has finished, in `tx` (the pool's own statement, or a handler's final
+ * transaction through its JobContext), guarded by the lease; false when the lease was lost.
  */
 export async function completeJobIn(tx: Executor, owner: string, jobId: string): Promise<boolean> {
   const result = await tx.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
@@ -20,7 +20,7 @@ export async function completeJobIn(tx: Executor, owner: string, jobId: string):
  * Releases the lease and makes the job due at `runAt`, inside the caller's transaction (a normal end
  * of the claim: the failure streak is over); false when the lease was lost.
  */
-export async function rescheduleJobIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
+async function rescheduleJobIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
   const result = await tx
     .updateTable('jobs')
     .set({ run_at: runAt, lease_owner: null, lease_until: null, failures: 0, repeats: 0 })
@@ -130,6 +130,14 @@ export class DbWorkQueue implements WorkQueue {
 
   async complete(owner: string, jobId: string): Promise<boolean> {
     return completeJobIn(this.handle.db, owner, jobId);
+  }
+
+  completeIn(tx: Executor, owner: string, jobId: string): Promise<boolean> {
+    return completeJobIn(tx, owner, jobId);
+  }
+
+  rescheduleIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
+    return rescheduleJobIn(tx, owner, jobId, runAt);
   }
 
   async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {

@@ -24,16 +24,15 @@ import { newId } from '../../domain/ids.ts';
 import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob } from '../../ports/work-queue.port.ts';
 import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
-import { completeJobIn } from '../../adapters/queue/db-work-queue.ts';
 import type { JobContext, JobOutcome } from '../../ports/work-queue.port.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
 
-/** The job a step runs for, when the step may remove it in its own final transaction. */
+/** The job a step runs for: the step ends it in its own final transaction, through its lease. */
 interface StepJob {
   id: string;
-  owner: string;
+  lease: JobContext;
 }
 
 export interface TaskRunnerTimings {
@@ -92,11 +91,11 @@ export class TaskRunner {
     this.reader = new TaskStepReader(deps.db);
   }
 
-  readonly handle = async (job: ClaimedJob, signal: AbortSignal, context?: JobContext): Promise<JobOutcome> => {
+  readonly handle = async (job: ClaimedJob, signal: AbortSignal, context: JobContext): Promise<JobOutcome> => {
     const step = await this.reader.read(job.refId);
     if (!step || isTerminal(step.task.status)) return { kind: 'done' };
     const { task, attempt: current } = step;
-    const stepJob = context ? { id: job.id, owner: context.owner } : undefined;
+    const stepJob: StepJob = { id: job.id, lease: context };
     const routes = JSON.parse(task.routes_json) as RouteTarget[];
     // The usual first step moves the task to `processing` in the statement that records its first attempt.
     if (!current) return this.startAttempt(task, routes, 0, 1, signal, undefined, stepJob);
@@ -147,7 +146,7 @@ export class TaskRunner {
     attemptNo: number,
     signal: AbortSignal,
     lastError: string | undefined,
-    job: StepJob | undefined,
+    job: StepJob,
   ): Promise<JobOutcome> {
     const route = routes[routeIndex];
     if (!route) {
@@ -214,7 +213,7 @@ export class TaskRunner {
     }
   }
 
-  private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob | undefined): Promise<JobOutcome> {
+  private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob): Promise<JobOutcome> {
     const provider = this.deps.providers(attempt.provider);
     const now = this.now();
     const deadline = attempt.deadline_at ?? now + this.deps.timings(attempt.provider).reconcileWindowMs;
@@ -247,7 +246,7 @@ export class TaskRunner {
     return { kind: 'again', runAt: this.now() + (provider?.defaultPollMs ?? 1000), queue: attempt.provider };
   }
 
-  private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob | undefined): Promise<JobOutcome> {
+  private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob): Promise<JobOutcome> {
     const provider = this.deps.providers(attempt.provider);
     if (!provider || !attempt.upstream_id) return this.abandon(task, routes, attempt, `provider ${attempt.provider} is no longer configured`, job);
     if (attempt.deadline_at !== null && this.now() >= attempt.deadline_at) {
@@ -268,7 +267,7 @@ export class TaskRunner {
     }
   }
 
-  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob | undefined, signal: AbortSignal): Promise<JobOutcome> {
+  private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob, signal: AbortSignal): Promise<JobOutcome> {
     if (result.files.length === 0 && !result.output) {
       return this.attemptFailed(task, routes, attempt, { message: 'the provider finished without a result', retryable: true }, undefined, job);
     }
@@ -304,7 +303,7 @@ export class TaskRunner {
         deleted_at: null,
       }));
       // The job ends with the task, in the same commit (guarded by our lease), instead of a statement after it.
-      if (!(await finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job }))) return false;
+      if (!(await finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job: { id: job.id, owner: job.lease.owner } }))) return false;
       await this.deps.onTerminal(tx, { ...task, ...changes, status: 'finished' });
       return true;
     });
@@ -315,7 +314,7 @@ export class TaskRunner {
       return { kind: 'done' };
     }
     this.deps.metrics.tasks.inc({ model: task.model, status: 'finished' });
-    return { kind: 'done', settled: job !== undefined };
+    return { kind: 'done', settled: true };
   }
 
   /**
@@ -336,7 +335,7 @@ export class TaskRunner {
     attempt: AttemptRow,
     error: ProviderError,
     from: AttemptRow['state'][] = ['submitting'],
-    job?: StepJob,
+    job: StepJob,
   ): Promise<JobOutcome> {
     const changed = await updateAttempt(this.deps.db, attempt.id, from, {
       state: 'failed',
@@ -351,7 +350,7 @@ export class TaskRunner {
     return { kind: 'again', runAt: this.now(), queue: next.provider };
   }
 
-  private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string, job: StepJob | undefined): Promise<JobOutcome> {
+  private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string, job: StepJob): Promise<JobOutcome> {
     const changed = await updateAttempt(this.deps.db, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
     if (!changed) return { kind: 'again', runAt: this.now() };
     const next = routes[attempt.route_index + 1];
@@ -359,13 +358,13 @@ export class TaskRunner {
     return { kind: 'again', runAt: this.now(), queue: next.provider };
   }
 
-  private async fail(task: TaskRow, message: string, job: StepJob | undefined): Promise<JobOutcome> {
-    // The job ends in the refund's transaction when this step holds it.
-    const endJob = job ? (tx: Executor) => completeJobIn(tx, job.owner, job.id).then(() => undefined) : undefined;
+  private async fail(task: TaskRow, message: string, job: StepJob): Promise<JobOutcome> {
+    // The job ends in the refund's transaction, guarded by this step's lease.
+    const endJob = (tx: Executor) => job.lease.complete(tx).then(() => undefined);
     if (await failTask(this.deps.db, task, message, this.now(), this.deps.onTerminal, endJob)) {
       this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
-      return { kind: 'done', settled: job !== undefined };
+      return { kind: 'done', settled: true };
     }
     return { kind: 'done' };
   }

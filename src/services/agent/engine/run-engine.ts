@@ -11,7 +11,6 @@
 import { findRun, noWakeSince, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { findConversationById } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import { completeJobIn, rescheduleJobIn } from '../../../adapters/queue/db-work-queue.ts';
 import { isTerminalRun } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { ClaimedJob } from '../../../ports/work-queue.port.ts';
@@ -33,7 +32,7 @@ import { handleToolCall } from './tool-steps.ts';
 const MEDIA_POLL_MS = 60_000;
 
 export function createRunJobHandler(deps: EngineDeps): JobHandler {
-  return async (job: ClaimedJob, signal: AbortSignal, context?: JobContext): Promise<JobOutcome> => {
+  return async (job: ClaimedJob, signal: AbortSignal, context: JobContext): Promise<JobOutcome> => {
     const started = performance.now();
     const clock: StepClock = { modelWaitMs: 0 };
     const run = await findRun(deps.writer.db, job.refId);
@@ -42,13 +41,12 @@ export function createRunJobHandler(deps: EngineDeps): JobHandler {
     deps.metrics?.agentEngineTime.observe({ outcome: outcome.next }, Math.max(0, performance.now() - started - clock.modelWaitMs) / 1000);
     if (outcome.next === 'now') return { kind: 'again', runAt: Date.now() };
     const runAt = outcome.next === 'later' ? Date.now() + outcome.afterMs : undefined;
-    if (!context) return { kind: 'again', runAt: runAt ?? Date.now() + MEDIA_POLL_MS };
     // Set aside (or put off) until something schedules the run again. Whatever does bumps its wake
     // counter in its own transaction; one that came since this step began (its enqueue changed nothing
     // while we held the job) is seen here and the run is stepped again at once: no wake-up is lost.
     const setAside = await deps.writer.db.transaction().execute(async (tx) => {
       if (!(await noWakeSince(tx, run.id, run.wake_seq))) return false;
-      return runAt === undefined ? completeJobIn(tx, context.owner, job.id) : rescheduleJobIn(tx, context.owner, job.id, runAt);
+      return runAt === undefined ? context.complete(tx) : context.reschedule(tx, runAt);
     });
     return setAside ? { kind: 'done', settled: true } : { kind: 'again', runAt: Date.now() };
   };
