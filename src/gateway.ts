@@ -37,41 +37,31 @@ import { AuthService } from './services/auth/auth.service.ts';
 import { createChatProviderRegistry } from './providers/chat/chat-provider.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
-import { CHAT_SETTLE_JOB, createChatSettleHandler, scheduleChatSettlement } from './services/chat/chat-settle.job.ts';
+import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
 import { EstimateService } from './services/estimate.service.ts';
 import { ResultStore } from './services/generation/result-store.ts';
 import { presentTaskStatus } from './services/generation/task-presenter.ts';
 import { TaskStatusCache } from './services/generation/task-status-cache.ts';
-import { createRetentionSweeper, scheduleRetentionSweep } from './services/generation/retention-sweeper.ts';
+import { createRetentionSweeper } from './services/generation/retention-sweeper.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
 import type { TerminalHook } from './services/generation/task-transitions.ts';
 import { ProviderHealth } from './services/provider-health.ts';
 import { createWebhookGiveUp, createWebhookJobHandler } from './services/webhooks/webhook-delivery.handler.ts';
-import { enqueueTaskWebhook, WEBHOOK_JOB_KIND } from './services/webhooks/webhook-deliveries.ts';
+import { enqueueTaskWebhook } from './services/webhooks/webhook-deliveries.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
-import { ENTITY_POISON, type JobCatalog, maintenanceJob, OUTSIDE_POISON } from './workers/job-catalog.ts';
+import { bindJobCatalog, JOB_QUEUES, type JobHandlers, recurringJobs } from './workers/job-catalog.ts';
 import type { JobHandler } from './ports/work-queue.port.ts';
 import { WorkerPool } from './workers/worker-pool.ts';
 import { AgentClock } from './services/agent/agent-clock.ts';
 import { buildAgentServices } from './services/agent/agent.module.ts';
-import {
-  ATTACHMENT_CLEANUP_JOB,
-  CAPABILITY_PROBE_JOB,
-  createAttachmentCleanupHandler,
-  createCapabilityProbeHandler,
-  createEventPruneHandler,
-  createIdempotencyPruneHandler,
-  EVENT_PRUNE_JOB,
-  IDEMPOTENCY_PRUNE_JOB,
-  scheduleAgentMaintenance,
-} from './services/agent/agent-maintenance.ts';
+import { createAttachmentCleanupHandler, createCapabilityProbeHandler, createEventPruneHandler, createIdempotencyPruneHandler } from './services/agent/agent-maintenance.ts';
 import { createRunJobHandler } from './services/agent/engine/run-engine.ts';
 import { createRunGiveUp } from './services/agent/engine/run-give-up.ts';
-import { AGENT_QUEUE, AGENT_RUN_JOB, wakeRunForTask } from './services/agent/runs/run-jobs.ts';
-import { createStorageBillingHandler, scheduleStorageBilling, STORAGE_BILLING_JOB } from './services/storage/storage-billing.ts';
-import { createStorageCopyGiveUp, createStorageCopyHandler, STORAGE_COPY_JOB } from './services/storage/storage-files.service.ts';
+import { wakeRunForTask } from './services/agent/runs/run-jobs.ts';
+import { createStorageBillingHandler } from './services/storage/storage-billing.ts';
+import { createStorageCopyGiveUp, createStorageCopyHandler } from './services/storage/storage-files.service.ts';
 import { buildStorageServices } from './services/storage/storage.module.ts';
 
 export interface GatewayOptions {
@@ -226,39 +216,34 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
-    jobCatalog(services, runner, sweep),
+    bindJobCatalog(jobHandlers(services, runner, sweep), logger),
     {
       owner: newId(`wrk_${hostname().replace(/[^a-z0-9]/gi, '').slice(0, 12)}_${process.pid}`),
       leaseMs: config.worker.leaseMs,
       concurrency: config.worker.concurrency,
       // Agent runs spend most of their time waiting on a model: as many as the process runs jobs.
-      queueConcurrency: (queue) => (queue === AGENT_QUEUE ? config.worker.concurrency : (config.providers[queue]?.concurrency ?? 64)),
-      queues: [...Object.keys(config.providers), 'webhooks', 'maintenance', AGENT_QUEUE],
+      queueConcurrency: (queue) => (queue === JOB_QUEUES.agent ? config.worker.concurrency : (config.providers[queue]?.concurrency ?? 64)),
+      queues: [...Object.keys(config.providers), ...Object.values(JOB_QUEUES)],
       logger,
     },
   );
-  await scheduleRetentionSweep(database.db, services.queue, Date.now());
-  await scheduleChatSettlement(database.db, services.queue, Date.now());
-  await scheduleAgentMaintenance(database.db, services.queue, Date.now());
-  await scheduleStorageBilling(database.db, services.queue, Date.now());
+  const now = Date.now();
+  await database.db.transaction().execute(async (tx) => {
+    for (const job of recurringJobs(now)) await services.queue.enqueue(tx, job);
+  });
   await services.agent.aborts.start();
   await pool.start();
   return pool;
 }
 
-/**
- * Every job kind with its poison rule, give-up hook and time-out (src/workers/job-catalog.ts). The
- * time-outs are far above a normal run of each (a model call of an agent step may stream for many
- * minutes; a task step may copy a large result); they end only what hangs.
- */
-function jobCatalog(services: AppServices, runner: TaskRunner, sweep: JobHandler): JobCatalog {
+/** The handler of every job kind (its poison rule and time-out are the catalog's: src/workers/job-catalog.ts). */
+function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandler): JobHandlers {
   const { config, database, logger } = services;
   const db = database.db;
-  const maintenance = (handler: JobHandler) => maintenanceJob(handler, logger);
   return {
-    task: { handler: runner.handle, giveUp: runner.giveUp, poison: OUTSIDE_POISON, timeoutMs: 15 * 60_000 },
-    [AGENT_RUN_JOB]: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine), poison: ENTITY_POISON, timeoutMs: 30 * 60_000 },
-    [WEBHOOK_JOB_KIND]: {
+    task: { handler: runner.handle, giveUp: runner.giveUp },
+    agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
+    webhook: {
       handler: createWebhookJobHandler({
         db,
         client: services.outbound,
@@ -272,17 +257,15 @@ function jobCatalog(services: AppServices, runner: TaskRunner, sweep: JobHandler
         },
       }),
       giveUp: createWebhookGiveUp(db),
-      poison: OUTSIDE_POISON,
-      timeoutMs: 2 * 60_000,
     },
-    [STORAGE_COPY_JOB]: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db), poison: OUTSIDE_POISON, timeoutMs: 30 * 60_000 },
-    sweep: maintenance(sweep),
-    [CHAT_SETTLE_JOB.kind]: maintenance(createChatSettleHandler({ db, logger, metrics: services.metrics })),
-    [CAPABILITY_PROBE_JOB.kind]: maintenance(createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs })),
-    [EVENT_PRUNE_JOB.kind]: maintenance(createEventPruneHandler({ db, logger, retentionMs: config.agent.eventRetentionMs })),
-    [ATTACHMENT_CLEANUP_JOB.kind]: maintenance(createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger })),
-    [IDEMPOTENCY_PRUNE_JOB.kind]: maintenance(createIdempotencyPruneHandler({ db, logger, now: services.agent.clock.now })),
-    [STORAGE_BILLING_JOB.kind]: maintenance(createStorageBillingHandler({ billing: services.storage.billing, logger })),
+    storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db) },
+    sweep,
+    chat_settle: createChatSettleHandler({ db, logger, metrics: services.metrics }),
+    agent_capability_probe: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
+    agent_event_prune: createEventPruneHandler({ db, logger, retentionMs: config.agent.eventRetentionMs }),
+    agent_attachment_cleanup: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
+    agent_idempotency_prune: createIdempotencyPruneHandler({ db, logger, now: services.agent.clock.now }),
+    storage_billing: createStorageBillingHandler({ billing: services.storage.billing, logger }),
   };
 }
 

@@ -1,16 +1,21 @@
 /**
- * The typed job catalog: for each job kind, its handler, when it is poisoned, how it gives up, and how
- * long one run of the handler may take. A handler that throws is retried with a backoff (the state
- * guards of each kind make a re-run safe); a handler that throws the same way again and again would
- * otherwise be retried for ever, every few minutes, and a poison that freezes the process would do so
- * after every restart. So each kind names its bound (consecutive failures the same way, or in any
- * way, infrastructure faults not counted: job-failures.ts), and its give-up hook ends the entity the
- * job works on cleanly and durably, with the entity's own compare-and-set moves: a run fails and
- * releases its holds, a media task fails and is refunded once, a webhook delivery is marked failed,
- * a maintenance job logs and comes back at its next round.
+ * The typed job catalog, in the manner of trigger.dev's worker catalog: every job kind, with its
+ * payload (what one job of it is about, and so the row's reference and queue), its poison rule and its
+ * time-out. Adding a kind is one entry here and its handler file; the composition root then has to
+ * give that kind a handler (JobHandlers lists every kind), and every enqueue of it goes through
+ * `newJob`, typed by the entry's payload.
+ *
+ * A handler that throws is retried with a backoff (the state guards of each kind make a re-run safe);
+ * a handler that throws the same way again and again would otherwise be retried for ever, every few
+ * minutes, and a poison that freezes the process would do so after every restart. So each kind names
+ * its bound (consecutive failures the same way, or in any way, infrastructure faults not counted:
+ * job-failures.ts), and its give-up hook ends the entity the job works on cleanly and durably, with
+ * the entity's own compare-and-set moves: a run fails and releases its holds, a media task fails and
+ * is refunded once, a webhook delivery is marked failed, a maintenance job logs and comes back at its
+ * next round.
  */
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobFailureCount, JobHandler, JobOutcome } from '../ports/work-queue.port.ts';
+import type { ClaimedJob, JobFailureCount, JobHandler, JobOutcome, NewJob } from '../ports/work-queue.port.ts';
 
 export interface JobFailure extends JobFailureCount {
   error: unknown;
@@ -38,7 +43,6 @@ export interface JobKind {
   timeoutMs: number;
 }
 
-export type JobCatalog = Record<string, JobKind>;
 
 /** The rule of a job whose entity holds money or a promise to a user: the issue's "the same way twice". */
 export const ENTITY_POISON: PoisonRule = { sameWay: 2, anyWay: 5 };
@@ -71,4 +75,98 @@ export function defaultJobKind(handler: JobHandler): JobKind {
     timeoutMs: MAINTENANCE_TIMEOUT_MS,
     giveUp: async () => ({ kind: 'again', runAt: Date.now() + MAINTENANCE_GIVE_UP_PAUSE_MS }),
   };
+}
+
+const MINUTE_MS = 60_000;
+
+/** The queues with a fixed name; a media task waits in its provider's queue (one per provider, each with its own concurrency). */
+export const JOB_QUEUES = { webhooks: 'webhooks', maintenance: 'maintenance', agent: 'agent' } as const;
+
+/** A kind whose job works on one entity: its payload names the entity, and the job runs until the entity is done. */
+interface EntityJobSpec<Payload> {
+  /** The row a payload makes: the entity it works on (one job per kind and reference) and the queue it waits in. */
+  place(payload: Payload): { refId: string; queue: string };
+  poison: PoisonRule;
+  /** One run of the handler past this is aborted (its signal) and counts as a failure. */
+  timeoutMs: number;
+}
+
+/** A recurring kind: one job of it, made at start, which reschedules itself for its next round. */
+interface RecurringJobSpec {
+  round: {
+    refId: string;
+    /** Its first run after a start when no row exists yet (an existing row keeps its earlier time). */
+    firstRunAfterMs: number;
+  };
+}
+
+function entity<Payload>(spec: EntityJobSpec<Payload>): EntityJobSpec<Payload> {
+  return spec;
+}
+
+function recurring(refId: string, firstRunAfterMs: number): RecurringJobSpec {
+  return { round: { refId, firstRunAfterMs } };
+}
+
+/**
+ * Every job kind. The time-outs are far above a normal run of each (a model call of an agent step may
+ * stream for many minutes; a task step may copy a large result); they end only what hangs. Recurring
+ * kinds all follow the maintenance rule (maintenanceJob) on the maintenance queue.
+ */
+export const JOB_CATALOG = {
+  /** One media task's steps (submit, poll, reconcile, store, fail over), in the queue of the provider it is on. */
+  task: entity<{ taskId: string; provider: string }>({ place: (p) => ({ refId: p.taskId, queue: p.provider }), poison: OUTSIDE_POISON, timeoutMs: 15 * MINUTE_MS }),
+  /** One agent run, stepped until it ends (AGENT.md). */
+  agent_run: entity<{ runId: string }>({ place: (p) => ({ refId: p.runId, queue: JOB_QUEUES.agent }), poison: ENTITY_POISON, timeoutMs: 30 * MINUTE_MS }),
+  /** One webhook delivery, retried on its schedule. */
+  webhook: entity<{ deliveryId: string }>({ place: (p) => ({ refId: p.deliveryId, queue: JOB_QUEUES.webhooks }), poison: OUTSIDE_POISON, timeoutMs: 2 * MINUTE_MS }),
+  /** One storage copy (retain or import) into a user's storage. */
+  storage_copy: entity<{ operationId: string }>({ place: (p) => ({ refId: p.operationId, queue: JOB_QUEUES.maintenance }), poison: OUTSIDE_POISON, timeoutMs: 30 * MINUTE_MS }),
+  /** The end of the 3-day retention of result files. */
+  sweep: recurring('media-retention', 0),
+  /** Releasing the chat holds of processes that died. */
+  chat_settle: recurring('chat-abandoned', 0),
+  agent_capability_probe: recurring('routes', 0),
+  agent_event_prune: recurring('events', MINUTE_MS),
+  /** After one round of its minute (SPEC "Limits"). */
+  agent_attachment_cleanup: recurring('attachments', MINUTE_MS),
+  agent_idempotency_prune: recurring('idempotency', 60 * MINUTE_MS),
+  /** After one round of its minute. */
+  storage_billing: recurring('subscriptions', MINUTE_MS),
+};
+
+type Catalog = typeof JOB_CATALOG;
+export type JobKindName = keyof Catalog;
+/** The kinds whose jobs the code enqueues, each with its payload. */
+export type EntityJobKind = { [K in JobKindName]: Catalog[K] extends EntityJobSpec<infer _> ? K : never }[JobKindName];
+export type JobPayload<K extends EntityJobKind> = Catalog[K] extends EntityJobSpec<infer Payload> ? Payload : never;
+
+/** The job to enqueue for `payload`, due at `runAt`: its reference and queue as its kind's entry says. */
+export function newJob<K extends EntityJobKind>(kind: K, payload: JobPayload<K>, runAt: number): NewJob {
+  const spec = JOB_CATALOG[kind] as EntityJobSpec<JobPayload<K>>;
+  return { kind, ...spec.place(payload), runAt };
+}
+
+/** The one job of every recurring kind, for the workers to enqueue at start (idempotent: one row per kind and reference). */
+export function recurringJobs(now: number): NewJob[] {
+  return Object.entries(JOB_CATALOG).flatMap(([kind, spec]) =>
+    'round' in spec ? [{ kind, refId: spec.round.refId, queue: JOB_QUEUES.maintenance, runAt: now + spec.round.firstRunAfterMs }] : [],
+  );
+}
+
+/** What the composition root gives each kind: an entity kind's handler and give-up hook, a recurring kind's handler. */
+export type JobHandlers = { [K in JobKindName]: Catalog[K] extends RecurringJobSpec ? JobHandler : { handler: JobHandler; giveUp: GiveUpHook } };
+
+/** Every kind with its handler, poison rule, give-up hook and time-out, as the worker pool runs it. */
+export function bindJobCatalog(handlers: JobHandlers, logger: Logger): Record<string, JobKind> {
+  const bound: Record<string, JobKind> = {};
+  for (const [kind, spec] of Object.entries(JOB_CATALOG) as Array<[JobKindName, Catalog[JobKindName]]>) {
+    const given = handlers[kind];
+    if ('round' in spec) bound[kind] = maintenanceJob(given as JobHandler, logger);
+    else {
+      const { handler, giveUp } = given as { handler: JobHandler; giveUp: GiveUpHook };
+      bound[kind] = { handler, giveUp, poison: spec.poison, timeoutMs: spec.timeoutMs };
+    }
+  }
+  return bound;
 }

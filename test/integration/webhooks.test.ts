@@ -20,12 +20,12 @@ import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-lim
 import {
   enqueueTaskWebhook,
   listDeliveriesForTask,
-  WEBHOOK_QUEUE,
   type WebhookDeliveryView,
 } from '../../src/services/webhooks/webhook-deliveries.ts';
 import { MAX_RETRY_AFTER_MS } from '../../src/services/webhooks/webhook-schedule.ts';
 import { WEBHOOK_SECRET_GRACE_MS, WebhookSecretService } from '../../src/services/webhooks/webhook-secret.service.ts';
 import type { JobOutcome } from '../../src/ports/work-queue.port.ts';
+import { JOB_QUEUES } from '../../src/workers/job-catalog.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -100,7 +100,7 @@ const statusBody = (taskId: string, status: string) => ({
   data: { taskId, status, files: status === 'finished' ? [{ fileUrl: 'https://files.example/x.png', fileType: 'image' }] : [], output: null, createdTime: '2026-01-01T00:00:00.000Z', errorMessage: status === 'failed' ? 'all providers failed' : null },
 });
 
-const job = (refId: string): ClaimedJob => ({ id: `job_${refId}`, kind: 'webhook', refId, queue: WEBHOOK_QUEUE, runAt: 0, attempts: 1, leaseUntil: 0 });
+const job = (refId: string): ClaimedJob => ({ id: `job_${refId}`, kind: 'webhook', refId, queue: JOB_QUEUES.webhooks, runAt: 0, attempts: 1, leaseUntil: 0 });
 
 /** A delivery's job ends through the outcome its handler returns, never through the lease itself. */
 const byOutcomeOnly: JobContext = {
@@ -206,7 +206,7 @@ describeEachDatabase('webhooks', (t) => {
     const other = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, { ...args, eventType: 'task.expired' }));
     assert.ok(other && other !== first);
     const jobs = await t.handle.db.selectFrom('jobs').selectAll().where('ref_id', 'in', [first, other]).execute();
-    assert.deepEqual(jobs.map((j) => [j.kind, j.queue]), [['webhook', WEBHOOK_QUEUE], ['webhook', WEBHOOK_QUEUE]]);
+    assert.deepEqual(jobs.map((j) => [j.kind, j.queue]), [['webhook', JOB_QUEUES.webhooks], ['webhook', JOB_QUEUES.webhooks]]);
     await assert.rejects(
       t.handle.db.transaction().execute(async (tx) => {
         await enqueueTaskWebhook(tx, queue, { ...args, taskId: `${taskId}_rolled_back` });
@@ -220,7 +220,7 @@ describeEachDatabase('webhooks', (t) => {
   test('through the worker pool: 500, 500, then 200 — one webhook-id, every attempt verifies and is recorded', async () => {
     const url = receiver.url('flaky', 500, 500, 200);
     const handler = handlerWith({ schedule: [0, 40, 40, 40] });
-    const pool = new WorkerPool(queue, { webhook: handler }, { owner: `w_${t.kind}`, leaseMs: 5000, concurrency: 4, queueConcurrency: () => 4, queues: [WEBHOOK_QUEUE], logger: quiet });
+    const pool = new WorkerPool(queue, { webhook: handler }, { owner: `w_${t.kind}`, leaseMs: 5000, concurrency: 4, queueConcurrency: () => 4, queues: [JOB_QUEUES.webhooks], logger: quiet });
     await pool.start();
     try {
       const taskId = `task_${t.kind}_pool`;
@@ -228,7 +228,7 @@ describeEachDatabase('webhooks', (t) => {
         .transaction()
         .execute((tx) => enqueueTaskWebhook(tx, queue, { userId, taskId, eventType: 'task.failed', url, body: statusBody(taskId, 'failed'), now: Date.now() }));
       assert.ok(id);
-      await queue.wake(WEBHOOK_QUEUE);
+      await queue.wake(JOB_QUEUES.webhooks);
       await waitFor(async () => (await deliveryOf(taskId)).status === 'delivered');
       const got = receiver.at(url);
       assert.equal(got.length, 3);

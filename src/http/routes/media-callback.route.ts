@@ -4,6 +4,7 @@ import { findAttempt, findTask, recordLateOutcome, updateAttempt } from '../../a
 import { AppError } from '../../domain/errors.ts';
 import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
 import type { AppServices } from '../../services/app-services.ts';
+import { newJob } from '../../workers/job-catalog.ts';
 
 /**
  * Upstream completion callbacks, one URL per attempt carrying an unguessable token. A callback is a
@@ -31,7 +32,7 @@ export function registerMediaCallbackRoute(app: FastifyInstance, services: AppSe
         if (notice.upstreamId && !attempt.upstream_id) {
           await updateAttempt(db, attempt.id, ['submitting', 'unknown', 'accepted'], { upstream_id: notice.upstreamId });
         }
-        await db.transaction().execute((tx) => services.queue.enqueue(tx, { kind: 'task', refId: attempt.task_id, queue: attempt.provider, runAt: now }));
+        await db.transaction().execute((tx) => services.queue.enqueue(tx, newJob('task', { taskId: attempt.task_id, provider: attempt.provider }, now)));
         await services.queue.wake(attempt.provider);
         return { ok: true };
       }

@@ -9,29 +9,15 @@ import type { Logger } from 'pino';
 import { pruneEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
 import { pruneIdempotencyRecords } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
-import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import type { AttachmentsService } from './attachments/attachments.service.ts';
 import type { RouteCapabilities } from './route-capabilities.service.ts';
 
-export const CAPABILITY_PROBE_JOB = { kind: 'agent_capability_probe', refId: 'routes', queue: 'maintenance' } as const;
-export const EVENT_PRUNE_JOB = { kind: 'agent_event_prune', refId: 'events', queue: 'maintenance' } as const;
-export const ATTACHMENT_CLEANUP_JOB = { kind: 'agent_attachment_cleanup', refId: 'attachments', queue: 'maintenance' } as const;
-export const IDEMPOTENCY_PRUNE_JOB = { kind: 'agent_idempotency_prune', refId: 'idempotency', queue: 'maintenance' } as const;
 /** Idempotency keys answer replays for a week (AGENT.md asks for at least 24 hours); a decision's until its run ended a day ago. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3_600_000;
 const DECISION_GRACE_MS = 24 * 3_600_000;
 /** SPEC "Limits": expired uploads and references are removed every minute. */
 export const ATTACHMENT_CLEANUP_INTERVAL_MS = 60_000;
-
-export async function scheduleAgentMaintenance(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await queue.enqueue(tx, { ...CAPABILITY_PROBE_JOB, runAt: now });
-    await queue.enqueue(tx, { ...EVENT_PRUNE_JOB, runAt: now + 60_000 });
-    await queue.enqueue(tx, { ...ATTACHMENT_CLEANUP_JOB, runAt: now + ATTACHMENT_CLEANUP_INTERVAL_MS });
-    await queue.enqueue(tx, { ...IDEMPOTENCY_PRUNE_JOB, runAt: now + 3_600_000 });
-  });
-}
 
 export function createCapabilityProbeHandler(deps: { capabilities: RouteCapabilities; logger: Logger; intervalMs: number }): () => Promise<JobOutcome> {
   return async () => {

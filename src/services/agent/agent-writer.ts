@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../domain/agent/agent-events.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import { WEBHOOK_QUEUE } from '../webhooks/webhook-deliveries.ts';
+import { JOB_QUEUES } from '../../workers/job-catalog.ts';
 import { appendEvent, type NewAgentEvent } from './events/event-log.ts';
 import type { AgentEventHub } from './events/event-hub.ts';
 
@@ -56,7 +56,7 @@ export class AgentWriter {
           const appended = await appendEvent(tx, queue, event, now);
           if (!appended) return undefined;
           events.push(appended.event);
-          if (appended.webhooks > 0) wakes.add(WEBHOOK_QUEUE);
+          if (appended.webhooks > 0) wakes.add(JOB_QUEUES.webhooks);
           return appended.event;
         },
         wake: (name) => void wakes.add(name),

@@ -16,12 +16,10 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
-import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { abandonChatHold, abandonChatRequest, findStaleChatHolds, findStaleChatRequests } from './chat-records.ts';
 
-export const CHAT_SETTLE_JOB = { kind: 'chat_settle', refId: 'chat-abandoned', queue: 'maintenance' } as const;
 const BATCH = 200;
 
 export interface ChatSettleDeps {
@@ -33,11 +31,6 @@ export interface ChatSettleDeps {
   /** How often the job runs; every minute. */
   intervalMs?: number;
   now?: () => number;
-}
-
-/** Makes sure the recurring job exists (one row per kind and reference). */
-export async function scheduleChatSettlement(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
-  await db.transaction().execute((tx) => queue.enqueue(tx, { ...CHAT_SETTLE_JOB, runAt: now }));
 }
 
 /** Releases the holds of abandoned requests; returns how many it settled. */

@@ -11,6 +11,7 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { AppError, invalidInput, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
+import { newJob } from '../../workers/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from '../estimate.service.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
@@ -149,7 +150,7 @@ export async function prepareGeneration(
 export async function writePaidTask(tx: Executor, queue: WorkQueue, task: TaskRow): Promise<void> {
   await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model }, task.created_at);
   await insertTask(tx, task);
-  await queue.enqueue(tx, { kind: 'task', refId: task.id, queue: firstQueueOf(task), runAt: task.created_at });
+  await queue.enqueue(tx, newJob('task', { taskId: task.id, provider: firstQueueOf(task) }, task.created_at));
 }
 
 /** The queue of the task's first route (its provider). */

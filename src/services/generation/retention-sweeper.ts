@@ -3,11 +3,9 @@ import type { Logger } from 'pino';
 import { findExpiredFiles, findTask, findTasksToExpire, markFileDeleted } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
-import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { expireTask, type TerminalHook } from './task-transitions.ts';
 
-export const SWEEP_JOB = { kind: 'sweep', refId: 'media-retention', queue: 'maintenance' } as const;
 const BATCH = 500;
 
 export interface SweeperDeps {
@@ -19,15 +17,10 @@ export interface SweeperDeps {
   now?: () => number;
 }
 
-/** Makes sure the recurring sweep job exists (idempotent: one row per kind and reference). */
-export async function scheduleRetentionSweep(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
-  await db.transaction().execute((tx) => queue.enqueue(tx, { ...SWEEP_JOB, runAt: now }));
-}
-
 /**
  * Ends the 3-day retention (decision 8): deletes the files whose time is up, then moves their
- * finished tasks to `expired` (a compare-and-set, with its webhook). Runs as a recurring job, so one
- * worker at a time does it and a crash only delays it.
+ * finished tasks to `expired` (a compare-and-set, with its webhook). Runs as a recurring job (`sweep`
+ * in the job catalog), so one worker at a time does it and a crash only delays it.
  */
 export function createRetentionSweeper(deps: SweeperDeps) {
   const now = deps.now ?? Date.now;

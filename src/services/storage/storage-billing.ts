@@ -23,11 +23,9 @@ import { isAppError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { periodEnd, STORAGE_GRACE_MS, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
-import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 
-export const STORAGE_BILLING_JOB = { kind: 'storage_billing', refId: 'subscriptions', queue: 'maintenance' } as const;
 export const STORAGE_BILLING_INTERVAL_MS = 60_000;
 /** A subscription that missed more renewals than this (a gateway down for two years) stops catching up. */
 const MAX_CATCH_UP = 24;
@@ -144,10 +142,6 @@ export class StorageBilling {
   #startGrace(row: StorageSubscriptionRow, now: number): Promise<boolean> {
     return updateSubscriptionAtVersion(this.#db, row.user_id, row.version, { status: 'grace', grace_ends_at: row.period_end + STORAGE_GRACE_MS, updated_at: now });
   }
-}
-
-export async function scheduleStorageBilling(db: Kysely<Schema>, queue: WorkQueue, now: number): Promise<void> {
-  await db.transaction().execute((tx) => queue.enqueue(tx, { ...STORAGE_BILLING_JOB, runAt: now + STORAGE_BILLING_INTERVAL_MS }));
 }
 
 export function createStorageBillingHandler(deps: { billing: StorageBilling; logger: Logger }): () => Promise<JobOutcome> {

@@ -34,12 +34,11 @@ import { newId } from '../../domain/ids.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
+import { JOB_QUEUES, newJob } from '../../workers/job-catalog.ts';
 import type { FaultPoints } from '../agent/engine/fault-points.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 import { resolveSource, type StorageSource } from './storage-sources.ts';
 
-export const STORAGE_COPY_JOB = 'storage_copy';
-export const STORAGE_COPY_QUEUE = 'maintenance';
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
 
@@ -159,12 +158,12 @@ export class StorageFilesService {
         finished_at: null,
       });
       // The queue runs on the system clock, not the calendar.
-      await this.#queue.enqueue(tx, { kind: STORAGE_COPY_JOB, refId: id, queue: STORAGE_COPY_QUEUE, runAt: Date.now() });
+      await this.#queue.enqueue(tx, newJob('storage_copy', { operationId: id }, Date.now()));
       const response: AcceptedOperation = { operationId: id, status: 'pending', type: request.type };
       await storeIdempotentResponse(tx, scope, key, response);
       return response;
     });
-    await this.#queue.wake(STORAGE_COPY_QUEUE);
+    await this.#queue.wake(JOB_QUEUES.maintenance);
     return accepted;
   }
 

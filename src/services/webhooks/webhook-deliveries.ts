@@ -3,10 +3,7 @@ import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-
-/** The job kind and queue of webhook deliveries (one job per delivery, `refId` = delivery id). */
-export const WEBHOOK_JOB_KIND = 'webhook';
-export const WEBHOOK_QUEUE = 'webhooks';
+import { newJob } from '../../workers/job-catalog.ts';
 
 export interface TaskWebhookArgs {
   userId: string;
@@ -23,7 +20,7 @@ export interface TaskWebhookArgs {
  * Records the completion webhook of a task and its job, in the caller's transaction (the one that moved
  * the task into its terminal status), so the webhook is sent if and only if that change commits.
  * At most one delivery per (taskId, eventType): a second call returns undefined and adds nothing.
- * Returns the new delivery's id; call `queue.wake(WEBHOOK_QUEUE)` after the commit.
+ * Returns the new delivery's id; call `queue.wake(JOB_QUEUES.webhooks)` after the commit.
  */
 export function enqueueTaskWebhook(tx: Executor, queue: WorkQueue, args: TaskWebhookArgs): Promise<string | undefined> {
   return enqueueWebhookDelivery(tx, queue, { ...args, destinationId: null });
@@ -42,7 +39,7 @@ export interface NewWebhookDelivery {
   now: number;
 }
 
-/** The general form, for other senders (agent lifecycle webhooks): a delivery row plus its job. */
+/** The general form, for other senders (agent lifecycle webhooks): a delivery row plus its job (one per delivery). */
 export async function enqueueWebhookDelivery(tx: Executor, queue: WorkQueue, args: NewWebhookDelivery): Promise<string | undefined> {
   const id = newId('whd', args.now);
   const payload = payloadText(args.body);
@@ -70,7 +67,7 @@ export async function enqueueWebhookDelivery(tx: Executor, queue: WorkQueue, arg
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return undefined;
-  await queue.enqueue(tx, { kind: WEBHOOK_JOB_KIND, refId: id, queue: WEBHOOK_QUEUE, runAt: args.now });
+  await queue.enqueue(tx, newJob('webhook', { deliveryId: id }, args.now));
   return id;
 }
 

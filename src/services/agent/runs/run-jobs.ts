@@ -1,21 +1,20 @@
 import { bumpRunWake } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
+import { newJob } from '../../../workers/job-catalog.ts';
 import type { TxEffects } from '../agent-writer.ts';
 
-/** Runs are stepped by the durable worker machinery: one job per run, in its own queue. */
-export const AGENT_RUN_JOB = 'agent_run';
-export const AGENT_QUEUE = 'agent';
-
 /**
+ * Runs are stepped by the durable worker machinery: one `agent_run` job per run (src/workers/job-catalog.ts).
  * Makes the run's job due at `runAt` (an existing one is moved earlier), in the caller's transaction.
  * The run's wake counter moves too: a worker stepping the run right now (its job leased, so the
  * enqueue changes nothing) sees it before it sets the job aside, and steps the run again.
  */
 export async function scheduleRun(tx: Executor, queue: WorkQueue, fx: TxEffects, runId: string, runAt: number = fx.now): Promise<void> {
   await bumpRunWake(tx, runId);
-  await queue.enqueue(tx, { kind: AGENT_RUN_JOB, refId: runId, queue: AGENT_QUEUE, runAt });
-  fx.wake(AGENT_QUEUE);
+  const job = newJob('agent_run', { runId }, runAt);
+  await queue.enqueue(tx, job);
+  fx.wake(job.queue);
 }
 
 /**
@@ -24,5 +23,5 @@ export async function scheduleRun(tx: Executor, queue: WorkQueue, fx: TxEffects,
  */
 export async function wakeRunForTask(tx: Executor, queue: WorkQueue, runId: string, now: number): Promise<void> {
   await bumpRunWake(tx, runId);
-  await queue.enqueue(tx, { kind: AGENT_RUN_JOB, refId: runId, queue: AGENT_QUEUE, runAt: now });
+  await queue.enqueue(tx, newJob('agent_run', { runId }, now));
 }
