@@ -159,6 +159,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   const clock = new AgentClock();
   const taskRunner = new TaskRunner({
     db: database.db,
+    queue: services.queue,
     catalog,
     providers: (name) => services.mediaProviders.get(name),
     results: new ResultStore(blobs, outbound, config.maxResultBytes),

@@ -21,10 +21,10 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
 import { unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
-import { isTerminal } from '../../domain/tasks/task-status.ts';
-import type { ClaimedJob } from '../../ports/work-queue.port.ts';
-import type { MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
-import type { JobContext, JobOutcome } from '../../ports/work-queue.port.ts';
+import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
+import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
+import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
+import { newJob } from '../../workers/job-catalog.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
@@ -57,6 +57,8 @@ export const DEFAULT_TIMINGS: TaskRunnerTimings = { maxJobMs: 45 * 60_000, recon
 
 export interface TaskRunnerDeps {
   db: Kysely<Schema>;
+  /** Where a callback's wake-up of its task goes. */
+  queue: WorkQueue;
   catalog: Catalog;
   providers: (name: string) => MediaProvider | undefined;
   results: ResultStore;
@@ -370,11 +372,43 @@ export class TaskRunner {
   }
 
   /**
+   * An upstream's callback for one of our attempts, once its route has authenticated and parsed it. A
+   * callback is a hint: for an open attempt it records the upstream id if we lacked it and wakes the
+   * task, so the next step polls the truth; for an attempt we already left it records the late
+   * outcome, which is then ignored (an unsigned one is checked with the upstream in the background).
+   * `woken` when the task was woken, `ignored` otherwise.
+   */
+  async acceptCallback(attempt: AttemptRow, notice: CallbackNotice): Promise<'woken' | 'ignored'> {
+    const task = await findTask(this.deps.db, attempt.task_id);
+    const now = this.now();
+    if (isOpenAttempt(attempt.state) && task && !isTerminal(task.status)) {
+      if (notice.upstreamId && !attempt.upstream_id) {
+        await updateAttempt(this.deps.db, attempt.id, ['submitting', 'unknown', 'accepted'], { upstream_id: notice.upstreamId });
+      }
+      const job = newJob('task', { taskId: attempt.task_id, provider: attempt.provider }, now);
+      await this.deps.db.transaction().execute((tx) => this.deps.queue.enqueue(tx, job));
+      await this.deps.queue.wake(job.queue);
+      return 'woken';
+    }
+    const outcome = notice.outcome?.kind;
+    const leftBehind = attempt.state === 'failed' || attempt.state === 'abandoned';
+    if (leftBehind && (outcome === 'completed' || outcome === 'failed')) {
+      await recordLateOutcome(this.deps.db, attempt.id, outcome === 'completed' ? 'succeeded' : 'failed', now);
+    } else if (leftBehind) {
+      // Asked after the callback is answered: the vendor wants a quick 2xx.
+      setImmediate(() =>
+        void this.observeLateOutcome(attempt.id).catch((error: unknown) => this.deps.logger.warn({ err: error, attemptId: attempt.id }, 'checking a late outcome failed')),
+      );
+    }
+    return 'ignored';
+  }
+
+  /**
    * A callback for an attempt we already left (failed or abandoned) that carries no trusted outcome:
    * ask the upstream once what became of it, and record the answer on the attempt. Nothing else
    * changes: the task has moved on.
    */
-  async observeLateOutcome(attemptId: string): Promise<void> {
+  private async observeLateOutcome(attemptId: string): Promise<void> {
     const attempt = await findAttempt(this.deps.db, attemptId);
     if (!attempt?.upstream_id || attempt.late_outcome || (attempt.state !== 'failed' && attempt.state !== 'abandoned')) return;
     const task = await findTask(this.deps.db, attempt.task_id);
