@@ -43,7 +43,6 @@ export interface JobKind {
   timeoutMs: number;
 }
 
-
 /** The rule of a job whose entity holds money or a promise to a user: the "the same way twice". */
 export const ENTITY_POISON: PoisonRule = { sameWay: 2, anyWay: 5 };
 /** Media tasks and deliveries talk to the outside on every run: one more chance before giving up. */
