@@ -16,13 +16,13 @@ import { Metrics } from '../../src/adapters/metrics/metrics.ts';
 import { GuardedHttpClient } from '../../src/adapters/outbound/guarded-http-client.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { Catalog } from '../../src/domain/catalog/catalog.ts';
-import { newId } from '../../src/domain/ids.ts';
 import type { AttemptState, TaskStatus } from '../../src/domain/tasks/task-status.ts';
 import type { MediaProvider, PollOutcome } from '../../src/providers/media/media-provider.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
 import { ResultStore } from '../../src/services/generation/result-store.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from '../../src/services/generation/task-runner.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+import { attemptRow, taskRow } from '../support/task-rows.ts';
 
 describeEachDatabase('task callbacks', (t) => {
   const now = Date.UTC(2026, 10, 25, 12);
@@ -62,53 +62,9 @@ describeEachDatabase('task callbacks', (t) => {
 
   async function taskWithAttempt(status: TaskStatus, state: AttemptState, upstreamId: string | null): Promise<{ task: TaskRow; attempt: AttemptRow }> {
     const user = await createUser(t.handle.db, { balanceMicro: 0 });
-    const task: TaskRow = {
-      id: newId('task', now),
-      user_id: user.id,
-      model: 'z-image-turbo',
-      family: 'image',
-      type: 'IMAGE',
-      input_json: JSON.stringify({ prompt: 'a lighthouse' }),
-      measured_json: '[]',
-      webhook_url: null,
-      status,
-      cost_micro: 1000,
-      price_tier: 'default',
-      price_unit: 'image',
-      price_units: 1,
-      routes_json: JSON.stringify([{ provider: upstream.name, model: 'z' }]),
-      files_json: null,
-      output_json: null,
-      error_message: null,
-      refunded_micro: 0,
-      idempotency_key: null,
-      request_hash: null,
-      created_at: now,
-      updated_at: now,
-      started_at: now,
-      finished_at: null,
-      expires_at: null,
-    };
-    const attempt: AttemptRow = {
-      id: newId('att', now),
-      task_id: task.id,
-      attempt_no: 1,
-      route_index: 0,
-      provider: upstream.name,
-      upstream_model: 'z',
-      upstream_id: upstreamId,
-      state,
-      callback_token: 'cb-token',
-      error_message: null,
-      error_retryable: null,
-      polls: 0,
-      started_at: now,
-      accepted_at: null,
-      ended_at: null,
-      deadline_at: null,
-      late_outcome: null,
-      late_at: null,
-    };
+    const routes = JSON.stringify([{ provider: upstream.name, model: 'z' }]);
+    const task = taskRow(user.id, now, { status, input_json: JSON.stringify({ prompt: 'a lighthouse' }), measured_json: '[]', routes_json: routes, started_at: now });
+    const attempt = attemptRow(task, now, { provider: upstream.name, upstream_id: upstreamId, state, callback_token: 'cb-token', accepted_at: null });
     await insertTask(t.handle.db, task);
     await insertAttempt(t.handle.db, attempt);
     return { task, attempt };

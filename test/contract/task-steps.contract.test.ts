@@ -16,66 +16,22 @@ import {
   type TaskRow,
 } from '../../src/adapters/db/repositories/tasks.repository.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
-import { newId } from '../../src/domain/ids.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+import { attemptRow, taskRow } from '../support/task-rows.ts';
 
 describeEachDatabase('task steps', (t) => {
   const now = Date.UTC(2026, 10, 22, 12);
 
   async function newTask(): Promise<TaskRow> {
     const user = await createUser(t.handle.db, { balanceMicro: 0 });
-    const task: TaskRow = {
-      id: newId('task', now),
-      user_id: user.id,
-      model: 'z-image-turbo',
-      family: 'image',
-      type: 'IMAGE',
-      input_json: '{}',
-      measured_json: '{}',
-      webhook_url: null,
-      status: 'not_started',
-      cost_micro: 1000,
-      price_tier: 'default',
-      price_unit: 'image',
-      price_units: 1,
-      routes_json: '[{"provider":"local","model":"z"}]',
-      files_json: null,
-      output_json: null,
-      error_message: null,
-      refunded_micro: 0,
-      idempotency_key: null,
-      request_hash: null,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-      expires_at: null,
-    };
+    const task = taskRow(user.id, now);
     await insertTask(t.handle.db, task);
     return task;
   }
 
-  const attemptOf = (task: TaskRow, attemptNo = 1): AttemptRow => ({
-    id: newId('att', now),
-    task_id: task.id,
-    attempt_no: attemptNo,
-    route_index: attemptNo - 1,
-    provider: 'local',
-    upstream_model: 'z',
-    upstream_id: 'up-1',
-    state: 'accepted',
-    callback_token: `cb-${attemptNo}`,
-    error_message: null,
-    error_retryable: null,
-    polls: 0,
-    started_at: now,
-    accepted_at: now,
-    ended_at: null,
-    deadline_at: null,
-    late_outcome: null,
-    late_at: null,
-  });
+  const attemptOf = (task: TaskRow, attemptNo = 1): AttemptRow =>
+    attemptRow(task, now, { attempt_no: attemptNo, route_index: attemptNo - 1, callback_token: `cb-${attemptNo}` });
 
   const success = (task: TaskRow, attempt: AttemptRow, job: { id: string; owner: string } | undefined) => ({
     taskId: task.id,
