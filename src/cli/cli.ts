@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error.ts';
+import { ConfigError } from '../domain/config-error.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { runAdminCommand } from './admin-commands.ts';
 import { runServe } from './serve.command.ts';

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../domain/config-error.ts';
 
 /** Typed access to an untrusted object, naming the full path of a bad value. */
 export class ConfigReader {

@@ -1,3 +1,4 @@
+import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
 import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 /** Everything the process is configured with, parsed once at start (see load-config.ts). */
 export type Role = 'api' | 'worker' | 'all';
@@ -29,47 +30,6 @@ export interface RouteTarget {
   provider: string;
   /** The upstream's name for the model; defaults to our id. */
   model: string;
-}
-
-export interface PriceTierOverride {
-  key: string;
-  price: string;
-  isDefault?: boolean;
-  dimensions?: Record<string, string>;
-}
-
-export interface ModelOverride {
-  hidden?: boolean;
-  name?: string;
-  description?: string;
-  /** Media models: replaces the price tiers. */
-  pricing?: PriceTierOverride[];
-  /** Text models: USD per 1M tokens. */
-  inputPrice?: string;
-  outputPrice?: string;
-  cachedInputPrice?: string;
-}
-
-/** A text model the operator adds beside the built-in ones. */
-export interface AddedChatModel {
-  id: string;
-  name: string;
-  vendor: string | undefined;
-  inputPrice: string;
-  outputPrice: string;
-  cachedInputPrice: string | undefined;
-  protocols: Array<'openai' | 'anthropic'>;
-  contextWindow: number;
-  maxOutputTokens: number;
-}
-
-/** A media model the operator adds as a copy of a built-in one (same input family), under its own id and prices. */
-export interface AddedMediaModel {
-  id: string;
-  name: string;
-  basedOn: string;
-  vendor: string | undefined;
-  pricing: PriceTierOverride[] | undefined;
 }
 
 /** A storefront (SPEC: agent settings and history are isolated per storefront), chosen by the request's host. */

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../domain/config-error.ts';
 import type { ConfigReader } from './config-reader.ts';
 import type { AbuseLimits, RateLimitSetting, WebhookPolicy } from './config.types.ts';
 

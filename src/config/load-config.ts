@@ -3,17 +3,14 @@ import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import { parsePaymentsConfig } from './payments-config.ts';
 import { parseAdminToken, parseLimits, parseWebhookPolicy } from './limits-config.ts';
+import type { AddedChatModel, AddedMediaModel, ModelOverride, PriceTierOverride } from '../domain/catalog/catalog-overrides.ts';
 import type {
-  AddedChatModel,
   AgentConfig,
-  AddedMediaModel,
   Config,
-  ModelOverride,
-  PriceTierOverride,
   ProviderConfig,
   Role,
   RouteTarget,

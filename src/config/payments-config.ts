@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../domain/config-error.ts';
 import type { PaymentsConfig } from './config.types.ts';
 
 type Env = Record<string, string | undefined>;

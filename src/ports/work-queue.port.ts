@@ -1,4 +1,4 @@
-import type { Executor } from '../adapters/db/schema.ts';
+import type { StoreTransaction } from './store-transaction.port.ts';
 
 export interface JobRef {
   kind: string;
@@ -35,7 +35,7 @@ export interface JobFailureCount {
  */
 export interface WorkQueue {
   /** Adds the job in the caller's transaction; an existing job for (kind, refId) is moved to the earlier runAt. */
-  enqueue(tx: Executor, job: NewJob): Promise<void>;
+  enqueue(tx: StoreTransaction, job: NewJob): Promise<void>;
   /**
    * Tells workers (in every process) that work is due now; call after the enqueuing transaction
    * commits. A hint only: it never throws, and a lost signal delays a job by a poll at most.
@@ -50,11 +50,11 @@ export interface WorkQueue {
   /** Removes a finished job; false when the lease was lost. */
   complete(owner: string, jobId: string): Promise<boolean>;
   /** `complete` inside the caller's transaction (a handler's final write, through its JobContext). */
-  completeIn(tx: Executor, owner: string, jobId: string): Promise<boolean>;
+  completeIn(tx: StoreTransaction, owner: string, jobId: string): Promise<boolean>;
   /** Releases the lease and runs the job again at `runAt` (optionally in another queue); a normal end of the claim, so its failure streak is over. */
   reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean>;
   /** `reschedule` in the same queue, inside the caller's transaction (through a handler's JobContext). */
-  rescheduleIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean>;
+  rescheduleIn(tx: StoreTransaction, owner: string, jobId: string, runAt: number): Promise<boolean>;
   /**
    * Counts an unexpected failure of a job this owner holds, keeping the lease (the pool then backs off
    * or gives up). `fresh`: the streak starts again at this one (the handler ran normally earlier in
@@ -87,9 +87,9 @@ export interface JobContext {
   /** The lease owner, for a statement that folds the job's removal into its own (guarded the same way). */
   owner: string;
   /** Removes the job inside `tx`; false when the lease was lost. */
-  complete(tx: Executor): Promise<boolean>;
+  complete(tx: StoreTransaction): Promise<boolean>;
   /** Releases the lease and makes the job due at `runAt` in its queue, inside `tx`; false when the lease was lost. */
-  reschedule(tx: Executor, runAt: number): Promise<boolean>;
+  reschedule(tx: StoreTransaction, runAt: number): Promise<boolean>;
 }
 
 /** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */

@@ -3,7 +3,8 @@
  * milliseconds since the epoch, money is integer micro-USD, flags are 0/1 integers and structured
  * values are JSON text, so that both engines store exactly the same values.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { Kysely, type Transaction } from 'kysely';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { AgentTables } from './tables/agent.tables.ts';
 import type { AgentProjectTables } from './tables/agent-projects.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
@@ -20,3 +21,12 @@ export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTabl
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;
+
+/**
+ * The executor behind a port's store transaction. Every handle the gateway makes is a Kysely over
+ * this schema (one per process), so the check at run time is whether it is a Kysely at all.
+ */
+export function executorOf(tx: StoreTransaction): Executor {
+  if (!(tx instanceof Kysely)) throw new TypeError('not a transaction of the gateway store');
+  return tx as Executor;
+}

@@ -3,7 +3,8 @@ import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { ClaimedJob, JobFailureCount, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
-import type { Executor } from '../db/schema.ts';
+import { type Executor, executorOf } from '../db/schema.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 
 const WAKE_TOPIC = 'queue.wake';
 
@@ -46,8 +47,8 @@ export class DbWorkQueue implements WorkQueue {
     this.bus = bus;
   }
 
-  async enqueue(tx: Executor, job: NewJob): Promise<void> {
-    await tx
+  async enqueue(tx: StoreTransaction, job: NewJob): Promise<void> {
+    await executorOf(tx)
       .insertInto('jobs')
       .values({
         id: newId('job'),
@@ -132,12 +133,12 @@ export class DbWorkQueue implements WorkQueue {
     return completeJobIn(this.handle.db, owner, jobId);
   }
 
-  completeIn(tx: Executor, owner: string, jobId: string): Promise<boolean> {
-    return completeJobIn(tx, owner, jobId);
+  completeIn(tx: StoreTransaction, owner: string, jobId: string): Promise<boolean> {
+    return completeJobIn(executorOf(tx), owner, jobId);
   }
 
-  rescheduleIn(tx: Executor, owner: string, jobId: string, runAt: number): Promise<boolean> {
-    return rescheduleJobIn(tx, owner, jobId, runAt);
+  rescheduleIn(tx: StoreTransaction, owner: string, jobId: string, runAt: number): Promise<boolean> {
+    return rescheduleJobIn(executorOf(tx), owner, jobId, runAt);
   }
 
   async reschedule(owner: string, jobId: string, runAt: number, queue?: string): Promise<boolean> {

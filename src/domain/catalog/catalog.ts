@@ -3,8 +3,8 @@
  * added models applied once at start. Validation, prices, probing and output specs of a media model
  * all come from its family declaration (families/), so they cannot disagree.
  */
-import { ConfigError } from '../../config/config-error.ts';
-import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../../config/config.types.ts';
+import { ConfigError } from '../config-error.ts';
+import type { AddedChatModel, AddedMediaModel, ModelOverride } from './catalog-overrides.ts';
 import { AppError, invalidInput } from '../errors.ts';
 import { microToUsd, usdToMicro } from '../money.ts';
 import type {

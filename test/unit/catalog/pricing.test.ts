@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError } from '../../../src/config/config-error.ts';
-import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../../../src/config/config.types.ts';
+import { ConfigError } from '../../../src/domain/config-error.ts';
+import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../../../src/domain/catalog/catalog-overrides.ts';
 import { Catalog } from '../../../src/domain/catalog/catalog.ts';
 import { catalog, cost, VID, valid, video } from './catalog-helpers.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError } from '../../../src/config/config-error.ts';
+import { ConfigError } from '../../../src/domain/config-error.ts';
 import { loadConfig } from '../../../src/config/load-config.ts';
 
 /** `${NAME}` as the operator writes it in the file. */

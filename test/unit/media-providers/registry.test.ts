@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError } from '../../../src/config/config-error.ts';
+import { ConfigError } from '../../../src/domain/config-error.ts';
 import type { ProviderConfig } from '../../../src/config/config.types.ts';
 import { createMediaProvider, isMediaProviderType, MEDIA_PROVIDER_FACTORIES, UnknownProviderTypeError } from '../../../src/providers/media/registry.ts';
 

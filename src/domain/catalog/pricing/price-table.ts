@@ -3,8 +3,8 @@
  * dimensions it uses), the default cell, operator overrides, and the quote for one request.
  * Money is integer micro-USD; a quote multiplies integers only.
  */
-import { ConfigError } from '../../../config/config-error.ts';
-import type { PriceTierOverride } from '../../../config/config.types.ts';
+import { ConfigError } from '../../config-error.ts';
+import type { PriceTierOverride } from '../catalog-overrides.ts';
 import { assertMicro, microToUsd, usdToMicro } from '../../money.ts';
 import type { PriceQuote, PriceTier, PriceUnit, ValidatedInput } from '../catalog.types.ts';
 import type { FamilyContext, FamilyDef } from '../dsl/family.ts';

@@ -10,7 +10,7 @@
  * is found by its name only, which an unknown submit never told us: `unknowable` too.
  */
 import { GuardedHttpClient } from '../../../adapters/outbound/guarded-http-client.ts';
-import { ConfigError } from '../../../config/config-error.ts';
+import { ConfigError } from '../../../domain/config-error.ts';
 import type {
   MediaJob,
   MediaProvider,

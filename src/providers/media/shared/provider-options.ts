@@ -1,5 +1,5 @@
 /** Reading the style-specific `options` of a provider's config, and what every style shares. */
-import { ConfigError } from '../../../config/config-error.ts';
+import { ConfigError } from '../../../domain/config-error.ts';
 import type { MediaProviderFactoryOptions } from '../media-provider.ts';
 import { UpstreamHttp } from './upstream-http.ts';
 
