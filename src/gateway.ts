@@ -34,6 +34,11 @@ import { ApiKeyAuthenticator } from './services/api-key-authenticator.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import type { AppServices } from './services/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
+import { recordServedBaseUrl } from './config/served-base-url.ts';
+import { EmailedSignInLinks } from './services/auth/emailed-sign-in-links.ts';
+import { LogMailer } from './adapters/mail/log-mailer.ts';
+import { SmtpMailer } from './adapters/mail/smtp-mailer.ts';
+import type { Mailer } from './ports/mailer.port.ts';
 import { createChatProviderRegistry } from './providers/chat/chat-provider.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
@@ -130,6 +135,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     { name: 'storage', required: false, check: () => blobs.check() },
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
+  const auth = new AuthService(database.db, { bus });
+  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(logger);
   const services = {
     config,
     database,
@@ -140,7 +147,9 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     catalog,
     apiKeys,
     authenticator,
-    auth: new AuthService(database.db, { bus }),
+    auth,
+    signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
+    mailer,
     providerHealth: new ProviderHealth(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
@@ -295,7 +304,10 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
     http = buildHttpApp(services).app;
     url = await http.listen({ port: options.listenPort ?? config.port, host: config.host });
     if (config.host === '0.0.0.0' || config.host === '::') url = url.replace(/\/\/[^:/]+/, '//127.0.0.1');
-    if (!config.publicBaseUrlIsExplicit) config.publicBaseUrl = url;
+    if (!config.publicBaseUrlIsExplicit) {
+      config.publicBaseUrl = url;
+      await recordServedBaseUrl(config.dataDir, url).catch((error: unknown) => logger.warn({ err: error }, 'could not record the served address for the CLI'));
+    }
   }
   if (demo) {
     // A day to open it; it works once (docs/decisions.md "Demo sign-in link").
@@ -322,6 +334,8 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.chat.router.close();
       await services.authenticator.stop();
       await services.bus.close();
+      await services.signInLinks.settled();
+      await services.mailer.close();
       await services.rateLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       for (const provider of services.mediaProviders.values()) await provider.close?.();

@@ -5,6 +5,7 @@ import { openDatabase } from '../adapters/db/open-database.ts';
 import { MemoryEventBus } from '../adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from '../adapters/bus/redis-event-bus.ts';
 import type { Config } from '../config/config.types.ts';
+import { readServedBaseUrl } from '../config/served-base-url.ts';
 import { isAppError } from '../domain/errors.ts';
 import { centsToMicro } from '../domain/money.ts';
 import { presentApiKey, presentLedgerEntry, presentUser } from '../http/presenters.ts';
@@ -57,10 +58,12 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         const hours = integerOption(args, 'hours') ?? 24;
         if (hours < 1 || hours > 168) throw new UsageError('--hours must be 1 to 168');
         const link = await new AuthService(db).createSignInLinkFor(requireArg(first, 'userId or email'), hours * 3_600_000);
+        // Where `serve` really answers (it may have been given another PORT), unless PUBLIC_BASE_URL says.
+        const baseUrl = (!config.publicBaseUrlIsExplicit && (await readServedBaseUrl(config.dataDir))) || config.publicBaseUrl;
         print({
           userId: link.user.id,
           email: link.user.email,
-          url: `${config.publicBaseUrl}/api/v1/auth/link?token=${link.token}`,
+          url: `${baseUrl}/api/v1/auth/link?token=${link.token}`,
           expiresAt: new Date(link.expiresAt).toISOString(),
         });
         return 0;

@@ -90,6 +90,10 @@ export interface AbuseLimits {
   webhookDeliveriesPerUser: RateLimitSetting;
   /** Agent event streams one user may hold open at once in one API process. */
   eventStreamsPerUser: number;
+  /** Emailed sign-in links asked for per client address (IPv6 grouped by /64). */
+  signInLinksPerAddress: RateLimitSetting;
+  /** Emailed sign-in links per mailbox, whoever asks. */
+  signInLinksPerMailbox: RateLimitSetting;
 }
 
 /** Where webhooks (media `webhook`, agent destinations) may point. */
@@ -98,6 +102,13 @@ export interface WebhookPolicy {
   ports: number[] | 'any';
   /** Agent destinations may be plain http (development and tests). */
   allowHttp: boolean;
+}
+
+export interface MailConfig {
+  /** `smtp://user:pass@host:587` or `smtps://…:465`; undefined: messages are written to the log. */
+  smtpUrl: string | undefined;
+  /** The From header; defaults to `Switchboard <no-reply@HOST>` with the host of PUBLIC_BASE_URL. */
+  from: string;
 }
 
 export interface Config {
@@ -116,6 +127,8 @@ export interface Config {
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share a Redis. */
   redisPrefix: string;
   s3: S3Config | undefined;
+  /** Outgoing mail (sign-in links): SMTP_URL and MAIL_FROM; without SMTP_URL messages go to the log. */
+  mail: MailConfig;
   /** At least 32 characters when set (ADMIN_TOKEN). */
   adminToken: string | undefined;
   /** SWITCHBOARD_ALLOW_PRIVATE_URLS: private and loopback addresses become reachable; nothing else changes. */

@@ -18,9 +18,21 @@ export const DEFAULT_LIMITS: AbuseLimits = {
   // turns deliveries on a third party (agent events fan out to up to 50 destinations), not a busy one.
   webhookDeliveriesPerUser: { max: 1_200, windowMs: MINUTE_MS },
   eventStreamsPerUser: 20,
+  // Emailed sign-in links: enough for a person, too few to spam many mailboxes from one address or
+  // to flood one mailbox from many.
+  signInLinksPerAddress: { max: 10, windowMs: 60 * MINUTE_MS },
+  signInLinksPerMailbox: { max: 3, windowMs: 60 * MINUTE_MS },
 };
 
-const RATE_KEYS = ['redeemPerKey', 'redeemPerAccount', 'adminFailuresPerAddress', 'checkoutsPerUser', 'webhookDeliveriesPerUser'] as const;
+const RATE_KEYS = [
+  'redeemPerKey',
+  'redeemPerAccount',
+  'adminFailuresPerAddress',
+  'checkoutsPerUser',
+  'webhookDeliveriesPerUser',
+  'signInLinksPerAddress',
+  'signInLinksPerMailbox',
+] as const;
 
 /**
  * `limits: { <name>: { max, windowSeconds }, eventStreamsPerUser: n }`: each rate limit as events per

@@ -11,6 +11,7 @@ import type { AddedChatModel, AddedMediaModel, ModelOverride, PriceTierOverride 
 import type {
   AgentConfig,
   Config,
+  MailConfig,
   ProviderConfig,
   Role,
   RouteTarget,
@@ -67,6 +68,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     redisUrl,
     redisPrefix: env.SWITCHBOARD_REDIS_PREFIX || 'switchboard:',
     s3: parseS3(env),
+    mail: parseMail(env, publicBaseUrl),
     adminToken: parseAdminToken(env),
     allowPrivateUrls: envBool(env, 'SWITCHBOARD_ALLOW_PRIVATE_URLS', false),
     webhooks: parseWebhookPolicy(env),
@@ -434,4 +436,20 @@ function parseTrustProxy(value: string | undefined): string[] | false {
     }
   }
   return entries;
+}
+
+function parseMail(env: Env, publicBaseUrl: string): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL');
+    }
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL');
+  }
+  const from = env.MAIL_FROM || `Switchboard <no-reply@${new URL(publicBaseUrl).hostname}>`;
+  if (/[\r\n]/.test(from) || !/@/.test(from)) throw new ConfigError('MAIL_FROM', 'must be one address, e.g. "Switchboard <no-reply@example.com>"');
+  return { smtpUrl, from };
 }

@@ -17,6 +17,8 @@ import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 import type { BillingServices } from './billing/billing.module.ts';
 import type { AuthService } from './auth/auth.service.ts';
+import type { EmailedSignInLinks } from './auth/emailed-sign-in-links.ts';
+import type { Mailer } from '../ports/mailer.port.ts';
 import type { ChatService } from './chat/chat.service.ts';
 import type { EstimateService } from './estimate.service.ts';
 import type { ProviderHealth } from './provider-health.ts';
@@ -41,6 +43,10 @@ export interface AppServices {
   authenticator: ApiKeyAuthenticator;
   /** Dashboard accounts: sign-up, sign-in, sessions, password changes. */
   auth: AuthService;
+  /** "Email me a sign-in link" (the way back in without the operator). */
+  signInLinks: EmailedSignInLinks;
+  /** Outgoing mail: SMTP, or the log without SMTP_URL. */
+  mailer: Mailer;
   providerHealth: ProviderHealth;
   estimates: EstimateService;
   blobs: BlobStore;

@@ -12,6 +12,7 @@ import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
 import { registerApiKeyRoutes } from './api-keys.route.ts';
 import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
+import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
 import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
 import { registerWebApp } from '../static/web-app.route.ts';
@@ -55,6 +56,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerFilesRoute(app, services.blobs, { retentionMs: services.config.fileRetentionMs });
   registerWebhookSecretRoutes(app, { db: services.database.db, authenticator: services.authenticator, webhookSecrets: services.webhookSecrets });
   registerSessionRoutes(app, services);
+  registerSignInLinkRoute(app, services);
   registerStatsRoute(app, services);
   registerGenerationsListRoute(app, services);
   registerAgentRoutes(app, services, chatHeartbeat, openStreams);

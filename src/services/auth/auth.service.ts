@@ -9,6 +9,7 @@ import {
   insertSession,
   renewSession,
   setAdminFlag,
+  setFirstPasswordHash,
   setPasswordHash,
   consumeSignInLink,
   insertSignInLink,
@@ -204,21 +205,34 @@ export class AuthService {
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: [sessionId] });
   }
 
-  /** Requires the current password; signs out every other session of the user. */
-  async changePassword(userId: string, keepSessionId: string | undefined, current: string, next: string): Promise<{ otherSessionsEnded: number }> {
+  /**
+   * Changes the password, which requires the current one; a user who has none (signed up by a link)
+   * sets a first one without it. Either way every other session of the user ends.
+   */
+  async changePassword(userId: string, keepSessionId: string | undefined, current: string | undefined, next: string): Promise<{ otherSessionsEnded: number }> {
     validateNewPassword(next, 'newPassword');
     const user = await findUserById(this.db, userId);
     if (!user) throw new AppError('user_not_found', 'user not found');
+    if (user.password_hash === null) {
+      if (current !== undefined && current !== '') throw invalidInput('this account has no password yet: leave currentPassword out to set one', 'currentPassword');
+      // Guarded: of two first passwords set at once, one wins and the other is told to change it.
+      if (!(await setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
+      return this.endOtherSessions(userId, keepSessionId);
+    }
     const now = Date.now();
     const key = `user:${userId}`;
     this.refuseWhileLimited(this.wrongCurrentPasswords, key, 'too many wrong passwords; try again later', now);
-    const check = user.password_hash && typeof current === 'string' ? await verifyPassword(current, user.password_hash) : { ok: false };
+    const check = typeof current === 'string' ? await verifyPassword(current, user.password_hash) : { ok: false };
     if (!check.ok) {
       this.wrongCurrentPasswords.record(key, now);
       throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });
     }
     if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
     await setPasswordHash(this.db, userId, await hashPassword(next));
+    return this.endOtherSessions(userId, keepSessionId);
+  }
+
+  private async endOtherSessions(userId: string, keepSessionId: string | undefined): Promise<{ otherSessionsEnded: number }> {
     const ended = await deleteOtherSessions(this.db, userId, keepSessionId);
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: ended });
     return { otherSessionsEnded: ended.length };

@@ -9,7 +9,8 @@ export interface User {
 }
 
 export interface SessionData {
-  user: User & { isAdmin: boolean };
+  /** hasPassword: false for an account that has only signed in by link (it sets a first password without a current one). */
+  user: User & { isAdmin: boolean; hasPassword: boolean };
   csrfToken: string;
   expiresAt: string;
 }

@@ -12,6 +12,8 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
   const [confirm, setConfirm] = useState('');
   const [result, setResult] = useState<{ ok: boolean; message: string; field?: string | undefined } | undefined>();
   const [busy, setBusy] = useState(false);
+  // An account that signed in only by link has no password: it sets a first one, without a current one.
+  const [hasPassword, setHasPassword] = useState(user.hasPassword);
 
   const change = async (event: FormEvent) => {
     event.preventDefault();
@@ -22,11 +24,15 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
     setBusy(true);
     setResult(undefined);
     try {
-      const r = await requestData<{ otherSessionsEnded: number }>('POST', '/api/v1/auth/password', { body: { currentPassword: current, newPassword: next } });
+      const r = await requestData<{ otherSessionsEnded: number }>('POST', '/api/v1/auth/password', {
+        body: hasPassword ? { currentPassword: current, newPassword: next } : { newPassword: next },
+      });
       setCurrent('');
       setNext('');
       setConfirm('');
-      setResult({ ok: true, message: `Password changed. ${r.otherSessionsEnded} other ${r.otherSessionsEnded === 1 ? 'session was' : 'sessions were'} signed out.` });
+      const verb = hasPassword ? 'changed' : 'set: you can now sign in with your email and this password';
+      setHasPassword(true);
+      setResult({ ok: true, message: `Password ${verb}. ${r.otherSessionsEnded} other ${r.otherSessionsEnded === 1 ? 'session was' : 'sessions were'} signed out.` });
     } catch (e) {
       setResult({ ok: false, message: errorMessage(e), field: e instanceof ApiError ? e.param : undefined });
     } finally {
@@ -57,20 +63,26 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
         </button>
       </section>
       <section className="panel" aria-labelledby="password-title">
-        <h2 id="password-title">Change password</h2>
-        <p className="muted">Changing the password signs out every other browser signed in to this account.</p>
+        <h2 id="password-title">{hasPassword ? 'Change password' : 'Set a password'}</h2>
+        <p className="muted">
+          {hasPassword
+            ? 'Changing the password signs out every other browser signed in to this account.'
+            : 'You signed in with a link and have no password yet. Set one to sign in with your email and password; every other browser signed in to this account is signed out.'}
+        </p>
         <form onSubmit={change} className="narrow-form">
-          <Field id="current-password" label="Current password" error={errorFor('currentPassword')}>
-            <input
-              id="current-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-              aria-describedby={describedBy('current-password', undefined, errorFor('currentPassword'))}
-            />
-          </Field>
+          {hasPassword ? (
+            <Field id="current-password" label="Current password" error={errorFor('currentPassword')}>
+              <input
+                id="current-password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+                aria-describedby={describedBy('current-password', undefined, errorFor('currentPassword'))}
+              />
+            </Field>
+          ) : null}
           <Field id="new-password" label="New password" hint={newHint} error={errorFor('newPassword')}>
             <input
               id="new-password"
@@ -100,7 +112,7 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
             </p>
           ) : null}
           <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Changing…' : 'Change password'}
+            {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
           </button>
         </form>
       </section>

@@ -43,7 +43,7 @@ export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (sessi
         </h1>
         {search.get('link') === 'expired' ? (
           <p className="notice notice-error" role="alert">
-            That sign-in link was used already or has expired. Sign in with a password, or ask the operator for a new link.
+            That sign-in link was used already or has expired. Sign in with a password, or ask for a new link below.
           </p>
         ) : null}
         <form onSubmit={submit} noValidate>
@@ -86,11 +86,66 @@ export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (sessi
             New accounts start with a balance of $0.00: the operator of this gateway adds credit. Already have an account? <Link to="/login">Sign in</Link>
           </p>
         ) : (
-          <p>
-            No account yet? <Link to="/signup">Create one</Link>
-          </p>
+          <>
+            <p>
+              No account yet? <Link to="/signup">Create one</Link>
+            </p>
+            <EmailLinkForm email={email} />
+          </>
         )}
       </div>
     </main>
+  );
+}
+
+/**
+ * The way back in without a password (an account that only ever signed in by link, or a forgotten
+ * password): a one-time link by email. The answer is the same for every address.
+ */
+function EmailLinkForm(props: { email: string }) {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState(props.email);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | undefined>();
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      await requestData('POST', '/api/v1/auth/sign-in-link', { body: { email }, quiet401: true });
+      setOutcome({ ok: true, message: `If ${email} has an account here, a sign-in link is on its way. It works once, within 15 minutes.` });
+    } catch (e) {
+      setOutcome({ ok: false, message: errorMessage(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!open) {
+    return (
+      <p>
+        No password, or forgot it?{' '}
+        <button type="button" className="button button-small" onClick={() => setOpen(true)}>
+          Email me a sign-in link
+        </button>
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={send} noValidate aria-labelledby="email-link-title">
+      <h2 id="email-link-title">Email me a sign-in link</h2>
+      <Field id="link-email" label="Email">
+        <input id="link-email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </Field>
+      {outcome ? (
+        <p className={outcome.ok ? 'notice notice-success' : 'notice notice-error'} role={outcome.ok ? 'status' : 'alert'}>
+          {outcome.message}
+        </p>
+      ) : null}
+      <button type="submit" className="button button-block" disabled={busy || email.trim() === ''}>
+        {busy ? 'Sending…' : 'Send the link'}
+      </button>
+    </form>
   );
 }

@@ -55,6 +55,12 @@ export async function setPasswordHash(db: Executor, userId: string, passwordHash
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
+/** Sets the first password of a user who has none; false when one was set meanwhile (the guard). */
+export async function setFirstPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Returns whether a user was changed. */
 export async function setAdminFlag(db: Executor, userId: string, isAdmin: boolean): Promise<boolean> {
   const result = await db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', userId).executeTakeFirst();

@@ -24,7 +24,14 @@ const sessionDataSchema = envelope({
   type: 'object',
   required: ['user', 'csrfToken', 'expiresAt'],
   properties: {
-    user: { ...userDataSchema, properties: { ...(userDataSchema.properties as object), isAdmin: { type: 'boolean' } } },
+    user: {
+      ...userDataSchema,
+      properties: {
+        ...(userDataSchema.properties as object),
+        isAdmin: { type: 'boolean' },
+        hasPassword: { type: 'boolean', description: 'False for an account that has only signed in by link: it sets a first password without a current one' },
+      },
+    },
     csrfToken: { type: 'string', description: `Send it as ${CSRF_HEADER} on POST, PUT, PATCH and DELETE requests made with the session cookie` },
     expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends if unused (it slides with use)' },
   },
@@ -33,7 +40,7 @@ const sessionDataSchema = envelope({
 function presentSession(user: UserRow, session: SessionIdentity) {
   return {
     code: 200,
-    data: { user: { ...presentUser(user), isAdmin: session.isAdmin }, csrfToken: session.csrfToken, expiresAt: iso(session.expiresAt) },
+    data: { user: { ...presentUser(user), isAdmin: session.isAdmin, hasPassword: user.password_hash !== null }, csrfToken: session.csrfToken, expiresAt: iso(session.expiresAt) },
   };
 }
 
@@ -168,24 +175,25 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
       body: {
         type: 'object',
         additionalProperties: false,
-        required: ['currentPassword', 'newPassword'],
+        required: ['newPassword'],
         properties: { currentPassword: { type: 'string', maxLength: 1024 }, newPassword: { type: 'string', maxLength: 1024 } },
       },
     },
     config: {
       docs: {
-        summary: 'Change the password (requires the current one); signs out every other session',
+        summary: 'Change the password (requires the current one), or set a first one on an account that has none; signs out every other session',
         tags: ['Dashboard session'],
         auth: 'none',
         responses: {
           200: { description: '`{otherSessionsEnded}`' },
-          400: errorResponse('The new password is outside the length bounds'),
+          400: errorResponse('The new password is outside the length bounds, or a current password was sent for an account that has none'),
           403: errorResponse('The current password is wrong, or the CSRF header is missing'),
+          409: errorResponse('A first password was set meanwhile by another session'),
         },
       },
     },
     handler: async (request, reply) => {
-      const body = request.body as { currentPassword: string; newPassword: string };
+      const body = request.body as { currentPassword?: string; newPassword: string };
       const result = await services.auth.changePassword(authOf(request).userId, request.dashboardSession?.sessionId, body.currentPassword, body.newPassword);
       noStore(reply);
       return { code: 200, data: result };

@@ -1,0 +1,24 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The address a running gateway was reached at, kept in its data directory when PUBLIC_BASE_URL is not
+ * set, so that the CLI (run later, often without the PORT that `serve` was given) prints links to
+ * where the gateway really answers instead of the default port.
+ */
+const FILE = 'public-base-url';
+
+export async function recordServedBaseUrl(dataDir: string, url: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(join(dataDir, FILE), `${url}\n`);
+}
+
+/** The recorded address, or undefined when no gateway recorded one here. */
+export async function readServedBaseUrl(dataDir: string): Promise<string | undefined> {
+  try {
+    const text = (await readFile(join(dataDir, FILE), 'utf8')).trim();
+    return /^https?:\/\/[^\s]+$/.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
