@@ -15,6 +15,7 @@ import { registerSessionRoutes } from './auth/session.route.ts';
 import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
 import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
+import { registerUsageExportRoute } from './usage-export.route.ts';
 import { registerWebApp } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
 import { registerChatCompletionsRoute } from './chat-completions.route.ts';
@@ -58,6 +59,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerSessionRoutes(app, services);
   registerSignInLinkRoute(app, services);
   registerStatsRoute(app, services);
+  registerUsageExportRoute(app, services);
   registerGenerationsListRoute(app, services);
   registerAgentRoutes(app, services, chatHeartbeat, openStreams);
   registerAdminUserRoutes(app, services);

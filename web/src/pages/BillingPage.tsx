@@ -4,6 +4,7 @@ import type { AccountLedgerEntry, BillingCheckout, BillingSummary, LedgerLink } 
 import { describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatMicroUsd, formatTime } from '../format.ts';
 import { Link, useLocation } from '../router.tsx';
+import { UsageExport } from '../components/UsageExport.tsx';
 
 const KIND_LABELS: Record<string, string> = {
   credit: 'Credit',
@@ -79,6 +80,7 @@ export function BillingPage() {
       ) : null}
       {data && (data.holds.length > 0 || data.agentRuns.length > 0) ? <HoldsPanel summary={data} /> : null}
       <LedgerPanel tick={tick} />
+      <UsageExport />
     </Page>
   );
 }

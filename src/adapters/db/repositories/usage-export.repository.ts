@@ -1,0 +1,23 @@
+import type { LedgerEntryRow } from './ledger.repository.ts';
+import type { Executor } from '../schema.ts';
+
+/** Where a page of an export left off: the last row's time and id (rows come newest first). */
+export interface ExportCursor {
+  createdAt: number;
+  id: string;
+}
+
+/** A page of one user's ledger entries written in [startMs, endMs), newest first, after `cursor`. */
+export async function ledgerEntriesBetween(db: Executor, userId: string, startMs: number, endMs: number, limit: number, cursor?: ExportCursor): Promise<LedgerEntryRow[]> {
+  let query = db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).where('created_at', '>=', startMs).where('created_at', '<', endMs);
+  if (cursor) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)])]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The names of a user's API keys by id (revoked ones too: an export covers the past). */
+export async function apiKeyNames(db: Executor, userId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('api_keys').select(['id', 'name']).where('user_id', '=', userId).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from 'kysely';
+import type { TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import { listUserTasks } from '../../adapters/db/repositories/generation-list.repository.ts';
+import type { LedgerEntryRow } from '../../adapters/db/repositories/ledger.repository.ts';
+import { apiKeyNames, type ExportCursor, ledgerEntriesBetween } from '../../adapters/db/repositories/usage-export.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { invalidInput } from '../../domain/errors.ts';
+import { csvRecord } from '../../domain/files/csv.ts';
+import { microToUsd } from '../../domain/money.ts';
+import { dayKey, resolveStatsPeriod, type StatsPeriod } from './stats-period.ts';
+
+export const USAGE_EXPORT_KINDS = ['ledger', 'generations'] as const;
+export type UsageExportKind = (typeof USAGE_EXPORT_KINDS)[number];
+
+export interface UsageExportQuery {
+  type?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface UsageExport {
+  filename: string;
+  /** CSV text, a header record then one record per row, newest first; read page by page from the store. */
+  chunks: AsyncIterable<string>;
+}
+
+/** Rows read per query: each page is one short statement, and the loop turns between pages. */
+const PAGE = 200;
+/** An export reads at most this many rows (a year of a busy account); past it the last record says so. */
+export const MAX_EXPORT_ROWS = 200_000;
+const PROMPT_CHARS = 2_000;
+
+/**
+ * The caller's books or generations for a range of UTC days (at most 366; the last 30 when no dates
+ * are given) as CSV, for a spreadsheet or an accountant. Amounts are exact USD (six decimals at most).
+ * The query is checked before anything is sent, so a bad one is a 400, not a cut file.
+ */
+export function usageExport(db: Kysely<Schema>, userId: string, query: UsageExportQuery, now: number = Date.now()): UsageExport {
+  const type = query.type ?? 'ledger';
+  if (!(USAGE_EXPORT_KINDS as readonly string[]).includes(type)) throw invalidInput(`type must be one of ${USAGE_EXPORT_KINDS.join(', ')}`, 'type');
+  const hasDates = query.from !== undefined || query.to !== undefined;
+  const period = resolveStatsPeriod(hasDates ? { from: query.from, to: query.to } : { range: '30d' }, now);
+  const filename = `switchboard-${type}-${dayKey(period.firstDay)}-to-${dayKey(period.lastDay)}.csv`;
+  return { filename, chunks: type === 'ledger' ? ledgerCsv(db, userId, period) : generationsCsv(db, userId, period) };
+}
+
+async function* ledgerCsv(db: Kysely<Schema>, userId: string, period: StatsPeriod): AsyncGenerator<string> {
+  yield csvRecord(['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note']);
+  yield* paged(
+    (cursor) => ledgerEntriesBetween(db, userId, period.startMs, period.endMs, PAGE, cursor),
+    (row: LedgerEntryRow) =>
+      csvRecord([iso(row.created_at), row.id, row.kind, microToUsd(row.amount_micro), microToUsd(row.balance_after_micro), row.reference, row.note === null ? null : { text: row.note }]),
+  );
+}
+
+async function* generationsCsv(db: Kysely<Schema>, userId: string, period: StatsPeriod): AsyncGenerator<string> {
+  const keys = await apiKeyNames(db, userId);
+  yield csvRecord(['created_time', 'generation_id', 'model', 'type', 'status', 'cost_usd', 'refunded', 'api_key', 'finished_time', 'error', 'prompt']);
+  yield* paged(
+    (cursor) => listUserTasks(db, userId, { startMs: period.startMs, endMs: period.endMs }, PAGE, cursor),
+    (row: TaskRow) =>
+      csvRecord([
+        iso(row.created_at),
+        row.id,
+        row.model,
+        row.type,
+        row.status,
+        microToUsd(row.cost_micro),
+        row.status === 'failed',
+        row.api_key_id ? { text: keys.get(row.api_key_id) ?? row.api_key_id } : null,
+        row.finished_at === null ? null : iso(row.finished_at),
+        row.error_message === null ? null : { text: row.error_message },
+        promptOf(row),
+      ]),
+  );
+}
+
+/** Pages through rows newest first; each page's records are one chunk. */
+async function* paged<Row extends { created_at: number; id: string }>(read: (cursor: ExportCursor | undefined) => Promise<Row[]>, record: (row: Row) => string): AsyncGenerator<string> {
+  let cursor: ExportCursor | undefined;
+  let count = 0;
+  for (;;) {
+    const rows = await read(cursor);
+    if (rows.length > 0) yield rows.map(record).join('');
+    count += rows.length;
+    const last = rows.at(-1);
+    if (rows.length < PAGE || !last) return;
+    if (count >= MAX_EXPORT_ROWS) {
+      yield csvRecord([`# cut at ${MAX_EXPORT_ROWS} rows: export a shorter range for the rest`]);
+      return;
+    }
+    cursor = { createdAt: last.created_at, id: last.id };
+  }
+}
+
+function promptOf(row: TaskRow): { text: string } | null {
+  try {
+    const input = JSON.parse(row.input_json) as { prompt?: unknown };
+    if (typeof input.prompt !== 'string') return null;
+    return { text: input.prompt.length > PROMPT_CHARS ? `${input.prompt.slice(0, PROMPT_CHARS - 1)}…` : input.prompt };
+  } catch {
+    return null;
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
