@@ -1,6 +1,8 @@
 import { ConfigError } from '../domain/config-error.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runBackupCommand } from './backup-commands.ts';
+import { parseArgs, UsageError } from './cli-args.ts';
 import { runServe } from './serve.command.ts';
 
 const HELP = `switchboard <command>
@@ -19,6 +21,8 @@ const HELP = `switchboard <command>
   credits add <userId> --amount-cents N --idempotency-key K [--note T]
   ledger show <userId> [--limit N]
   ledger verify                 check the books: balances, holds, agent run budgets and operations
+  backup DIR                    online copy of the embedded store (SQLite by VACUUM INTO, local files) into a new DIR
+  restore DIR [--force]         put a backup in place of a stopped gateway's store (the old one is moved aside)
   providers                     configured providers and their routes
   agent verify-routes           probe every text route for tool calling, image input and JSON schemas
 
@@ -42,5 +46,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     throw error;
   }
   if (command === 'serve') return runServe(config);
+  if (command === 'backup' || command === 'restore') {
+    const args = parseArgs(rest);
+    try {
+      return await runBackupCommand(command, args.positional[0], args.options.get('force') === 'true', config);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      console.error(`${error.message}\n\n${HELP}`);
+      return 2;
+    }
+  }
   return runAdminCommand(command, rest, config, HELP);
 }

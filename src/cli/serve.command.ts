@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.types.ts';
 import { startGateway } from '../gateway.ts';
+import { recordRunningGateway } from './running-gateway.ts';
 
 /** Runs the gateway until SIGINT/SIGTERM, then drains: in-flight requests and jobs finish first. */
 export async function runServe(config: Config): Promise<number> {
@@ -15,6 +16,8 @@ export async function runServe(config: Config): Promise<number> {
     },
   });
   const { logger } = gateway.services;
+  // A restore must not run beside a live gateway: it looks for this (embedded store only).
+  const forgetPid = config.databaseUrl ? undefined : await recordRunningGateway(config.dataDir);
   // A promise nobody awaited failing (say, a timer's query while the database restarts) is a bug to
   // log, not a reason to take every tenant's requests down with the process.
   process.on('unhandledRejection', (reason) => {
@@ -36,7 +39,8 @@ export async function runServe(config: Config): Promise<number> {
       force.unref();
       gateway
         .close()
-        .then(() => {
+        .then(async () => {
+          await forgetPid?.();
           clearTimeout(force);
           logger.info('stopped');
           // Logs are written asynchronously in batches: flush them before the process exits.
