@@ -34,6 +34,7 @@ import { ApiKeyAuthenticator } from './services/api-key-authenticator.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import type { AppServices } from './services/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
+import { sampleHolds, sampleQueue } from './adapters/db/repositories/operations-sample.repository.ts';
 import { recordServedBaseUrl } from './config/served-base-url.ts';
 import { EmailedSignInLinks } from './services/auth/emailed-sign-in-links.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
@@ -166,6 +167,11 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
+  services.metrics.sampleStore(async () => {
+    const at = Date.now();
+    const [queue, holds] = await Promise.all([sampleQueue(database.db, at), sampleHolds(database.db)]);
+    return { queue, holds, at };
+  });
   const taskRunner = new TaskRunner({
     db: database.db,
     queue: services.queue,

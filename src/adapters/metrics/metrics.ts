@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { registerStoreGauges, type StoreSample } from './store-gauges.ts';
 import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 /**
@@ -13,7 +14,6 @@ export class Metrics {
   readonly ledgerEntries: FastCounter<'kind'>;
   readonly providerCalls: FastCounter<'provider' | 'kind' | 'outcome'>;
   readonly tasks: FastCounter<'model' | 'status'>;
-  readonly queueDepth: Gauge<'kind'>;
   readonly chatTokens: FastCounter<'model' | 'direction'>;
   readonly chatLaneRequests: FastCounter<'route'>;
   readonly agentEngineTime: FastHistogram<'outcome'>;
@@ -52,12 +52,6 @@ export class Metrics {
       labelNames: ['model', 'status'],
       registers: [this.registry],
     });
-    this.queueDepth = new Gauge({
-      name: 'switchboard_queue_jobs',
-      help: 'Jobs waiting in the work queue, by kind (sampled)',
-      labelNames: ['kind'],
-      registers: [this.registry],
-    });
     this.chatTokens = new FastCounter({
       name: 'switchboard_chat_tokens_total',
       help: 'Tokens billed on text models, by direction (input, output)',
@@ -82,6 +76,11 @@ export class Metrics {
       help: 'Promise rejections nobody handled (logged; each one is a bug to fix)',
       registers: [this.registry],
     });
+  }
+
+  /** The queue and hold gauges, read from the store at scrape time (see store-gauges.ts). */
+  sampleStore(sample: () => Promise<StoreSample>): void {
+    registerStoreGauges(this.registry, sample);
   }
 
   /** One answered HTTP request: the request counter and the duration histogram. */
