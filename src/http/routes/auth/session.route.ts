@@ -7,7 +7,7 @@ import type { AppServices } from '../../../services/app-services.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type SessionIdentity } from '../../../services/auth/auth.service.ts';
 import { authOf, CSRF_HEADER, requireSession } from '../../auth.ts';
 import { presentUser } from '../../presenters.ts';
-import { envelope, errorResponse, iso, userDataSchema } from '../../schemas.ts';
+import { envelope, errorResponse, iso, userWithRoleSchema } from '../../schemas.ts';
 import { assertSameOrigin, clearSessionCookie, clientOf, setSessionCookie } from './session-cookie.ts';
 
 const credentialsBody = {
@@ -24,7 +24,7 @@ const sessionDataSchema = envelope({
   type: 'object',
   required: ['user', 'csrfToken', 'expiresAt'],
   properties: {
-    user: { ...userDataSchema, properties: { ...(userDataSchema.properties as object), isAdmin: { type: 'boolean' } } },
+    user: userWithRoleSchema,
     csrfToken: { type: 'string', description: `Send it as ${CSRF_HEADER} on POST, PUT, PATCH and DELETE requests made with the session cookie` },
     expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends if unused (it slides with use)' },
   },
@@ -178,7 +178,10 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
         tags: ['Dashboard session'],
         auth: 'none',
         responses: {
-          200: { description: '`{otherSessionsEnded}`' },
+          200: {
+            description: '`{otherSessionsEnded}`',
+            schema: envelope({ type: 'object', required: ['otherSessionsEnded'], properties: { otherSessionsEnded: { type: 'integer', description: 'Other sessions of this user signed out' } } }),
+          },
           400: errorResponse('The new password is outside the length bounds'),
           403: errorResponse('The current password is wrong, or the CSRF header is missing'),
         },
