@@ -4,7 +4,7 @@
  * bodies are left out: the dashboard builds them from forms (and the media bodies, one per catalog
  * model, would be most of the file).
  */
-import { docComment, type JsonSchema, propertyKey, schemaToTs } from './schema-to-ts.ts';
+import { docComment, type JsonSchema, literal, propertyKey, schemaToTs } from './schema-to-ts.ts';
 
 export const WEB_API_TYPES_PATH = 'web/src/api/generated/api-types.ts';
 export const WEB_API_TYPES_COMMAND = 'npm run gen:web-types';
@@ -19,7 +19,7 @@ interface Operation {
 
 function refName(ref: string): string {
   if (!ref.startsWith(COMPONENT_REF)) throw new Error(`unsupported $ref ${ref}`);
-  return `components['schemas'][${propertyKey(ref.slice(COMPONENT_REF.length)).replace(/^([A-Za-z_$][\w$]*)$/, "'$1'")}]`;
+  return `components['schemas'][${literal(ref.slice(COMPONENT_REF.length))}]`;
 }
 
 /** The first 2xx answer with a JSON body, if the operation has one. */

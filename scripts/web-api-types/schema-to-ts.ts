@@ -11,7 +11,8 @@ function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function literal(value: unknown): string {
+/** A JSON value as a TypeScript literal type (strings single-quoted). */
+export function literal(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
