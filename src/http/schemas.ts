@@ -36,13 +36,20 @@ export const idParam = (name: string, description: string): JsonSchema => ({
 
 export const userDataSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'balance', 'createdAt'],
+  required: ['id', 'email', 'balance', 'createdAt'],
   properties: {
     id: { type: 'string' },
     email: { type: ['string', 'null'] },
     balance: { type: 'integer', description: 'USD cents, rounded down' },
     createdAt: { type: 'string', format: 'date-time' },
   },
+};
+
+/** A user with its role, as the session and the admin API show it. */
+export const userWithRoleSchema: JsonSchema = {
+  ...userDataSchema,
+  required: [...(userDataSchema.required as string[]), 'isAdmin'],
+  properties: { ...(userDataSchema.properties as JsonSchema), isAdmin: { type: 'boolean', description: 'Administers the gateway (may use the admin API)' } },
 };
 
 export const apiKeySchema: JsonSchema = {
@@ -60,7 +67,7 @@ export const apiKeySchema: JsonSchema = {
 
 export const ledgerEntrySchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'userId', 'kind', 'reference', 'amountMicroUsd', 'amountCents', 'balanceAfterCents', 'createdAt'],
+  required: ['id', 'userId', 'kind', 'reference', 'amountMicroUsd', 'amountCents', 'balanceAfterMicroUsd', 'balanceAfterCents', 'note', 'createdAt'],
   properties: {
     id: { type: 'string' },
     userId: { type: 'string' },

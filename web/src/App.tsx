@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, request, requestData, setCsrfToken, setSessionEndedHandler } from './api/client.ts';
-import type { SessionData } from './api/types.ts';
+import type { SessionData } from './api/index.ts';
 import { Loading } from './components/common.tsx';
 import { AccountPage } from './pages/AccountPage.tsx';
 import { AdminPage } from './pages/AdminPage.tsx';

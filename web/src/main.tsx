@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import './styles.css';
+import './styles/index.css';
 
 const root = document.getElementById('root');
 if (root) {

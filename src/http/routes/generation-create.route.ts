@@ -5,6 +5,7 @@ import type { AppServices } from '../../services/app-services.ts';
 import { createGeneration } from '../../services/generation/create-generation.service.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse } from '../schemas.ts';
+import { taskStatusSchema } from './task-status.route.ts';
 import { generationBodySchema } from './estimate.route.ts';
 
 export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
@@ -31,7 +32,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
             schema: envelope({
               type: 'object',
               required: ['taskId', 'status', 'createdAt'],
-              properties: { taskId: { type: 'string' }, status: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+              properties: { taskId: { type: 'string' }, status: taskStatusSchema.properties.status, createdAt: { type: 'string', format: 'date-time' } },
             }),
           },
           400: errorResponse('Invalid model or input (invalid_input); nothing was charged'),

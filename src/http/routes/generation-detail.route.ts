@@ -8,6 +8,85 @@ import type { AppServices } from '../../services/app-services.ts';
 import { presentTaskStatus } from '../../services/generation/task-presenter.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse, idParam, iso } from '../schemas.ts';
+import { taskStatusSchema } from './task-status.route.ts';
+import { deliverySchema } from './webhook-secret.route.ts';
+
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+
+const attemptSchema = {
+  type: 'object',
+  required: ['attempt', 'provider', 'upstreamModel', 'upstreamId', 'state', 'error', 'retryable', 'polls', 'startedAt', 'acceptedAt', 'endedAt', 'lateOutcome', 'lateAt'],
+  properties: {
+    attempt: { type: 'integer', description: 'From 1, in the order tried' },
+    provider: { type: 'string' },
+    upstreamModel: { type: 'string' },
+    upstreamId: { type: ['string', 'null'], description: "The provider's id of the job, once it accepted it" },
+    state: { type: 'string' },
+    error: { type: ['string', 'null'] },
+    retryable: { type: ['boolean', 'null'], description: 'Whether the error let the next provider be tried' },
+    polls: { type: 'integer' },
+    startedAt: nullableTime,
+    acceptedAt: nullableTime,
+    endedAt: nullableTime,
+    lateOutcome: { type: ['string', 'null'], description: 'What the provider reported after we had left the attempt' },
+    lateAt: nullableTime,
+  },
+};
+
+const generationDetailSchema = {
+  type: 'object',
+  required: [
+    'generationId', 'taskId', 'model', 'type', 'family', 'status', 'prompt', 'resolution', 'input', 'measuredMedia', 'cost', 'files', 'output',
+    'errorMessage', 'createdAt', 'startedAt', 'finishedAt', 'expiresAt', 'webhook', 'attempts',
+  ],
+  properties: {
+    generationId: { type: 'string' },
+    taskId: { type: 'string', description: 'The same id, as create and the status endpoint name it' },
+    model: { type: 'string' },
+    type: { type: 'string', enum: ['IMAGE', 'VIDEO', 'MUSIC'] },
+    family: { type: 'string' },
+    status: taskStatusSchema.properties.status,
+    prompt: { type: ['string', 'null'] },
+    resolution: { type: ['string', 'null'] },
+    input: { type: 'object', additionalProperties: true, description: 'The validated input, defaults applied' },
+    measuredMedia: {
+      type: 'array',
+      description: 'The input media measured for the price',
+      items: {
+        type: 'object',
+        required: ['url', 'bytes'],
+        properties: { url: { type: 'string' }, durationS: { type: 'number' }, format: { type: 'string' }, bytes: { type: 'integer' } },
+      },
+    },
+    cost: {
+      type: 'object',
+      required: ['microUsd', 'cents', 'tier', 'unit', 'units', 'refundedMicroUsd'],
+      properties: {
+        microUsd: { type: 'string', description: 'What the create debited, integer micro-USD' },
+        cents: { type: 'number', description: 'The same in USD cents (exact)' },
+        tier: { type: 'string', description: 'The price tier that applied' },
+        unit: { type: 'string' },
+        units: { type: 'number' },
+        refundedMicroUsd: { type: 'string', description: 'Refunded on failure, integer micro-USD' },
+      },
+    },
+    files: taskStatusSchema.properties.files,
+    output: taskStatusSchema.properties.output,
+    errorMessage: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    startedAt: nullableTime,
+    finishedAt: nullableTime,
+    expiresAt: nullableTime,
+    webhook: {
+      oneOf: [
+        { type: 'object', required: ['url', 'deliveries'], properties: { url: { type: 'string' }, deliveries: { type: 'array', items: deliverySchema } } },
+        { type: 'null' },
+      ],
+      description: 'The completion webhook, when the create gave one',
+    },
+    attempts: { type: 'array', items: attemptSchema },
+  },
+};
 
 /**
  * Everything about one generation: the request (prompt, resolution and the rest of `input`), the
@@ -23,7 +102,7 @@ export function registerGenerationDetailRoute(app: FastifyInstance, services: Ap
         summary: 'A generation with its request, price, provider attempts and webhook deliveries',
         tags: ['Generation'],
         auth: 'apiKey',
-        responses: { 200: { description: 'The generation', schema: envelope({ type: 'object' }) }, 404: errorResponse('No such generation for this user') },
+        responses: { 200: { description: 'The generation', schema: envelope(generationDetailSchema) }, 404: errorResponse('No such generation for this user') },
       },
     },
     handler: async (request) => {

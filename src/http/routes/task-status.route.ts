@@ -8,7 +8,7 @@ import { envelope, errorResponse, idParam } from '../schemas.ts';
 
 export const taskStatusSchema = {
   type: 'object',
-  required: ['taskId', 'status', 'files', 'createdTime'],
+  required: ['taskId', 'status', 'files', 'output', 'createdTime', 'errorMessage'],
   properties: {
     taskId: { type: 'string' },
     status: { enum: ['not_started', 'processing', 'finished', 'failed', 'expired'] },

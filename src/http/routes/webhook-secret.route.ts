@@ -38,7 +38,7 @@ const attemptSchema = {
   },
 };
 
-const deliverySchema = {
+export const deliverySchema = {
   type: 'object',
   required: ['id', 'taskId', 'eventType', 'url', 'status', 'attemptCount', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt', 'attempts'],
   properties: {

@@ -1,5 +1,5 @@
 import { requestData } from './client.ts';
-import type { StorageOperation } from './storage.types.ts';
+import type { StorageOperation } from './index.ts';
 
 /**
  * Follows a storage operation (retain, asset import) until it ends: the completed operation, or an

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
+import type { AcceptedOperation } from '../api/index.ts';
 import { settleStorageOperation } from '../api/storage-operations.ts';
 import { Link } from '../router.tsx';
 
@@ -9,7 +10,7 @@ export function KeepButton(props: { generationId: string; outputIndex: number })
   const keep = async () => {
     setState({ busy: true });
     try {
-      const accepted = await requestData<{ operationId: string }>('POST', '/api/v1/agent/storage/retain', { body: { generationId: props.generationId, outputIndex: props.outputIndex } });
+      const accepted = await requestData<AcceptedOperation>('POST', '/api/v1/agent/storage/retain', { body: { generationId: props.generationId, outputIndex: props.outputIndex } });
       await settleStorageOperation(accepted.operationId);
       setState({ done: true });
     } catch (e) {

@@ -1,4 +1,4 @@
-import type { ParamField, ParamOption } from '../api/types.ts';
+import type { ParamField, ParamOption } from '../api/index.ts';
 import { FieldNotes } from './common.tsx';
 
 /**

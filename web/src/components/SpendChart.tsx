@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Bucket } from '../api/types.ts';
+import type { Bucket } from '../api/index.ts';
 import { formatCents, formatCentsShort, formatCount, formatDay } from '../format.ts';
 
 const HEIGHT = 240;

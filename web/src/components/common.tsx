@@ -1,6 +1,6 @@
 import { type DependencyList, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../api/client.ts';
-import type { MediaFile, TaskStatus } from '../api/types.ts';
+import type { MediaFile, TaskStatus } from '../api/index.ts';
 import { STATUS_LABELS } from '../format.ts';
 import { usePageTitle } from '../router.tsx';
 

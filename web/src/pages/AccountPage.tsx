@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { SessionData } from '../api/types.ts';
+import type { PasswordChange, SessionData } from '../api/index.ts';
 import { describedBy, Field, Page } from '../components/common.tsx';
 import { formatCents, formatTime } from '../format.ts';
 
@@ -24,7 +24,7 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
     setBusy(true);
     setResult(undefined);
     try {
-      const r = await requestData<{ otherSessionsEnded: number }>('POST', '/api/v1/auth/password', {
+      const r = await requestData<PasswordChange>('POST', '/api/v1/auth/password', {
         body: hasPassword ? { currentPassword: current, newPassword: next } : { newPassword: next },
       });
       setCurrent('');

@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage, request } from '../api/client.ts';
-import type { ApiKey, LedgerEntry, ProviderInfo, User } from '../api/types.ts';
+import type { ApiKey, Credit, ProviderPage, User, UserLedgerPage, UserPage, UserWithRole } from '../api/index.ts';
 import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatCents, formatTime, relativeTime } from '../format.ts';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
@@ -8,8 +8,8 @@ import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
 export function AdminPage() {
   const [usersTick, setUsersTick] = useState(0);
-  const users = useAsync((signal) => request<{ data: User[]; nextCursor: string | null }>('GET', '/admin/v1/users?limit=500', { signal }), [usersTick]);
-  const providers = useAsync((signal) => request<{ data: ProviderInfo[] }>('GET', '/admin/v1/providers', { signal }), []);
+  const users = useAsync((signal) => request<UserPage>('GET', '/admin/v1/users?limit=500', { signal }), [usersTick]);
+  const providers = useAsync((signal) => request<ProviderPage>('GET', '/admin/v1/providers', { signal }), []);
   const [selected, setSelected] = useState<string | undefined>();
   const [newUser, setNewUser] = useState({ email: '', balanceCents: '' });
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
@@ -150,10 +150,10 @@ export function AdminPage() {
   );
 }
 
-function UserPanel(props: { user: User; onChanged: () => void }) {
+function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
   const { user } = props;
   const [tick, setTick] = useState(0);
-  const ledger = useAsync((signal) => request<{ data: LedgerEntry[] }>('GET', `/admin/v1/users/${encodeURIComponent(user.id)}/ledger?limit=20`, { signal }), [user.id, tick]);
+  const ledger = useAsync((signal) => request<UserLedgerPage>('GET', `/admin/v1/users/${encodeURIComponent(user.id)}/ledger?limit=20`, { signal }), [user.id, tick]);
   const keys = useAsync((signal) => request<ApiKey[]>('GET', `/admin/v1/users/${encodeURIComponent(user.id)}/api-keys`, { signal }), [user.id]);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
@@ -165,7 +165,7 @@ function UserPanel(props: { user: User; onChanged: () => void }) {
     event.preventDefault();
     setMessage(undefined);
     try {
-      const entry = await request<LedgerEntry>('POST', `/admin/v1/users/${encodeURIComponent(user.id)}/credits`, {
+      const entry = await request<Credit>('POST', `/admin/v1/users/${encodeURIComponent(user.id)}/credits`, {
         // Dollars in the form, cents on the wire (the admin API's unit).
         body: { amountCents: Math.round(Number(amount) * 100), ...(note.trim() ? { note: note.trim() } : {}) },
         headers: { 'idempotency-key': idempotencyKey.current },

@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { AccountLedgerEntry, BillingCheckout, BillingSummary, LedgerLink } from '../api/billing.types.ts';
+import type { AccountLedgerPage, BillingCheckout, BillingSummary, LedgerLink, Redemption } from '../api/index.ts';
 import { describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatMicroUsd, formatTime } from '../format.ts';
 import { Link, useLocation } from '../router.tsx';
@@ -185,7 +185,7 @@ function RedeemForm(props: { onRedeemed: () => void }) {
     setBusy(true);
     setResult(undefined);
     try {
-      const entry = await requestData<{ amountMicroUsd: string; balanceAfterMicroUsd: string }>('POST', '/api/v1/billing/redeem', { body: { code: code.trim() } });
+      const entry = await requestData<Redemption>('POST', '/api/v1/billing/redeem', { body: { code: code.trim() } });
       setResult({ ok: true, text: `Redeemed: ${formatMicroUsd(entry.amountMicroUsd)} added. Balance ${formatMicroUsd(entry.balanceAfterMicroUsd)}.` });
       setCode('');
       props.onRedeemed();
@@ -283,7 +283,7 @@ function LedgerPanel(props: { tick: number }) {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (kind) query.set('kind', kind);
       if (cursor) query.set('cursor', cursor);
-      return requestData<{ items: AccountLedgerEntry[]; nextCursor: string | null }>('GET', `/api/v1/billing/ledger?${query}`, { signal });
+      return requestData<AccountLedgerPage>('GET', `/api/v1/billing/ledger?${query}`, { signal });
     },
     [kind, cursor, props.tick],
   );

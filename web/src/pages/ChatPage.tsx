@@ -1,6 +1,6 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { errorFromResponse, errorMessage, request, requestData, requestHeaders } from '../api/client.ts';
-import type { CatalogModel } from '../api/types.ts';
+import type { CatalogModel } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatCount, formatMicroUsd } from '../format.ts';
 

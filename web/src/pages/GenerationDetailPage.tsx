@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ApiError, requestData } from '../api/client.ts';
-import type { GenerationDetail, WebhookDelivery } from '../api/types.ts';
+import type { GenerationDetail, WebhookDelivery } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
 import { KeepButton } from '../components/KeepButton.tsx';
 import { MusicTracks } from '../components/MusicTracks.tsx';

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage, request, requestData } from '../api/client.ts';
-import type { CatalogModel, GenerationDetail, GenerationItem, GenerationPage } from '../api/types.ts';
+import type { CatalogModel, GenerationDetail, GenerationItem, GenerationPage } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge } from '../components/common.tsx';
 import { formatCents, formatTime } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage, requestData } from '../api/client.ts';
-import type { ApiKey } from '../api/types.ts';
+import type { ApiKey, NewApiKey } from '../api/index.ts';
 import { CopyButton, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatTime, relativeTime } from '../format.ts';
 
@@ -25,7 +25,7 @@ export function KeysPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const key = await requestData<ApiKey & { key: string }>('POST', '/api/v1/keys', { body: { name: name.trim() || undefined } });
+      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim() || undefined } });
       setCreated(key);
       setName('');
       keys.reload();

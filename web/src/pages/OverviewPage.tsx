@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { request, requestData } from '../api/client.ts';
-import type { ApiKey, Statistics } from '../api/types.ts';
+import type { ApiKey, Statistics } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { BucketTable, SpendChart } from '../components/SpendChart.tsx';
 import { formatCents, formatCount, todayUtc } from '../format.ts';

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
-import type { CatalogModel, TaskData } from '../api/types.ts';
+import type { CatalogModel, CostEstimate, CreatedTask, Me, TaskData } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
 import { CopyAsCode } from '../components/CopyAsCode.tsx';
 import { MusicTracks } from '../components/MusicTracks.tsx';
@@ -31,7 +31,7 @@ export function PlaygroundPage() {
   const [createError, setCreateError] = useState<unknown>();
   const [creating, setCreating] = useState(false);
   const resultRef = useRef<HTMLElement>(null);
-  const me = useAsync((signal) => requestData<{ balance: number }>('GET', '/api/v1/user/me', { signal }), []);
+  const me = useAsync((signal) => requestData<Me>('GET', '/api/v1/user/me', { signal }), []);
 
   // A new model starts from an empty form, or from the fields the link names (Extend, Cover of a track).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the model (or the models) change.
@@ -60,7 +60,7 @@ export function PlaygroundPage() {
     const controller = new AbortController();
     setEstimate({ state: 'pending' });
     const timer = window.setTimeout(() => {
-      request<{ cost: number }>('POST', '/api/v1/generation/estimate', { body: { model: model.id, input }, signal: controller.signal }).then(
+      request<CostEstimate>('POST', '/api/v1/generation/estimate', { body: { model: model.id, input }, signal: controller.signal }).then(
         (r) => setEstimate({ state: 'ok', cost: r.cost }),
         (e: unknown) => {
           if (controller.signal.aborted) return;
@@ -100,7 +100,7 @@ export function PlaygroundPage() {
     setCreateError(undefined);
     setTask(undefined);
     try {
-      const created = await requestData<{ taskId: string; status: TaskData['status']; createdAt: string }>('POST', '/api/v1/generation/create', { body: { model: model.id, input } });
+      const created = await requestData<CreatedTask>('POST', '/api/v1/generation/create', { body: { model: model.id, input } });
       setTask({ taskId: created.taskId, status: created.status, files: [], output: null, createdTime: created.createdAt, errorMessage: null });
       me.reload();
     } catch (e) {

@@ -1,44 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import { settleStorageOperation } from '../api/storage-operations.ts';
-import type { CatalogModel } from '../api/types.ts';
+import type { AcceptedOperation, Asset, AssetPage, CatalogModel, Project, ProjectModelDefaults, ProjectPage, ProjectVersionPage } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
-
-interface Brand {
-  name: string | null;
-  voice: string | null;
-  colors: string[];
-  logoAssetId: string | null;
-}
-
-interface ModelDefaults {
-  imageModelId: string | null;
-  videoModelId: string | null;
-  musicModelId: string | null;
-}
-
-interface Project {
-  projectId: string;
-  version: number;
-  name: string;
-  instructions: string;
-  brand: Brand;
-  modelDefaults: ModelDefaults;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface Asset {
-  assetId: string;
-  role: string;
-  name: string;
-  mime: string;
-  sizeBytes: number;
-  sourceArtifactId: string | null;
-  createdAt: string;
-}
 
 const ROLES = ['logo', 'product', 'character', 'style', 'background', 'reference', 'other'];
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -49,7 +15,7 @@ export function ProjectsPage(props: { projectId?: string }) {
 }
 
 function ProjectList() {
-  const list = useAsync((signal) => requestData<{ items: Project[] }>('GET', '/api/v1/agent/projects?limit=100', { signal }), []);
+  const list = useAsync((signal) => requestData<ProjectPage>('GET', '/api/v1/agent/projects?limit=100', { signal }), []);
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
   const create = async (event: FormEvent) => {
@@ -97,8 +63,8 @@ function ProjectList() {
 
 function ProjectDetail(props: { id: string }) {
   const project = useAsync((signal) => requestData<Project>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}`, { signal }), [props.id]);
-  const versions = useAsync((signal) => requestData<{ items: Project[] }>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/versions?limit=50`, { signal }), [props.id]);
-  const assets = useAsync((signal) => requestData<{ items: Asset[] }>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/assets?limit=100`, { signal }), [props.id]);
+  const versions = useAsync((signal) => requestData<ProjectVersionPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/versions?limit=50`, { signal }), [props.id]);
+  const assets = useAsync((signal) => requestData<AssetPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/assets?limit=100`, { signal }), [props.id]);
   const [error, setError] = useState<unknown>();
   const startConversation = async () => {
     setError(undefined);
@@ -163,7 +129,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
   const [colors, setColors] = useState<string[]>(project.brand.colors);
   const [newColor, setNewColor] = useState('#336699');
   const [logo, setLogo] = useState(project.brand.logoAssetId ?? '');
-  const [defaults, setDefaults] = useState<ModelDefaults>(project.modelDefaults);
+  const [defaults, setDefaults] = useState<ProjectModelDefaults>(project.modelDefaults);
   const [status, setStatus] = useState<{ error?: unknown }>({});
 
   const save = async (event: FormEvent) => {
@@ -186,7 +152,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
     }
   };
   const models = (type: CatalogModel['type']) => (catalog.data ?? []).filter((m) => m.type === type);
-  const modelSelect = (field: keyof ModelDefaults, label: string, type: CatalogModel['type']) => (
+  const modelSelect = (field: keyof ProjectModelDefaults, label: string, type: CatalogModel['type']) => (
     <>
       <label htmlFor={`default-${field}`}>{label}</label>
       <select id={`default-${field}`} value={defaults[field] ?? ''} onChange={(e) => setDefaults((d) => ({ ...d, [field]: e.target.value || null }))}>
@@ -267,7 +233,7 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
     event.preventDefault();
     setState({ busy: true });
     try {
-      const accepted = await requestData<{ operationId: string }>('POST', `/api/v1/agent/projects/${encodeURIComponent(props.projectId)}/assets/import`, {
+      const accepted = await requestData<AcceptedOperation>('POST', `/api/v1/agent/projects/${encodeURIComponent(props.projectId)}/assets/import`, {
         body: { artifactId: artifactId.trim(), role },
         headers: { 'idempotency-key': crypto.randomUUID() },
       });

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { SessionData } from '../api/types.ts';
+import type { SessionData } from '../api/index.ts';
 import { describedBy, Field } from '../components/common.tsx';
 import { Link, useLocation, usePageTitle } from '../router.tsx';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StorageQuote } from '../api/storage.types.ts';
+import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -15,7 +15,7 @@ const CHANGE_LABELS: Record<string, string> = {
 
 /** Paid storage: the plan, usage against quota, renewals, a quote before paying, and the kept files. */
 export function StoragePage() {
-  const plans = useAsync((signal) => requestData<{ plans: StoragePlan[] }>('GET', '/api/v1/agent/storage/plans', { signal }), []);
+  const plans = useAsync((signal) => requestData<StoragePlans>('GET', '/api/v1/agent/storage/plans', { signal }), []);
   const account = useAsync((signal) => requestData<StorageAccount>('GET', '/api/v1/agent/storage/subscription', { signal }), []);
   const [filesTick, setFilesTick] = useState(0);
   const reloadAll = () => {

@@ -1,29 +1,24 @@
 import { useState } from 'react';
 import { errorMessage, requestData } from '../api/client.ts';
-import type { WebhookDelivery } from '../api/types.ts';
+import type { WebhookDelivery, WebhookSecret } from '../api/index.ts';
 import { CopyButton, ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatTime } from '../format.ts';
 import { Deliveries } from './GenerationDetailPage.tsx';
 
-interface Secret {
-  secret: string;
-  previousSecretValidUntil?: string;
-}
-
 /** The signing secret of completion webhooks (show, copy, rotate) and the recent deliveries. */
 export function WebhooksPage() {
-  const secret = useAsync((signal) => requestData<Secret>('GET', '/api/v1/webhooks/secret', { signal }), []);
+  const secret = useAsync((signal) => requestData<WebhookSecret>('GET', '/api/v1/webhooks/secret', { signal }), []);
   const deliveries = useAsync((signal) => requestData<WebhookDelivery[]>('GET', '/api/v1/webhooks/deliveries?limit=20', { signal }), []);
   const [shown, setShown] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [rotated, setRotated] = useState<Secret | undefined>();
+  const [rotated, setRotated] = useState<WebhookSecret | undefined>();
   const [error, setError] = useState<string | undefined>();
 
   const current = rotated ?? secret.data;
   const rotate = async () => {
     setError(undefined);
     try {
-      setRotated(await requestData<Secret>('POST', '/api/v1/webhooks/secret/rotate'));
+      setRotated(await requestData<WebhookSecret>('POST', '/api/v1/webhooks/secret/rotate'));
       setShown(true);
       setConfirming(false);
     } catch (e) {

@@ -75,7 +75,23 @@ export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppSer
         summary: "A user's ledger, newest first (cursor: the last id of the previous page)",
         tags: ['Admin'],
         auth: 'admin',
-        responses: { 200: { description: '`{data: entries, nextCursor}`' }, 404: errorResponse('No such user') },
+        responses: {
+          200: {
+            description: 'The balance, what running requests hold, and a page of entries',
+            schema: {
+              type: 'object',
+              required: ['userId', 'balanceMicroUsd', 'heldMicroUsd', 'data', 'nextCursor'],
+              properties: {
+                userId: { type: 'string' },
+                balanceMicroUsd: { type: 'string', description: 'Integer micro-USD' },
+                heldMicroUsd: { type: 'string', description: 'Reserved by requests still running, integer micro-USD' },
+                data: { type: 'array', items: ledgerEntrySchema },
+                nextCursor: { type: ['string', 'null'] },
+              },
+            },
+          },
+          404: errorResponse('No such user'),
+        },
       },
     },
     handler: async (request) => {

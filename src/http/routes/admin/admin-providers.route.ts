@@ -2,6 +2,33 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../../services/app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 
+const healthSchema = {
+  type: 'object',
+  required: ['status', 'calls', 'errors', 'errorRate', 'lastError', 'lastErrorAt', 'lastSuccessAt'],
+  properties: {
+    status: { type: 'string', enum: ['healthy', 'degraded', 'down', 'unknown'], description: '`unknown`: no recent calls' },
+    calls: { type: 'integer' },
+    errors: { type: 'integer' },
+    errorRate: { type: 'number' },
+    lastError: { type: ['string', 'null'] },
+    lastErrorAt: { type: ['string', 'null'], format: 'date-time' },
+    lastSuccessAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+const providerSchema = {
+  type: 'object',
+  required: ['name', 'type', 'baseUrl', 'models', 'health'],
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string' },
+    baseUrl: { type: ['string', 'null'] },
+    concurrency: { type: 'integer', description: 'At most this many calls at once, when limited' },
+    models: { type: 'array', items: { type: 'string' }, description: 'Models routed here; `*` on `local`: every model without configured routes' },
+    health: healthSchema,
+  },
+};
+
 export function registerAdminProviderRoutes(app: FastifyInstance, services: AppServices): void {
   app.get('/admin/v1/providers', {
     onRequest: requireAdmin(services),
@@ -10,7 +37,9 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
         summary: 'Configured providers with their health and recent error rate (last 15 minutes)',
         tags: ['Admin'],
         auth: 'admin',
-        responses: { 200: { description: '`{data: [{name, type, baseUrl, models, health}]}`' } },
+        responses: {
+          200: { description: 'Every configured provider', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: providerSchema } } } },
+        },
       },
     },
     handler: async () => {

@@ -99,7 +99,12 @@ export function registerAdminRedeemCodeRoutes(app: FastifyInstance, services: Ap
         summary: 'Redeem codes, newest first (cursor: the last id of the previous page)',
         tags: ['Admin'],
         auth: 'admin',
-        responses: { 200: { description: '`{data: codes, nextCursor}`' } },
+        responses: {
+          200: {
+            description: 'A page of codes',
+            schema: { type: 'object', required: ['data', 'nextCursor'], properties: { data: { type: 'array', items: redeemCodeSchema }, nextCursor: { type: ['string', 'null'] } } },
+          },
+        },
       },
     },
     handler: async (request) => {

@@ -5,7 +5,7 @@ import { createUser, getUser } from '../../../services/accounts.service.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { presentApiKey, presentUser } from '../../presenters.ts';
-import { apiKeySchema, errorResponse, idParam, userDataSchema } from '../../schemas.ts';
+import { apiKeySchema, errorResponse, idParam, userDataSchema, userWithRoleSchema } from '../../schemas.ts';
 
 export function registerAdminUserRoutes(app: FastifyInstance, services: AppServices): void {
   const admin = requireAdmin(services);
@@ -51,7 +51,17 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
       },
     },
     config: {
-      docs: { summary: 'List users (cursor: the last id of the previous page)', tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'Users by id' } } },
+      docs: {
+        summary: 'List users (cursor: the last id of the previous page)',
+        tags: ['Admin'],
+        auth: 'admin',
+        responses: {
+          200: {
+            description: 'Users by id',
+            schema: { type: 'object', required: ['data', 'nextCursor'], properties: { data: { type: 'array', items: userWithRoleSchema }, nextCursor: { type: ['string', 'null'] } } },
+          },
+        },
+      },
     },
     handler: async (request) => {
       const query = request.query as { after?: string; limit?: string };

@@ -47,36 +47,41 @@ export const updateProjectBody: JsonSchema = {
   properties: { expectedVersion: { type: 'integer', minimum: 1, description: 'The version you read; a stale one is 409 version_conflict' }, ...contentProperties },
 };
 
+/** An answer object: every property is always present (null where it has no value). */
+const view = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required: Object.keys(properties), properties });
+
+const brandView = view({
+  ...(brandSchema.properties as Record<string, JsonSchema>),
+  colors: { type: 'array', items: { type: 'string' }, description: 'Brand colours as "#RRGGBB" (upper case), in the order given' },
+});
+
 const contentView: Record<string, JsonSchema> = {
   name: { type: 'string' },
   instructions: { type: 'string' },
-  brand: { type: 'object', properties: (brandSchema.properties as Record<string, JsonSchema>) },
-  modelDefaults: { type: 'object', properties: (modelDefaultsSchema.properties as Record<string, JsonSchema>) },
+  brand: brandView,
+  modelDefaults: view(modelDefaultsSchema.properties as Record<string, JsonSchema>),
 };
 
-export const projectView: JsonSchema = {
-  type: 'object',
-  properties: { projectId: { type: 'string' }, version: { type: 'integer' }, ...contentView, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } },
-};
+export const projectView: JsonSchema = view({
+  projectId: { type: 'string' },
+  version: { type: 'integer' },
+  ...contentView,
+  createdAt: { type: 'string', format: 'date-time' },
+  updatedAt: { type: 'string', format: 'date-time' },
+});
 
-export const projectVersionView: JsonSchema = {
-  type: 'object',
-  properties: { projectId: { type: 'string' }, version: { type: 'integer' }, ...contentView, createdAt: { type: 'string', format: 'date-time' } },
-};
+export const projectVersionView: JsonSchema = view({ projectId: { type: 'string' }, version: { type: 'integer' }, ...contentView, createdAt: { type: 'string', format: 'date-time' } });
 
-export const projectAssetView: JsonSchema = {
-  type: 'object',
-  properties: {
-    assetId: { type: 'string' },
-    projectId: { type: 'string' },
-    role: { type: 'string' },
-    name: { type: 'string' },
-    mime: { type: 'string' },
-    sizeBytes: { type: 'integer' },
-    sourceArtifactId: { type: ['string', 'null'] },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const projectAssetView: JsonSchema = view({
+  assetId: { type: 'string' },
+  projectId: { type: 'string' },
+  role: { type: 'string' },
+  name: { type: 'string' },
+  mime: { type: 'string' },
+  sizeBytes: { type: 'integer' },
+  sourceArtifactId: { type: ['string', 'null'] },
+  createdAt: { type: 'string', format: 'date-time' },
+});
 
 export const pageQuery: JsonSchema = {
   type: 'object',
@@ -87,4 +92,4 @@ export const pageQuery: JsonSchema = {
   },
 };
 
-export const pageOf = (items: JsonSchema): JsonSchema => ({ type: 'object', properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } } });
+export const pageOf = (items: JsonSchema): JsonSchema => view({ items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } });

@@ -45,7 +45,7 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
         description: 'Paid storage keeps retained copies and project files without the 3-day limit. Prices are per calendar month, charged from the shared balance.',
         tags: ['Agent storage'],
         auth: 'apiKey',
-        responses: { 200: { description: 'The plans', schema: envelope({ type: 'object', properties: { plans: { type: 'array', items: storagePlanView } } }) } },
+        responses: { 200: { description: 'The plans', schema: envelope({ type: 'object', required: ['plans'], properties: { plans: { type: 'array', items: storagePlanView } } }) } },
       },
     },
     handler: async () => ({ code: 200, data: { plans: subscriptions.plans() } }),

@@ -16,18 +16,54 @@ function summaryOf(workflow: Workflow): Record<string, unknown> {
   };
 }
 
+/** One input of a workflow: text or a whole number, with its bounds or choices. */
+const workflowFieldView = {
+  type: 'object',
+  required: ['type', 'description'],
+  properties: {
+    type: { type: 'string', enum: ['string', 'integer'] },
+    description: { type: 'string' },
+    enum: { type: 'array', items: { type: 'string' } },
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    maxLength: { type: 'integer' },
+  },
+};
+
 const workflowView = {
   type: 'object',
+  required: ['workflowId', 'version', 'versions', 'name', 'description', 'inputSchema'],
   properties: {
     workflowId: { type: 'string' },
     version: { type: 'integer' },
     versions: { type: 'array', items: { type: 'integer' } },
     name: { type: 'string' },
     description: { type: 'string' },
-    inputSchema: { type: 'object', description: 'JSON Schema of workflowInput; a missing required field is asked for by the run' },
+    inputSchema: {
+      type: 'object',
+      description: 'JSON Schema of workflowInput; a missing required field is asked for by the run',
+      required: ['type', 'additionalProperties', 'required', 'properties'],
+      properties: {
+        type: { const: 'object' },
+        additionalProperties: { const: false },
+        required: { type: 'array', items: { type: 'string' } },
+        properties: { type: 'object', additionalProperties: workflowFieldView },
+      },
+    },
     graph: {
       type: 'object',
-      properties: { nodes: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, tool: { type: 'string' }, label: { type: 'string' }, dependsOn: { type: 'array', items: { type: 'string' } } } } } },
+      description: 'One workflow only (not in the list)',
+      required: ['nodes'],
+      properties: {
+        nodes: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'tool', 'label', 'dependsOn'],
+            properties: { id: { type: 'string' }, tool: { type: 'string' }, label: { type: 'string' }, dependsOn: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
     },
   },
 };

@@ -5,7 +5,7 @@ import { BackoffLimiter } from '../../../services/auth/backoff-limiter.ts';
 import { AUTH_BODY_LIMIT } from '../../body-limits.ts';
 import { authOf, requireAdmin, requireSession, sameSecret } from '../../auth.ts';
 import { presentUser } from '../../presenters.ts';
-import { errorResponse, idParam, userDataSchema } from '../../schemas.ts';
+import { envelope, errorResponse, idParam, userWithRoleSchema } from '../../schemas.ts';
 
 /**
  * Grants or removes the admin role (the dashboard's admin pages and the admin API with a session).
@@ -26,7 +26,7 @@ export function registerAdminRoleRoute(app: FastifyInstance, services: AppServic
         tags: ['Dashboard session'],
         auth: 'none',
         responses: {
-          200: { description: 'The user with `isAdmin: true`' },
+          200: { description: 'The user with `isAdmin: true`', schema: envelope(userWithRoleSchema) },
           403: errorResponse('The token is wrong'),
           404: errorResponse('ADMIN_TOKEN is not set on this gateway'),
           429: errorResponse('Too many wrong tokens from this account: wait (Retry-After)'),
@@ -62,7 +62,7 @@ export function registerAdminRoleRoute(app: FastifyInstance, services: AppServic
         tags: ['Admin'],
         auth: 'admin',
         responses: {
-          200: { description: 'The user with `isAdmin`', schema: { ...userDataSchema, properties: { ...(userDataSchema.properties as object), isAdmin: { type: 'boolean' } } } },
+          200: { description: 'The user with `isAdmin`', schema: userWithRoleSchema },
           404: errorResponse('No such user'),
         },
       },

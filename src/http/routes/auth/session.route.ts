@@ -7,7 +7,7 @@ import type { AppServices } from '../../../services/app-services.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type SessionIdentity } from '../../../services/auth/auth.service.ts';
 import { authOf, CSRF_HEADER, requireSession } from '../../auth.ts';
 import { presentUser } from '../../presenters.ts';
-import { envelope, errorResponse, iso, userDataSchema } from '../../schemas.ts';
+import { envelope, errorResponse, iso, userWithRoleSchema } from '../../schemas.ts';
 import { assertSameOrigin, clearSessionCookie, clientOf, setSessionCookie } from './session-cookie.ts';
 
 const credentialsBody = {
@@ -25,10 +25,10 @@ const sessionDataSchema = envelope({
   required: ['user', 'csrfToken', 'expiresAt'],
   properties: {
     user: {
-      ...userDataSchema,
+      ...userWithRoleSchema,
+      required: [...(userWithRoleSchema.required as string[]), 'hasPassword'],
       properties: {
-        ...(userDataSchema.properties as object),
-        isAdmin: { type: 'boolean' },
+        ...(userWithRoleSchema.properties as object),
         hasPassword: { type: 'boolean', description: 'False for an account that has only signed in by link: it sets a first password without a current one' },
       },
     },
@@ -185,7 +185,10 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
         tags: ['Dashboard session'],
         auth: 'none',
         responses: {
-          200: { description: '`{otherSessionsEnded}`' },
+          200: {
+            description: '`{otherSessionsEnded}`',
+            schema: envelope({ type: 'object', required: ['otherSessionsEnded'], properties: { otherSessionsEnded: { type: 'integer', description: 'Other sessions of this user signed out' } } }),
+          },
           400: errorResponse('The new password is outside the length bounds, or a current password was sent for an account that has none'),
           403: errorResponse('The current password is wrong, or the CSRF header is missing'),
           409: errorResponse('A first password was set meanwhile by another session'),

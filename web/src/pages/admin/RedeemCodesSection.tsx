@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, request } from '../../api/client.ts';
-import type { RedeemCode } from '../../api/billing.types.ts';
+import type { RedeemCode, RedeemCodePage } from '../../api/index.ts';
 import { CopyButton, ErrorNotice, Field, TableScroll, useAsync } from '../../components/common.tsx';
 import { formatCents, formatTime } from '../../format.ts';
 
@@ -9,7 +9,7 @@ const STATUS_TEXT: Record<RedeemCode['status'], string> = { active: 'Active', us
 /** For administrators: create redeem codes (the code is shown once), list them, withdraw one. */
 export function RedeemCodesSection() {
   const [tick, setTick] = useState(0);
-  const codes = useAsync((signal) => request<{ data: RedeemCode[] }>('GET', '/admin/v1/redeem-codes?limit=200', { signal }), [tick]);
+  const codes = useAsync((signal) => request<RedeemCodePage>('GET', '/admin/v1/redeem-codes?limit=200', { signal }), [tick]);
   const [form, setForm] = useState({ dollars: '', maxRedemptions: '1', expires: '', code: '', note: '' });
   const [created, setCreated] = useState<RedeemCode | undefined>();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();

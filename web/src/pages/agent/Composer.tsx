@@ -1,5 +1,6 @@
 import { type DragEvent, type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
+import type { MessageAccepted } from '../../api/index.ts';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
 import { MaskPainter } from './MaskPainter.tsx';
 import { typeOf, useUploads } from './useUploads.ts';
@@ -48,7 +49,7 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
       const body: Record<string, unknown> = { clientMessageId: crypto.randomUUID(), content };
       if (micro) body.maxCostMicroUsd = micro;
       if (busyRun) body.deliveryMode = mode === 'steer' && activeRun?.canSteer ? 'steer' : 'followup';
-      const accepted = await requestData<{ runId?: string }>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, { body });
+      const accepted = await requestData<MessageAccepted>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, { body });
       setDraft('');
       files.clear();
       props.onSent(accepted.runId);

@@ -1,23 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
+import type { MessageAccepted, WorkflowSummary } from '../../api/index.ts';
 import { useAsync } from '../../components/common.tsx';
-
-interface FieldSchema {
-  type: 'string' | 'integer';
-  description: string;
-  enum?: string[];
-  minimum?: number;
-  maximum?: number;
-  maxLength?: number;
-}
-
-interface WorkflowSummary {
-  workflowId: string;
-  version: number;
-  name: string;
-  description: string;
-  inputSchema: { required: string[]; properties: Record<string, FieldSchema> };
-}
 
 /**
  * Starts a built-in workflow: the form is generated from its input schema (text, whole numbers,
@@ -43,7 +27,7 @@ export function WorkflowLauncher(props: { conversationId: string; disabled: bool
     setBusy(true);
     setError(undefined);
     try {
-      const accepted = await requestData<{ runId?: string }>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, {
+      const accepted = await requestData<MessageAccepted>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, {
         body: { clientMessageId: crypto.randomUUID(), content: [{ type: 'text', text: `Run the workflow ${workflow.name}` }], workflowId: workflow.workflowId, workflowVersion: workflow.version, workflowInput: input },
       });
       setValues({});

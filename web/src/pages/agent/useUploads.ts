@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
+import type { AttachmentSlot } from '../../api/index.ts';
 
 /** A file on its way to becoming an attachment of the next message. */
 export interface Upload {
@@ -74,7 +75,7 @@ export function useUploads(conversationId: string) {
       const previewUrl = mime.startsWith('image/') ? URL.createObjectURL(file) : undefined;
       setUploads((all) => [...all, { key, name, mime, previewUrl, status: 'uploading', progress: 0, ...(maskFor ? { maskFor } : {}) }]);
       try {
-        const created = await requestData<{ attachmentId: string; uploadUrl: string }>('POST', `/api/v1/agent/conversations/${encodeURIComponent(conversationId)}/attachments`, {
+        const created = await requestData<AttachmentSlot>('POST', `/api/v1/agent/conversations/${encodeURIComponent(conversationId)}/attachments`, {
           body: { name, mime, sizeBytes: file.size },
         });
         await putWithProgress(created.uploadUrl, file, mime, (progress) => update(key, { progress }));

@@ -1,0 +1,96 @@
+/**
+ * Names for the API shapes the dashboard reads, all taken from the types generated from the gateway's
+ * OpenAPI document (generated/api-types.ts, `npm run gen:web-types`). Nothing here is declared by
+ * hand: a shape that is wrong or missing is fixed in the route's response schema, then regenerated.
+ */
+import type { ApiResponses, components } from './generated/api-types.ts';
+
+/** The `data` of an answer in the `{code, data}` envelope. */
+type Data<K extends keyof ApiResponses> = ApiResponses[K] extends { data: infer D } ? D : never;
+/** The element type of a list. */
+type Item<T> = T extends readonly (infer I)[] ? I : never;
+
+// Accounts and sessions
+export type SessionData = Data<'GET /api/v1/auth/session'>;
+/** A user as the admin API creates it (balance in cents). */
+export type User = ApiResponses['POST /admin/v1/users'];
+/** A page of the admin list of users, each with its role. */
+export type UserPage = ApiResponses['GET /admin/v1/users'];
+export type UserWithRole = Item<UserPage['data']>;
+/** The calling user (balance in cents). */
+export type Me = Data<'GET /api/v1/user/me'>;
+export type ApiKey = Item<Data<'GET /api/v1/keys'>>;
+/** The answer to a create: the key itself is shown only here. */
+export type NewApiKey = Data<'POST /api/v1/keys'>;
+export type PasswordChange = Data<'POST /api/v1/auth/password'>;
+
+// Statistics
+export type Statistics = ApiResponses['GET /api/v1/stats'];
+export type Bucket = Item<Statistics['byDay']>;
+
+// Catalog
+export type CatalogModel = components['schemas']['CatalogModel'];
+export type ParamField = Item<CatalogModel['params']>;
+export type ParamOption = Item<NonNullable<ParamField['options']>>;
+export type CostEstimate = ApiResponses['POST /api/v1/generation/estimate'];
+
+// Generations
+export type CreatedTask = Data<'POST /api/v1/generation/create'>;
+export type TaskData = Data<'GET /api/v1/task/status/{taskId}'>;
+export type TaskStatus = TaskData['status'];
+export type MediaFile = Item<TaskData['files']>;
+export type FileType = MediaFile['fileType'];
+export type GenerationPage = Data<'GET /api/v1/generations'>;
+export type GenerationItem = Item<GenerationPage['items']>;
+export type GenerationDetail = Data<'GET /api/v1/generation/{generationId}'>;
+export type Attempt = Item<GenerationDetail['attempts']>;
+
+// Webhooks
+export type WebhookSecret = Data<'GET /api/v1/webhooks/secret'>;
+export type WebhookDelivery = Item<Data<'GET /api/v1/webhooks/deliveries'>>;
+export type WebhookAttempt = Item<WebhookDelivery['attempts']>;
+
+// Billing
+export type BillingSummary = Data<'GET /api/v1/billing'>;
+export type BillingCheckout = Data<'GET /api/v1/billing/checkout/{checkoutId}'>;
+export type AccountLedgerPage = Data<'GET /api/v1/billing/ledger'>;
+export type AccountLedgerEntry = Item<AccountLedgerPage['items']>;
+export type LedgerLink = AccountLedgerEntry['link'];
+export type Redemption = Data<'POST /api/v1/billing/redeem'>;
+
+// Paid storage
+export type StoragePlans = Data<'GET /api/v1/agent/storage/plans'>;
+export type StoragePlan = Item<StoragePlans['plans']>;
+export type StorageAccount = Data<'GET /api/v1/agent/storage/subscription'>;
+export type StorageSubscription = NonNullable<StorageAccount['subscription']>;
+export type StorageCharge = Item<StorageAccount['charges']>;
+export type StorageQuote = Data<'POST /api/v1/agent/storage/quote'>;
+export type StorageFilePage = Data<'GET /api/v1/agent/storage/files'>;
+export type StorageFile = Item<StorageFilePage['items']>;
+export type StorageOperation = Data<'GET /api/v1/agent/storage/operations/{operationId}'>;
+export type AcceptedOperation = Data<'POST /api/v1/agent/storage/retain'>;
+
+// Brand projects
+export type ProjectPage = Data<'GET /api/v1/agent/projects'>;
+export type Project = Data<'GET /api/v1/agent/projects/{projectId}'>;
+export type ProjectModelDefaults = Project['modelDefaults'];
+export type ProjectVersionPage = Data<'GET /api/v1/agent/projects/{projectId}/versions'>;
+export type AssetPage = Data<'GET /api/v1/agent/projects/{projectId}/assets'>;
+export type Asset = Item<AssetPage['items']>;
+
+// Agent (the conversation, run and event shapes are in pages/agent/agent-types.ts)
+/** The answer to a message: the run it started or joined. */
+export type MessageAccepted = Data<'POST /api/v1/agent/conversations/{conversationId}/messages'>;
+/** Where to upload an announced attachment. */
+export type AttachmentSlot = Data<'POST /api/v1/agent/conversations/{conversationId}/attachments'>;
+export type WorkflowSummary = Item<Data<'GET /api/v1/agent/workflows'>>;
+
+// Operator (admin API)
+export type ProviderPage = ApiResponses['GET /admin/v1/providers'];
+export type ProviderInfo = Item<ProviderPage['data']>;
+export type UserLedgerPage = ApiResponses['GET /admin/v1/users/{userId}/ledger'];
+export type LedgerEntry = Item<UserLedgerPage['data']>;
+/** The ledger entry an admin credit made (the first one, for a retry). */
+export type Credit = ApiResponses['POST /admin/v1/users/{userId}/credits'];
+export type RedeemCode = ApiResponses['POST /admin/v1/redeem-codes'];
+export type RedeemCodePage = ApiResponses['GET /admin/v1/redeem-codes'];
