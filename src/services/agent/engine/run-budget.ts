@@ -7,13 +7,13 @@
 import { closeOperation, insertOperation, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
 import { commitToRun, type RunBudget, type RunRow, settleOnRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import type { AgentOperationKind } from '../../../adapters/db/tables/agent.tables.ts';
+import type { OperationKind } from '../../../domain/agent/operation-state.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { TxEffects } from '../agent-writer.ts';
 
 export interface NewOperation {
   stepId: string;
-  kind: AgentOperationKind;
+  kind: OperationKind;
   refId: string;
   model: string;
   estimateMicro: number;
