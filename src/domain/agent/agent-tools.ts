@@ -5,14 +5,16 @@
  * test upstreams; change them together.
  */
 import type { FunctionTool } from '../chat/chat-request.types.ts';
+import type { Modality } from './modality.ts';
+import type { ToolResult } from './tool-result.ts';
+
+export type { Modality };
 
 export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'run_subtask', 'search_context', 'read_context', 'finish'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 
 export const MEDIA_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music'] as const;
 export type MediaToolName = (typeof MEDIA_TOOL_NAMES)[number];
-
-export type Modality = 'text' | 'image' | 'video' | 'music';
 
 export function isAgentToolName(name: string): name is AgentToolName {
   return (AGENT_TOOL_NAMES as readonly string[]).includes(name);
@@ -228,7 +230,7 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
 }
 
 /** What a media tool's result says to the model (JSON in the tool message). */
-export interface MediaToolResult {
+export interface MediaToolResult extends ToolResult {
   status: 'succeeded' | 'failed' | 'refused';
   model: string;
   generationId?: string;

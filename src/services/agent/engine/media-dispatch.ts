@@ -25,6 +25,8 @@ import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
 import type { ContentBlock } from '../message-input.ts';
 import { recordToolResult } from './tool-results.ts';
+import { artifactCreated, stepCompleted, stepStarted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface ToolCallRef {
   id: string;
@@ -75,12 +77,19 @@ export async function dispatchMedia(deps: EngineDeps, state: RunState, call: Too
       });
       await writePaidTask(tx, deps.writer.queue, task);
       fx.wake(firstQueueOf(task));
-      await fx.emit({
-        conversationId: run.conversation_id,
-        runId: run.id,
-        type: 'run.step.started',
-        data: { stepId, position, kind: 'tool', name: call.name, toolCallId: call.id, model: choice.model, generationId: task.id, estimateMicroUsd: String(task.cost_micro), notes: choice.notes },
-      });
+      await fx.emit(
+        stepStarted(runScope(run), {
+          stepId,
+          position,
+          kind: 'tool',
+          name: call.name,
+          toolCallId: call.id,
+          model: choice.model,
+          generationId: task.id,
+          estimateMicroUsd: String(task.cost_micro),
+          notes: choice.notes,
+        }),
+      );
       return 'dispatched';
     }, now);
   } catch (error) {
@@ -156,11 +165,8 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
       : { status: 'failed', model: task.model, generationId: task.id, error: task.error_message ?? 'the generation failed', costMicroUsd: '0' };
     await finishStep(tx, op.step_id, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: kept, finished_at: fx.now });
     for (const artifact of artifacts) {
-      await fx.emit({
-        conversationId: run.conversation_id,
-        runId: run.id,
-        type: 'artifact.created',
-        data: {
+      await fx.emit(
+        artifactCreated(runScope(run), {
           artifactId: artifact.id,
           generationId: artifact.generation_id,
           outputIndex: artifact.output_index,
@@ -168,16 +174,11 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
           contentType: artifact.content_type,
           url: deps.blobs.publicUrl(artifact.blob_key),
           stepId: op.step_id,
-        },
-      });
+        }),
+      );
     }
     if (artifacts.length > 0) await bumpRunRevision(tx, run.id);
-    await fx.emit({
-      conversationId: run.conversation_id,
-      runId: run.id,
-      type: 'run.step.completed',
-      data: { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) },
-    });
+    await fx.emit(stepCompleted(runScope(run), { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) }));
   });
 }
 

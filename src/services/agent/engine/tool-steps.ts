@@ -26,6 +26,8 @@ import { propose } from './proposals.ts';
 import { modelChain, nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { recordToolResult } from './tool-results.ts';
+import { questionAsked } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface ToolCall {
   id: string;
@@ -143,7 +145,7 @@ export async function askQuestion(deps: EngineDeps, state: RunState, call: ToolC
       expires_at: null,
       resolved_at: null,
     });
-    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'question.asked', data: { questionId, stepId, ...args } });
+    await fx.emit(questionAsked(runScope(run), { questionId, stepId, ...args }));
   });
   return IDLE;
 }
