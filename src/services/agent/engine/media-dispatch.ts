@@ -9,7 +9,7 @@ import { listConversationArtifacts } from '../../../adapters/db/repositories/age
 import { insertArtifactOnce, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
 import { bumpRunRevision, findRun, type RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type { TaskRow } from '../../../adapters/db/repositories/tasks.repository.ts';
 import type { MediaToolArguments, MediaToolName, MediaToolResult } from '../../../domain/agent/agent-tools.ts';
 import { isAppError } from '../../../domain/errors.ts';
@@ -24,8 +24,8 @@ import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
 import type { ContentBlock } from '../message-input.ts';
-import { recordToolResult } from './tool-results.ts';
-import { artifactCreated, stepCompleted, stepStarted } from '../../../domain/agent/agent-events.ts';
+import { recordToolResult, writeToolResult } from './tool-results.ts';
+import { artifactCreated, stepStarted } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';
 
 export interface ToolCallRef {
@@ -163,7 +163,6 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
           ...(task.status === 'expired' ? { notes: ['the files have expired (3-day retention)'] } : {}),
         }
       : { status: 'failed', model: task.model, generationId: task.id, error: task.error_message ?? 'the generation failed', costMicroUsd: '0' };
-    await finishStep(tx, op.step_id, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: kept, finished_at: fx.now });
     for (const artifact of artifacts) {
       await fx.emit(
         artifactCreated(runScope(run), {
@@ -178,7 +177,8 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
       );
     }
     if (artifacts.length > 0) await bumpRunRevision(tx, run.id);
-    await fx.emit(stepCompleted(runScope(run), { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) }));
+    const name = state.steps.find((s) => s.id === op.step_id)?.name;
+    await writeToolResult(tx, fx, run, { kind: 'running', stepId: op.step_id, name, costMicro: kept }, result);
   });
 }
 

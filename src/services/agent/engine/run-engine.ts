@@ -26,7 +26,7 @@ import { workflowStep } from './workflow-step.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
-import { handleToolCall } from './tool-steps.ts';
+import { handleToolCall } from './tool-registry.ts';
 import { stepCompleted } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';
 
