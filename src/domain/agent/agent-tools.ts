@@ -5,6 +5,10 @@
  * test upstreams; change them together.
  */
 import type { FunctionTool } from '../chat/chat-request.types.ts';
+import type { Modality } from './modality.ts';
+import type { ToolResult } from './tool-result.ts';
+
+export type { Modality };
 
 export const AGENT_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music', 'ask_clarification', 'propose_model_change', 'run_subtask', 'search_context', 'read_context', 'finish'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
@@ -12,7 +16,8 @@ export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 export const MEDIA_TOOL_NAMES = ['generate_image', 'generate_video', 'generate_music'] as const;
 export type MediaToolName = (typeof MEDIA_TOOL_NAMES)[number];
 
-export type Modality = 'text' | 'image' | 'video' | 'music';
+/** What the media tools make. */
+export type MediaModality = Exclude<Modality, 'text'>;
 
 export function isAgentToolName(name: string): name is AgentToolName {
   return (AGENT_TOOL_NAMES as readonly string[]).includes(name);
@@ -22,9 +27,14 @@ export function isMediaToolName(name: string): name is MediaToolName {
   return (MEDIA_TOOL_NAMES as readonly string[]).includes(name);
 }
 
-/** The modality a media tool produces. */
-export function modalityOfTool(name: MediaToolName): Exclude<Modality, 'text'> {
-  return name === 'generate_image' ? 'image' : name === 'generate_video' ? 'video' : 'music';
+/** The modality a media tool produces (its registry entry's). */
+export function modalityOfTool(name: MediaToolName): MediaModality {
+  return AGENT_TOOLS[name].modality;
+}
+
+/** The media tool that makes `modality`. */
+export function mediaToolFor(modality: MediaModality): MediaToolName {
+  return MEDIA_TOOL_NAMES.find((name) => AGENT_TOOLS[name].modality === modality) ?? 'generate_image';
 }
 
 /**
@@ -98,27 +108,46 @@ const OPTIONS = {
   description: 'Model-specific input fields, as GET /api/v1/catalog/{model} lists them (validated like any generation input).',
 };
 
-/** Offered when the conversation references others (rule 13). */
-const CONTEXT_TOOLS: FunctionTool[] = [
-  {
-    type: 'function',
-    name: 'search_context',
-    description: 'Search the conversations this one references (listed in the system prompt) for messages; answers short fragments with their message ids.',
-    parameters: { type: 'object', properties: { query: { type: 'string', description: 'A few words to find.' } }, required: ['query'] },
-  },
-  {
-    type: 'function',
-    name: 'read_context',
-    description: 'Read one message found by search_context, 4,000 characters at a time (offset to go on).',
-    parameters: { type: 'object', properties: { messageId: { type: 'string' }, offset: { type: 'integer', minimum: 0 } }, required: ['messageId'] },
-  },
-];
+/** What the registry knows of a tool: its function schema, and when the orchestrator is offered it. */
+export type AgentToolSpec<N extends AgentToolName = AgentToolName> = {
+  name: N;
+  /** Offered only when the run references other conversations (rule 13). */
+  needsContext: boolean;
+  schema(models: ToolModelChoices): FunctionTool;
+} & (N extends MediaToolName ? { /** The medium it makes: the run engine dispatches it as a paid generation. */ modality: MediaModality } : unknown);
 
-/** The function tools offered to the orchestrator. */
-export function agentToolDefinitions(models: ToolModelChoices, options: { context?: boolean } = {}): FunctionTool[] {
-  return [
-    ...(options.context ? CONTEXT_TOOLS : []),
-    {
+/**
+ * The tool registry: every tool by name, in the order the orchestrator is offered them. Its type asks
+ * for an entry per name of AGENT_TOOL_NAMES, so a tool without a schema does not compile; the run
+ * engine's handlers (services/agent/engine/tool-registry.ts) are keyed the same way, and the local
+ * planner reads the media tools and their modalities from here.
+ */
+export const AGENT_TOOLS: { readonly [N in AgentToolName]: AgentToolSpec<N> } = {
+  search_context: {
+    name: 'search_context',
+    needsContext: true,
+    schema: () => ({
+      type: 'function',
+      name: 'search_context',
+      description: 'Search the conversations this one references (listed in the system prompt) for messages; answers short fragments with their message ids.',
+      parameters: { type: 'object', properties: { query: { type: 'string', description: 'A few words to find.' } }, required: ['query'] },
+    }),
+  },
+  read_context: {
+    name: 'read_context',
+    needsContext: true,
+    schema: () => ({
+      type: 'function',
+      name: 'read_context',
+      description: 'Read one message found by search_context, 4,000 characters at a time (offset to go on).',
+      parameters: { type: 'object', properties: { messageId: { type: 'string' }, offset: { type: 'integer', minimum: 0 } }, required: ['messageId'] },
+    }),
+  },
+  generate_image: {
+    name: 'generate_image',
+    needsContext: false,
+    modality: 'image',
+    schema: (models) => ({
       type: 'function',
       name: 'generate_image',
       description: 'Generate one or more images. Billed at the model\'s normal tariff within the run\'s spending limit.',
@@ -133,8 +162,13 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['prompt'],
       },
-    },
-    {
+    }),
+  },
+  generate_video: {
+    name: 'generate_video',
+    needsContext: false,
+    modality: 'video',
+    schema: (models) => ({
       type: 'function',
       name: 'generate_video',
       description: 'Generate a video clip. Billed at the model\'s normal tariff within the run\'s spending limit.',
@@ -150,8 +184,13 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['prompt'],
       },
-    },
-    {
+    }),
+  },
+  generate_music: {
+    name: 'generate_music',
+    needsContext: false,
+    modality: 'music',
+    schema: (models) => ({
       type: 'function',
       name: 'generate_music',
       description: 'Generate music (a song, a jingle, a soundtrack). Billed at the model\'s normal tariff within the run\'s spending limit.',
@@ -167,8 +206,12 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['prompt'],
       },
-    },
-    {
+    }),
+  },
+  ask_clarification: {
+    name: 'ask_clarification',
+    needsContext: false,
+    schema: () => ({
       type: 'function',
       name: 'ask_clarification',
       description: 'Ask the user one question and wait for the answer. Use it only when the request cannot be carried out without it.',
@@ -180,8 +223,12 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['question'],
       },
-    },
-    {
+    }),
+  },
+  propose_model_change: {
+    name: 'propose_model_change',
+    needsContext: false,
+    schema: () => ({
       type: 'function',
       name: 'propose_model_change',
       description:
@@ -196,8 +243,12 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['modality', 'toModelId', 'reason'],
       },
-    },
-    {
+    }),
+  },
+  run_subtask: {
+    name: 'run_subtask',
+    needsContext: false,
+    schema: () => ({
       type: 'function',
       name: 'run_subtask',
       description:
@@ -210,8 +261,12 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['instructions'],
       },
-    },
-    {
+    }),
+  },
+  finish: {
+    name: 'finish',
+    needsContext: false,
+    schema: () => ({
       type: 'function',
       name: 'finish',
       description: 'End the run with its main outcome: a short summary for the user and the artifacts that answer the request.',
@@ -223,12 +278,19 @@ export function agentToolDefinitions(models: ToolModelChoices, options: { contex
         },
         required: ['summary'],
       },
-    },
-  ];
+    }),
+  },
+};
+
+/** The function tools offered to the orchestrator, in the registry's order. */
+export function agentToolDefinitions(models: ToolModelChoices, options: { context?: boolean } = {}): FunctionTool[] {
+  return Object.values(AGENT_TOOLS)
+    .filter((tool) => !tool.needsContext || options.context === true)
+    .map((tool) => tool.schema(models));
 }
 
 /** What a media tool's result says to the model (JSON in the tool message). */
-export interface MediaToolResult {
+export interface MediaToolResult extends ToolResult {
   status: 'succeeded' | 'failed' | 'refused';
   model: string;
   generationId?: string;

@@ -72,6 +72,15 @@ export function allowedFrom(to: RunStatus): RunStatus[] {
 }
 
 /**
+ * The statuses a compare-and-set into `to` starts from: `allowedFrom(to)`, narrowed to the caller's
+ * `from` when given. A `from` can only narrow the table: a status outside it is dropped, never added.
+ */
+export function runMovableFrom(to: RunStatus, from?: readonly RunStatus[]): RunStatus[] {
+  const allowed = allowedFrom(to);
+  return from === undefined ? allowed : from.filter((status) => allowed.includes(status));
+}
+
+/**
  * Where a stop request takes a run from `status` (undefined: nothing to stop, the run has ended). A
  * run that is working, or still has operations open (a generation it dispatched before it began to
  * wait), drains through `stopping`; any other is cancelled at once.

@@ -25,7 +25,7 @@ import { AgentWriter } from './agent-writer.ts';
 import { ContextReferencesService } from './context-references.service.ts';
 import { ConversationsService } from './conversations.service.ts';
 import type { EngineDeps } from './engine/engine-deps.ts';
-import { FaultPoints } from './engine/fault-points.ts';
+import { ProcessFaultPoints } from '../../adapters/resilience/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
 import { AgentEventHub } from './events/event-hub.ts';
 import { MessagesService } from './messages.service.ts';
@@ -118,7 +118,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
       publicBaseUrl: deps.publicBaseUrl,
       config: config.agent,
       aborts,
-      faults: new FaultPoints(config.faultPoints),
+      faults: new ProcessFaultPoints(config.faultPoints),
       logger,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     },

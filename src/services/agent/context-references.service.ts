@@ -12,6 +12,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import type { AgentWriter } from './agent-writer.ts';
+import { conversationUpdated } from '../../domain/agent/agent-events.ts';
 
 export const MAX_CONTEXT_REFERENCES = 20;
 const CONVERSATION_ID = /^conv_[0-9a-z]{1,60}$/;
@@ -56,7 +57,7 @@ export class ContextReferencesService {
       if (!(await setContextReferences(tx, conversation.id, expectedVersion, JSON.stringify(resolved)))) {
         throw new AppError('version_conflict', `the context references are at another version than ${expectedVersion}; read them again`, { param: 'expectedVersion' });
       }
-      await fx.emit({ conversationId: conversation.id, runId: null, type: 'conversation.updated', data: { contextReferences: resolved.length, contextVersion: expectedVersion + 1 } });
+      await fx.emit(conversationUpdated(conversation.id, { contextReferences: resolved.length, contextVersion: expectedVersion + 1 }));
     });
     return this.get(caller, conversation.id);
   }

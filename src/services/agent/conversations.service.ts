@@ -32,6 +32,7 @@ import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import type { AgentWriter } from './agent-writer.ts';
 import type { AgentEventHub } from './events/event-hub.ts';
 import { stopRun } from './runs/run-stop.ts';
+import { conversationUpdated } from '../../domain/agent/agent-events.ts';
 
 export interface ConversationView {
   conversationId: string;
@@ -173,7 +174,7 @@ export class ConversationsService {
     const renamed = await this.#writer.run(async (tx, fx) => {
       if (!(await renameConversation(tx, row.id, expected, title, 'user', fx.now))) return false;
       await indexSearchDocument(tx, { docId: row.id, conversationId: row.id, body: title });
-      await fx.emit({ conversationId: row.id, runId: null, type: 'conversation.updated', data: { title, titleSource: 'user', version: expected + 1 } });
+      await fx.emit(conversationUpdated(row.id, { title, titleSource: 'user', version: expected + 1 }));
       return true;
     });
     if (!renamed) {

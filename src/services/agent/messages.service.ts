@@ -28,6 +28,7 @@ import type { ProjectsService } from './projects.service.ts';
 import { moveRun } from './runs/run-lifecycle.ts';
 import { scheduleRun } from './runs/run-jobs.ts';
 import { canSteer, type RunSnapshot, steersOf } from './runs/run-snapshot.ts';
+import { messageCreated, runCreated } from '../../domain/agent/agent-events.ts';
 
 export interface MessageAccepted {
   conversationId: string;
@@ -163,12 +164,12 @@ export class MessagesService {
       };
       await insertRun(tx, run);
       const queuePosition = status === 'queued' ? await countQueuedRuns(tx, conversation.id) : undefined;
-      await fx.emit({
-        conversationId: conversation.id,
-        runId,
-        type: 'run.created',
-        data: { status, messageId, maxCostMicroUsd: String(limit), orchestratorModelId: orchestrator, mode: conversation.mode, ...(queuePosition ? { queuePosition } : {}) },
-      });
+      await fx.emit(
+        runCreated(
+          { conversationId: conversation.id, runId },
+          { status, messageId, maxCostMicroUsd: String(limit), orchestratorModelId: orchestrator, mode: conversation.mode, ...(queuePosition ? { queuePosition } : {}) },
+        ),
+      );
       if (status === 'running') await scheduleRun(tx, this.#writer.queue, fx, runId);
       const accepted: MessageAccepted = { conversationId: conversation.id, messageId, runId, status, ...(queuePosition ? { queuePosition } : {}) };
       await this.#finish(tx, messageId, accepted);
@@ -253,7 +254,7 @@ export class MessagesService {
     }
     await indexSearchDocument(tx, { docId: id, conversationId, body: message.text });
     await touchConversation(tx, conversationId, fx.now);
-    await fx.emit({ conversationId, runId, type: 'message.created', data: { messageId: id, role: 'user', kind, text: message.text } });
+    await fx.emit(messageCreated({ conversationId, runId }, { messageId: id, role: 'user', kind, text: message.text }));
     return true;
   }
 

@@ -19,6 +19,7 @@ import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import type { AgentWriter, TxEffects } from './agent-writer.ts';
 import { referenceCapacity } from './engine/media-choice.ts';
 import type { Proposal } from './engine/proposals.ts';
+import type { BudgetUpdatedData } from '../../domain/agent/agent-events.ts';
 import { emitBudget, presentBudget } from './engine/run-budget.ts';
 import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
 import { endRun, moveRun } from './runs/run-lifecycle.ts';
@@ -60,7 +61,7 @@ export class RunControlsService {
     return this.#writer.run((tx, fx) => stopRun(tx, fx, this.#writer.queue, this.#bus, run.id));
   }
 
-  async changeBudget(caller: AgentCaller, runId: string, body: unknown): Promise<Record<string, string | number>> {
+  async changeBudget(caller: AgentCaller, runId: string, body: unknown): Promise<BudgetUpdatedData> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {maxCostMicroUsd, expectedVersion}', 'body');
     const fields = body as Record<string, unknown>;
     for (const key of Object.keys(fields)) if (key !== 'maxCostMicroUsd' && key !== 'expectedVersion') throw invalidInput(`unknown field ${key.slice(0, 80)}; allowed: maxCostMicroUsd, expectedVersion`, key.slice(0, 80));

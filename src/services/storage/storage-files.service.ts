@@ -35,7 +35,7 @@ import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { JOB_QUEUES, newJob } from '../../workers/job-catalog.ts';
-import type { FaultPoints } from '../agent/engine/fault-points.ts';
+import type { FaultPoints } from '../../ports/fault-points.port.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 import { resolveSource, type StorageSource } from './storage-sources.ts';
 

@@ -6,7 +6,7 @@ import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { StoragePlan } from '../../domain/storage/storage-plans.ts';
 import { StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import type { FaultPoints } from '../agent/engine/fault-points.ts';
+import type { FaultPoints } from '../../ports/fault-points.port.ts';
 import { ProjectAssetImport } from './project-asset-import.ts';
 import { StorageBilling } from './storage-billing.ts';
 import { StorageFilesService } from './storage-files.service.ts';

@@ -1,6 +1,10 @@
 /** The agent's tables (migration 011; docs/agent.md). Times are ms, money micro-USD, JSON is text. */
 import type { Generated } from 'kysely';
+import type { AttachmentStatus } from '../../../domain/agent/attachment-status.ts';
+import type { OperationKind, OperationState } from '../../../domain/agent/operation-state.ts';
+import type { PendingActionKind, PendingActionStatus } from '../../../domain/agent/pending-action-status.ts';
 import type { RunStatus } from '../../../domain/agent/run-status.ts';
+import type { StepKind, StepStatus } from '../../../domain/agent/step-status.ts';
 
 export interface AgentSettingsTable {
   user_id: string;
@@ -96,16 +100,13 @@ export interface AgentRunsTable {
   updated_at: number;
 }
 
-export type AgentStepKind = 'model' | 'tool' | 'steer' | 'title' | 'extract' | 'analysis' | 'subtask' | 'skill';
-export type AgentStepStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
-
 export interface AgentStepsTable {
   id: string;
   run_id: string;
   position: number;
-  kind: AgentStepKind;
+  kind: StepKind;
   name: string;
-  status: AgentStepStatus;
+  status: StepStatus;
   tool_call_id: string | null;
   input_json: string;
   output_json: string | null;
@@ -114,26 +115,20 @@ export interface AgentStepsTable {
   finished_at: number | null;
 }
 
-export type AgentOperationKind = 'chat' | 'generation';
-export type AgentOperationState = 'committed' | 'settled' | 'released';
-
 export interface AgentOperationsTable {
   id: string;
   run_id: string;
   user_id: string;
   step_id: string;
-  kind: AgentOperationKind;
+  kind: OperationKind;
   ref_id: string;
   model: string;
   estimate_micro: number;
   cost_micro: Generated<number>;
-  state: AgentOperationState;
+  state: OperationState;
   created_at: number;
   settled_at: number | null;
 }
-
-export type PendingActionKind = 'question' | 'model_change';
-export type PendingActionStatus = 'pending' | 'answered' | 'accepted' | 'declined' | 'cancelled' | 'expired';
 
 export interface AgentPendingActionsTable {
   id: string;
@@ -175,8 +170,6 @@ export interface AgentArtifactsTable {
   created_at: number;
   expires_at: number | null;
 }
-
-export type AttachmentStatus = 'pending' | 'completed' | 'expired';
 
 export interface AgentAttachmentsTable {
   id: string;

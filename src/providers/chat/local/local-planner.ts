@@ -10,7 +10,7 @@
  * - the agent's title request (the system prompt carries TITLE_INSTRUCTION): a short title;
  * - the agent's orchestrator request (generate_image, generate_video, generate_music offered).
  */
-import { TITLE_INSTRUCTION } from '../../../domain/agent/agent-tools.ts';
+import { AGENT_TOOLS, isMediaToolName, MEDIA_TOOL_NAMES, mediaToolFor, modalityOfTool, TITLE_INSTRUCTION } from '../../../domain/agent/agent-tools.ts';
 import type { ChatMessage, ChatRequest, FunctionTool, ToolCall } from '../../../domain/chat/chat-request.types.ts';
 import { textOf } from '../../../domain/chat/chat-request.types.ts';
 import { isObject } from '../../../domain/chat/json-input.ts';
@@ -18,8 +18,6 @@ import { BACK_REFERENCE, type Clause, type ClauseKind, type ModelIds, parseClaus
 
 export type PlannerAnswer = { kind: 'text'; text: string } | { kind: 'tool'; text: string; name: string; arguments: Record<string, unknown> };
 
-const TOOL_OF: Record<ClauseKind, string> = { image: 'generate_image', video: 'generate_video', music: 'generate_music' };
-const KIND_OF_TOOL: Record<string, ClauseKind> = { generate_image: 'image', generate_video: 'video', generate_music: 'music' };
 const TITLE_WORDS = 6;
 const DANGLING = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'for', 'with', 'and', 'or', 'to', 'from', 'by', 'this', 'that', 'my', 'your']);
 
@@ -27,7 +25,8 @@ export function planLocally(request: ChatRequest): PlannerAnswer | undefined {
   const system = request.system.map((p) => p.text).join('\n');
   if (system.includes(TITLE_INSTRUCTION)) return { kind: 'text', text: titleFor(lastUserText(request.messages)) };
   const tools = request.tools.filter((t): t is FunctionTool => t.type === 'function');
-  if (!['generate_image', 'generate_video', 'generate_music'].every((name) => tools.some((t) => t.name === name))) return undefined;
+  // The agent's tool registry names the tools; an orchestrator request offers every media tool.
+  if (!MEDIA_TOOL_NAMES.every((name) => tools.some((t) => t.name === name))) return undefined;
   return nextMove(request, system, modelIdsOf(tools));
 }
 
@@ -58,7 +57,7 @@ function nextMove(request: ChatRequest, system: string, models: ModelIds): Plann
     return {
       kind: 'tool',
       text: 'I need one detail before I start.',
-      name: 'ask_clarification',
+      name: AGENT_TOOLS.ask_clarification.name,
       arguments: {
         question: 'What should I make: an image, a video or music? Describe it in a few words, for example "an image of a red fox in the snow".',
         choices: ['an image', 'a video', 'music'],
@@ -107,7 +106,7 @@ function replay(messages: ChatMessage[], models: ModelIds, system: string): Prog
 }
 
 function applyCall(progress: Progress, call: ToolCall, result: unknown, models: ModelIds, requestText: string): void {
-  if (call.name === 'ask_clarification') {
+  if (call.name === AGENT_TOOLS.ask_clarification.name) {
     progress.asked = true;
     const answer = isObject(result) && typeof result.answer === 'string' ? result.answer : '';
     let clauses = parseClauses(answer, models);
@@ -119,7 +118,7 @@ function applyCall(progress: Progress, call: ToolCall, result: unknown, models: 
     progress.plan.push(...clauses);
     return;
   }
-  const kind = KIND_OF_TOOL[call.name];
+  const kind: ClauseKind | undefined = isMediaToolName(call.name) ? modalityOfTool(call.name) : undefined;
   const clause = progress.plan[progress.cursor];
   if (!kind || !clause || !isObject(result)) return;
   const status = typeof result.status === 'string' ? result.status : 'failed';
@@ -153,7 +152,7 @@ function callFor(progress: Progress, system: string): PlannerAnswer {
   const referent = clause.refersBack ? referentOf(progress, index, system) : undefined;
   // An image or a video "of it" starts from the earlier image itself, not only its description.
   if (referent && clause.kind !== 'music' && referent.kind === 'image' && referent.artifactIds.length > 0) args.referenceArtifactIds = referent.artifactIds.slice(0, 1);
-  return { kind: 'tool', text: `Making ${article(clause.kind)} ${noun(clause.kind)}: ${String(args.prompt)}.`, name: TOOL_OF[clause.kind], arguments: args };
+  return { kind: 'tool', text: `Making ${article(clause.kind)} ${noun(clause.kind)}: ${String(args.prompt)}.`, name: mediaToolFor(clause.kind), arguments: args };
 }
 
 interface Referent {
@@ -242,7 +241,7 @@ function modelIdsOf(tools: FunctionTool[]): ModelIds {
     const model = isObject(properties) ? properties.model : undefined;
     return isObject(model) && Array.isArray(model.enum) ? model.enum.filter((id): id is string => typeof id === 'string') : [];
   };
-  return { image: of('generate_image'), video: of('generate_video'), music: of('generate_music') };
+  return { image: of(mediaToolFor('image')), video: of(mediaToolFor('video')), music: of(mediaToolFor('music')) };
 }
 
 function lastUserText(messages: ChatMessage[]): string {

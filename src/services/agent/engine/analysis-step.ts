@@ -17,6 +17,8 @@ import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { runModelCall } from './model-step.ts';
 import { modelChain, nextPosition, type RunState, targetOf } from './run-state.ts';
 import { NOW, type StepOutcome } from './step-outcome.ts';
+import { stepCompleted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 /** Vendors take pictures up to about this many pixels on the long side; larger ones cost more and help no plan. */
 const MAX_SIDE = 1568;
@@ -97,7 +99,7 @@ async function recordUnavailable(deps: EngineDeps, state: RunState, attachment: 
       started_at: fx.now,
       finished_at: fx.now,
     });
-    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'analysis', status: 'completed', unavailable: reason } });
+    await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'analysis', status: 'completed', unavailable: reason }));
   });
   return NOW;
 }

@@ -7,6 +7,7 @@
 import { readContextMessage, searchContext } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import { isPostgres } from '../../../adapters/db/dialect-of.ts';
 import { searchExpression } from '../conversations.service.ts';
+import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import type { RunState } from './run-state.ts';
 import type { StepOutcome } from './step-outcome.ts';
@@ -31,7 +32,7 @@ export async function contextTool(deps: EngineDeps, state: RunState, call: { id:
   const sources = contextSourcesOf(run.context_json);
   const owner = { userId: run.user_id, storefront: run.storefront };
   const db = deps.writer.db;
-  const done = (result: Record<string, unknown>) => recordToolResult(deps, state, { ...call, args: fields }, result);
+  const done = (result: ToolResult) => recordToolResult(deps, state, { ...call, args: fields }, result);
   if (sources.length === 0) return done({ status: 'refused', error: 'this run has no context references' });
   if (call.name === 'search_context') {
     if (typeof fields.query !== 'string' || fields.query.trim() === '' || fields.query.length > 500) return done({ status: 'refused', error: 'query must be a few words' });

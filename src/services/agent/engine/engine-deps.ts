@@ -9,7 +9,7 @@ import type { RouteRefusalCheck } from '../../generation/create-generation.servi
 import type { AgentWriter } from '../agent-writer.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import type { RouteCapabilities } from '../route-capabilities.service.ts';
-import type { FaultPoints } from './fault-points.ts';
+import type { FaultPoints } from '../../../ports/fault-points.port.ts';
 import type { RunAborts } from './run-aborts.ts';
 
 /** What the run engine works with; built once by the composition root. */

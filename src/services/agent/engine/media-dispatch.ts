@@ -9,7 +9,7 @@ import { listConversationArtifacts } from '../../../adapters/db/repositories/age
 import { insertArtifactOnce, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
 import { bumpRunRevision, findRun, type RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type { TaskRow } from '../../../adapters/db/repositories/tasks.repository.ts';
 import type { MediaToolArguments, MediaToolName, MediaToolResult } from '../../../domain/agent/agent-tools.ts';
 import { isAppError } from '../../../domain/errors.ts';
@@ -24,7 +24,9 @@ import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
 import type { ContentBlock } from '../message-input.ts';
-import { recordToolResult } from './tool-results.ts';
+import { recordToolResult, writeToolResult } from './tool-results.ts';
+import { artifactCreated, stepStarted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface ToolCallRef {
   id: string;
@@ -75,12 +77,19 @@ export async function dispatchMedia(deps: EngineDeps, state: RunState, call: Too
       });
       await writePaidTask(tx, deps.writer.queue, task);
       fx.wake(firstQueueOf(task));
-      await fx.emit({
-        conversationId: run.conversation_id,
-        runId: run.id,
-        type: 'run.step.started',
-        data: { stepId, position, kind: 'tool', name: call.name, toolCallId: call.id, model: choice.model, generationId: task.id, estimateMicroUsd: String(task.cost_micro), notes: choice.notes },
-      });
+      await fx.emit(
+        stepStarted(runScope(run), {
+          stepId,
+          position,
+          kind: 'tool',
+          name: call.name,
+          toolCallId: call.id,
+          model: choice.model,
+          generationId: task.id,
+          estimateMicroUsd: String(task.cost_micro),
+          notes: choice.notes,
+        }),
+      );
       return 'dispatched';
     }, now);
   } catch (error) {
@@ -154,13 +163,9 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
           ...(task.status === 'expired' ? { notes: ['the files have expired (3-day retention)'] } : {}),
         }
       : { status: 'failed', model: task.model, generationId: task.id, error: task.error_message ?? 'the generation failed', costMicroUsd: '0' };
-    await finishStep(tx, op.step_id, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: kept, finished_at: fx.now });
     for (const artifact of artifacts) {
-      await fx.emit({
-        conversationId: run.conversation_id,
-        runId: run.id,
-        type: 'artifact.created',
-        data: {
+      await fx.emit(
+        artifactCreated(runScope(run), {
           artifactId: artifact.id,
           generationId: artifact.generation_id,
           outputIndex: artifact.output_index,
@@ -168,16 +173,12 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
           contentType: artifact.content_type,
           url: deps.blobs.publicUrl(artifact.blob_key),
           stepId: op.step_id,
-        },
-      });
+        }),
+      );
     }
     if (artifacts.length > 0) await bumpRunRevision(tx, run.id);
-    await fx.emit({
-      conversationId: run.conversation_id,
-      runId: run.id,
-      type: 'run.step.completed',
-      data: { stepId: op.step_id, kind: 'tool', status: 'completed', result, costMicroUsd: String(kept) },
-    });
+    const name = state.steps.find((s) => s.id === op.step_id)?.name;
+    await writeToolResult(tx, fx, run, { kind: 'running', stepId: op.step_id, name, costMicro: kept }, result);
   });
 }
 

@@ -26,6 +26,8 @@ import { requestFiles } from './request-files.ts';
 import { completeOrFinalize, finishStructured, nextExtraction } from './structured-output.ts';
 import { buildOrchestratorRequest, type EarlierExchange } from './transcript.ts';
 import { setGeneratedTitle } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import { conversationUpdated, stepCompleted, stepStarted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 const TITLE_MAX_TOKENS = 24;
 const HISTORY_RUNS = 10;
@@ -98,7 +100,7 @@ export async function runModelCall(deps: EngineDeps, state: RunState, call: Mode
       started_at: fx.now,
       finished_at: null,
     });
-    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.started', data: { stepId, position, kind: call.kind, name: call.model, holdMicroUsd: String(quote.holdMicro) } });
+    await fx.emit(stepStarted(runScope(run), { stepId, position, kind: call.kind, name: call.model, holdMicroUsd: String(quote.holdMicro) }));
     return 'committed';
   }, now);
   if (committed === 'not_running') return NOW;
@@ -137,7 +139,7 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
     if (!outcome.ok) {
       const status = outcome.aborted ? 'cancelled' : 'failed';
       if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) } });
+      await fx.emit(stepCompleted(runScope(run), { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) }));
       // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
       if (call?.kind !== 'model' || outcome.aborted || outcome.insufficientBalance) return;
       // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
@@ -147,26 +149,30 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
     }
     if (call?.kind === 'extract' || call?.kind === 'analysis' || call?.kind === 'subtask') {
       await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ text: outcome.text }), cost_micro: cost, finished_at: fx.now });
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: call.kind, status: 'completed', costMicroUsd: String(cost) } });
+      await fx.emit(stepCompleted(runScope(run), { stepId, kind: call.kind, status: 'completed', costMicroUsd: String(cost) }));
       return;
     }
     if (call?.kind === 'title') {
       const title = cleanTitle(outcome.text);
       await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ title }), cost_micro: cost, finished_at: fx.now });
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'title', status: 'completed', costMicroUsd: String(cost) } });
+      await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'title', status: 'completed', costMicroUsd: String(cost) }));
       if (title && (await setGeneratedTitle(tx, run.conversation_id, title))) {
-        await fx.emit({ conversationId: run.conversation_id, runId: null, type: 'conversation.updated', data: { title, titleSource: 'generated' } });
+        await fx.emit(conversationUpdated(run.conversation_id, { title, titleSource: 'generated' }));
       }
       return;
     }
     const turn: ModelTurn = { text: outcome.text, toolCalls: outcome.toolCalls, chatRequestId, model: call?.model ?? '' };
     if (!(await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify(turn), cost_micro: cost, finished_at: fx.now }))) return;
-    await fx.emit({
-      conversationId: run.conversation_id,
-      runId: run.id,
-      type: 'run.step.completed',
-      data: { stepId, kind: 'model', status: 'completed', text: outcome.text, toolCalls: outcome.toolCalls.map((c) => ({ id: c.id, name: c.name })), costMicroUsd: String(cost) },
-    });
+    await fx.emit(
+      stepCompleted(runScope(run), {
+        stepId,
+        kind: 'model',
+        status: 'completed',
+        text: outcome.text,
+        toolCalls: outcome.toolCalls.map((c) => ({ id: c.id, name: c.name })),
+        costMicroUsd: String(cost),
+      }),
+    );
     if (outcome.toolCalls.length === 0) {
       // An answer without tool calls is the run's final answer (then its structured result, if asked).
       await completeOrFinalize(tx, fx, deps.writer.queue, run, finalOutcome(outcome.text, state.artifacts));
@@ -232,7 +238,7 @@ async function fallbackTitle(deps: EngineDeps, state: RunState): Promise<StepOut
       finished_at: fx.now,
     });
     if (await setGeneratedTitle(tx, state.run.conversation_id, title)) {
-      await fx.emit({ conversationId: state.run.conversation_id, runId: null, type: 'conversation.updated', data: { title, titleSource: 'generated' } });
+      await fx.emit(conversationUpdated(state.run.conversation_id, { title, titleSource: 'generated' }));
     }
   });
   return NOW;

@@ -9,6 +9,8 @@ import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { StopReason } from '../../../domain/chat/chat-response.types.ts';
 import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { EngineDeps } from './engine-deps.ts';
+import { messageDelta } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export type CallOutcome =
   | { ok: true; text: string; toolCalls: Array<{ id: string; name: string; arguments: string }>; stopReason: StopReason }
@@ -131,7 +133,7 @@ class DeltaStream {
     this.#writing = this.#writing
       .then(() =>
         this.#deps.writer.run(async (_tx, fx) => {
-          await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'message.delta', data: { stepId: this.#stepId, text } });
+          await fx.emit(messageDelta(runScope(run), { stepId: this.#stepId, text }));
         }),
       )
       .catch((error: unknown) => this.#deps.logger.warn({ err: error, runId: run.id }, 'writing a message delta failed'));

@@ -6,24 +6,17 @@
 import { insertPendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
 import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import type { Modality } from '../../../domain/agent/agent-tools.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { TxEffects } from '../agent-writer.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
+import { decisionRequired, type ModelChangeProposal } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 /** A proposal not decided within a day expires: the run stays waiting, and accepting it authorizes nothing. */
 export const PROPOSAL_TTL_MS = 24 * 3_600_000;
 
-export interface Proposal {
-  modality: Modality;
-  fromModelId: string;
-  toModelId: string;
-  reason: string;
-  requiredReferenceImages?: number;
-  /** `tool`: the orchestrator asked; `tool_route`: the selected model has no verified tool-calling route (rule 10). */
-  origin: 'tool' | 'tool_route';
-}
+export type Proposal = ModelChangeProposal;
 
 export function proposalHash(runId: string, actionId: string, version: number, proposal: Proposal): string {
   return requestHash({ runId, pendingActionId: actionId, version, ...proposal });
@@ -55,11 +48,8 @@ export async function propose(tx: Executor, fx: TxEffects, run: RunRow, proposal
     expires_at: fx.now + PROPOSAL_TTL_MS,
     resolved_at: null,
   });
-  await fx.emit({
-    conversationId: run.conversation_id,
-    runId: run.id,
-    type: 'decision.required',
-    data: { pendingActionId: id, kind: 'model_change', version, proposalHash: hash, proposal, expiresAt: new Date(fx.now + PROPOSAL_TTL_MS).toISOString() },
-  });
+  await fx.emit(
+    decisionRequired(runScope(run), { pendingActionId: id, kind: 'model_change', version, proposalHash: hash, proposal, expiresAt: new Date(fx.now + PROPOSAL_TTL_MS).toISOString() }),
+  );
   return true;
 }

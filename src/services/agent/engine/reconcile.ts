@@ -16,6 +16,8 @@ import type { EngineDeps } from './engine-deps.ts';
 import { settleGeneration } from './media-dispatch.ts';
 import { closeRunOperation } from './run-budget.ts';
 import { openOperations, type RunState } from './run-state.ts';
+import { stepCompleted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 /** Returns whether anything changed (the caller reads the run again). */
 export async function reconcileOperations(deps: EngineDeps, state: RunState): Promise<boolean> {
@@ -51,7 +53,7 @@ export async function closeInterruptedCall(deps: EngineDeps, state: RunState, op
     if (step?.status === 'running') {
       const error = { code: 'interrupted', message: 'the worker running this call stopped; the call is repeated on the same model' };
       if (await finishStep(tx, step.id, ['running'], { status: 'failed', output_json: JSON.stringify({ error }), cost_micro: Math.min(cost, Number(op.estimate_micro)), finished_at: fx.now })) {
-        await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId: step.id, kind: step.kind, status: 'failed', error } });
+        await fx.emit(stepCompleted(runScope(run), { stepId: step.id, kind: step.kind, status: 'failed', error }));
       }
     }
   });

@@ -7,13 +7,15 @@
 import { closeOperation, insertOperation, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
 import { commitToRun, type RunBudget, type RunRow, settleOnRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import type { AgentOperationKind } from '../../../adapters/db/tables/agent.tables.ts';
+import type { OperationKind } from '../../../domain/agent/operation-state.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { TxEffects } from '../agent-writer.ts';
+import { type BudgetUpdatedData, budgetUpdated } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface NewOperation {
   stepId: string;
-  kind: AgentOperationKind;
+  kind: OperationKind;
   refId: string;
   model: string;
   estimateMicro: number;
@@ -52,10 +54,10 @@ export async function closeRunOperation(tx: Executor, fx: TxEffects, run: RunRow
 }
 
 export async function emitBudget(fx: TxEffects, run: RunRow, budget: RunBudget): Promise<void> {
-  await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'budget.updated', data: presentBudget(budget) });
+  await fx.emit(budgetUpdated(runScope(run), presentBudget(budget)));
 }
 
-export function presentBudget(budget: Omit<RunBudget, 'version'>): Record<string, string | number> {
+export function presentBudget(budget: Omit<RunBudget, 'version'>): BudgetUpdatedData {
   return {
     limitMicroUsd: String(budget.limitMicro),
     settledMicroUsd: String(budget.settledMicro),

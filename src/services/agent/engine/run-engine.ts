@@ -26,7 +26,9 @@ import { workflowStep } from './workflow-step.ts';
 import { reconcileOperations } from './reconcile.ts';
 import { lastTurn, loadRunState, nextPosition, openOperations, type RunState, toolStepFor } from './run-state.ts';
 import { IDLE, later, NOW, type StepOutcome } from './step-outcome.ts';
-import { handleToolCall } from './tool-steps.ts';
+import { handleToolCall } from './tool-registry.ts';
+import { stepCompleted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 /** How often a run that waits for media (or drains a stop) looks at its tasks without being woken. */
 const MEDIA_POLL_MS = 60_000;
@@ -167,7 +169,7 @@ async function applySteering(deps: EngineDeps, state: RunState): Promise<StepOut
         started_at: fx.now,
         finished_at: fx.now,
       });
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'steer', status: 'completed', messageId: note.messageId, text: note.text } });
+      await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'steer', status: 'completed', messageId: note.messageId, text: note.text }));
     }
   });
   return NOW;

@@ -12,6 +12,8 @@ import type { ContentBlock } from '../message-input.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { NOW, type StepOutcome } from './step-outcome.ts';
+import { stepCompleted } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface AppliedSkill {
   skillId: string;
@@ -52,7 +54,7 @@ export async function loadSkills(deps: EngineDeps, state: RunState, skills: Skil
         started_at: fx.now,
         finished_at: fx.now,
       });
-      await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'skill', name: skill.id, version: skill.version, status: 'completed' } });
+      await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'skill', name: skill.id, version: skill.version, status: 'completed' }));
     }
   });
   return NOW;

@@ -6,6 +6,7 @@
  * count toward the run's limit like any call, and stopping the run aborts it with the run's other work.
  * When it ends, its text (or why it failed) becomes the tool call's result.
  */
+import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { runModelCall } from './model-step.ts';
@@ -70,7 +71,7 @@ function subtaskRequest(model: string, instructions: string, context: string): C
   };
 }
 
-function resultOf(status: string, outputJson: string | null, cost: number): Record<string, unknown> {
+function resultOf(status: string, outputJson: string | null, cost: number): ToolResult {
   const output = outputJson === null ? {} : (JSON.parse(outputJson) as { text?: string; error?: { message?: string } });
   if (status === 'completed') return { status: 'succeeded', text: output.text ?? '', costMicroUsd: String(cost) };
   if (status === 'cancelled') return { status: 'failed', error: `the subtask was stopped (it may take at most ${SUBTASK_TIMEOUT_MS / 1000} seconds)`, costMicroUsd: String(cost) };

@@ -1,32 +1,62 @@
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+/**
+ * The one way a tool call gets its result: its tool step completes with the result the model reads
+ * on its next turn, and `run.step.completed` carries it to clients. A result known at once (refused
+ * arguments, an unknown tool, a context read, the run's `finish`) inserts the step completed; a
+ * generation's result completes the step its dispatch inserted, once (compare-and-set from running).
+ */
+import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { Executor } from '../../../adapters/db/schema.ts';
+import { stepCompleted } from '../../../domain/agent/agent-events.ts';
+import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import { newId } from '../../../domain/ids.ts';
+import type { TxEffects } from '../agent-writer.ts';
+import { runScope } from '../events/event-log.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { NOW, type StepOutcome } from './step-outcome.ts';
 
-/**
- * A tool call answered at once (refused arguments, an unknown tool, a model the run may not use): a
- * completed tool step whose result the model reads on its next turn. Nothing is charged.
- */
-export async function recordToolResult(deps: EngineDeps, state: RunState, call: { id: string; name: string; args?: unknown }, result: unknown): Promise<StepOutcome> {
-  const { run } = state;
-  await deps.writer.run(async (tx, fx) => {
-    const stepId = newId('stp', fx.now);
+/** Where the result goes: a new step for the call at `position`, or the running step of a paid call with its cost. */
+export type ToolStepTarget =
+  | { kind: 'new'; position: number; call: { id: string; name: string; args?: unknown } }
+  | { kind: 'running'; stepId: string; name: string | undefined; costMicro: number };
+
+/** Writes the result and its event in the caller's transaction; false when the running step had already ended. */
+export async function writeToolResult(tx: Executor, fx: TxEffects, run: RunRow, target: ToolStepTarget, result: ToolResult): Promise<boolean> {
+  let stepId: string;
+  let name: string | undefined;
+  if (target.kind === 'running') {
+    stepId = target.stepId;
+    name = target.name;
+    if (!(await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: target.costMicro, finished_at: fx.now }))) return false;
+  } else {
+    stepId = newId('stp', fx.now);
+    name = target.call.name;
     await insertStep(tx, {
       id: stepId,
       run_id: run.id,
-      position: nextPosition(state),
+      position: target.position,
       kind: 'tool',
-      name: call.name,
+      name,
       status: 'completed',
-      tool_call_id: call.id,
-      input_json: JSON.stringify({ arguments: call.args ?? null }),
+      tool_call_id: target.call.id,
+      input_json: JSON.stringify({ arguments: target.call.args ?? null }),
       output_json: JSON.stringify(result),
       cost_micro: 0,
       started_at: fx.now,
       finished_at: fx.now,
     });
-    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'run.step.completed', data: { stepId, kind: 'tool', name: call.name, status: 'completed', result } });
-  });
+  }
+  const cost = target.kind === 'running' ? { costMicroUsd: String(target.costMicro) } : {};
+  await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'tool', ...(name !== undefined ? { name } : {}), status: 'completed', result, ...cost }));
+  return true;
+}
+
+/**
+ * A tool call answered at once (refused arguments, an unknown tool, a model the run may not use), in
+ * its own transaction: the model reads the result on its next turn. Nothing is charged.
+ */
+export async function recordToolResult(deps: EngineDeps, state: RunState, call: { id: string; name: string; args?: unknown }, result: ToolResult): Promise<StepOutcome> {
+  await deps.writer.run((tx, fx) => writeToolResult(tx, fx, state.run, { kind: 'new', position: nextPosition(state), call }, result));
   return NOW;
 }

@@ -1,31 +1,31 @@
 /**
- * The orchestrator's tool calls, one at a time, in the order it made them: media generation
- * (media-dispatch.ts), a clarification question, a model-change proposal, and the end of the run.
- * Arguments that do not fit a tool's schema are answered as a refused result for the model to fix;
- * nothing is charged for them.
+ * Handlers of the orchestrator's tools (tool-registry.ts binds them to the names): media generation
+ * (dispatched by media-dispatch.ts), a clarification question, a model-change proposal, and the end
+ * of the run. Arguments that do not fit a tool's schema are answered as a refused result for the
+ * model to fix; nothing is charged for them.
  */
 import { insertPendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
 import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import {
-  type AskClarificationArguments,
-  type FinishArguments,
-  isMediaToolName,
-  type MediaToolArguments,
-  type Modality,
-  type ProposeModelChangeArguments,
+import type {
+  AskClarificationArguments,
+  FinishArguments,
+  MediaToolArguments,
+  MediaToolName,
+  Modality,
+  ProposeModelChangeArguments,
 } from '../../../domain/agent/agent-tools.ts';
 import { newId } from '../../../domain/ids.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
-import type { EngineDeps, StepClock } from './engine-deps.ts';
+import type { EngineDeps } from './engine-deps.ts';
 import { completeOrFinalize } from './structured-output.ts';
-import { subtaskStep } from './subtask-step.ts';
-import { contextTool } from './context-tools.ts';
 import { dispatchMedia } from './media-dispatch.ts';
 import { pinnedMediaModel, defaultMediaModel } from './media-choice.ts';
 import { propose } from './proposals.ts';
 import { modelChain, nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
-import { recordToolResult } from './tool-results.ts';
+import { recordToolResult, writeToolResult } from './tool-results.ts';
+import { questionAsked } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface ToolCall {
   id: string;
@@ -33,35 +33,11 @@ export interface ToolCall {
   arguments: string;
 }
 
-export async function handleToolCall(deps: EngineDeps, state: RunState, call: ToolCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
-  let args: unknown;
-  try {
-    args = JSON.parse(call.arguments === '' ? '{}' : call.arguments);
-  } catch {
-    return recordToolResult(deps, state, call, { status: 'refused', error: 'the arguments are not valid JSON' });
-  }
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return recordToolResult(deps, state, call, { status: 'refused', error: 'the arguments must be a JSON object' });
-  const fields = args as Record<string, unknown>;
-  if (isMediaToolName(call.name)) {
-    const parsed = mediaArguments(fields);
-    if (typeof parsed === 'string') return recordToolResult(deps, state, { ...call, args }, { status: 'refused', error: parsed });
-    return dispatchMedia(deps, state, { id: call.id, name: call.name, args: parsed });
-  }
-  switch (call.name) {
-    case 'ask_clarification':
-      return askQuestion(deps, state, call, fields);
-    case 'propose_model_change':
-      return proposeChange(deps, state, call, fields);
-    case 'finish':
-      return finish(deps, state, call, fields);
-    case 'search_context':
-    case 'read_context':
-      return contextTool(deps, state, call, fields);
-    case 'run_subtask':
-      return subtaskStep(deps, state, { id: call.id, name: call.name, args: fields }, signal, clock);
-    default:
-      return recordToolResult(deps, state, { ...call, args }, { status: 'refused', error: `there is no tool ${call.name.slice(0, 80)}` });
-  }
+/** A media tool: its arguments checked, then a paid generation dispatched within the run's limit. */
+export async function mediaTool(deps: EngineDeps, state: RunState, call: ToolCall & { name: MediaToolName }, fields: Record<string, unknown>): Promise<StepOutcome> {
+  const parsed = mediaArguments(fields);
+  if (typeof parsed === 'string') return recordToolResult(deps, state, { ...call, args: fields }, { status: 'refused', error: parsed });
+  return dispatchMedia(deps, state, { id: call.id, name: call.name, args: parsed });
 }
 
 function mediaArguments(fields: Record<string, unknown>): MediaToolArguments | string {
@@ -143,12 +119,12 @@ export async function askQuestion(deps: EngineDeps, state: RunState, call: ToolC
       expires_at: null,
       resolved_at: null,
     });
-    await fx.emit({ conversationId: run.conversation_id, runId: run.id, type: 'question.asked', data: { questionId, stepId, ...args } });
+    await fx.emit(questionAsked(runScope(run), { questionId, stepId, ...args }));
   });
   return IDLE;
 }
 
-async function proposeChange(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
+export async function proposeChange(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
   const parsed = proposalArguments(deps, fields);
   if (typeof parsed === 'string') return recordToolResult(deps, state, { ...call, args: fields }, { status: 'refused', error: parsed });
   const { run } = state;
@@ -207,7 +183,7 @@ export function currentModel(deps: EngineDeps, state: RunState, modality: Modali
   return pinnedMediaModel(deps.catalog, state.run, modality) ?? defaultMediaModel(deps.catalog, state.run, modality);
 }
 
-async function finish(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
+export async function finish(deps: EngineDeps, state: RunState, call: ToolCall, fields: Record<string, unknown>): Promise<StepOutcome> {
   const summary = typeof fields.summary === 'string' && fields.summary.trim() !== '' ? fields.summary.trim().slice(0, 20_000) : 'Done.';
   const known = new Set(state.artifacts.map((a) => a.id));
   const requested = Array.isArray(fields.artifactIds) ? fields.artifactIds.filter((id): id is string => typeof id === 'string' && known.has(id)) : undefined;
@@ -215,21 +191,7 @@ async function finish(deps: EngineDeps, state: RunState, call: ToolCall, fields:
   const artifactIds = requested && requested.length > 0 ? requested : [...known];
   const { run } = state;
   await deps.writer.run(async (tx, fx) => {
-    const stepId = newId('stp', fx.now);
-    await insertStep(tx, {
-      id: stepId,
-      run_id: run.id,
-      position: nextPosition(state),
-      kind: 'tool',
-      name: call.name,
-      status: 'completed',
-      tool_call_id: call.id,
-      input_json: JSON.stringify({ arguments: args }),
-      output_json: JSON.stringify({ status: 'completed' }),
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: fx.now,
-    });
+    await writeToolResult(tx, fx, run, { kind: 'new', position: nextPosition(state), call: { id: call.id, name: call.name, args } }, { status: 'completed' });
     await completeOrFinalize(tx, fx, deps.writer.queue, run, { text: summary, artifactIds });
   });
   return NOW;

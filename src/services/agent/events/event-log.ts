@@ -6,16 +6,16 @@
 import { takeEventSequence, insertEvent } from '../../../adapters/db/repositories/agent/events.repository.ts';
 import { listLiveAgentWebhooks } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import { type AgentEvent, type AgentEventType, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
+import { type AgentEvent, type EventScope, type NewAgentEvent, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
 
-export interface NewAgentEvent {
-  conversationId: string;
-  runId: string | null;
-  type: AgentEventType;
-  data: Record<string, unknown>;
+export type { NewAgentEvent };
+
+/** The scope of a run's events: its conversation and itself. */
+export function runScope(run: { id: string; conversation_id: string }): EventScope {
+  return { conversationId: run.conversation_id, runId: run.id };
 }
 
 /** Undefined when the conversation has been deleted (nothing is written then). */
@@ -32,7 +32,8 @@ export async function appendEvent(tx: Executor, queue: WorkQueue, event: NewAgen
     data_json: JSON.stringify(event.data),
     created_at: now,
   });
-  const stored: AgentEvent = {
+  // Fields in the order clients and webhook signatures have always seen; type and data stay the pair the constructor built.
+  const stored = {
     id,
     sequence: grant.sequence,
     type: event.type,
@@ -40,7 +41,7 @@ export async function appendEvent(tx: Executor, queue: WorkQueue, event: NewAgen
     runId: event.runId,
     createdAt: new Date(now).toISOString(),
     data: event.data,
-  };
+  } as AgentEvent;
   let webhooks = 0;
   if (WEBHOOK_EVENT_TYPES.includes(event.type)) {
     for (const destination of await listLiveAgentWebhooks(tx, grant.userId, grant.storefront)) {

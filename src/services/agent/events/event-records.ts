@@ -1,16 +1,17 @@
 import type { EventRow } from '../../../adapters/db/repositories/agent/events.repository.ts';
-import type { AgentEvent, AgentEventType } from '../../../domain/agent/agent-events.ts';
+import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
 
 export function eventFromRow(row: EventRow): AgentEvent {
+  // The row holds what a constructor of agent-events.ts built, under the type it was built for.
   return {
     id: row.id,
     sequence: Number(row.sequence),
-    type: row.type as AgentEventType,
+    type: row.type,
     conversationId: row.conversation_id,
     runId: row.run_id,
     createdAt: new Date(Number(row.created_at)).toISOString(),
-    data: JSON.parse(row.data_json) as Record<string, unknown>,
-  };
+    data: JSON.parse(row.data_json),
+  } as AgentEvent;
 }
 
 /** One SSE frame: `id:` is the sequence (what Last-Event-ID sends back), `event:` the type. */

@@ -10,11 +10,13 @@ import { cancelPendingActions } from '../../../adapters/db/repositories/agent/pe
 import { listQueuedRuns, type RunChanges, type RunRow, transitionRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { cancelWaitingSteps } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
-import { isTerminalRun, type RunStatus, statusEventType, type WaitReason } from '../../../domain/agent/run-status.ts';
+import { isTerminalRun, type RunStatus, type WaitReason } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import type { TxEffects } from '../agent-writer.ts';
 import { scheduleRun } from './run-jobs.ts';
+import { messageCompleted, type RunMoveDetail, runMoved } from '../../../domain/agent/agent-events.ts';
+import { runScope } from '../events/event-log.ts';
 
 export interface MainOutcome {
   text: string;
@@ -30,7 +32,7 @@ export interface RunMove {
   /** Only if the row is still at this version. */
   version?: number;
   /** Extra fields of the event. */
-  detail?: Record<string, unknown>;
+  detail?: RunMoveDetail;
 }
 
 /** The compare-and-set and its one event; the new version, or undefined when another change came first. */
@@ -40,12 +42,7 @@ export async function moveRun(tx: Executor, fx: TxEffects, run: RunRow, move: Ru
   if (isTerminalRun(move.to)) changes.finished_at = fx.now;
   const version = await transitionRun(tx, run.id, move.to, changes, { ...(move.from ? { from: move.from } : {}), ...(move.version !== undefined ? { version: move.version } : {}) });
   if (version === undefined) return undefined;
-  await fx.emit({
-    conversationId: run.conversation_id,
-    runId: run.id,
-    type: statusEventType(move.to),
-    data: { from: run.status, to: move.to, waitReason: move.waitReason ?? null, ...move.detail },
-  });
+  await fx.emit(runMoved(runScope(run), { from: run.status, to: move.to, waitReason: move.waitReason ?? null, ...move.detail }));
   return version;
 }
 
@@ -71,7 +68,7 @@ export async function endRun(tx: Executor, fx: TxEffects, queue: WorkQueue, run:
     changes.error_code = ending.error.code;
     changes.error_message = ending.error.message.slice(0, 2000);
   }
-  const detail: Record<string, unknown> = ending.error ? { error: ending.error } : {};
+  const detail: RunMoveDetail = ending.error ? { error: ending.error } : {};
   if (ending.outcome) detail.mainOutcome = ending.outcome;
   const moved = await moveRun(tx, fx, run, { to: ending.to, changes, detail, ...(ending.from ? { from: ending.from } : {}), ...(ending.version !== undefined ? { version: ending.version } : {}) });
   if (moved === undefined) return false;
@@ -118,10 +115,5 @@ async function addAssistantMessage(tx: Executor, fx: TxEffects, run: RunRow, out
     created_at: fx.now,
   });
   if (outcome.text.trim() !== '') await indexSearchDocument(tx, { docId: id, conversationId: run.conversation_id, body: outcome.text });
-  await fx.emit({
-    conversationId: run.conversation_id,
-    runId: run.id,
-    type: 'message.completed',
-    data: { messageId: id, role: 'assistant', text: outcome.text, artifactIds: outcome.artifactIds },
-  });
+  await fx.emit(messageCompleted(runScope(run), { messageId: id, role: 'assistant', text: outcome.text, artifactIds: outcome.artifactIds }));
 }

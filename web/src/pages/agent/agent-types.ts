@@ -1,4 +1,8 @@
 /** The agent API's shapes as the dashboard reads them (docs/agent.md). Money is micro-USD strings. */
+// Type-only: the event shapes are the gateway's (src/domain/agent/agent-events.ts); no server code reaches the bundle.
+import type { AgentEvent as GatewayAgentEvent } from '../../../../src/domain/agent/agent-events.ts';
+
+export type { AgentEventType, AgentEventDataMap } from '../../../../src/domain/agent/agent-events.ts';
 
 export interface Conversation {
   conversationId: string;
@@ -104,14 +108,21 @@ export interface RunView {
   finishedAt: string | null;
 }
 
-export interface AgentEvent {
+/**
+ * An event of the conversation's stream, typed per type by the gateway's own declaration (narrowing
+ * on `type` types `data`), or one of the stream's control frames: `resync` (the cursor is older than
+ * the events kept) and `closed` (the conversation was deleted), which carry nothing.
+ */
+export type AgentEvent = GatewayAgentEvent | StreamControlEvent;
+
+export interface StreamControlEvent {
   id: string;
   sequence: number;
-  type: string;
+  type: 'resync' | 'closed';
   conversationId: string;
   runId: string | null;
   createdAt: string;
-  data: Record<string, unknown>;
+  data: Record<string, never>;
 }
 
 export const TERMINAL_RUN_STATUSES = new Set(['completed', 'failed', 'cancelled']);

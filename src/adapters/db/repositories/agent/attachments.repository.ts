@@ -1,3 +1,4 @@
+import { type AttachmentStatus, attachmentMovableFrom } from '../../../../domain/agent/attachment-status.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentAttachmentsTable } from '../../tables/agent.tables.ts';
 
@@ -35,7 +36,12 @@ export async function listAttachments(db: Executor, conversationId: string, ids:
 
 /** pending → completed, once: the original is immutable from here on. */
 export async function markAttachmentCompleted(db: Executor, id: string, fields: { blob_key: string; facts_json: string; text_excerpt: string | null; sha256: string; completed_at: number; expires_at: number }): Promise<boolean> {
-  const result = await db.updateTable('agent_attachments').set({ status: 'completed', ...fields }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  const result = await db
+    .updateTable('agent_attachments')
+    .set({ status: 'completed', ...fields })
+    .where('id', '=', id)
+    .where('status', 'in', attachmentMovableFrom('completed'))
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -52,8 +58,10 @@ export async function listExpiredAttachments(db: Executor, now: number, limit: n
 }
 
 /** Compare-and-set from the status that was read: a completion racing the cleanup wins or loses whole. */
-export async function markAttachmentExpired(db: Executor, id: string, from: 'pending' | 'completed'): Promise<boolean> {
-  const result = await db.updateTable('agent_attachments').set({ status: 'expired' }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+export async function markAttachmentExpired(db: Executor, id: string, from: AttachmentStatus): Promise<boolean> {
+  const allowed = attachmentMovableFrom('expired', [from]);
+  if (allowed.length === 0) return false;
+  const result = await db.updateTable('agent_attachments').set({ status: 'expired' }).where('id', '=', id).where('status', 'in', allowed).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

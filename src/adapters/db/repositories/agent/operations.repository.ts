@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { operationMovableFrom } from '../../../../domain/agent/operation-state.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentOperationsTable } from '../../tables/agent.tables.ts';
 
@@ -18,14 +19,14 @@ export async function findOperationByRef(db: Executor, kind: OperationRow['kind'
 
 /**
  * Ends a committed operation: `settled` at `cost`, or `released` (cost 0). The compare-and-set on
- * `committed` admits one writer, so the run's totals move exactly once whatever is retried.
+ * `committed` (the only state the table closes from) admits one writer, so the run's totals move exactly once whatever is retried.
  */
 export async function closeOperation(db: Executor, id: string, state: 'settled' | 'released', cost: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('agent_operations')
     .set({ state, cost_micro: state === 'settled' ? cost : 0, settled_at: now })
     .where('id', '=', id)
-    .where('state', '=', 'committed')
+    .where('state', 'in', operationMovableFrom(state))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -1,5 +1,6 @@
+import { type PendingActionStatus, pendingActionMovableFrom } from '../../../../domain/agent/pending-action-status.ts';
 import type { Executor } from '../../schema.ts';
-import type { AgentPendingActionsTable, PendingActionStatus } from '../../tables/agent.tables.ts';
+import type { AgentPendingActionsTable } from '../../tables/agent.tables.ts';
 
 export type PendingActionRow = AgentPendingActionsTable;
 
@@ -15,13 +16,15 @@ export async function listRunActions(db: Executor, runId: string): Promise<Pendi
   return db.selectFrom('agent_pending_actions').selectAll().where('run_id', '=', runId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Resolves a pending action by compare-and-set on `pending` and its version. */
+/** Resolves a pending action by compare-and-set on its status (from what the table allows: `pending`) and its version. */
 export async function resolvePendingAction(db: Executor, id: string, version: number, status: PendingActionStatus, response: unknown, now: number): Promise<boolean> {
+  const from = pendingActionMovableFrom(status);
+  if (from.length === 0) return false;
   const result = await db
     .updateTable('agent_pending_actions')
     .set({ status, response_json: JSON.stringify(response), resolved_at: now })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', 'in', from)
     .where('version', '=', version)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -33,6 +36,6 @@ export async function cancelPendingActions(db: Executor, runId: string, now: num
     .updateTable('agent_pending_actions')
     .set({ status: 'cancelled', resolved_at: now })
     .where('run_id', '=', runId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', pendingActionMovableFrom('cancelled'))
     .execute();
 }

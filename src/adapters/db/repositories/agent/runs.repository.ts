@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { allowedFrom, type RunStatus } from '../../../../domain/agent/run-status.ts';
+import { type RunStatus, runMovableFrom } from '../../../../domain/agent/run-status.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentRunsTable } from '../../tables/agent.tables.ts';
 
@@ -41,12 +41,12 @@ export async function findOwnedRun(db: Executor, owner: { userId: string; storef
 export type RunChanges = Partial<Omit<RunRow, 'id' | 'status' | 'version'>>;
 
 /**
- * Moves the run to `to` by compare-and-set: only from a status that allows it (and, when given, only
- * if the row is still at `version`). Bumps the version. Returns the new version, or undefined when
- * another change came first.
+ * Moves the run to `to` by compare-and-set: only from a status the table allows (`guard.from` narrows
+ * it, never widens it) and, when given, only if the row is still at `version`. Bumps the version.
+ * Returns the new version, or undefined when another change came first or the move is not allowed.
  */
 export async function transitionRun(db: Executor, id: string, to: RunStatus, changes: RunChanges, guard: { from?: RunStatus[]; version?: number } = {}): Promise<number | undefined> {
-  const from = guard.from ?? allowedFrom(to);
+  const from = runMovableFrom(to, guard.from);
   if (from.length === 0) return undefined;
   let query = db
     .updateTable('agent_runs')

@@ -1,5 +1,6 @@
+import { type StepStatus, stepMovableFrom } from '../../../../domain/agent/step-status.ts';
 import type { Executor } from '../../schema.ts';
-import type { AgentStepsTable, AgentStepStatus } from '../../tables/agent.tables.ts';
+import type { AgentStepsTable } from '../../tables/agent.tables.ts';
 
 export type StepRow = Omit<AgentStepsTable, 'cost_micro'> & { cost_micro: number };
 
@@ -15,14 +16,20 @@ export async function listSteps(db: Executor, runId: string): Promise<StepRow[]>
   return db.selectFrom('agent_steps').selectAll().where('run_id', '=', runId).orderBy('position').execute() as Promise<StepRow[]>;
 }
 
-/** Ends a step by compare-and-set on its status; false when it had already ended. */
+/**
+ * Ends a step by compare-and-set on its status: from the statuses the table allows, narrowed to
+ * `from` (what the caller expects the step to be in). False when it had already ended, or the move
+ * is not allowed.
+ */
 export async function finishStep(
   db: Executor,
   id: string,
-  from: AgentStepStatus[],
-  changes: { status: AgentStepStatus; output_json?: string | null; cost_micro?: number; finished_at: number | null },
+  from: readonly StepStatus[],
+  changes: { status: StepStatus; output_json?: string | null; cost_micro?: number; finished_at: number | null },
 ): Promise<boolean> {
-  const result = await db.updateTable('agent_steps').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+  const allowed = stepMovableFrom(changes.status, from);
+  if (allowed.length === 0) return false;
+  const result = await db.updateTable('agent_steps').set(changes).where('id', '=', id).where('status', 'in', allowed).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -33,5 +40,10 @@ export async function findStepsByIds(db: Executor, ids: string[]): Promise<StepR
 
 /** Steps that waited for the user (a question, a proposal) end with the run that stopped waiting. */
 export async function cancelWaitingSteps(db: Executor, runId: string, now: number): Promise<void> {
-  await db.updateTable('agent_steps').set({ status: 'cancelled', finished_at: now }).where('run_id', '=', runId).where('status', '=', 'waiting').execute();
+  await db
+    .updateTable('agent_steps')
+    .set({ status: 'cancelled', finished_at: now })
+    .where('run_id', '=', runId)
+    .where('status', 'in', stepMovableFrom('cancelled', ['waiting']))
+    .execute();
 }
