@@ -36,10 +36,15 @@ const CALLBACK_TOLERANCE_S = 300;
 
 type Api = 'market' | 'veo' | 'suno';
 
+/** The families kie serves from its own Veo 3.1 and Suno APIs; every other family goes to the Market jobs API. */
+const API_BY_FAMILY: ReadonlyMap<string, Api> = new Map([
+  ['V3', 'veo'],
+  ['V4', 'veo'],
+  ['M1', 'suno'],
+]);
+
 function apiOf(job: Pick<MediaJob, 'family'>): Api {
-  if (job.family === 'M1') return 'suno';
-  if (job.family === 'V3' || job.family === 'V4') return 'veo';
-  return 'market';
+  return API_BY_FAMILY.get(job.family) ?? 'market';
 }
 
 class KieProvider implements MediaProvider {
