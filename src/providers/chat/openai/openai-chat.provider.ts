@@ -9,7 +9,7 @@
  *   every compatible server knows).
  * - `headers`: extra request headers (OpenRouter's `HTTP-Referer`, an organisation header, …).
  */
-import type { Dispatcher } from 'undici';
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { renderOpenAiChatRequest } from '../../../protocols/openai-chat/openai-chat.request-renderer.ts';
 import { parseOpenAiChatResponse } from '../../../protocols/openai-chat/openai-chat.response.ts';
@@ -20,7 +20,7 @@ import { readStringRecord } from '../provider-options.ts';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-export function createOpenAiChatProvider(config: ProviderConfig, dispatcher: Dispatcher): ChatProvider {
+export function createOpenAiChatProvider(config: ProviderConfig, http: UpstreamHttpClient): ChatProvider {
   const baseUrl = (config.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const option = config.options.maxTokensField;
   const maxTokensField = option === 'max_tokens' || option === 'max_completion_tokens'
@@ -36,5 +36,5 @@ export function createOpenAiChatProvider(config: ProviderConfig, dispatcher: Dis
     render: (request, target) => renderOpenAiChatRequest(request, { model: target.upstreamModel, maxTokensField }),
     parseResponse: parseOpenAiChatResponse,
     createDecoder: (estimatedInputTokens) => createOpenAiStreamDecoder({ estimatedInputTokens }),
-  }, dispatcher);
+  }, http);
 }

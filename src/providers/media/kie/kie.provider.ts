@@ -24,7 +24,8 @@ import { commonSettings, type CommonSettings, optionString } from '../shared/pro
 import { isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
 import { urlFile } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
-import { isRecord, parseJson, recordAt, stringAt, type UpstreamRequest } from '../shared/upstream-http.ts';
+import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-client.ts';
+import { isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
 import { kieJobRefusal, kieJobRequest } from './kie-jobs.mapping.ts';
 import { type SunoAsyncCall, sunoCall, sunoRefusal, sunoResult, sunoState } from './kie-suno.mapping.ts';
