@@ -9,7 +9,8 @@ import { type ProviderFactory, ProviderRegistry } from '../provider-registry.ts'
 import { createAnthropicMessagesProvider } from './anthropic/anthropic-messages.provider.ts';
 import type { ChatProvider } from './chat-provider.ts';
 import { createLocalChatProvider } from './local/local-chat.provider.ts';
-import { createOpenAiChatProvider } from './openai/openai-chat.provider.ts';
+import { createOpenAiBaseProvider } from './open-ai-base/open-ai-base.provider.ts';
+import { OPENAI_COMPATIBLE_VENDORS } from './open-ai-base/openai-compatible.vendors.ts';
 
 export interface ChatProviderDeps {
   /** The HTTP client of upstream calls (the registry's shared one by default). */
@@ -69,11 +70,14 @@ export class ChatProviderRegistry extends ProviderRegistry<ProviderConfig, ChatP
   }
 }
 
-/** The registry with the built-in chat styles: `openai`, `anthropic`, `local`. */
+/** The registry with the built-in chat styles: the OpenAI-compatible vendors (`openai`), `anthropic`, `local`. */
 export function createChatProviderRegistry(http?: UpstreamHttpClient): ChatProviderRegistry {
+  const openAiCompatible = Object.entries(OPENAI_COMPATIBLE_VENDORS).map(
+    ([type, vendor]): [string, ChatProviderFactory] => [type, (config, deps) => createOpenAiBaseProvider(vendor, config, deps.http)],
+  );
   return new ChatProviderRegistry(
     {
-      openai: (config, deps) => createOpenAiChatProvider(config, deps.http),
+      ...Object.fromEntries(openAiCompatible),
       anthropic: (config, deps) => createAnthropicMessagesProvider(config, deps.http),
       local: (config, deps) => createLocalChatProvider(config, deps.random === undefined ? {} : { random: deps.random }),
     },
