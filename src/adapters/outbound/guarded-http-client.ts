@@ -152,6 +152,38 @@ export class GuardedHttpClient {
     return verdict.allowed || (this.#allowPrivate && verdict.kind === 'private');
   }
 
+  /**
+   * The URL checks of one hop, for callers that keep their own connection pool (the provider client):
+   * http(s), no credentials, and a literal address only when allowed. Throws an OutboundUrlError.
+   */
+  assertAllowedUrl(url: string): URL {
+    return this.#checkUrl(url);
+  }
+
+  /**
+   * The address policy as a socket `lookup`, for a long-lived pool (the provider client's undici
+   * Agent): each new connection resolves the name once and connects only when every address is
+   * allowed, to those addresses. A refused name fails like one that does not resolve (`ENOTFOUND`).
+   * Literal addresses never reach a lookup: check the URL with `assertAllowedUrl` first.
+   */
+  connectLookup(): LookupFunction {
+    return (hostname, options, callback) => {
+      this.#resolve(hostname).then(
+        (found) => {
+          const refused = found.length === 0 || found.some((entry) => !this.isAllowedAddress(entry.address));
+          if (!refused) {
+            pinnedLookup(found)(hostname, options, callback);
+            return;
+          }
+          const error: NodeJS.ErrnoException = new Error(`the host ${hostname} does not resolve to an allowed address`);
+          error.code = 'ENOTFOUND';
+          callback(error, '', 0);
+        },
+        (error: NodeJS.ErrnoException) => callback(error, '', 0),
+      );
+    };
+  }
+
   async request(req: GuardedRequest): Promise<GuardedResponse> {
     if (!(req.timeoutMs > 0) || !(req.maxBytes >= 0)) throw new RangeError('timeoutMs must be positive and maxBytes non-negative');
     const deadline = Date.now() + req.timeoutMs;

@@ -3,7 +3,7 @@
  * or decode a stream. A style supplies only its URL, headers and protocol functions (like Portkey's
  * per-vendor transforms, without the shared 1,000-line handler).
  */
-import type { Dispatcher } from 'undici';
+import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import { isAppError } from '../../domain/errors.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamDecoder, ChatUsage } from '../../domain/chat/chat-response.types.ts';
@@ -12,7 +12,7 @@ import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts
 import { UsageTracker } from '../../domain/chat/usage-tracker.ts';
 import type { ChatProvider, ChatTarget, ChatUpstreamResult } from './chat-provider.ts';
 import { translationFailure } from './provider-options.ts';
-import { postForWholeAnswer, UpstreamAttempt, upstreamEndpoint } from './upstream-http.ts';
+import { postForWholeAnswer, UpstreamAttempt, upstreamEndpoint } from './upstream-call.ts';
 import { openUpstreamStream } from './upstream-stream.ts';
 
 export interface HttpChatStyle {
@@ -29,8 +29,9 @@ export interface HttpChatStyle {
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-export function createHttpChatProvider(style: HttpChatStyle, dispatcher: Dispatcher): ChatProvider {
-  const endpoint = upstreamEndpoint(style.url, style.headers);
+export function createHttpChatProvider(style: HttpChatStyle, http: UpstreamHttpClient): ChatProvider {
+  const endpoint = upstreamEndpoint(http, style.url, style.headers);
+  const dispatcher = http.dispatcher;
   return {
     protocol: style.protocol,
     async send(request: ChatRequest, target: ChatTarget, signal: AbortSignal): Promise<ChatUpstreamResult> {

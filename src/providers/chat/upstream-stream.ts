@@ -6,11 +6,12 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { BoundedBody } from '../../adapters/outbound/upstream-http-client.ts';
 import type { ChatStreamDecoder, ChatStreamError, ChatStreamEvent } from '../../domain/chat/chat-response.types.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from './chat-provider.ts';
 import { isRetryableStatus } from './chat-provider.ts';
 import { SseParser } from './sse-reader.ts';
-import { BoundedBody, dispatchPost, failureFromError, failureFromText, type UpstreamAttempt, type UpstreamEndpoint } from './upstream-http.ts';
+import { dispatchPost, failureFromError, failureFromText, type UpstreamAttempt, type UpstreamEndpoint } from './upstream-call.ts';
 
 export async function openUpstreamStream(
   dispatcher: Dispatcher,

@@ -1,5 +1,6 @@
 import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
 import type { MeasuredMedia, OutputSpec, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+import type { ProviderFactory } from '../provider-registry.ts';
 
 /**
  * The contract between the task runner and an upstream API style (kie, fal, replicate, openai,
@@ -161,14 +162,19 @@ export interface MediaProvider {
   close?(): Promise<void>;
 }
 
+/** One configured media provider, as its adapter reads it. */
 export interface MediaProviderFactoryOptions {
   name: string;
   baseUrl: string | undefined;
   apiKey: string | undefined;
   timeoutMs: number;
   options: Record<string, unknown>;
-  /** The guarded client, for styles that must fetch user media themselves (OpenAI image edits). */
+}
+
+/** What the composition root shares with the media adapters besides their own config. */
+export interface MediaProviderDeps {
+  /** The guarded client, for styles that fetch user media themselves (OpenAI image edits); a strict one is made when absent. */
   guardedHttp?: GuardedHttpClient;
 }
 
-export type MediaProviderFactory = (options: MediaProviderFactoryOptions) => MediaProvider;
+export type MediaProviderFactory = ProviderFactory<MediaProviderFactoryOptions, MediaProviderDeps, MediaProvider>;

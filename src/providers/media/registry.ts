@@ -1,17 +1,19 @@
 /**
- * Provider `type` → adapter. The composition root calls `createMediaProvider` once per configured
- * media provider; nothing else names a vendor.
+ * Provider `type` → media adapter. The composition root calls `createMediaProvider` once per
+ * configured media provider; nothing else names a vendor. Adding a style is its file and one line here.
  */
-import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
 import type { ProviderConfig } from '../../config/config.types.ts';
 import { createLocalMediaProvider } from '../local/local-media.provider.ts';
+import { ProviderRegistry } from '../provider-registry.ts';
 import { createFalProvider } from './fal/fal.provider.ts';
 import { createGoogleProvider } from './google/google.provider.ts';
 import { createKieProvider } from './kie/kie.provider.ts';
-import type { MediaProvider, MediaProviderFactory } from './media-provider.ts';
+import type { MediaProvider, MediaProviderDeps, MediaProviderFactory, MediaProviderFactoryOptions } from './media-provider.ts';
 import { createOpenAiProvider } from './openai/openai.provider.ts';
 import { createReplicateProvider } from './replicate/replicate.provider.ts';
 import { createSwitchboardProvider } from './switchboard/switchboard.provider.ts';
+
+export type { MediaProviderDeps } from './media-provider.ts';
 
 export const MEDIA_PROVIDER_FACTORIES: Readonly<Record<string, MediaProviderFactory>> = {
   kie: createKieProvider,
@@ -23,11 +25,7 @@ export const MEDIA_PROVIDER_FACTORIES: Readonly<Record<string, MediaProviderFact
   local: createLocalMediaProvider,
 };
 
-/** What the adapters need from the composition root besides the provider's own config. */
-export interface MediaProviderDeps {
-  /** For styles that fetch user media themselves (OpenAI image edits); a strict client is made when absent. */
-  guardedHttp?: GuardedHttpClient;
-}
+const MEDIA_PROVIDERS = new ProviderRegistry<MediaProviderFactoryOptions, MediaProviderDeps, MediaProvider>(MEDIA_PROVIDER_FACTORIES);
 
 export class UnknownProviderTypeError extends Error {
   readonly providerName: string;
@@ -41,18 +39,11 @@ export class UnknownProviderTypeError extends Error {
 }
 
 export function isMediaProviderType(type: string): boolean {
-  return Object.hasOwn(MEDIA_PROVIDER_FACTORIES, type);
+  return MEDIA_PROVIDERS.has(type);
 }
 
 export function createMediaProvider(name: string, config: ProviderConfig, deps: MediaProviderDeps = {}): MediaProvider {
-  const factory = Object.hasOwn(MEDIA_PROVIDER_FACTORIES, config.type) ? MEDIA_PROVIDER_FACTORIES[config.type] : undefined;
+  const factory = MEDIA_PROVIDERS.factory(config.type);
   if (!factory) throw new UnknownProviderTypeError(name, config.type);
-  return factory({
-    name,
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    timeoutMs: config.timeoutMs,
-    options: config.options,
-    ...(deps.guardedHttp ? { guardedHttp: deps.guardedHttp } : {}),
-  });
+  return factory({ name, baseUrl: config.baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs, options: config.options }, deps);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MeasuredMedia } from '../../../src/domain/catalog/catalog.types.ts';
-import { v11Duration, v11Workflow, v12GenerationType } from '../../../src/domain/catalog/index.ts';
+import { wan27Duration, wan27Workflow, wan3GenerationType } from '../../../src/domain/catalog/index.ts';
 import { AUD, audio, catalog, cost, IMG, IMG2, refused, rejects, VID, VID2, valid, video } from './catalog-helpers.ts';
 
 const P = 'waves breaking on black sand';
@@ -9,12 +9,12 @@ const W = 'wan-2.7';
 
 describe('V11 (Wan 2.7) workflows', () => {
   test('workflow selection follows SPEC', () => {
-    assert.equal(v11Workflow(valid(W, { prompt: P })), 'text-to-video');
-    assert.equal(v11Workflow(valid(W, { imageUrls: [IMG] })), 'image-to-video');
-    assert.equal(v11Workflow(valid(W, { prompt: P, referenceImageUrls: [IMG] })), 'reference-to-video');
-    assert.equal(v11Workflow(valid(W, { prompt: P, referenceVideoUrls: [VID] })), 'reference-to-video');
-    assert.equal(v11Workflow(valid(W, { prompt: P, editVideoUrl: VID })), 'edit-video');
-    assert.equal(v11Workflow(valid(W, { continueVideoUrl: VID })), 'continuation');
+    assert.equal(wan27Workflow(valid(W, { prompt: P })), 'text-to-video');
+    assert.equal(wan27Workflow(valid(W, { imageUrls: [IMG] })), 'image-to-video');
+    assert.equal(wan27Workflow(valid(W, { prompt: P, referenceImageUrls: [IMG] })), 'reference-to-video');
+    assert.equal(wan27Workflow(valid(W, { prompt: P, referenceVideoUrls: [VID] })), 'reference-to-video');
+    assert.equal(wan27Workflow(valid(W, { prompt: P, editVideoUrl: VID })), 'edit-video');
+    assert.equal(wan27Workflow(valid(W, { continueVideoUrl: VID })), 'continuation');
   });
 
   test('prompt: required for text-, reference- and edit-video; optional for image-to-video and continuation', () => {
@@ -29,8 +29,8 @@ describe('V11 (Wan 2.7) workflows', () => {
 
   test('allowed durations per workflow; no default duration', () => {
     assert.equal(valid(W, { prompt: P }).duration, undefined);
-    assert.equal(v11Duration(valid(W, { prompt: P })), 5);
-    assert.equal(v11Duration(valid(W, { prompt: P, editVideoUrl: VID })), 0);
+    assert.equal(wan27Duration(valid(W, { prompt: P })), 5);
+    assert.equal(wan27Duration(valid(W, { prompt: P, editVideoUrl: VID })), 0);
     assert.doesNotThrow(() => valid(W, { prompt: P, duration: 15 }));
     rejects(W, { prompt: P, duration: 7 }, 'duration', /5, 10 or 15 for text-to-video/);
     assert.doesNotThrow(() => valid(W, { imageUrls: [IMG], duration: 2 }));
@@ -116,8 +116,8 @@ describe('V12 (Wan 3.0)', () => {
     rejects(V, { imageUrls: [IMG, IMG, IMG] }, 'imageUrls', /at most 2 frames/);
     assert.doesNotThrow(() => valid(V, { imageUrls: [IMG, IMG, IMG], generationType: 'reference' }));
     assert.doesNotThrow(() => valid(V, { imageUrls: [IMG], imageWithRoles: [{ url: IMG2, role: 'last_frame' }] }));
-    assert.equal(v12GenerationType(valid(V, { imageUrls: [IMG] })), 'frame');
-    assert.equal(v12GenerationType(valid(V, { imageUrls: [IMG], videoUrls: [VID] })), 'reference');
+    assert.equal(wan3GenerationType(valid(V, { imageUrls: [IMG] })), 'frame');
+    assert.equal(wan3GenerationType(valid(V, { imageUrls: [IMG], videoUrls: [VID] })), 'reference');
     assert.doesNotThrow(() => valid(V, { imageWithRoles: [{ url: 'data:image/png;base64,iVBORw0KGgo=', role: 'reference_image' }] }));
   });
 

@@ -7,7 +7,7 @@ import { collectChatStream, responseToEvents } from '../../../src/domain/chat/ch
 import { estimatePromptTokens, PROMPT_ESTIMATE_DEFAULTS } from '../../../src/domain/chat/prompt-size.estimator.ts';
 import { createOpenAiStreamDecoder } from '../../../src/protocols/openai-chat/openai-stream.decoder.ts';
 import { appErrorFromUpstream } from '../../../src/providers/chat/upstream-error.ts';
-import { retryAfterSeconds } from '../../../src/providers/chat/upstream-http.ts';
+import { retryAfterSeconds } from '../../../src/providers/chat/upstream-call.ts';
 import { readSse } from '../../../src/providers/chat/sse-reader.ts';
 
 const bare = (over: Partial<ChatRequest>): ChatRequest => ({ model: 'm', system: [], messages: [], tools: [], stop: [], stream: false, ...over });

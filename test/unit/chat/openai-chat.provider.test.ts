@@ -11,7 +11,8 @@ import { estimatePromptTokens } from '../../../src/domain/chat/prompt-size.estim
 import { parseAnthropicMessagesRequest } from '../../../src/protocols/anthropic-messages/anthropic-messages.parser.ts';
 import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/openai-chat.parser.ts';
 import type { ChatProvider, ChatUpstreamResult } from '../../../src/providers/chat/chat-provider.ts';
-import { type ChatProviderRegistry, createChatProviderRegistry } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { type ChatProviderRegistry, createChatProviderRegistry, createChatUpstreamClient } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { createOpenAiBaseProvider } from '../../../src/providers/chat/open-ai-base/open-ai-base.provider.ts';
 import { appErrorFromUpstream } from '../../../src/providers/chat/upstream-error.ts';
 import { OpenAiChatFake } from '../../fakes/openai-chat.fake.ts';
 
@@ -61,6 +62,25 @@ describe('openai chat provider', () => {
     const sent = fake.requests[0]!;
     assert.equal(sent.headers.authorization, `Bearer ${fake.apiKey}`);
     assert.deepEqual(sent.body, { model: 'gpt-up', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 50, seed: 7 });
+  });
+
+  test('a vendor is data over the one OpenAI base: its default base URL, fixed headers and output limit name', async () => {
+    fake.enqueue({ text: 'ok', usage: { input: 3, output: 1 } });
+    const http = createChatUpstreamClient();
+    try {
+      const vendor = { defaultBaseUrl: fake.baseUrl, headers: { 'x-vendor': 'v1' }, maxTokensField: 'max_completion_tokens' as const };
+      const provider = createOpenAiBaseProvider(vendor, config({ baseUrl: undefined, options: { headers: { 'X-Extra': 'e' } } }), http);
+      const result = await provider.send(request({ max_tokens: 5 }), target, signal());
+      assert.ok(result.ok && result.kind === 'response', JSON.stringify(result));
+      const sent = fake.requests[0]!;
+      assert.equal(sent.headers['x-vendor'], 'v1');
+      assert.equal(sent.headers['x-extra'], 'e');
+      assert.equal(sent.headers.authorization, `Bearer ${fake.apiKey}`);
+      assert.equal(sentBody(fake, 0).max_completion_tokens, 5);
+      assert.equal(sentBody(fake, 0).max_tokens, undefined);
+    } finally {
+      await http.close();
+    }
   });
 
   test('streaming text through a fragmented SSE body; usage is always asked for', async () => {

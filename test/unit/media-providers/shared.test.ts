@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createMediaProvider } from '../../../src/providers/media/registry.ts';
 import { asString, lookup, mapFields, snakeCase } from '../../../src/providers/media/shared/field-mapping.ts';
@@ -9,76 +7,8 @@ import { decodeDataUri, multipartBody } from '../../../src/providers/media/share
 import { statusClass } from '../../../src/providers/media/shared/provider-errors.ts';
 import { guessFileType } from '../../../src/providers/media/shared/result-files.ts';
 import { verifyStandardWebhook } from '../../../src/providers/media/shared/standard-webhooks.ts';
-import { UpstreamHttp } from '../../../src/providers/media/shared/upstream-http.ts';
 import { startKieFake } from '../../fakes/media/kie.fake.ts';
 import { makeJob } from './helpers.ts';
-
-let server: Server;
-let base = '';
-const http = new UpstreamHttp({ timeoutMs: 300 });
-
-before(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/hang') return;
-      if (req.url === '/big') {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(2048));
-        return;
-      }
-      res.writeHead(201, { 'content-type': 'application/json', 'x-thing': 'yes' }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-after(async () => {
-  await http.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-describe('UpstreamHttp', () => {
-  test('an answer comes back with status, lower-case headers and body', async () => {
-    const exchange = await http.send({ method: 'POST', url: `${base}/ok`, json: { a: 1 } });
-    assert.ok(exchange.kind === 'response');
-    assert.equal(exchange.response.status, 201);
-    assert.equal(exchange.response.headers['x-thing'], 'yes');
-    assert.equal(exchange.response.body.toString(), '{"ok":true}');
-  });
-
-  test('a refused connection certainly did not deliver the request', async () => {
-    const exchange = await http.send({ method: 'POST', url: 'http://127.0.0.1:1/x', json: {} });
-    assert.ok(exchange.kind === 'no-response');
-    assert.equal(exchange.maybeDelivered, false);
-    assert.equal(exchange.error.code, 'network');
-    assert.equal(exchange.error.retryable, true);
-    assert.match(exchange.error.message, /^POST \/x: ECONNREFUSED/u);
-  });
-
-  test('a request read but never answered may have been delivered: a timeout', async () => {
-    const exchange = await http.send({ method: 'POST', url: `${base}/hang`, json: {} });
-    assert.ok(exchange.kind === 'no-response');
-    assert.equal(exchange.maybeDelivered, true);
-    assert.deepEqual(exchange.error, { message: 'POST /hang: no answer within 300 ms', retryable: true, code: 'timeout' });
-  });
-
-  test("the caller's abort ends the exchange, and the request may have been delivered", async () => {
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const exchange = await http.send({ method: 'POST', url: `${base}/hang`, json: {}, signal: controller.signal, timeoutMs: 5_000 });
-    assert.ok(exchange.kind === 'no-response');
-    assert.equal(exchange.maybeDelivered, true);
-    assert.equal(exchange.error.message, 'POST /hang: cancelled by the caller');
-  });
-
-  test('a body over the limit is not read', async () => {
-    const exchange = await http.send({ method: 'GET', url: `${base}/big`, maxBytes: 1024 });
-    assert.ok(exchange.kind === 'no-response');
-    assert.equal(exchange.error.code, 'protocol');
-  });
-});
 
 describe('classification and mapping helpers', () => {
   test('HTTP statuses: content problems are final, provider problems retryable', () => {

@@ -6,7 +6,7 @@ import { has, numberOf, refuse, str, together } from '../dsl/rules.ts';
 
 const t2i = prompt({ required: true, caps: ['text-to-image'] });
 
-export const I1 = defineFamily({
+export const NANO_BANANA = defineFamily({
   id: 'I1',
   type: 'IMAGE',
   fields: [
@@ -22,7 +22,7 @@ export const I1 = defineFamily({
   output: (input) => imageOutput({ tier: String(input.resolution), aspect: str(input, 'size') }),
 });
 
-export const I2 = defineFamily({
+export const GROK_IMAGE = defineFamily({
   id: 'I2',
   type: 'IMAGE',
   fields: [
@@ -34,7 +34,7 @@ export const I2 = defineFamily({
   output: (input) => imageOutput({ tier: '1K', aspect: str(input, 'size') }),
 });
 
-export const I3 = defineFamily({
+export const Z_IMAGE = defineFamily({
   id: 'I3',
   type: 'IMAGE',
   fields: [t2i, choice('size', ['1:1', '2:3', '3:2', '3:4', '4:3', '9:16', '16:9'], { default: '1:1', description: 'Aspect ratio of the image.' })],
@@ -42,7 +42,7 @@ export const I3 = defineFamily({
   output: (input) => imageOutput({ tier: '1K', aspect: str(input, 'size') }),
 });
 
-export const I4 = defineFamily({
+export const GPT_IMAGE = defineFamily({
   id: 'I4',
   type: 'IMAGE',
   fields: [
@@ -67,7 +67,7 @@ export const I4 = defineFamily({
   output: (input) => imageOutput({ tier: String(input.resolution), aspect: input.size === 'auto' ? '1:1' : str(input, 'size') }),
 });
 
-export const I5 = defineFamily({
+export const SEEDREAM = defineFamily({
   id: 'I5',
   type: 'IMAGE',
   fields: [
@@ -89,7 +89,7 @@ export const I5 = defineFamily({
     imageOutput({ tier: String(input.resolution), aspect: input.size === 'auto' ? '1:1' : str(input, 'size'), format: input.outputFormat === 'png' ? 'png' : 'jpeg' }),
 });
 
-export const I6 = defineFamily({
+export const QWEN_IMAGE = defineFamily({
   id: 'I6',
   type: 'IMAGE',
   fields: [
@@ -109,7 +109,7 @@ export const I6 = defineFamily({
   output: (input) => imageOutput({ tier: '1K', aspect: str(input, 'size') ?? '1:1' }),
 });
 
-export const I7 = defineFamily({
+export const WAN_IMAGE = defineFamily({
   id: 'I7',
   type: 'IMAGE',
   fields: [

@@ -27,7 +27,7 @@ const ACTIONS: OptionDef[] = [
 ];
 
 /** Actions on an earlier generation (they need parentTaskId). */
-export const I8_FOLLOW_UPS: ReadonlySet<string> = new Set(ACTIONS.map((a) => String(a.value)).filter((a) => !['imagine', 'edits', 'blend', 'describe'].includes(a)));
+export const MIDJOURNEY_FOLLOW_UPS: ReadonlySet<string> = new Set(ACTIONS.map((a) => String(a.value)).filter((a) => !['imagine', 'edits', 'blend', 'describe'].includes(a)));
 /** Follow-ups that pick one tile of the parent grid (index or customId). */
 const TILE_ACTIONS = new Set(['upscale', 'variation', 'high-variation', 'low-variation']);
 const PROMPT_ACTIONS = new Set(['imagine', 'edits']);
@@ -49,7 +49,7 @@ const ACTION_ONLY: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['imageUrls', ['imagine', 'edits', 'blend', 'describe']],
 ];
 
-export const I8 = defineFamily({
+export const MIDJOURNEY_IMAGE = defineFamily({
   id: 'I8',
   type: 'IMAGE',
   fields: [
@@ -105,7 +105,7 @@ export const I8 = defineFamily({
       for (const [field, actions] of ACTION_ONLY) {
         if (given.has(field) && !actions.includes(a)) throw refuse(field, `is only used by action ${actions.join(' or ')} (action is ${a})`);
       }
-      const followUp = I8_FOLLOW_UPS.has(a);
+      const followUp = MIDJOURNEY_FOLLOW_UPS.has(a);
       if (followUp && !has(input, 'parentTaskId')) throw refuse('parentTaskId', `is required for action ${a}`);
       if (!followUp) {
         for (const f of ['parentTaskId', 'index', 'customId']) if (given.has(f)) throw refuse(f, `is only used by follow-up actions (action is ${a})`);
@@ -154,7 +154,7 @@ function v13Resolution(input: ValidatedInput): '480p' | '720p' {
   return String(input.videoType).endsWith('720') ? '720p' : '480p';
 }
 
-export const V13 = defineFamily({
+export const MIDJOURNEY_VIDEO = defineFamily({
   id: 'V13',
   type: 'VIDEO',
   fields: [

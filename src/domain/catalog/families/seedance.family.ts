@@ -62,7 +62,7 @@ function seedanceOutput(input: ValidatedInput) {
   });
 }
 
-export const V6 = defineFamily({
+export const SEEDANCE_2 = defineFamily({
   id: 'V6',
   type: 'VIDEO',
   fields: [
@@ -111,7 +111,7 @@ export const V6 = defineFamily({
   output: seedanceOutput,
 });
 
-export const V7 = defineFamily({
+export const SEEDANCE_2_5 = defineFamily({
   id: 'V7',
   type: 'VIDEO',
   fields: [
@@ -174,7 +174,7 @@ export const V7 = defineFamily({
   output: seedanceOutput,
 });
 
-export const V8 = defineFamily({
+export const SEEDANCE_1_5_PRO = defineFamily({
   id: 'V8',
   type: 'VIDEO',
   fields: [

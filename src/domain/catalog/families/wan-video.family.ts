@@ -8,10 +8,10 @@ import { count, frameRoles, has, notWith, numberOf, refuse, requiredUnless, role
 
 // ---------------------------------------------------------------------------------------------- V11
 
-export type V11Workflow = 'text-to-video' | 'image-to-video' | 'reference-to-video' | 'edit-video' | 'continuation';
+export type Wan27Workflow = 'text-to-video' | 'image-to-video' | 'reference-to-video' | 'edit-video' | 'continuation';
 
 /** Workflow selection, in SPEC's order of precedence. */
-export function v11Workflow(input: ValidatedInput): V11Workflow {
+export function wan27Workflow(input: ValidatedInput): Wan27Workflow {
   if (has(input, 'imageUrls')) return 'image-to-video';
   if (has(input, 'referenceImageUrls') || has(input, 'referenceVideoUrls')) return 'reference-to-video';
   if (has(input, 'editVideoUrl')) return 'edit-video';
@@ -19,7 +19,7 @@ export function v11Workflow(input: ValidatedInput): V11Workflow {
   return 'text-to-video';
 }
 
-const WORKFLOW_FIELDS: ReadonlyArray<readonly [V11Workflow, readonly string[]]> = [
+const WORKFLOW_FIELDS: ReadonlyArray<readonly [Wan27Workflow, readonly string[]]> = [
   ['image-to-video', ['imageUrls']],
   ['reference-to-video', ['referenceImageUrls', 'referenceVideoUrls']],
   ['edit-video', ['editVideoUrl']],
@@ -27,7 +27,7 @@ const WORKFLOW_FIELDS: ReadonlyArray<readonly [V11Workflow, readonly string[]]> 
 ];
 
 /** Allowed `duration` per workflow (continuation is our choice: 2 to 15 s, like image-to-video). */
-const DURATIONS: Record<V11Workflow, { allowed: (d: number) => boolean; says: string }> = {
+const DURATIONS: Record<Wan27Workflow, { allowed: (d: number) => boolean; says: string }> = {
   'text-to-video': { allowed: (d) => d === 5 || d === 10 || d === 15, says: '5, 10 or 15' },
   'image-to-video': { allowed: (d) => d >= 2 && d <= 15, says: '2 to 15' },
   'reference-to-video': { allowed: (d) => d >= 2 && d <= 10, says: '2 to 10' },
@@ -39,21 +39,21 @@ const DURATIONS: Record<V11Workflow, { allowed: (d: number) => boolean; says: st
  * `duration` has no default. Without it, text-, image- and reference-to-video and continuation
  * generate 5 s; edit-video follows the source video (as duration 0 does). Returns 0 for "source".
  */
-export function v11Duration(input: ValidatedInput): number {
+export function wan27Duration(input: ValidatedInput): number {
   const d = numberOf(input, 'duration');
   if (d !== undefined) return d;
-  return v11Workflow(input) === 'edit-video' ? 0 : 5;
+  return wan27Workflow(input) === 'edit-video' ? 0 : 5;
 }
 
 function v11Seconds(input: ValidatedInput, ctx: FamilyContext): { inputMs: number; outputS: number } {
-  const workflow = v11Workflow(input);
+  const workflow = wan27Workflow(input);
   const source = workflow === 'edit-video' ? 'editVideoUrl' : workflow === 'continuation' ? 'continueVideoUrl' : undefined;
   const inputMs = source ? ctx.measured.totalMs(urlsOf(input, source)) : 0;
-  const d = v11Duration(input);
+  const d = wan27Duration(input);
   return { inputMs, outputS: d === 0 ? billedSeconds(inputMs) : d };
 }
 
-export const V11 = defineFamily({
+export const WAN_2_7_VIDEO = defineFamily({
   id: 'V11',
   type: 'VIDEO',
   fields: [
@@ -85,7 +85,7 @@ export const V11 = defineFamily({
       if (first && second) throw refuse(second[1] ?? '', `cannot be combined with input.${first[1]} (${second[0]} and ${first[0]} are separate workflows)`);
     },
     ({ input }) => {
-      const workflow = v11Workflow(input);
+      const workflow = wan27Workflow(input);
       if (has(input, 'audioUrl') && workflow !== 'text-to-video' && workflow !== 'image-to-video') {
         throw refuse('audioUrl', `is only available for text-to-video and image-to-video (this request is ${workflow})`);
       }
@@ -115,7 +115,7 @@ export const V11 = defineFamily({
       const ms = measured.durationMs(v.url, v.field);
       if (ms < 2000 || ms > 10_000) throw invalidInput(`input.continueVideoUrl must last 2 to 10 s (measured ${ms / 1000} s)`, 'input.continueVideoUrl');
     }
-    if (v11Duration(input) === 0) {
+    if (wan27Duration(input) === 0) {
       for (const v of urlsOf(input, 'editVideoUrl')) {
         const ms = measured.durationMs(v.url, v.field);
         if (ms < 2000 || ms > 10_000) {
@@ -125,8 +125,8 @@ export const V11 = defineFamily({
     }
   },
   output: (input, ctx) => {
-    const workflow = v11Workflow(input);
-    const d = v11Duration(input);
+    const workflow = wan27Workflow(input);
+    const d = wan27Duration(input);
     let durationS = d;
     if (workflow === 'edit-video' && d === 0) durationS = (ctx.measured.find(str(input, 'editVideoUrl') ?? '')?.durationS ?? 5);
     if (workflow === 'continuation') durationS = d + (ctx.measured.find(str(input, 'continueVideoUrl') ?? '')?.durationS ?? 0);
@@ -140,14 +140,14 @@ export const V11 = defineFamily({
 const FRAME_ROLES = new Set(['first_frame', 'last_frame']);
 
 /** The V12 family a request belongs to: generationType, or inferred from reference-family inputs. */
-export function v12GenerationType(input: ValidatedInput): 'frame' | 'reference' {
+export function wan3GenerationType(input: ValidatedInput): 'frame' | 'reference' {
   const given = str(input, 'generationType');
   if (given === 'frame' || given === 'reference') return given;
   const referenceRoles = roleItems(input).some((i) => i.role === 'reference_image');
   return referenceRoles || has(input, 'videoUrls') || has(input, 'audioUrls') ? 'reference' : 'frame';
 }
 
-export const V12 = defineFamily({
+export const WAN_3_VIDEO = defineFamily({
   id: 'V12',
   type: 'VIDEO',
   fields: [
@@ -187,7 +187,7 @@ export const V12 = defineFamily({
       if (firstFrame >= 0 && firstRef >= 0) {
         throw refuse(`imageWithRoles[${Math.max(firstFrame, firstRef)}].role`, 'mixes frame roles (first_frame, last_frame) with reference_image; the frame and reference families cannot be mixed');
       }
-      const type = v12GenerationType(input);
+      const type = wan3GenerationType(input);
       if (type === 'frame') {
         for (const f of ['videoUrls', 'audioUrls']) {
           if (has(input, f)) throw refuse(f, 'belongs to the reference family and cannot be used with generationType frame');

@@ -8,7 +8,7 @@
  * - `beta`: the `anthropic-beta` header, when a deployment needs beta features.
  * - `headers`: extra request headers.
  */
-import type { Dispatcher } from 'undici';
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { renderAnthropicMessagesRequest } from '../../../protocols/anthropic-messages/anthropic-messages.request-renderer.ts';
 import { parseAnthropicMessage } from '../../../protocols/anthropic-messages/anthropic-messages.response.ts';
@@ -19,7 +19,7 @@ import { readStringRecord } from '../provider-options.ts';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-export function createAnthropicMessagesProvider(config: ProviderConfig, dispatcher: Dispatcher): ChatProvider {
+export function createAnthropicMessagesProvider(config: ProviderConfig, http: UpstreamHttpClient): ChatProvider {
   const baseUrl = (config.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const o = config.options;
   const defaultMaxTokens = typeof o.defaultMaxTokens === 'number' && o.defaultMaxTokens > 0 ? o.defaultMaxTokens : 4096;
@@ -35,5 +35,5 @@ export function createAnthropicMessagesProvider(config: ProviderConfig, dispatch
     render: (request, target) => renderAnthropicMessagesRequest(request, { model: target.upstreamModel, defaultMaxTokens }),
     parseResponse: parseAnthropicMessage,
     createDecoder: (estimatedInputTokens) => createAnthropicStreamDecoder({ estimatedInputTokens }),
-  }, dispatcher);
+  }, http);
 }

@@ -7,7 +7,8 @@
  * trusted outcome.
  */
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { isRecord, parseJson, type UpstreamHttp } from '../shared/upstream-http.ts';
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
+import { isRecord, parseJson } from '../shared/json-values.ts';
 
 const TOLERANCE_S = 300;
 const REFRESH_MS = 24 * 60 * 60 * 1000;
@@ -22,11 +23,11 @@ export class FalWebhookKeys {
   #keys: KeyObject[];
   readonly #staticKeys: KeyObject[];
   readonly #jwksUrl: string | undefined;
-  readonly #http: UpstreamHttp;
+  readonly #http: UpstreamHttpClient;
   #fetchedAt = 0;
   #fetching: Promise<void> | undefined;
 
-  constructor(staticX: string[], jwksUrl: string | undefined, http: UpstreamHttp) {
+  constructor(staticX: string[], jwksUrl: string | undefined, http: UpstreamHttpClient) {
     this.#staticKeys = staticX.map(ed25519FromX);
     this.#keys = [...this.#staticKeys];
     this.#jwksUrl = jwksUrl;

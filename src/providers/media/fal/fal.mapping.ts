@@ -10,7 +10,7 @@
  * app cannot serve, so that the route is skipped before any charge instead of failing upstream.
  */
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
-import { v11Workflow } from '../../../domain/catalog/index.ts';
+import { wan27Workflow } from '../../../domain/catalog/index.ts';
 import { asString, type FieldTable, firstItem, has, lookup, mapFields, roleItems, stringList } from '../shared/field-mapping.ts';
 import type { MediaJob, RouteRefusal, RouteRequest } from '../media-provider.ts';
 
@@ -166,7 +166,7 @@ export const FAL_ROUTES: Readonly<Record<string, FalRoute>> = {
     fields: { rules: { size: 'aspect_ratio', duration: asString('duration'), imageUrls: firstItem('image_url'), firstFrameImage: 'first_image_url', lastFrameImage: 'end_image_url' } },
   },
   V11: {
-    mode: (input) => v11Workflow(input),
+    mode: (input) => wan27Workflow(input),
     fields: { rules: { size: 'aspect_ratio', duration: asString('duration'), imageUrls: firstItem('image_url'), editVideoUrl: 'video_url', continueVideoUrl: 'video_url' } },
   },
 };

@@ -25,7 +25,8 @@ import { httpError, isTransientStatus, protocolError, statusClass, submitWithout
 import { commonSettings, type CommonSettings, optionString, optionStrings } from '../shared/provider-options.ts';
 import { expectedFileType, guessFileType, isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
-import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
+import type { UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { bodySnippet, isRecord, parseJson, stringAt } from '../shared/json-values.ts';
 import { falRefusal, falRequest } from './fal.mapping.ts';
 import { FalWebhookKeys } from './fal-webhook.ts';
 

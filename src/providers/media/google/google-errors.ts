@@ -5,7 +5,8 @@
  */
 import type { ProviderError } from '../media-provider.ts';
 import { httpError } from '../shared/provider-errors.ts';
-import { bodySnippet, isRecord, numberAt, parseJson, recordAt, stringAt, type UpstreamResponse } from '../shared/upstream-http.ts';
+import { retryAfterMs as headerRetryAfterMs, type UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { bodySnippet, isRecord, numberAt, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 
 function details(error: Record<string, unknown> | undefined): Record<string, unknown>[] {
   return error && Array.isArray(error.details) ? error.details.filter(isRecord) : [];
@@ -23,13 +24,7 @@ function durationMs(text: string | undefined): number | undefined {
 
 /** How long Google asks us to wait: the Retry-After header (seconds or a date), else RetryInfo.retryDelay. */
 export function retryAfterMs(response: UpstreamResponse, now = Date.now()): number | undefined {
-  const header = response.headers['retry-after']?.trim();
-  if (header) {
-    if (/^\d+$/u.test(header)) return Number(header) * 1000;
-    const at = Date.parse(header);
-    if (Number.isFinite(at)) return Math.max(0, at - now);
-  }
-  return durationMs(stringAt(detailOf(recordAt(parseJson(response.body), 'error'), 'RetryInfo'), 'retryDelay'));
+  return headerRetryAfterMs(response.headers, now) ?? durationMs(stringAt(detailOf(recordAt(parseJson(response.body), 'error'), 'RetryInfo'), 'retryDelay'));
 }
 
 /** An error answer of the Gemini API as a ProviderError. */

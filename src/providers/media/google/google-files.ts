@@ -9,7 +9,7 @@ import { isOutboundUrlError } from '../../../adapters/outbound/outbound-url-erro
 import type { ProviderError } from '../media-provider.ts';
 import { decodeDataUri } from '../shared/multipart.ts';
 import { isTransientStatus } from '../shared/provider-errors.ts';
-import type { UpstreamHttp } from '../shared/upstream-http.ts';
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import { googleError } from './google-errors.ts';
 
 export interface InlineImage {
@@ -65,7 +65,7 @@ export type DownloadOutcome =
   | { kind: 'failed'; error: ProviderError };
 
 export interface DownloadDeps {
-  http: UpstreamHttp;
+  http: UpstreamHttpClient;
   guarded: GuardedHttpClient;
   /** The configured API origin: the only one our key is sent to. */
   apiOrigin: string;

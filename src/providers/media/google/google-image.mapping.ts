@@ -8,7 +8,7 @@
  */
 import type { ImageOutputSpec, ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import type { ProviderError, UpstreamFile } from '../media-provider.ts';
-import { isRecord, recordAt, stringAt } from '../shared/upstream-http.ts';
+import { isRecord, recordAt, stringAt } from '../shared/json-values.ts';
 import type { InlineImage } from './google-files.ts';
 import { type BlobJson, blobData } from './google-json.ts';
 import { aspectRatioOf, imageSizeOf } from './google-models.ts';

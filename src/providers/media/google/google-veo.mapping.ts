@@ -12,7 +12,7 @@
  */
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import type { ProviderError } from '../media-provider.ts';
-import { isRecord, numberAt, recordAt, stringAt } from '../shared/upstream-http.ts';
+import { isRecord, numberAt, recordAt, stringAt } from '../shared/json-values.ts';
 import { operationError } from './google-errors.ts';
 import type { InlineImage } from './google-files.ts';
 import type { BlobJson } from './google-json.ts';

@@ -15,6 +15,7 @@ import type {
   MediaJob,
   MediaProvider,
   MediaProviderFactory,
+  MediaProviderDeps,
   MediaProviderFactoryOptions,
   PollOutcome,
   ProviderError,
@@ -26,7 +27,8 @@ import type {
 import { stringList } from '../shared/field-mapping.ts';
 import { isTransientStatus, protocolError, submitWithoutAnswer, unsupported } from '../shared/provider-errors.ts';
 import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
-import { parseJson, stringAt, type UpstreamRequest } from '../shared/upstream-http.ts';
+import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-client.ts';
+import { parseJson, stringAt } from '../shared/json-values.ts';
 import { googleError, retryAfterMs } from './google-errors.ts';
 import { downloadResult, fetchReferenceImage, type InlineImage } from './google-files.ts';
 import { imageRequestBody, readImageAnswer } from './google-image.mapping.ts';
@@ -54,11 +56,11 @@ class GoogleProvider implements MediaProvider {
   readonly #maxReferenceBytes: number;
   readonly #maxInlineBytes: number;
 
-  constructor(o: MediaProviderFactoryOptions) {
+  constructor(o: MediaProviderFactoryOptions, deps: MediaProviderDeps) {
     this.name = o.name;
     this.#s = commonSettings(o, 'https://generativelanguage.googleapis.com', 10_000);
     this.defaultPollMs = this.#s.pollMs;
-    this.#guarded = o.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
+    this.#guarded = deps.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
     this.#apiVersion = optionString(o, 'apiVersion') ?? 'v1beta';
     if (!/^v\d+(?:alpha|beta)?\d*$/u.test(this.#apiVersion)) throw new ConfigError(`providers.${o.name}.options.apiVersion`, `must be an API version such as v1beta (got ${JSON.stringify(this.#apiVersion)})`);
     this.#apiOrigin = new URL(this.#s.baseUrl).origin;
@@ -171,4 +173,4 @@ class GoogleProvider implements MediaProvider {
   }
 }
 
-export const createGoogleProvider: MediaProviderFactory = (options) => new GoogleProvider(options);
+export const createGoogleProvider: MediaProviderFactory = (options, deps) => new GoogleProvider(options, deps);

@@ -4,7 +4,7 @@
  */
 import type { ProviderError, ProviderErrorCode } from '../media-provider.ts';
 import { statusClass } from '../shared/provider-errors.ts';
-import { isRecord, numberAt, stringAt } from '../shared/upstream-http.ts';
+import { isRecord, numberAt, stringAt } from '../shared/json-values.ts';
 
 interface KieCodeClass {
   retryable: boolean;

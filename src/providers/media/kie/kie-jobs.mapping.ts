@@ -8,7 +8,7 @@
  * (docs/media-providers.md "kie"); fields without a rule are sent snake_cased.
  */
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
-import { v10Mode, v11Workflow } from '../../../domain/catalog/index.ts';
+import { pixverseMode, wan27Workflow } from '../../../domain/catalog/index.ts';
 import { asString, type FieldTable, firstItem, has, lookup, mapFields, roleItems, stringList } from '../shared/field-mapping.ts';
 import type { MediaJob, RouteRefusal, RouteRequest } from '../media-provider.ts';
 
@@ -213,7 +213,7 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
   },
   /** PixVerse: the mode selects the kie model; extension names the parent's kie task. */
   V10: {
-    model: named((m, input) => `${base(m)}/${v10Mode(input)}`),
+    model: named((m, input) => `${base(m)}/${pixverseMode(input)}`),
     fields: {
       rules: {
         size: 'aspect_ratio',
@@ -245,7 +245,7 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
   /** Wan 2.7: one kie model per workflow. */
   V11: {
     model: named((m, input) => {
-      const workflow = v11Workflow(input);
+      const workflow = wan27Workflow(input);
       const suffix = workflow === 'edit-video' ? 'video-edit' : workflow === 'continuation' ? 'video-extend' : workflow;
       return `${base(m)}-${suffix}`;
     }),

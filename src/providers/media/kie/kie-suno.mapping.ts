@@ -6,7 +6,7 @@
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import type { MediaJob, MusicTrackOutput, ProviderError, RouteRefusal, RouteRequest, UpstreamFile } from '../media-provider.ts';
 import { isHttpUrl } from '../shared/result-files.ts';
-import { isRecord, numberAt, recordAt, stringAt } from '../shared/upstream-http.ts';
+import { isRecord, numberAt, recordAt, stringAt } from '../shared/json-values.ts';
 
 export type SunoResultKind = 'tracks' | 'video' | 'lyrics' | 'wav' | 'stems' | 'midi';
 

@@ -11,7 +11,7 @@
 import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import type { MediaJob, RouteRefusal, RouteRequest } from '../media-provider.ts';
 import { has, stringList } from '../shared/field-mapping.ts';
-import { isRecord, stringAt } from '../shared/upstream-http.ts';
+import { isRecord, stringAt } from '../shared/json-values.ts';
 
 const VEO_MODELS: Readonly<Record<string, string>> = {
   'veo-3.1-fast': 'veo3_fast',

@@ -24,7 +24,8 @@ import { commonSettings, type CommonSettings, optionString } from '../shared/pro
 import { isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
 import { urlFile } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
-import { isRecord, parseJson, recordAt, stringAt, type UpstreamRequest } from '../shared/upstream-http.ts';
+import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-client.ts';
+import { isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
 import { kieJobRefusal, kieJobRequest } from './kie-jobs.mapping.ts';
 import { type SunoAsyncCall, sunoCall, sunoRefusal, sunoResult, sunoState } from './kie-suno.mapping.ts';
@@ -36,10 +37,15 @@ const CALLBACK_TOLERANCE_S = 300;
 
 type Api = 'market' | 'veo' | 'suno';
 
+/** The families kie serves from its own Veo 3.1 and Suno APIs; every other family goes to the Market jobs API. */
+const API_BY_FAMILY: ReadonlyMap<string, Api> = new Map([
+  ['V3', 'veo'],
+  ['V4', 'veo'],
+  ['M1', 'suno'],
+]);
+
 function apiOf(job: Pick<MediaJob, 'family'>): Api {
-  if (job.family === 'M1') return 'suno';
-  if (job.family === 'V3' || job.family === 'V4') return 'veo';
-  return 'market';
+  return API_BY_FAMILY.get(job.family) ?? 'market';
 }
 
 class KieProvider implements MediaProvider {

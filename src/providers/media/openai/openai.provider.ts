@@ -16,6 +16,7 @@ import type {
   MediaJob,
   MediaProvider,
   MediaProviderFactory,
+  MediaProviderDeps,
   MediaProviderFactoryOptions,
   PollOutcome,
   ProviderError,
@@ -27,7 +28,8 @@ import { stringList } from '../shared/field-mapping.ts';
 import { decodeDataUri, type MultipartPart, multipartBody } from '../shared/multipart.ts';
 import { httpError, isTransientStatus, protocolError, submitWithoutAnswer, unsupported } from '../shared/provider-errors.ts';
 import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
-import { bodySnippet, type HttpExchange, isRecord, numberAt, parseJson, recordAt, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
+import type { HttpExchange, UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { bodySnippet, isRecord, numberAt, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { OPENAI_VIDEO_SECONDS, openAiImageQuality, openAiImageSize, openAiVideoSize } from './openai-sizes.ts';
 
 const MAX_REFERENCE_IMAGES = 16;
@@ -67,11 +69,11 @@ class OpenAiProvider implements MediaProvider {
   readonly #maxVideoBytes: number;
   readonly #windowMs: number;
 
-  constructor(o: MediaProviderFactoryOptions) {
+  constructor(o: MediaProviderFactoryOptions, deps: MediaProviderDeps) {
     this.name = o.name;
     this.#s = commonSettings(o, 'https://api.openai.com/v1', 10_000);
     this.defaultPollMs = this.#s.pollMs;
-    this.#guarded = o.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
+    this.#guarded = deps.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
     this.#imageQuality = optionString(o, 'imageQuality');
     this.#imageTimeoutMs = optionNumber(o, 'imageTimeoutMs', Math.max(o.timeoutMs, 180_000));
     this.#downloadTimeoutMs = optionNumber(o, 'downloadTimeoutMs', Math.max(o.timeoutMs, 120_000));
@@ -283,4 +285,4 @@ class OpenAiProvider implements MediaProvider {
   }
 }
 
-export const createOpenAiProvider: MediaProviderFactory = (options) => new OpenAiProvider(options);
+export const createOpenAiProvider: MediaProviderFactory = (options, deps) => new OpenAiProvider(options, deps);

@@ -68,12 +68,15 @@ function gptImageInput(input: ValidatedInput, options: ReplicateMappingOptions):
 
 interface ReplicateRoute {
   fields: FieldTable;
+  /** Models of this family whose published schema we follow instead of `fields`, by `owner/name`. */
+  schemaModels?: Readonly<Record<string, GptImageModel>>;
   extra?: (input: ValidatedInput) => Record<string, unknown>;
 }
 
 export const REPLICATE_ROUTES: Readonly<Record<string, ReplicateRoute>> = {
   /** openai/gpt-image-* models without a recorded schema: aspect ratio, input images, quality from the tier (a guess). */
   I4: {
+    schemaModels: GPT_IMAGE_MODELS,
     fields: { rules: { urls: 'input_images', size: 'aspect_ratio', resolution: false } },
     extra: (input) => ({ quality: input.resolution === '1k' ? 'medium' : 'high', number_of_images: 1, output_format: 'png' }),
   },
@@ -96,15 +99,20 @@ export function replicateTarget(upstreamModel: string): ReplicateTarget {
   return { model, version: version || undefined };
 }
 
+function schemaModel(family: string, model: string): GptImageModel | undefined {
+  const models = Object.hasOwn(REPLICATE_ROUTES, family) ? REPLICATE_ROUTES[family]?.schemaModels : undefined;
+  return models && Object.hasOwn(models, model) ? models[model] : undefined;
+}
+
 /** Why this route cannot serve the request as asked, before anything is sent; undefined when it can. */
 export function replicateRefusal(request: RouteRequest, options: ReplicateMappingOptions): RouteRefusal | undefined {
   const { model } = replicateTarget(request.upstreamModel);
-  const known = request.family === 'I4' ? GPT_IMAGE_MODELS[model] : undefined;
+  const known = schemaModel(request.family, model);
   return known ? gptImageRefusal(model, known, request.input, options) : undefined;
 }
 
 export function replicateInput(job: MediaJob, options: ReplicateMappingOptions): Record<string, unknown> {
-  const known = job.family === 'I4' ? GPT_IMAGE_MODELS[replicateTarget(job.upstreamModel).model] : undefined;
+  const known = schemaModel(job.family, replicateTarget(job.upstreamModel).model);
   if (known) return gptImageInput(job.input, options);
   const route = REPLICATE_ROUTES[job.family] ?? FALLBACK;
   return { ...mapFields(job.input, route.fields), ...route.extra?.(job.input) };

@@ -26,7 +26,8 @@ import { httpError, isTransientStatus, protocolError, retryDelayMs, submitWithou
 import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
 import { guessFileType, isHttpUrl, urlFile } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
-import { bodySnippet, isRecord, parseJson, stringAt, type UpstreamRequest, type UpstreamResponse } from '../shared/upstream-http.ts';
+import type { UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { bodySnippet, isRecord, parseJson, stringAt } from '../shared/json-values.ts';
 import { type ReplicateMappingOptions, replicateInput, replicateRefusal, replicateTarget } from './replicate.mapping.ts';
 
 const MAX_LIST_PAGES = 5;

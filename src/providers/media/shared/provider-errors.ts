@@ -7,7 +7,7 @@
  * balance there spent, the model unknown there) is retryable, because the reserve route may serve it.
  */
 import type { ProviderError, ProviderErrorCode, SubmitOutcome } from '../media-provider.ts';
-import type { HttpExchange } from './upstream-http.ts';
+import { type HttpExchange, retryAfterMs } from '../../../adapters/outbound/upstream-http-client.ts';
 
 interface StatusClass {
   retryable: boolean;
@@ -59,13 +59,9 @@ export function isTransientStatus(status: number): boolean {
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 /**
- * When to ask again after a transient answer (429, 5xx): the upstream's `Retry-After` (delay-seconds or
- * an HTTP date, RFC 9110 §10.2.3) when it sent one, never sooner than `fallbackMs`, at most ten minutes.
+ * When to ask again after a transient answer (429, 5xx): the upstream's Retry-After (`retryAfterMs`)
+ * when it sent one, never sooner than `fallbackMs`, at most ten minutes.
  */
 export function retryDelayMs(response: { headers: Record<string, string> }, fallbackMs: number, now: number = Date.now()): number {
-  const value = response.headers['retry-after']?.trim();
-  let asked: number | undefined;
-  if (value !== undefined && /^\d+$/u.test(value)) asked = Number(value) * 1000;
-  else if (value !== undefined && /[a-z]/iu.test(value) && !Number.isNaN(Date.parse(value))) asked = Date.parse(value) - now;
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(fallbackMs, asked ?? 0));
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(fallbackMs, retryAfterMs(response.headers, now) ?? 0));
 }

@@ -1,7 +1,7 @@
 /** Reading the style-specific `options` of a provider's config, and what every style shares. */
 import { ConfigError } from '../../../domain/config-error.ts';
 import type { MediaProviderFactoryOptions } from '../media-provider.ts';
-import { UpstreamHttp } from './upstream-http.ts';
+import { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 
 function fail(provider: string, key: string, expected: string): never {
   throw new ConfigError(`providers.${provider}.options.${key}`, `must be ${expected}`);
@@ -60,7 +60,7 @@ export function baseUrlOf(o: MediaProviderFactoryOptions, fallback: string | und
 export interface CommonSettings {
   baseUrl: string;
   apiKey: string;
-  http: UpstreamHttp;
+  http: UpstreamHttpClient;
   pollMs: number;
   /** Delay before polling again after a poll that did not get through. */
   retryPollMs: number;
@@ -74,7 +74,7 @@ export function commonSettings(o: MediaProviderFactoryOptions, defaultBaseUrl: s
     apiKey,
     // Idle sockets are dropped before the usual 5 s server idle timeout, so a submit is not written to a
     // socket the upstream is closing (which would make its outcome unknown).
-    http: new UpstreamHttp({ timeoutMs: o.timeoutMs, keepAliveMs: optionNumber(o, 'keepAliveMs', 4_000) }),
+    http: new UpstreamHttpClient({ timeoutMs: o.timeoutMs, keepAliveMs: optionNumber(o, 'keepAliveMs', 4_000), userAgent: 'Switchboard/0.1 (+media-provider)' }),
     pollMs: optionNumber(o, 'pollIntervalMs', defaultPollMs),
     retryPollMs: optionNumber(o, 'retryPollMs', Math.max(defaultPollMs, 5_000)),
   };

@@ -28,7 +28,8 @@ import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from
 import { commonSettings, type CommonSettings, optionBoolean, optionString } from '../shared/provider-options.ts';
 import { isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
-import { bodySnippet, type HttpExchange, isRecord, parseJson, recordAt, stringAt, type UpstreamResponse } from '../shared/upstream-http.ts';
+import type { HttpExchange, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { bodySnippet, isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 
 const FILE_TYPES = new Set<ResultFileType>(['image', 'video', 'music']);
 

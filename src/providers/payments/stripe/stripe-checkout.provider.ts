@@ -1,9 +1,12 @@
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { StripeConfig } from '../../../config/config.types.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import type { CheckoutRequest, CheckoutSession, PaymentEvent, PaymentProvider } from '../../../ports/payment-provider.port.ts';
 import { checkStripeSignature } from './stripe-signature.ts';
 
 const TIMEOUT_MS = 20_000;
+/** A Checkout Session object is a few KiB; more is not an answer we can use. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * The API version every call is made at, so that a change of the account's default version cannot
@@ -14,17 +17,28 @@ const TIMEOUT_MS = 20_000;
  */
 export const STRIPE_API_VERSION = '2026-10-28.endive';
 
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Stripe Checkout over its plain HTTP API (no SDK: two calls do not need one): a one-off `payment`
+ * Stripe Checkout over its plain HTTP API (no SDK: two calls do not need one), through the provider
+ * HTTP client (its address policy, deadline and bounded answer): a one-off `payment`
  * session with an inline USD price, and the `Stripe-Signature` check of its webhooks.
  * https://docs.stripe.com/api/checkout/sessions/create, https://docs.stripe.com/webhooks#verify-manually
  */
 export class StripeCheckoutProvider implements PaymentProvider {
   readonly name = 'stripe';
   readonly #config: StripeConfig;
+  readonly #http: UpstreamHttpClient;
 
-  constructor(config: StripeConfig) {
+  constructor(config: StripeConfig, http: UpstreamHttpClient) {
     this.#config = config;
+    this.#http = http;
   }
 
   async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
@@ -40,26 +54,27 @@ export class StripeCheckoutProvider implements PaymentProvider {
     form.set('metadata[checkout_id]', request.checkoutId);
     form.set('metadata[user_id]', request.userId);
     if (request.email) form.set('customer_email', request.email);
-    let response: Response;
-    try {
-      response = await fetch(`${this.#config.apiBase}/v1/checkout/sessions`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${this.#config.secretKey}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          'idempotency-key': request.idempotencyKey,
-          'stripe-version': STRIPE_API_VERSION,
-        },
-        body: form.toString(),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new AppError('upstream_error', 'the payment provider could not be reached; try again', { cause: error });
+    const exchange = await this.#http.send({
+      method: 'POST',
+      url: `${this.#config.apiBase}/v1/checkout/sessions`,
+      headers: {
+        authorization: `Bearer ${this.#config.secretKey}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': request.idempotencyKey,
+        'stripe-version': STRIPE_API_VERSION,
+      },
+      body: form.toString(),
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
+    if (exchange.kind === 'no-response') {
+      throw new AppError('upstream_error', 'the payment provider could not be reached; try again', { cause: new Error(exchange.error.message) });
     }
-    const body = (await response.json().catch(() => undefined)) as { id?: unknown; url?: unknown; error?: { message?: unknown } } | undefined;
-    if (!response.ok || typeof body?.id !== 'string' || typeof body.url !== 'string') {
+    const { status } = exchange.response;
+    const body = parseJson(exchange.response.body) as { id?: unknown; url?: unknown; error?: { message?: unknown } } | undefined;
+    if (status < 200 || status >= 300 || typeof body?.id !== 'string' || typeof body.url !== 'string') {
       const detail = typeof body?.error?.message === 'string' ? `: ${body.error.message}` : '';
-      throw new AppError('upstream_error', `the payment provider refused the checkout (HTTP ${response.status})${detail}`);
+      throw new AppError('upstream_error', `the payment provider refused the checkout (HTTP ${status})${detail}`);
     }
     return { sessionId: body.id, url: body.url };
   }

@@ -3,7 +3,7 @@ import type { OutputSpec, ValidatedInput } from '../catalog.types.ts';
 import { defineFamily, enumDimension } from '../dsl/family.ts';
 import { videoOutput } from '../dsl/output.ts';
 import { count, has, numberOf, type RuleContext, refuse, str } from '../dsl/rules.ts';
-import { AUDIO_ENGINES, CUSTOM_MODE_ACTIONS, LYRICS_ENGINES, M1_ACTION_FIELDS, M1_FIELDS, SECTION_ACTIONS, SOURCE_ACTIONS } from './m1.fields.ts';
+import { AUDIO_ENGINES, CUSTOM_MODE_ACTIONS, LYRICS_ENGINES, SUNO_ACTION_FIELDS, SUNO_FIELDS, SECTION_ACTIONS, SOURCE_ACTIONS } from './suno.fields.ts';
 
 function action(input: ValidatedInput): string {
   return String(input.action);
@@ -12,7 +12,7 @@ function action(input: ValidatedInput): string {
 /** Each action has its own fields; others are refused when given and dropped when only defaulted. */
 function onlyActionFields({ input, given }: RuleContext): void {
   const a = action(input);
-  const allowed = new Set(['action', ...(M1_ACTION_FIELDS[a] ?? [])]);
+  const allowed = new Set(['action', ...(SUNO_ACTION_FIELDS[a] ?? [])]);
   for (const name of given) {
     if (!allowed.has(name)) throw refuse(name, `is not used by action ${a}`);
   }
@@ -98,7 +98,7 @@ function customMode({ input }: RuleContext): void {
 
 /** Defaults of fields the action does not use are dropped, so the input holds only what applies. */
 function dropUnused({ input }: RuleContext): void {
-  const allowed = new Set(['action', ...(M1_ACTION_FIELDS[action(input)] ?? [])]);
+  const allowed = new Set(['action', ...(SUNO_ACTION_FIELDS[action(input)] ?? [])]);
   for (const key of Object.keys(input)) if (!allowed.has(key)) delete input[key];
 }
 
@@ -151,11 +151,11 @@ function m1Output(input: ValidatedInput): OutputSpec {
   }
 }
 
-export const M1 = defineFamily({
+export const SUNO = defineFamily({
   id: 'M1',
   type: 'MUSIC',
-  fields: M1_FIELDS,
-  fieldsByChoice: { field: 'action', fields: M1_ACTION_FIELDS },
+  fields: SUNO_FIELDS,
+  fieldsByChoice: { field: 'action', fields: SUNO_ACTION_FIELDS },
   rules: [onlyActionFields, engines, actionNeeds, customMode],
   normalize: dropUnused,
   billing: { unit: 'generation', dimensions: { action: enumDimension('action') } },

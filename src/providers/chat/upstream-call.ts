@@ -1,31 +1,18 @@
 /**
- * Outbound HTTP for the chat adapters, on undici's low-level `dispatch` API: the response arrives as
- * callbacks (status and headers, then each body chunk), which we hand straight to a parser. No
- * Readable stream, async iterator or abort signal is built per request, which saves CPU on every
- * request and memory on every open stream. Also: the per-attempt time-out and cancellation, and the
- * classification of failures into values.
+ * How a chat adapter calls its upstream, on undici's low-level `dispatch` API over the provider
+ * client's pooled connections (`UpstreamHttpClient.dispatcher`): the response arrives as callbacks
+ * (status and headers, then each body chunk), which we hand straight to a parser. No Readable stream,
+ * async iterator or abort signal is built per request, which saves CPU on every request and memory on
+ * every open stream. What is chat's own stays here: the per-attempt time-out and cancellation (a
+ * stream stops the time-out at its first event), and failures as `ChatUpstreamError` values read from
+ * OpenAI's and Anthropic's error bodies. Transport classification and Retry-After come from the client.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { BoundedBody, describeTransportError, retryAfterMs, type UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import { isObject } from '../../domain/chat/json-input.ts';
 import type { ChatUpstreamError } from './chat-provider.ts';
 import { isRetryableStatus } from './chat-provider.ts';
-
-/**
- * The Agent all chat adapters share (built by the registry, never at import time). Keep-alive reuses
- * connections across requests; `allowH2` (undici's default) multiplexes on vendors that offer HTTP/2.
- * Pipelining stays at 1: a streamed answer can last minutes, and every request pipelined behind it on
- * the same HTTP/1.1 connection would wait for it (head-of-line blocking); more connections serve
- * throughput better.
- */
-export function createUpstreamAgent(): Agent {
-  return new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 300_000,
-    pipelining: 1,
-    connect: { timeout: 10_000 },
-  });
-}
 
 /** Where one upstream style posts: split once per provider, with its headers merged once. */
 export interface UpstreamEndpoint {
@@ -34,8 +21,9 @@ export interface UpstreamEndpoint {
   headers: Record<string, string>;
 }
 
-export function upstreamEndpoint(url: string, headers: Record<string, string>): UpstreamEndpoint {
-  const parsed = new URL(url);
+/** Checked once against the client's address policy (a refused base URL is a configuration error). */
+export function upstreamEndpoint(http: UpstreamHttpClient, url: string, headers: Record<string, string>): UpstreamEndpoint {
+  const parsed = http.checkUrl(url);
   return {
     origin: parsed.origin,
     path: `${parsed.pathname}${parsed.search}`,
@@ -177,31 +165,6 @@ class WholeAnswerHandler implements Dispatcher.DispatchHandler {
   }
 }
 
-/** Body chunks kept up to a limit. */
-export class BoundedBody {
-  #chunks: Buffer[] = [];
-  #size = 0;
-
-  /** False when the limit was reached (what fits is kept). */
-  add(chunk: Buffer, limit: number): boolean {
-    const room = limit - this.#size;
-    if (chunk.length > room) {
-      if (room > 0) this.#chunks.push(chunk.subarray(0, room));
-      this.#size = limit;
-      return false;
-    }
-    this.#chunks.push(chunk);
-    this.#size += chunk.length;
-    return true;
-  }
-
-  text(): string {
-    const chunks = this.#chunks;
-    if (chunks.length === 1) return (chunks[0] as Buffer).toString('utf8');
-    return Buffer.concat(chunks, this.#size).toString('utf8');
-  }
-}
-
 /** A non-2xx answer as a failure value: the upstream's own message and type when its body has them. */
 export function failureFromText(status: number, headers: IncomingHttpHeaders, text: string): ChatUpstreamError {
   const error: ChatUpstreamError = { status, retryable: isRetryableStatus(status), message: `The upstream answered HTTP ${status}.`, upstreamBody: text };
@@ -221,42 +184,20 @@ export function failureFromText(status: number, headers: IncomingHttpHeaders, te
   return error;
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
-
 /** A transport error (or our abort) as a failure value. */
 export function failureFromError(error: unknown, attempt: UpstreamAttempt): ChatUpstreamError {
   if (attempt.abortKind === 'client') return { status: 499, retryable: false, message: 'The client cancelled the request.' };
   if (attempt.abortKind === 'timeout') {
     return { status: 504, retryable: true, message: `The upstream did not answer within ${attempt.timeoutMs} ms.` };
   }
-  const code = errorCode(error);
-  if (code !== undefined && TIMEOUT_CODES.has(code)) return { status: 504, retryable: true, message: `The upstream timed out (${code}).` };
-  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  const transport = describeTransportError(error);
+  if (transport.timeout) return { status: 504, retryable: true, message: `The upstream timed out (${transport.code}).` };
+  const detail = transport.code ?? (error instanceof Error ? error.message : String(error));
   return { status: 502, retryable: true, message: `The upstream connection failed (${detail}).` };
 }
 
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = current.cause;
-  }
-  return undefined;
-}
-
-/** Seconds to wait, from `retry-after-ms` (OpenAI), or `retry-after` as seconds or an HTTP date. */
+/** Whole seconds to wait (rounded up), as chat errors carry it; see `retryAfterMs`. */
 export function retryAfterSeconds(headers: IncomingHttpHeaders, now = Date.now()): number | undefined {
-  const ms = Number(headerValue(headers['retry-after-ms']));
-  if (headerValue(headers['retry-after-ms']) !== undefined && Number.isFinite(ms) && ms >= 0) return Math.ceil(ms / 1000);
-  const raw = headerValue(headers['retry-after']);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+  const ms = retryAfterMs(headers, now);
+  return ms === undefined ? undefined : Math.ceil(ms / 1000);
 }

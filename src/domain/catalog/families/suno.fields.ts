@@ -1,8 +1,8 @@
-/** M1 (Suno): the fields, and which fields each action uses. Rules and outputs are in m1.family.ts. */
+/** M1 (Suno): the fields, and which fields each action uses. Rules and outputs are in suno.family.ts. */
 import type { FieldDef, OptionDef } from '../dsl/field.types.ts';
 import { bool, choice, int, list, mediaUrl, mediaUrls, num, object, taskId, taskIds, text } from '../dsl/fields.ts';
 
-export const M1_ACTIONS: OptionDef[] = [
+export const SUNO_ACTIONS: OptionDef[] = [
   { value: 'music', caps: ['music-generation'] },
   { value: 'extend', caps: ['audio-extension'] },
   { value: 'cover', caps: ['cover'] },
@@ -41,8 +41,8 @@ export const LYRICS_ENGINES = ['remi-v1', 'default'];
 
 const KEYS = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 
-export const M1_FIELDS: FieldDef[] = [
-  choice('action', M1_ACTIONS, { default: 'music', description: 'Operation; each action uses its own subset of the fields (see docs).' }),
+export const SUNO_FIELDS: FieldDef[] = [
+  choice('action', SUNO_ACTIONS, { default: 'music', description: 'Operation; each action uses its own subset of the fields (see docs).' }),
   choice('mv', [...AUDIO_ENGINES, ...LYRICS_ENGINES], {
     label: 'Model version',
     description: 'Engine version: v3.5 to v5.5 or custom for audio actions; remi-v1 or default for lyrics.',
@@ -124,7 +124,7 @@ const SOURCE = ['sourceTaskId', 'audioId', 'audioUrl'];
 const SECTION = ['startS', 'endS'];
 
 /** The fields each action uses besides `action`; anything else is refused (defaults are dropped). */
-export const M1_ACTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
+export const SUNO_ACTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
   music: GENERATIVE,
   extend: [...GENERATIVE, ...SOURCE, 'continueAt'],
   cover: [...GENERATIVE, 'audioUrl'],
@@ -163,7 +163,7 @@ export const CUSTOM_MODE_ACTIONS: ReadonlySet<string> = new Set(['music', 'exten
 
 /** Actions that need a source track: sourceTaskId or audioUrl. */
 export const SOURCE_ACTIONS: ReadonlySet<string> = new Set(
-  Object.entries(M1_ACTION_FIELDS)
+  Object.entries(SUNO_ACTION_FIELDS)
     .filter(([, fields]) => fields.includes('sourceTaskId') && fields.includes('audioUrl'))
     .map(([a]) => a),
 );

@@ -1,0 +1,61 @@
+/**
+ * One base for every OpenAI-compatible `/chat/completions` upstream (as Portkey's `open-ai-base`): the
+ * request cycle, the body and the stream are OpenAI's; a vendor differs only by the data of its entry
+ * in `openai-compatible.vendors.ts` (default base URL, how the key is sent, fixed headers, which name
+ * the output limit takes). `baseUrl` is written as the OpenAI SDK takes it, e.g.
+ * `https://api.openai.com/v1`.
+ *
+ * options (every vendor):
+ * - `maxTokensField`: `max_tokens` or `max_completion_tokens`; default `max_completion_tokens` for
+ *   api.openai.com (its reasoning models refuse the old name), else the vendor's (`max_tokens`, the
+ *   name every compatible server knows).
+ * - `headers`: extra request headers (OpenRouter's `HTTP-Referer`, an organisation header, …).
+ */
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
+import type { ProviderConfig } from '../../../config/config.types.ts';
+import { renderOpenAiChatRequest } from '../../../protocols/openai-chat/openai-chat.request-renderer.ts';
+import { parseOpenAiChatResponse } from '../../../protocols/openai-chat/openai-chat.response.ts';
+import { createOpenAiStreamDecoder } from '../../../protocols/openai-chat/openai-stream.decoder.ts';
+import type { ChatProvider } from '../chat-provider.ts';
+import { createHttpChatProvider } from '../http-chat.provider.ts';
+import { readStringRecord } from '../provider-options.ts';
+
+export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
+
+/** What makes one OpenAI-compatible vendor different from another: data, never code. */
+export interface OpenAiCompatibleVendor {
+  /** Used when the provider's config gives no `baseUrl`. */
+  defaultBaseUrl: string;
+  /** How the API key is sent: `Authorization: Bearer …` (the default), or in a header of this name. */
+  apiKeyHeader?: string;
+  /** Sent with every request, under the operator's `options.headers`. */
+  headers?: Readonly<Record<string, string>>;
+  /** The output limit's name when the option does not say; api.openai.com always takes `max_completion_tokens`. */
+  maxTokensField?: MaxTokensField;
+}
+
+function maxTokensFieldOf(config: ProviderConfig, vendor: OpenAiCompatibleVendor, baseUrl: string): MaxTokensField {
+  const option = config.options.maxTokensField;
+  if (option === 'max_tokens' || option === 'max_completion_tokens') return option;
+  if (new URL(baseUrl).hostname === 'api.openai.com') return 'max_completion_tokens';
+  return vendor.maxTokensField ?? 'max_tokens';
+}
+
+export function createOpenAiBaseProvider(vendor: OpenAiCompatibleVendor, config: ProviderConfig, http: UpstreamHttpClient): ChatProvider {
+  const baseUrl = (config.baseUrl ?? vendor.defaultBaseUrl).replace(/\/+$/, '');
+  const maxTokensField = maxTokensFieldOf(config, vendor, baseUrl);
+  const headers = { ...vendor.headers, ...readStringRecord(config.options.headers) };
+  if (config.apiKey) {
+    if (vendor.apiKeyHeader === undefined) headers.authorization = `Bearer ${config.apiKey}`;
+    else headers[vendor.apiKeyHeader] = config.apiKey;
+  }
+  return createHttpChatProvider({
+    protocol: 'openai',
+    url: `${baseUrl}/chat/completions`,
+    headers,
+    timeoutMs: config.timeoutMs,
+    render: (request, target) => renderOpenAiChatRequest(request, { model: target.upstreamModel, maxTokensField }),
+    parseResponse: parseOpenAiChatResponse,
+    createDecoder: (estimatedInputTokens) => createOpenAiStreamDecoder({ estimatedInputTokens }),
+  }, http);
+}
