@@ -8,7 +8,7 @@
  * - every other ASCII symbol is one token, spaces and tabs none (they join the next word), a run of
  *   line breaks one;
  * - Chinese, Japanese and Korean characters are one token each; other non-ASCII letters (accented,
- *   Cyrillic, Greek, …) one per 3 characters of a run; anything else (emoji, rare symbols) one per
+ *   Cyrillic, Greek, …) one per 2 characters of a run; anything else (emoji, rare symbols) one per
  *   2 UTF-8 bytes;
  * - per message 3 tokens of framing, per tool its name, description and schema as text plus 10, and
  *   when tools are given, 350 for the tool-use preamble vendors add (Anthropic documents 313 to 346);
@@ -34,7 +34,7 @@ export function approximateTextTokens(text: string): number {
     else if (/^[A-Za-z0-9]/.test(piece)) total += Math.ceil(piece.length / 6);
     else if (first < 0x80) total += 1;
     else if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(piece)) total += 1;
-    else if (/^\p{L}/u.test(piece)) total += Math.ceil([...piece].length / 3);
+    else if (/^\p{L}/u.test(piece)) total += Math.ceil([...piece].length / 2);
     else total += Math.ceil(Buffer.byteLength(piece, 'utf8') / 2);
   }
   return total;
