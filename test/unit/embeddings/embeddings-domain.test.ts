@@ -65,9 +65,9 @@ test('local vectors: deterministic, unit length, closer when inputs share words'
 });
 
 test('the answer renders in pieces, floats back to the same float32, base64 as little-endian float32', () => {
-  const vectors = Array.from({ length: 130 }, (_, i) => localVector([`w${i}`], 8));
+  const vectors = Array.from({ length: 9000 }, (_, i) => localVector([`w${i}`], 8));
   const pieces = [...renderOpenAiEmbeddings({ model: 'm', vectors, promptTokens: 7, encoding: 'float' })];
-  assert.equal(pieces.length, 3, 'one piece per 64 vectors, and the end');
+  assert.equal(pieces.length, 3, 'pieces of about 32,768 values, and the end');
   const body = JSON.parse(pieces.join('')) as { object: string; data: Array<{ object: string; index: number; embedding: number[] }>; model: string; usage: unknown };
   assert.deepEqual([body.object, body.model, body.usage], ['list', 'm', { prompt_tokens: 7, total_tokens: 7 }]);
   for (const [i, item] of body.data.entries()) {
