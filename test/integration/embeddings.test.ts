@@ -175,6 +175,10 @@ describeEachMode(
       assert.equal(fake.requests.length, 0);
       assert.equal(await balanceMicro(ctx.gw, userId), 1_000_000);
       assert.equal((await ctx.gw.api(undefined, 'POST', '/api/v1/embeddings', { model: 'bge-m3', input: 'x' })).status, 401);
+      // The body bound (4 MiB): refused before it is parsed.
+      const large = await ctx.gw.api(key, 'POST', '/api/v1/embeddings', { model: 'text-embedding-3-small', input: 'x'.repeat(5 * 1024 * 1024) });
+      assert.equal(large.status, 413);
+      assert.equal((large.body as { error: { code: string } }).error.code, 'payload_too_large');
     });
 
     test('402 before anything is sent when the hold does not fit; an upstream failure charges nothing', async () => {
