@@ -43,6 +43,7 @@ import type { Mailer } from './ports/mailer.port.ts';
 import { createChatProviderRegistry } from './providers/chat/chat-provider.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
+import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
@@ -164,7 +165,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     cpu,
     readinessChecks,
     billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
-  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage'>;
+  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
   services.metrics.sampleStore(async () => {
@@ -199,7 +200,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
   const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
-  const full: AppServices = { ...services, taskRunner, chat, agent, storage };
+  const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger });
+  const full: AppServices = { ...services, taskRunner, chat, agent, storage, ...textExtras };
   return full;
 }
 
@@ -338,6 +340,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.agent.aborts.stop();
       await services.agent.hub.close();
       await services.chat.router.close();
+      await services.embeddings.close();
       await services.authenticator.stop();
       await services.bus.close();
       await services.signInLinks.settled();

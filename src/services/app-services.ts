@@ -20,6 +20,8 @@ import type { AuthService } from './auth/auth.service.ts';
 import type { EmailedSignInLinks } from './auth/emailed-sign-in-links.ts';
 import type { Mailer } from '../ports/mailer.port.ts';
 import type { ChatService } from './chat/chat.service.ts';
+import type { CountTokensService } from './chat/count-tokens.service.ts';
+import type { EmbeddingsService } from './embeddings/embeddings.service.ts';
 import type { EstimateService } from './estimate.service.ts';
 import type { ProviderHealth } from './provider-health.ts';
 import type { TaskRunner } from './generation/task-runner.ts';
@@ -62,6 +64,9 @@ export interface AppServices {
   writes: TransactionBatcher;
   /** Text generation: routing, failover, holds and settlements (both wire protocols). */
   chat: ChatService;
+  /** Embeddings and count_tokens (issue 20): the chat routes and billing, their own upstream calls. */
+  embeddings: EmbeddingsService;
+  countTokens: CountTokensService;
   /** The agent: conversations, runs, events, webhooks, and the run engine's dependencies. */
   agent: AgentServices;
   /** Paid storage for agent files: plans, subscriptions, retained copies, the billing calendar. */

@@ -26,6 +26,7 @@ import type { RuleContext } from './dsl/rules.ts';
 import { describeValue, validateObject } from './dsl/validate.ts';
 import { FAMILIES } from './families/index.ts';
 import { CHAT_MODELS } from './models/chat-models.ts';
+import { applyEmbeddingOverride, builtInEmbeddingModels, type EmbeddingModelDefinition } from './models/embedding-models.ts';
 import { MEDIA_MODELS, type MediaModelDef } from './models/media-models.ts';
 import { applyPricingOverride, buildPriceTable, defaultCell, type PriceTable, publishTiers, quote } from './pricing/price-table.ts';
 
@@ -176,6 +177,8 @@ function configPrice(field: string, usd: string): number {
 export class Catalog {
   private readonly mediaById = new Map<string, MediaEntry>();
   private readonly chatById = new Map<string, ChatEntry>();
+  /** Embedding models: listed by GET /api/v1/models and served by POST /api/v1/embeddings, not in the media/chat catalog. */
+  private readonly embeddingById = new Map<string, EmbeddingModelDefinition>();
   private readonly published = new Map<string, CatalogModel>();
 
   private constructor() {}
@@ -185,12 +188,17 @@ export class Catalog {
     const catalog = new Catalog();
     for (const def of MEDIA_MODELS) catalog.mediaById.set(def.id, mediaEntry(def));
     for (const seed of CHAT_MODELS) catalog.chatById.set(seed.id, chatEntry(seed));
+    for (const def of builtInEmbeddingModels()) catalog.embeddingById.set(def.id, def);
     const builtIn = new Set([...catalog.mediaById.keys(), ...catalog.chatById.keys()]);
-    for (const [id, o] of Object.entries(overrides.models)) if (builtIn.has(id)) catalog.override(id, o);
+    for (const [id, o] of Object.entries(overrides.models)) {
+      const embedding = catalog.embeddingById.get(id);
+      if (embedding) applyEmbeddingOverride(embedding, o, `models.${id}`);
+      else if (builtIn.has(id)) catalog.override(id, o);
+    }
     for (const [i, m] of overrides.addedChatModels.entries()) catalog.addChat(m, i);
     for (const [i, m] of overrides.addedMediaModels.entries()) catalog.addMedia(m, i);
     for (const [id, o] of Object.entries(overrides.models)) {
-      if (builtIn.has(id)) continue;
+      if (builtIn.has(id) || catalog.embeddingById.has(id)) continue;
       if (!catalog.mediaById.has(id) && !catalog.chatById.has(id)) {
         throw new ConfigError(`models.${id}`, 'is not a model of the catalog (built-in ids are listed by GET /api/v1/catalog; add new ones under chatModels or mediaModels)');
       }
@@ -233,7 +241,7 @@ export class Catalog {
 
   private assertNewId(id: string, field: string): void {
     if (!/^[a-z0-9][a-z0-9._-]{0,99}$/i.test(id)) throw new ConfigError(field, `must be 1 to 100 letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}`);
-    if (this.mediaById.has(id) || this.chatById.has(id)) throw new ConfigError(field, `${JSON.stringify(id)} is already a model id`);
+    if (this.mediaById.has(id) || this.chatById.has(id) || this.embeddingById.has(id)) throw new ConfigError(field, `${JSON.stringify(id)} is already a model id`);
   }
 
   private addChat(m: AddedChatModel, i: number): void {
@@ -347,6 +355,16 @@ export class Catalog {
   chat(id: string): ChatModelDefinition | undefined {
     const e = this.chatById.get(id);
     return e && !e.hidden ? e.def : undefined;
+  }
+
+  /** A visible embedding model. */
+  embedding(id: string): Readonly<EmbeddingModelDefinition> | undefined {
+    const e = this.embeddingById.get(id);
+    return e && !e.hidden ? e : undefined;
+  }
+
+  embeddingModels(): Array<Readonly<EmbeddingModelDefinition>> {
+    return [...this.embeddingById.values()].filter((e) => !e.hidden);
   }
 
   mediaModels(): MediaModelInfo[] {

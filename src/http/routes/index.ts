@@ -20,6 +20,8 @@ import { registerWebApp } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
 import { registerChatCompletionsRoute } from './chat-completions.route.ts';
 import { registerMessagesRoute } from './messages.route.ts';
+import { registerCountTokensRoute } from './count-tokens.route.ts';
+import { registerEmbeddingsRoute } from './embeddings.route.ts';
 import { registerCostRoutes } from './cost.route.ts';
 import { registerEstimateRoute } from './estimate.route.ts';
 import { registerFilesRoute } from './files.route.ts';
@@ -49,6 +51,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerModelsRoute(app, services);
   registerChatCompletionsRoute(app, services, chatHeartbeat, openStreams);
   registerMessagesRoute(app, services, chatHeartbeat, openStreams);
+  registerCountTokensRoute(app, services);
+  registerEmbeddingsRoute(app, services);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);

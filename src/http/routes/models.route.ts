@@ -1,12 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import type { EmbeddingModelDefinition } from '../../domain/catalog/models/embedding-models.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 
+/** An embedding model in the same list: its input price, vector sizes and input limit. */
+function embeddingEntry(created: number) {
+  return (m: Readonly<EmbeddingModelDefinition>) => ({
+    id: m.id,
+    object: 'model',
+    created,
+    owned_by: m.vendor,
+    name: m.name,
+    type: 'embedding',
+    capabilities: ['embeddings'],
+    dimensions: m.defaultDimensions,
+    ...(m.dimensions ? { dimensions_range: { min: m.dimensions.min, max: m.dimensions.max } } : {}),
+    max_input_tokens: m.maxInputTokens,
+    pricing: { unit: 'USD per 1M tokens', input: microToUsd(m.inputMicroPerMillion) },
+  });
+}
+
 /**
- * The chat models, in the OpenAI list shape (so `client.models.list()` works), each with its token
- * prices in USD per 1M tokens (cache writes by lifetime, priority processing where offered), the
+ * The chat models, then the embedding models (POST /api/v1/embeddings), in the OpenAI list shape
+ * (so `client.models.list()` works), each with its token prices in USD per 1M tokens (cache writes by lifetime, priority processing where offered), the
  * per-search price of server-side web search where offered, and the wire protocols it speaks.
  */
 export function registerModelsRoute(app: FastifyInstance, services: AppServices): void {
@@ -16,7 +34,7 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
     config: {
       errorFormat: 'openai',
       docs: {
-        summary: 'Available chat models with token pricing (USD per 1M tokens)',
+        summary: 'Available chat and embedding models with token pricing (USD per 1M tokens)',
         tags: ['Text'],
         auth: 'apiKey',
         responses: { 200: { description: '`{object: "list", data: [model]}`' }, 401: errorResponse('Missing or invalid API key') },
@@ -24,7 +42,8 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
     },
     handler: async () => ({
       object: 'list',
-      data: services.catalog.chatModels().filter((m) => services.catalog.get(m.id) !== undefined).map((m) => ({
+      data: [
+        ...services.catalog.chatModels().filter((m) => services.catalog.get(m.id) !== undefined).map((m) => ({
         id: m.id,
         object: 'model',
         created: started,
@@ -55,6 +74,8 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
           ...(m.webSearchMicroPerCall === undefined ? {} : { web_search_per_1k: microToUsd(m.webSearchMicroPerCall * 1000) }),
         },
       })),
+        ...services.catalog.embeddingModels().map(embeddingEntry(started)),
+      ],
     }),
   });
 }

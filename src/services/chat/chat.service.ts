@@ -98,7 +98,7 @@ const NO_USAGE: ChatUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens
 export class ChatService {
   readonly #deps: ChatServiceDeps;
   /** Requests of this process between hold and settlement. */
-  readonly #running = new Map<string, ChatExchange>();
+  readonly #running = new Map<string, { cancel(): void }>();
   #heartbeat: NodeJS.Timeout | undefined;
   #idle: Array<() => void> = [];
   #closing = false;
@@ -247,11 +247,42 @@ export class ChatService {
     } catch (error) {
       this.#deps.logger.error({ err: error, chatRequestId: exchange.id }, 'chat settlement failed; the chat_settle job will release the hold');
     } finally {
-      this.#running.delete(exchange.id);
-      if (this.#running.size === 0) {
-        this.#stopHeartbeat();
-        for (const resolve of this.#idle.splice(0)) resolve();
-      }
+      this.#untrack(exchange.id);
+    }
+  }
+
+  #untrack(id: string): void {
+    this.#running.delete(id);
+    if (this.#running.size === 0) {
+      this.#stopHeartbeat();
+      for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * The hold of a request billed like a chat request that is not one (embeddings, issue 20): the
+   * same guarded reservation and hold row (insufficient_balance before anything is sent), marked
+   * alive with the running chat requests; `cancel` stops it at shutdown. Settled by settleMetered,
+   * which the caller must reach once, whatever happens.
+   */
+  async holdMetered(record: NewChatRequest, cancel: () => void): Promise<void> {
+    if (this.#closing) throw new AppError('service_unavailable', 'The server is shutting down; try again.', { retryAfter: 1 });
+    await this.#ledger.hold(record);
+    this.#running.set(record.id, { cancel });
+    this.#startHeartbeat();
+  }
+
+  /** Settles a holdMetered request at `outcome.costMicro` (the hold row's delete is the compare-and-set). Never throws. */
+  async settleMetered(record: NewChatRequest, outcome: ChatRequestOutcome): Promise<void> {
+    try {
+      const settled = await this.#ledger.settle(record, outcome, record.model, false);
+      const collected = settled === 'taken' ? 0 : typeof settled === 'object' ? outcome.costMicro - settled.uncollectedMicro : outcome.costMicro;
+      if (collected > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
+      if (outcome.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: record.model, direction: 'input' }, outcome.inputTokens);
+    } catch (error) {
+      this.#deps.logger.error({ err: error, chatRequestId: record.id }, 'settlement failed; the chat_settle job will release the hold');
+    } finally {
+      this.#untrack(record.id);
     }
   }
 

@@ -1,0 +1,58 @@
+/**
+ * The two operations of text upstreams beside chat (issue 20): embeddings, and counting a prompt's
+ * tokens. Like ChatProvider, failures are values (`retryable` drives failover), never throws. A
+ * provider type offers what its upstream has: `openai` embeds (OpenAI's `/embeddings`) and counts
+ * nothing (the gateway estimates), `anthropic` counts (its `/v1/messages/count_tokens`), `local` does
+ * both offline.
+ */
+import type { Dispatcher } from 'undici';
+import type { ProviderConfig } from '../../config/config.types.ts';
+import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
+import type { EmbeddingRequest } from '../../domain/embeddings/embedding-request.ts';
+import { createAnthropicTokenCounter } from './anthropic/anthropic-count-tokens.ts';
+import type { ChatUpstreamError } from './chat-provider.ts';
+import { createLocalEmbeddingProvider, createLocalTokenCounter } from './local/local-embeddings.ts';
+import { createOpenAiEmbeddingProvider } from './openai/openai-embeddings.ts';
+
+export interface EmbeddingTarget {
+  /** The upstream's name for the model (the route's `model`). */
+  upstreamModel: string;
+  /** The size of each vector: what the request asked for, or the model's default. */
+  dimensions: number;
+}
+
+export interface Embeddings {
+  /** One vector per input, in input order. */
+  vectors: Float32Array[];
+  /** The input tokens the upstream reported (what is billed). */
+  promptTokens: number;
+  /** True when the upstream reported none and the gateway estimated them. */
+  estimated?: boolean;
+}
+
+export type EmbeddingResult = { ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError };
+
+export interface EmbeddingProvider {
+  embed(request: EmbeddingRequest, target: EmbeddingTarget, signal: AbortSignal): Promise<EmbeddingResult>;
+}
+
+export type TokenCountResult = { ok: true; inputTokens: number } | { ok: false; error: ChatUpstreamError };
+
+export interface TokenCounter {
+  /** The prompt's input tokens as the upstream's model counts them (nothing is generated or billed). */
+  countTokens(request: ChatRequest, target: { upstreamModel: string }, signal: AbortSignal): Promise<TokenCountResult>;
+}
+
+/** The embeddings side of a configured provider; undefined when its type has none. */
+export function createEmbeddingProvider(config: ProviderConfig, dispatcher: () => Dispatcher): EmbeddingProvider | undefined {
+  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, dispatcher());
+  if (config.type === 'local') return createLocalEmbeddingProvider(config);
+  return undefined;
+}
+
+/** The token counting of a configured provider; undefined when its upstream has no count endpoint. */
+export function createTokenCounter(config: ProviderConfig, dispatcher: () => Dispatcher): TokenCounter | undefined {
+  if (config.type === 'anthropic') return createAnthropicTokenCounter(config, dispatcher());
+  if (config.type === 'local') return createLocalTokenCounter();
+  return undefined;
+}

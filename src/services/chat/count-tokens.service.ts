@@ -1,0 +1,56 @@
+/**
+ * POST /api/v1/messages/count_tokens (issue 20, item 2): the input tokens of a messages request,
+ * free. The model's routes are asked in order; the first whose upstream can count answers (an
+ * Anthropic upstream through its own count endpoint, the local model exactly). When none can (routes
+ * on OpenAI-style upstreams) or every one that can failed for reasons of its own (down, rate-limited),
+ * the gateway's approximate count answers instead, flagged as an estimate: a client sizing a prompt
+ * is better served by an estimate than by an error. A request the upstream refuses (400) is refused.
+ */
+import type { Logger } from 'pino';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
+import { approximatePromptTokens } from '../../domain/chat/token-count.estimator.ts';
+import { invalidInput } from '../../domain/errors.ts';
+import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
+import type { UpstreamExtras } from '../embeddings/upstream-extras.ts';
+import type { ChatRouter } from './chat-router.ts';
+
+export interface CountTokensDeps {
+  catalog: Catalog;
+  router: ChatRouter;
+  extras: UpstreamExtras;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export interface TokenCount {
+  inputTokens: number;
+  /** True when the gateway estimated it (no upstream counted). */
+  estimated: boolean;
+}
+
+export class CountTokensService {
+  readonly #deps: CountTokensDeps;
+
+  constructor(deps: CountTokensDeps) {
+    this.#deps = deps;
+  }
+
+  async count(request: ChatRequest, signal: AbortSignal): Promise<TokenCount> {
+    const model = this.#deps.catalog.chat(request.model);
+    if (!model) throw invalidInput(`The model ${JSON.stringify(request.model)} does not exist; GET /api/v1/models lists the text models.`, 'model');
+    if (!model.protocols.includes('anthropic')) throw invalidInput(`The model ${model.id} is not served over the messages protocol; count_tokens counts for Claude models.`, 'model');
+    for (const route of this.#deps.router.routes(model.id)) {
+      const counter = this.#deps.extras.counter(route.provider);
+      if (!counter) continue;
+      const result = await counter.countTokens(request, { upstreamModel: route.model }, signal);
+      const outcome = result.ok ? 'ok' : result.error.status === 499 ? 'cancelled' : result.error.retryable ? 'failed' : 'refused';
+      this.#deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'count_tokens', outcome });
+      if (result.ok) return { inputTokens: result.inputTokens, estimated: false };
+      if (!result.error.retryable) throw appErrorFromUpstream(result.error);
+      this.#deps.logger.info({ provider: route.provider, status: result.error.status, message: result.error.message }, 'count_tokens route failed; trying the next');
+    }
+    return { inputTokens: approximatePromptTokens(request), estimated: true };
+  }
+}

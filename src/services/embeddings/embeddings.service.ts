@@ -1,0 +1,187 @@
+/**
+ * Embeddings (issue 20, item 3): checks the model and the request, holds the most it can cost (every
+ * input token bounded by its UTF-8 bytes, or a token array's length, at the model's input price),
+ * tries the model's routes in order until one answers, and settles usage × price, to the micro-USD,
+ * once, before the answer is handed back. Billing is the chat ledger's (ChatService.holdMetered and
+ * settleMetered): the same hold row, compare-and-set settlement, `chat_charge` entry and crash job;
+ * the request's row in chat_requests has protocol `embeddings`.
+ */
+import type { Logger } from 'pino';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { RouteTarget } from '../../config/config.types.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { EmbeddingModelDefinition } from '../../domain/catalog/models/embedding-models.ts';
+import {
+  assertEmbeddingInputFits,
+  embeddingCostMicro,
+  embeddingDimensions,
+  type EmbeddingRequest,
+  embeddingTokenBound,
+} from '../../domain/embeddings/embedding-request.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { microToUsd } from '../../domain/money.ts';
+import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
+import type { Embeddings } from '../../providers/chat/embedding-provider.ts';
+import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
+import type { ChatRequestOutcome, NewChatRequest } from '../chat/chat-records.ts';
+import type { ChatRouter } from '../chat/chat-router.ts';
+import type { ChatService } from '../chat/chat.service.ts';
+import type { ProviderHealth } from '../provider-health.ts';
+import type { UpstreamExtras } from './upstream-extras.ts';
+
+export interface EmbeddingsServiceDeps {
+  catalog: Catalog;
+  chat: ChatService;
+  router: ChatRouter;
+  extras: UpstreamExtras;
+  health: ProviderHealth;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export interface EmbeddingCall {
+  userId: string;
+  apiKeyId: string | undefined;
+  request: EmbeddingRequest;
+  /** Aborted when the client goes away, or at shutdown. */
+  abort: AbortController;
+}
+
+export interface EmbeddingAnswer {
+  id: string;
+  model: string;
+  embeddings: Embeddings;
+  costMicro: number;
+}
+
+export class EmbeddingsService {
+  readonly #deps: EmbeddingsServiceDeps;
+
+  constructor(deps: EmbeddingsServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Throws an AppError: 400 for the client to fix, 402 before any upstream call, or the last route's failure. */
+  async embed(call: EmbeddingCall): Promise<EmbeddingAnswer> {
+    const model = this.#model(call.request.model);
+    const dimensions = embeddingDimensions(model, call.request);
+    assertEmbeddingInputFits(model, call.request.input);
+    const bound = embeddingTokenBound(call.request.input);
+    const startedAt = Date.now();
+    const record: NewChatRequest = {
+      id: newId('emb', startedAt),
+      userId: call.userId,
+      apiKeyId: call.apiKeyId ?? null,
+      model: model.id,
+      protocol: 'embeddings',
+      stream: false,
+      holdMicro: embeddingCostMicro(model.inputMicroPerMillion, bound),
+      now: startedAt,
+    };
+    try {
+      await this.#deps.chat.holdMetered(record, () => call.abort.abort(new Error('server shutting down')));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'insufficient_balance') {
+        throw new AppError(
+          'insufficient_balance',
+          `Insufficient balance: this request reserves up to USD ${microToUsd(record.holdMicro)} (at most ${bound} input tokens at ${model.id}'s price) until it settles at its exact cost.`,
+        );
+      }
+      throw error;
+    }
+    const attempt: Attempt = { attempts: 0, route: undefined };
+    let outcome = failedOutcome(startedAt, attempt, { code: 'internal_error', message: 'The request ended unexpectedly.' });
+    try {
+      const result = await this.#firstAnswer(this.#deps.router.routes(model.id), call, dimensions, attempt);
+      if (!result.ok) {
+        const error = appErrorFromUpstream(result.error);
+        outcome = failedOutcome(startedAt, attempt, { code: error.code, message: result.error.message }, call.abort.signal.aborted);
+        throw error;
+      }
+      // A usage above the bound is the upstream's word against the hold: billed as reported, the ledger
+      // collects what the balance covers.
+      const tokens = result.embeddings.promptTokens;
+      const cost = embeddingCostMicro(model.inputMicroPerMillion, tokens);
+      outcome = {
+        ...failedOutcome(startedAt, attempt, undefined),
+        status: 'succeeded',
+        inputTokens: tokens,
+        usageEstimated: result.embeddings.estimated === true,
+        costMicro: cost,
+        firstByteMs: Date.now() - startedAt,
+      };
+      return { id: record.id, model: model.id, embeddings: result.embeddings, costMicro: cost };
+    } finally {
+      await this.#deps.chat.settleMetered(record, outcome);
+    }
+  }
+
+  /** Closes the upstream adapters' connections (shared with count_tokens). */
+  async close(): Promise<void> {
+    await this.#deps.extras.close();
+  }
+
+  #model(id: string): Readonly<EmbeddingModelDefinition> {
+    const model = this.#deps.catalog.embedding(id);
+    if (model) return model;
+    if (this.#deps.catalog.chat(id)) throw invalidInput(`${id} is a chat model, not an embedding model; GET /api/v1/models lists both.`, 'model');
+    throw invalidInput(`The model ${JSON.stringify(id)} is not an embedding model of this gateway; GET /api/v1/models lists them.`, 'model');
+  }
+
+  async #firstAnswer(routes: RouteTarget[], call: EmbeddingCall, dimensions: number, attempt: Attempt): Promise<{ ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError }> {
+    const signal = call.abort.signal;
+    let last: ChatUpstreamError = { status: 502, retryable: false, message: 'No route could serve this model.' };
+    for (const route of routes) {
+      if (signal.aborted) return { ok: false, error: { status: 499, retryable: false, message: 'The client cancelled the request.' } };
+      attempt.attempts++;
+      attempt.route = route;
+      const provider = this.#deps.extras.embedder(route.provider);
+      if (!provider) {
+        last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${this.#deps.router.providerType(route.provider) ?? 'unknown'}) cannot serve embeddings.` };
+        continue;
+      }
+      const result = await provider.embed(call.request, { upstreamModel: route.model, dimensions }, signal);
+      this.#record(route.provider, result.ok ? undefined : result.error);
+      if (result.ok) return result;
+      last = result.error;
+      if (!last.retryable) break;
+      this.#deps.logger.info({ provider: route.provider, status: last.status, message: last.message }, 'embeddings route failed; trying the next');
+    }
+    return { ok: false, error: last };
+  }
+
+  #record(provider: string, error: ChatUpstreamError | undefined): void {
+    this.#deps.health.record(provider, error === undefined || !error.retryable, error?.message);
+    const outcome = error === undefined ? 'ok' : error.status === 499 ? 'cancelled' : error.retryable ? 'failed' : 'refused';
+    this.#deps.metrics.providerCalls.inc({ provider, kind: 'embeddings', outcome });
+  }
+}
+
+interface Attempt {
+  attempts: number;
+  route: RouteTarget | undefined;
+}
+
+/** The outcome of a request that charged nothing (the base the success fills in). */
+function failedOutcome(startedAt: number, attempt: Attempt, error: { code: string; message: string } | undefined, clientGone = false): ChatRequestOutcome {
+  const now = Date.now();
+  return {
+    status: clientGone ? 'client_closed' : 'failed',
+    provider: attempt.route?.provider ?? null,
+    upstreamModel: attempt.route?.model ?? null,
+    attempts: attempt.attempts,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    cacheCreationTokens: 0,
+    usageEstimated: false,
+    costMicro: 0,
+    stopReason: null,
+    latencyMs: now - startedAt,
+    firstByteMs: null,
+    errorCode: error?.code ?? null,
+    errorMessage: error?.message ?? null,
+    finishedAt: now,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Builds the two text services beside chat (issue 20): embeddings and count_tokens. They share the
+ * chat service's router (the model's routes) and billing, and one set of upstream adapters
+ * (UpstreamExtras), which EmbeddingsService.close releases.
+ */
+import type { Logger } from 'pino';
+import type { Metrics } from '../../adapters/metrics/metrics.ts';
+import type { Config } from '../../config/config.types.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { ChatService } from '../chat/chat.service.ts';
+import { CountTokensService } from '../chat/count-tokens.service.ts';
+import type { ProviderHealth } from '../provider-health.ts';
+import { EmbeddingsService } from './embeddings.service.ts';
+import { UpstreamExtras } from './upstream-extras.ts';
+
+export interface TextExtras {
+  embeddings: EmbeddingsService;
+  countTokens: CountTokensService;
+}
+
+export function buildTextExtras(deps: { config: Pick<Config, 'providers'>; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger }): TextExtras {
+  const extras = new UpstreamExtras(deps.config);
+  const router = deps.chat.router;
+  return {
+    embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger }),
+    countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger }),
+  };
+}

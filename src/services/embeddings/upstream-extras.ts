@@ -1,0 +1,49 @@
+/**
+ * The embeddings and token-count adapters of the configured providers, built once per provider on
+ * first use (embedding-provider.ts says which types have which). They share one undici Agent of
+ * their own, also created on first use, closed with the gateway.
+ */
+import type { Agent } from 'undici';
+import type { Config } from '../../config/config.types.ts';
+import { createEmbeddingProvider, createTokenCounter, type EmbeddingProvider, type TokenCounter } from '../../providers/chat/embedding-provider.ts';
+import { createUpstreamAgent } from '../../providers/chat/upstream-http.ts';
+
+export class UpstreamExtras {
+  readonly #config: Pick<Config, 'providers'>;
+  readonly #embedders = new Map<string, EmbeddingProvider | undefined>();
+  readonly #counters = new Map<string, TokenCounter | undefined>();
+  #agent: Agent | undefined;
+
+  constructor(config: Pick<Config, 'providers'>) {
+    this.#config = config;
+  }
+
+  /** The embeddings adapter of a configured provider; undefined when its type has none. */
+  embedder(name: string): EmbeddingProvider | undefined {
+    if (!this.#embedders.has(name)) {
+      const config = this.#config.providers[name];
+      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#dispatcher()) : undefined);
+    }
+    return this.#embedders.get(name);
+  }
+
+  /** The token counter of a configured provider; undefined when its upstream cannot count. */
+  counter(name: string): TokenCounter | undefined {
+    if (!this.#counters.has(name)) {
+      const config = this.#config.providers[name];
+      this.#counters.set(name, config ? createTokenCounter(config, () => this.#dispatcher()) : undefined);
+    }
+    return this.#counters.get(name);
+  }
+
+  async close(): Promise<void> {
+    const agent = this.#agent;
+    this.#agent = undefined;
+    await agent?.close();
+  }
+
+  #dispatcher(): Agent {
+    this.#agent ??= createUpstreamAgent();
+    return this.#agent;
+  }
+}
