@@ -5,7 +5,7 @@
  * nothing (the gateway estimates), `anthropic` counts (its `/v1/messages/count_tokens`), `local` does
  * both offline.
  */
-import type { Dispatcher } from 'undici';
+import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../config/config.types.ts';
 import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { EmbeddingRequest } from '../../domain/embeddings/embedding-request.ts';
@@ -44,15 +44,15 @@ export interface TokenCounter {
 }
 
 /** The embeddings side of a configured provider; undefined when its type has none. */
-export function createEmbeddingProvider(config: ProviderConfig, dispatcher: () => Dispatcher): EmbeddingProvider | undefined {
-  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, dispatcher());
+export function createEmbeddingProvider(config: ProviderConfig, http: () => UpstreamHttpClient): EmbeddingProvider | undefined {
+  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, http());
   if (config.type === 'local') return createLocalEmbeddingProvider(config);
   return undefined;
 }
 
 /** The token counting of a configured provider; undefined when its upstream has no count endpoint. */
-export function createTokenCounter(config: ProviderConfig, dispatcher: () => Dispatcher): TokenCounter | undefined {
-  if (config.type === 'anthropic') return createAnthropicTokenCounter(config, dispatcher());
+export function createTokenCounter(config: ProviderConfig, http: () => UpstreamHttpClient): TokenCounter | undefined {
+  if (config.type === 'anthropic') return createAnthropicTokenCounter(config, http());
   if (config.type === 'local') return createLocalTokenCounter();
   return undefined;
 }

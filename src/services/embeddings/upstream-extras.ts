@@ -1,18 +1,18 @@
 /**
  * The embeddings and token-count adapters of the configured providers, built once per provider on
- * first use (embedding-provider.ts says which types have which). They share one undici Agent of
- * their own, also created on first use, closed with the gateway.
+ * first use (embedding-provider.ts says which types have which). They share one upstream client of
+ * their own (the chat adapters' settings), also created on first use, closed with the gateway.
  */
-import type { Agent } from 'undici';
+import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import type { Config } from '../../config/config.types.ts';
 import { createEmbeddingProvider, createTokenCounter, type EmbeddingProvider, type TokenCounter } from '../../providers/chat/embedding-provider.ts';
-import { createUpstreamAgent } from '../../providers/chat/upstream-http.ts';
+import { createChatUpstreamClient } from '../../providers/chat/chat-provider.registry.ts';
 
 export class UpstreamExtras {
   readonly #config: Pick<Config, 'providers'>;
   readonly #embedders = new Map<string, EmbeddingProvider | undefined>();
   readonly #counters = new Map<string, TokenCounter | undefined>();
-  #agent: Agent | undefined;
+  #http: UpstreamHttpClient | undefined;
 
   constructor(config: Pick<Config, 'providers'>) {
     this.#config = config;
@@ -22,7 +22,7 @@ export class UpstreamExtras {
   embedder(name: string): EmbeddingProvider | undefined {
     if (!this.#embedders.has(name)) {
       const config = this.#config.providers[name];
-      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#dispatcher()) : undefined);
+      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#client()) : undefined);
     }
     return this.#embedders.get(name);
   }
@@ -31,19 +31,19 @@ export class UpstreamExtras {
   counter(name: string): TokenCounter | undefined {
     if (!this.#counters.has(name)) {
       const config = this.#config.providers[name];
-      this.#counters.set(name, config ? createTokenCounter(config, () => this.#dispatcher()) : undefined);
+      this.#counters.set(name, config ? createTokenCounter(config, () => this.#client()) : undefined);
     }
     return this.#counters.get(name);
   }
 
   async close(): Promise<void> {
-    const agent = this.#agent;
-    this.#agent = undefined;
-    await agent?.close();
+    const http = this.#http;
+    this.#http = undefined;
+    await http?.close();
   }
 
-  #dispatcher(): Agent {
-    this.#agent ??= createUpstreamAgent();
-    return this.#agent;
+  #client(): UpstreamHttpClient {
+    this.#http ??= createChatUpstreamClient();
+    return this.#http;
   }
 }

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { Agent } from 'undici';
+import { createChatUpstreamClient } from '../../../src/providers/chat/chat-provider.registry.ts';
 import type { ProviderConfig } from '../../../src/config/config.types.ts';
 import type { ChatRequest } from '../../../src/domain/chat/chat-request.types.ts';
 import { createAnthropicTokenCounter } from '../../../src/providers/chat/anthropic/anthropic-count-tokens.ts';
@@ -14,7 +14,7 @@ import { fakeVector, OpenAiEmbeddingsFake } from '../../fakes/openai-embeddings.
 
 let embeddings: OpenAiEmbeddingsFake;
 let counts: AnthropicCountTokensFake;
-const agent = new Agent();
+const http = createChatUpstreamClient();
 
 before(async () => {
   [embeddings, counts] = await Promise.all([OpenAiEmbeddingsFake.start(), AnthropicCountTokensFake.start()]);
@@ -24,7 +24,7 @@ beforeEach(() => {
   counts.reset();
 });
 after(async () => {
-  await Promise.all([embeddings.close(), counts.close(), agent.close()]);
+  await Promise.all([embeddings.close(), counts.close(), http.close()]);
 });
 
 function config(type: string, baseUrl: string, apiKey: string, options: Record<string, unknown> = {}): ProviderConfig {
@@ -34,7 +34,7 @@ function config(type: string, baseUrl: string, apiKey: string, options: Record<s
 const signal = new AbortController().signal;
 
 test('openai embeddings: base64 asked, vectors in input order, the reported usage', async () => {
-  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey), agent);
+  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey), http);
   const result = await provider.embed({ model: 'ours', input: ['one', 'two'], encodingFormat: 'float', dimensions: 16, user: 'u1' }, { upstreamModel: 'text-embedding-3-small', dimensions: 16 }, signal);
   assert.ok(result.ok);
   assert.deepEqual(result.embeddings.vectors, [fakeVector('"one"', 16), fakeVector('"two"', 16)]);
@@ -43,7 +43,7 @@ test('openai embeddings: base64 asked, vectors in input order, the reported usag
 });
 
 test('openai embeddings: floats from a server configured for them; no usage reported is estimated and flagged', async () => {
-  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey, { embeddingsEncoding: 'float' }), agent);
+  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey, { embeddingsEncoding: 'float' }), http);
   embeddings.enqueue({ omitUsage: true });
   const result = await provider.embed({ model: 'ours', input: 'hello world again', encodingFormat: 'base64' }, { upstreamModel: 'BAAI/bge-m3', dimensions: 1024 }, signal);
   assert.ok(result.ok);
@@ -53,7 +53,7 @@ test('openai embeddings: floats from a server configured for them; no usage repo
 });
 
 test('openai embeddings: a vector of the wrong size is a retryable 502, a refusal a 400 that is not retried', async () => {
-  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey), agent);
+  const provider = createOpenAiEmbeddingProvider(config('openai', embeddings.baseUrl, embeddings.apiKey), http);
   const wrong = await provider.embed({ model: 'ours', input: 'x', encodingFormat: 'float' }, { upstreamModel: 'text-embedding-3-small', dimensions: 3072 }, signal);
   assert.ok(!wrong.ok);
   assert.deepEqual([wrong.error.status, wrong.error.retryable], [502, true]);
@@ -64,7 +64,7 @@ test('openai embeddings: a vector of the wrong size is a retryable 502, a refusa
 });
 
 test('anthropic count: the count endpoint with the provider headers and only MessageCountTokensParams fields', async () => {
-  const counter = createAnthropicTokenCounter(config('anthropic', counts.baseUrl, counts.apiKey, { beta: 'token-counting-2024-11-01' }), agent);
+  const counter = createAnthropicTokenCounter(config('anthropic', counts.baseUrl, counts.apiKey, { beta: 'token-counting-2024-11-01' }), http);
   const request: ChatRequest = {
     model: 'claude-sonnet-4-6',
     system: [{ type: 'text', text: 'Be brief.' }],

@@ -6,25 +6,25 @@
  * refuses base64 takes `options.embeddingsEncoding: "float"`. `dimensions` is sent only when the
  * client gave it (older models and many compatible servers refuse it).
  */
-import type { Dispatcher } from 'undici';
+import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { embeddingItems } from '../../../domain/embeddings/embedding-request.ts';
 import { isObject } from '../../../domain/chat/json-input.ts';
 import { approximateTextTokens } from '../../../domain/chat/token-count.estimator.ts';
 import type { EmbeddingProvider, EmbeddingResult, EmbeddingTarget, Embeddings } from '../embedding-provider.ts';
 import { readStringRecord } from '../provider-options.ts';
-import { postForWholeAnswer, UpstreamAttempt, upstreamEndpoint } from '../upstream-http.ts';
+import { postForWholeAnswer, UpstreamAttempt, upstreamEndpoint } from '../upstream-call.ts';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** 2,048 vectors of 3,072 float32 values as base64 is 34 MB; room for that and the JSON around it. */
 const MAX_ANSWER_BYTES = 48 * 1024 * 1024;
 
-export function createOpenAiEmbeddingProvider(config: ProviderConfig, dispatcher: Dispatcher): EmbeddingProvider {
+export function createOpenAiEmbeddingProvider(config: ProviderConfig, http: UpstreamHttpClient): EmbeddingProvider {
   const baseUrl = (config.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const headers = readStringRecord(config.options.headers);
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   const encoding = config.options.embeddingsEncoding === 'float' ? 'float' : 'base64';
-  const endpoint = upstreamEndpoint(`${baseUrl}/embeddings`, headers);
+  const endpoint = upstreamEndpoint(http, `${baseUrl}/embeddings`, headers);
   return {
     async embed(request, target, signal): Promise<EmbeddingResult> {
       const body = JSON.stringify({
@@ -36,7 +36,7 @@ export function createOpenAiEmbeddingProvider(config: ProviderConfig, dispatcher
       });
       const attempt = new UpstreamAttempt(signal, config.timeoutMs);
       try {
-        const answer = await postForWholeAnswer(dispatcher, endpoint, body, attempt, MAX_ANSWER_BYTES);
+        const answer = await postForWholeAnswer(http.dispatcher, endpoint, body, attempt, MAX_ANSWER_BYTES);
         if (!answer.ok) return answer;
         const items = embeddingItems(request.input);
         const embeddings = readEmbeddings(answer.text, items.length, target);
