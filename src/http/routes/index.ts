@@ -18,6 +18,7 @@ import { registerWebApp } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
 import { registerChatCompletionsRoute } from './chat-completions.route.ts';
 import { registerMessagesRoute } from './messages.route.ts';
+import { registerResponsesRoute } from './responses.route.ts';
 import { registerCostRoutes } from './cost.route.ts';
 import { registerEstimateRoute } from './estimate.route.ts';
 import { registerFilesRoute } from './files.route.ts';
@@ -47,6 +48,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerModelsRoute(app, services);
   registerChatCompletionsRoute(app, services, chatHeartbeat, openStreams);
   registerMessagesRoute(app, services, chatHeartbeat, openStreams);
+  registerResponsesRoute(app, services, chatHeartbeat, openStreams);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);
