@@ -128,7 +128,7 @@ describeEachMode(
         assertPublishedShape(EVENT_FIXTURE, event);
       });
       const types = events.map((e) => e.type);
-      for (const type of ['response.reasoning_text.delta', 'response.output_text.delta', 'response.function_call_arguments.delta', 'response.function_call_arguments.done']) {
+      for (const type of ['response.reasoning_summary_text.delta', 'response.output_text.delta', 'response.function_call_arguments.delta', 'response.function_call_arguments.done']) {
         assert.ok(types.includes(type), `${type} sent`);
       }
       const completed = events.at(-1) as unknown as { type: string; response: { output: Array<{ type: string }>; usage: unknown } };

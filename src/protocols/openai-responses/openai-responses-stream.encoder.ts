@@ -2,7 +2,8 @@
  * Canonical stream events → the Responses API's typed server-sent events, in OpenAI's order:
  * `response.created`, `response.in_progress`, then per output item `response.output_item.added`,
  * its deltas (`response.output_text.delta` inside a `response.content_part.added`/`.done` pair,
- * `response.function_call_arguments.delta`, `response.reasoning_text.delta`), its `.done` events and
+ * `response.function_call_arguments.delta`, `response.reasoning_summary_text.delta` inside a
+ * `response.reasoning_summary_part.added`/`.done` pair), its `.done` events and
  * `response.output_item.done`; then `response.completed` (or `response.incomplete` when the output
  * was cut by max_output_tokens) with the usage and the whole output. A broken stream ends with
  * `response.failed` and an `error` event: the openai SDK raises that as an APIError instead of
@@ -83,9 +84,13 @@ export function createResponsesStreamEncoder(options: ResponsesStreamEncoderOpti
         break;
       }
       case 'reasoning':
-        current.item.content = [{ type: 'reasoning_text', text: current.text }];
         current.item.status = status;
-        frames += event('response.reasoning_text.done', { ...at, content_index: 0, text: current.text });
+        if (current.text !== '') {
+          const part = { type: 'summary_text', text: current.text } as const;
+          current.item.summary = [part];
+          frames += event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: current.text });
+          frames += event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part });
+        }
         break;
       case 'function_call':
         current.item.status = status;
@@ -112,7 +117,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamEncoderOpti
   const reasoningItem = (): { frames: string; current: Extract<OpenItem, { kind: 'reasoning' }> } => {
     if (open?.kind === 'reasoning') return { frames: '', current: open };
     const frames = close('completed');
-    const item: ReasoningItem = { type: 'reasoning', id: ids.reasoning(reasonings++), summary: [], content: [], status: 'in_progress' };
+    const item: ReasoningItem = { type: 'reasoning', id: ids.reasoning(reasonings++), summary: [], status: 'in_progress' };
     const index = add(item);
     const current = { kind: 'reasoning' as const, index, item, text: '' };
     open = current;
@@ -130,8 +135,11 @@ export function createResponsesStreamEncoder(options: ResponsesStreamEncoderOpti
           return start() + textDelta(e.text);
         case 'reasoning_delta': {
           const { frames, current } = reasoningItem();
+          const at = { item_id: current.item.id, output_index: current.index, summary_index: 0 };
+          // The summary part opens with the first text (a signature alone makes an item without one).
+          const opened = current.text === '' ? event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } }) : '';
           current.text += e.text;
-          return start() + frames + event('response.reasoning_text.delta', { item_id: current.item.id, output_index: current.index, content_index: 0, delta: e.text });
+          return start() + frames + opened + event('response.reasoning_summary_text.delta', { ...at, delta: e.text });
         }
         case 'reasoning_signature': {
           const { frames, current } = reasoningItem();

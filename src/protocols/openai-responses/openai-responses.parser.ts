@@ -30,6 +30,7 @@ import {
 } from '../../domain/chat/json-input.ts';
 import { parseDataUri } from '../../domain/chat/chat-wire.helpers.ts';
 import { readResponsesExtras } from './openai-responses.fields.ts';
+import { REASONING_ITEM_PREFIX } from './openai-responses.response.ts';
 
 /** The request's settings, echoed in the response object as OpenAI echoes them. */
 export interface ResponsesEcho {
@@ -155,6 +156,9 @@ function parseItem(item: JsonObject, field: string, request: ChatRequest): void 
       return;
     }
     case 'item_reference':
+      // A reference to reasoning we returned (the Vercel AI SDK sends them unless store is false): the
+      // upstreams this route speaks to take no reasoning back, so leaving it out loses nothing.
+      if (typeof item.id === 'string' && item.id.startsWith(REASONING_ITEM_PREFIX)) return;
       throw invalidInput(
         `${field}: item references are not supported: responses are not stored (every response is store: false). Send the item itself (with the Vercel AI SDK: providerOptions: { openai: { store: false } }).`,
         `${field}.type`,

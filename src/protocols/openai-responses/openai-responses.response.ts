@@ -39,11 +39,14 @@ export interface FunctionCallItem {
   status: 'in_progress' | 'completed' | 'incomplete';
 }
 
+/**
+ * The model's reasoning, as a summary: the part of a reasoning item every client shows (the Vercel AI
+ * SDK reads nothing else). What the upstream returns is the reasoning it chose to show, so it is one.
+ */
 export interface ReasoningItem {
   type: 'reasoning';
   id: string;
-  summary: never[];
-  content: Array<{ type: 'reasoning_text'; text: string }>;
+  summary: Array<{ type: 'summary_text'; text: string }>;
   /** Anthropic's thinking signature: sent back with the item, it lets a Claude upstream accept the thinking. */
   encrypted_content?: string;
   status?: 'in_progress' | 'completed' | 'incomplete';
@@ -82,6 +85,9 @@ export interface ResponsesObject {
   user?: string;
 }
 
+/** The prefix of our reasoning items' ids (OpenAI's), by which a reference to one is recognised. */
+export const REASONING_ITEM_PREFIX = 'rs_';
+
 /** The stable ids of one response's items. */
 export class ItemIds {
   readonly #base: string;
@@ -99,7 +105,7 @@ export class ItemIds {
   }
 
   reasoning(index: number): string {
-    return index === 0 ? `rs_${this.#base}` : `rs_${this.#base}_${index}`;
+    return index === 0 ? `${REASONING_ITEM_PREFIX}${this.#base}` : `${REASONING_ITEM_PREFIX}${this.#base}_${index}`;
   }
 }
 
@@ -180,7 +186,8 @@ export function renderResponsesObject(response: ChatResponse, echo: ResponsesEch
   const output: OutputItem[] = [];
   const reasoning = response.content.filter((b) => b.type === 'reasoning');
   if (reasoning.length > 0) {
-    const item: ReasoningItem = { type: 'reasoning', id: ids.reasoning(0), summary: [], content: reasoning.map((b) => ({ type: 'reasoning_text', text: b.text })) };
+    const summary = reasoning.filter((b) => b.text !== '').map((b) => ({ type: 'summary_text' as const, text: b.text }));
+    const item: ReasoningItem = { type: 'reasoning', id: ids.reasoning(0), summary };
     const signature = reasoning.find((b) => b.signature !== undefined)?.signature;
     if (signature !== undefined) item.encrypted_content = signature;
     output.push(item);
