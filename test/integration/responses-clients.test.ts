@@ -88,6 +88,31 @@ describeEachMode(
       assert.deepEqual(JSON.parse(String(second[2]?.content)), { city: 'Paris', sky: 'sunny' });
     });
 
+    test('Vercel AI SDK streamText with a tool: streamed arguments, the tool run, the second step streamed; both steps charged', async () => {
+      const { key, userId } = await ctx.gw.createUser(100);
+      fakes.openai.enqueue(
+        { toolCalls: [{ id: 'call_s', name: 'weather', arguments: { city: 'Lima' } }], usage: { input: 30, output: 10 } },
+        { text: 'Lima is cloudy.', usage: { input: 45, output: 5 } },
+      );
+      const result = streamText({
+        model: aiSdk(ctx.gw, key)('gpt-5.4-mini'),
+        prompt: 'Weather in Lima?',
+        tools: { weather: tool({ inputSchema: weatherParameters, execute: async ({ city }) => `${city}: cloudy` }) },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      });
+      const parts: string[] = [];
+      for await (const part of result.fullStream) parts.push(part.type);
+      assert.equal(await result.text, 'Lima is cloudy.');
+      assert.ok(parts.includes('tool-input-delta') && parts.includes('tool-result'), parts.join(','));
+      const usage = await result.totalUsage;
+      assert.deepEqual([usage.inputTokens, usage.outputTokens], [75, 15]);
+      const p = await prices(ctx.gw, key, 'gpt-5.4-mini');
+      const rows = await ctx.gw.gateway.services.database.db.selectFrom('chat_requests').select(['id', 'cost_micro']).where('user_id', '=', userId).execute();
+      assert.deepEqual(rows.map((r) => r.cost_micro).sort((a, b) => a - b), [expectedCost(p, { input: 30, output: 10 }), expectedCost(p, { input: 45, output: 5 })].sort((a, b) => a - b));
+      for (const row of rows) await assertSettled(ctx.gw, userId, row.id, row.cost_micro);
+    });
+
     test('Vercel AI SDK tools when the model reasons: the reference to our reasoning item is left out, the loop completes', async () => {
       const { key } = await ctx.gw.createUser(100);
       fakes.openai.enqueue({ reasoning: 'Need the weather.', toolCalls: [{ id: 'call_r', name: 'weather', arguments: { city: 'Rome' } }] }, { text: 'Rome is warm.' });
