@@ -100,12 +100,23 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     temperature: temperature ?? null,
     topP: topP ?? null,
     toolChoice: b.tool_choice ?? 'auto',
-    tools: Array.isArray(b.tools) ? b.tools : [],
+    tools: request.tools.map(echoTool),
     textFormat: format ?? { type: 'text' },
     reasoning: isObject(b.reasoning) ? b.reasoning : null,
     user,
   };
   return { request, echo };
+}
+
+/**
+ * A function tool as the answer lists it, in the published shape (`parameters` and `strict` are
+ * required there): what the upstream was given, so `strict` is false unless the client set it.
+ */
+function echoTool(tool: ChatTool): Record<string, unknown> {
+  if (tool.type !== 'function') return tool.value;
+  const echoed: Record<string, unknown> = { type: 'function', name: tool.name, parameters: tool.parameters, strict: tool.strict ?? false };
+  if (tool.description !== undefined) echoed.description = tool.description;
+  return echoed;
 }
 
 function parseInput(value: unknown, request: ChatRequest): void {

@@ -295,5 +295,9 @@ describe('Responses stream encoding', () => {
     assert.deepEqual(body.output.map((o) => o.type), ['reasoning', 'message', 'function_call']);
     assert.deepEqual(body.usage?.input_tokens_details, { cached_tokens: 2, cache_write_tokens: 1 });
     assert.deepEqual([body.instructions, body.metadata, body.max_output_tokens, body.parallel_tool_calls, body.user], ['You are a weather bot.', { ticket: 't-1' }, 500, false, 'u-1']);
+    // A tool sent without strict or parameters is listed as the upstream got it, in the published shape.
+    const loose = renderResponsesObject(response, parseResponsesRequest({ model: 'gpt-5.4', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: null, strict: null }] }).echo, 1);
+    assert.equal(checkAgainstFixture(RESPONSE_FIXTURE, loose), undefined);
+    assert.deepEqual(loose.tools, [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} }, strict: false }]);
   });
 });
