@@ -220,6 +220,18 @@ describeEachMode(
       assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
 
+    test('upstream errors in the OpenAI format: a 429 keeps Retry-After; nothing charged', async () => {
+      const { key, userId } = await ctx.gw.createUser(100);
+      fakes.openai.enqueue({ error: { status: 429, message: 'Slow down.', retryAfter: 7 } });
+      const res = await ctx.gw.api(key, 'POST', '/api/v1/responses', { model: 'gpt-5.4-mini', input: 'hi' });
+      assert.equal(res.status, 429);
+      assert.equal(res.headers.get('retry-after'), '7');
+      assert.deepEqual(res.body, { error: { message: 'Slow down.', type: 'rate_limit_error', param: null, code: 'rate_limited' } });
+
+      assert.equal(await balanceMicro(ctx.gw, userId), 1_000_000);
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
+    });
+
     test('a balance that cannot cover the hold: 402 before anything is sent upstream', async () => {
       const { key, userId } = await ctx.gw.createUser(0);
       await assert.rejects(

@@ -15,6 +15,7 @@ import { renderOpenAiChatRequest } from '../../../src/protocols/openai-chat/open
 import { createOpenAiStreamDecoder } from '../../../src/protocols/openai-chat/openai-stream.decoder.ts';
 import { parseResponsesRequest } from '../../../src/protocols/openai-responses/openai-responses.parser.ts';
 import { renderResponsesObject } from '../../../src/protocols/openai-responses/openai-responses.response.ts';
+import { assertChatUrlsPublic } from '../../../src/services/chat/chat-input-urls.ts';
 import { createResponsesStreamEncoder } from '../../../src/protocols/openai-responses/openai-responses-stream.encoder.ts';
 import { checkAgainstFixture } from '../../fakes/upstream-schema.ts';
 
@@ -153,6 +154,11 @@ describe('Responses request translation', () => {
     for (const [fields, param] of cases) {
       assert.equal(refusedParam(() => parseResponsesRequest({ model: 'gpt-5.4', input: 'hi', ...fields })), param, JSON.stringify(fields));
     }
+  });
+
+  test('image URLs reach the chat service\'s address policy: a private address is refused', () => {
+    const { request } = parseResponsesRequest({ model: 'gpt-5.4', input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'http://10.0.0.1/x.png', detail: 'auto' }] }] });
+    refusedParam(() => assertChatUrlsPublic(request, { allowPrivate: false }));
   });
 
   test('a reference to one of our reasoning items is left out; inline files become chat-completions file parts', () => {
