@@ -16,7 +16,15 @@
  *   upstream holds each after its first chunk), per stream; each reading after a full garbage
  *   collection (bench/chat/gc-on-signal.ts), on fresh processes after a one-second warm-up.
  *
- *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory]
+ * The gateway is measured twice for throughput and latency: on chat completions, and on the Responses
+ * route (`switchboard responses`: the same question as a Responses request, to the same fake upstream
+ * over chat completions, on the same connections), whose throughput should stay within 15 % of chat
+ * completions'.
+ *
+ *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory|responses]
+ *
+ * `--only responses` measures only the gateway's two text routes (and the direct upstream), for the
+ * Responses row; `--only memory` only the idle streams.
  *
  * Throughput, CPU per request and the autocannon latencies are the median of `--rounds` rounds that
  * alternate over the targets, so that a slow minute of the shared machine falls on all of them.
@@ -43,7 +51,7 @@ const rounds = Number(arg('rounds', '3'));
 const connections = Number(arg('connections', '32'));
 const store = arg('store', 'sqlite') === 'postgres' ? 'postgres' : 'sqlite';
 const openStreams = Number(arg('streams', '1000'));
-/** `--only memory` measures the idle streams and stops. */
+/** `--only memory` measures the idle streams and stops; `--only responses` the gateway's two routes (and direct). */
 const only = arg('only', 'all');
 const RATE = 500;
 
@@ -126,9 +134,13 @@ interface Target {
   fastModel: string;
   holdModel: string;
   pid: number;
+  /** The request body of its protocol; chat completions unless said. */
+  body: (model: string, stream: boolean) => string;
+  /** What ends a good stream of its protocol. */
+  streamEnd: string;
 }
 
-const body = (model: string, stream: boolean): string =>
+const chatBody = (model: string, stream: boolean): string =>
   JSON.stringify({
     model,
     messages: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'Say something short about foxes.' }],
@@ -136,17 +148,29 @@ const body = (model: string, stream: boolean): string =>
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
 
+/** The same question as a Responses request. */
+const responsesBody = (model: string, stream: boolean): string =>
+  JSON.stringify({
+    model,
+    instructions: 'You are a helpful assistant.',
+    input: 'Say something short about foxes.',
+    max_output_tokens: 256,
+    ...(stream ? { stream: true } : {}),
+  });
+
+const CHAT = { body: chatBody, streamEnd: '[DONE]' };
+
 async function check(target: Target, stream: boolean): Promise<void> {
-  const res = await fetch(target.url, { method: 'POST', headers: target.headers, body: body(target.fastModel, stream) });
+  const res = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body(target.fastModel, stream) });
   const text = await res.text();
-  if (res.status !== 200 || (stream ? !text.includes('[DONE]') : !text.includes('fox'))) {
+  if (res.status !== 200 || (stream ? !text.includes(target.streamEnd) : !text.includes('fox'))) {
     throw new Error(`${target.name} ${stream ? 'stream' : 'completion'} failed: ${res.status} ${text.slice(0, 300)}`);
   }
 }
 
 /** Closed-loop load; also the CPU time the target's process spent per request (robust on a shared machine). */
 async function throughput(target: Target, stream: boolean) {
-  const options = { url: target.url, method: 'POST' as const, headers: target.headers, body: body(target.fastModel, stream), connections };
+  const options = { url: target.url, method: 'POST' as const, headers: target.headers, body: target.body(target.fastModel, stream), connections };
   await runLoad({ ...options, durationS: 1 });
   const cpu0 = cpuSeconds(target.pid);
   const result = await runLoad({ ...options, durationS });
@@ -189,7 +213,7 @@ async function autocannonRate(target: Target, stream: boolean): Promise<RateResu
   const run = (duration: number, record: boolean) =>
     new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
-        { url: target.url, method: 'POST', headers: target.headers, body: body(target.fastModel, stream), connections: 1, overallRate: RATE, duration },
+        { url: target.url, method: 'POST', headers: target.headers, body: target.body(target.fastModel, stream), connections: 1, overallRate: RATE, duration },
         (error, result) => (error ? reject(error) : resolve(result)),
       );
       if (record) instance.on('response', (_client, statusCode, _bytes, responseTime) => statusCode === 200 && times.push(responseTime));
@@ -207,7 +231,7 @@ async function autocannonRate(target: Target, stream: boolean): Promise<RateResu
 async function pacedRate(target: Target, stream: boolean): Promise<RateResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(target.url);
-  const payload = body(target.fastModel, stream);
+  const payload = target.body(target.fastModel, stream);
   const headers = { ...target.headers, 'content-length': String(Buffer.byteLength(payload)) };
   let errors = 0;
   const one = (): Promise<number | undefined> =>
@@ -257,7 +281,7 @@ async function idleStreams(target: Target, count: number): Promise<{ beforeKb: n
   await new Promise((r) => setTimeout(r, 1000));
   const beforeKb = await settledRssKb(target.pid);
   const url = new URL(target.url);
-  const payload = body(target.holdModel, true);
+  const payload = target.body(target.holdModel, true);
   const opened: Array<() => void> = [];
   const open = () =>
     new Promise<void>((resolve, reject) => {
@@ -300,7 +324,7 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
   const { key } = await gw.createUser(100_000_000);
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [
-    { name: 'direct', url: `${fake.url}/v1/chat/completions`, headers: { ...json, authorization: 'Bearer sk-bench' }, fastModel: 'fast', holdModel: 'hold', pid: fake.pid },
+    { name: 'direct', url: `${fake.url}/v1/chat/completions`, headers: { ...json, authorization: 'Bearer sk-bench' }, fastModel: 'fast', holdModel: 'hold', pid: fake.pid, ...CHAT },
     {
       name: 'switchboard',
       url: `${gw.url}/api/v1/chat/completions`,
@@ -308,6 +332,17 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       fastModel: 'gpt-5.4-mini',
       holdModel: 'gpt-5.4',
       pid: gw.processes[0]?.pid ?? 0,
+      ...CHAT,
+    },
+    {
+      name: 'switchboard responses',
+      url: `${gw.url}/api/v1/responses`,
+      headers: { ...json, authorization: `Bearer ${key}` },
+      fastModel: 'gpt-5.4-mini',
+      holdModel: 'gpt-5.4',
+      pid: gw.processes[0]?.pid ?? 0,
+      body: responsesBody,
+      streamEnd: 'event: response.completed',
     },
     {
       name: 'portkey',
@@ -316,9 +351,10 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       fastModel: 'fast',
       holdModel: 'hold',
       pid: portkey.pid,
+      ...CHAT,
     },
-    { name: 'node floor', url: `${floor.url}/v1/chat/completions`, headers: json, fastModel: 'fast', holdModel: 'hold', pid: floor.pid },
-  ];
+    { name: 'node floor', url: `${floor.url}/v1/chat/completions`, headers: json, fastModel: 'fast', holdModel: 'hold', pid: floor.pid, ...CHAT },
+  ].filter((t) => only !== 'responses' || t.name === 'direct' || t.name.startsWith('switchboard'));
   const stop = async () => {
     await gw.stop();
     for (const pid of [portkey.pid, floor.pid]) {
@@ -376,7 +412,8 @@ try {
         target: t.name,
         'req/s': Math.round(rps[t.name] ?? 0),
         'vs direct': ((rps[t.name] ?? 0) / (rps.direct ?? 1)).toFixed(2),
-        'vs portkey': ((rps[t.name] ?? 0) / (rps.portkey ?? 1)).toFixed(2),
+        'vs portkey': rps.portkey === undefined ? '-' : ((rps[t.name] ?? 0) / rps.portkey).toFixed(2),
+        'vs chat completions': t.name === 'switchboard responses' ? ((rps[t.name] ?? 0) / (rps.switchboard ?? 1)).toFixed(2) : '-',
         'CPU us/req': Math.round(c.cpuUsPerRequest),
         'loaded p50/p99 ms': `${c.p50Ms}/${c.p99Ms}`,
         [`@${RATE}/s autocannon p50/p99`]: `${l.p50.toFixed(2)}/${l.p99.toFixed(2)}`,
@@ -388,7 +425,7 @@ try {
     }
   }
 
-  if (only !== 'memory') {
+  if (only !== 'memory' && only !== 'responses') {
     await started.stop();
     cleanups.pop();
     const restarted = await startTargets(fake);
@@ -397,9 +434,10 @@ try {
   }
   const memory: Array<Record<string, string | number>> = [];
   // On fresh processes (after a short warm-up), so that heap grown by the load phases does not hide the streams.
-  for (const t of targets.slice(1)) {
+  // The Responses route holds a stream as chat completions does (the same service and encoder path).
+  for (const t of only === 'responses' ? [] : targets.slice(1).filter((x) => x.name !== 'switchboard responses')) {
     try {
-      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: body(t.fastModel, true), connections: 8, durationS: 1 });
+      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: t.body(t.fastModel, true), connections: 8, durationS: 1 });
       const m = await idleStreams(t, openStreams);
       memory.push({ target: t.name, streams: m.opened, 'RSS before MB': (m.beforeKb / 1024).toFixed(1), 'RSS after MB': (m.afterKb / 1024).toFixed(1), 'KB per stream': m.perStreamKb.toFixed(1) });
     } catch (error) {
@@ -410,10 +448,14 @@ try {
 
   console.log(`\nbench/chat (store ${store}; closed loop: ${loadGenerator}, ${connections} connections, ${durationS} s, median of ${rounds} alternating rounds; fixed rate ${RATE} req/s: autocannon overallRate on 1 connection, and a paced open loop on up to 64)\n`);
   if (rows.length > 0) console.log(table(rows));
-  console.log(`\nOpen idle streams (upstream holds each after its first chunk):\n`);
-  console.log(table(memory));
+  if (memory.length > 0) {
+    console.log(`\nOpen idle streams (upstream holds each after its first chunk):\n`);
+    console.log(table(memory));
+  }
   const ratio = (mode: string) => ((results[mode]?.switchboard ?? 0) / (results[mode]?.portkey ?? 1)).toFixed(2);
-  if (rows.length > 0) console.log(`\nThroughput vs Portkey: non-streaming ${ratio('non-streaming')}x, streaming ${ratio('streaming')}x (target >= 4x)`);
+  if (rows.length > 0 && only !== 'responses') console.log(`\nThroughput vs Portkey: non-streaming ${ratio('non-streaming')}x, streaming ${ratio('streaming')}x (target >= 4x)`);
+  const responses = (mode: string) => ((results[mode]?.['switchboard responses'] ?? 0) / (results[mode]?.switchboard ?? 1)).toFixed(2);
+  if (rows.length > 0) console.log(`Responses vs chat completions: non-streaming ${responses('non-streaming')}x, streaming ${responses('streaming')}x (target >= 0.85x)`);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

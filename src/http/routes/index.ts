@@ -22,6 +22,7 @@ import { registerChatCompletionsRoute } from './chat-completions.route.ts';
 import { registerMessagesRoute } from './messages.route.ts';
 import { registerCountTokensRoute } from './count-tokens.route.ts';
 import { registerEmbeddingsRoute } from './embeddings.route.ts';
+import { registerResponsesRoute } from './responses.route.ts';
 import { registerCostRoutes } from './cost.route.ts';
 import { registerEstimateRoute } from './estimate.route.ts';
 import { registerFilesRoute } from './files.route.ts';
@@ -53,6 +54,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerMessagesRoute(app, services, chatHeartbeat, openStreams);
   registerCountTokensRoute(app, services);
   registerEmbeddingsRoute(app, services);
+  registerResponsesRoute(app, services, chatHeartbeat, openStreams);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
   registerTaskStatusRoute(app, services);
