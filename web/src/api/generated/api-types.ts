@@ -215,6 +215,11 @@ export interface ApiResponses {
       webSearchPer1k?: string;
     };
   };
+  /** Count the input tokens of a message (Anthropic protocol), free */
+  'POST /api/v1/messages/count_tokens': {
+    input_tokens: number;
+    estimated?: boolean;
+  };
   /** Exactly what create would debit for this body, in micro-USD */
   'POST /api/v1/generation/estimate': {
     cost: number;
