@@ -16,7 +16,7 @@ import { createRequestIds } from './request-ids.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
 import { OpenStreams } from './open-streams.ts';
-import { findEndedCredentials } from '../services/credential-revocations.ts';
+import { findEndedCredentials } from '../services/accounts/credential-revocations.ts';
 
 
 

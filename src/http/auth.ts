@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.types.ts';
 import { AppError } from '../domain/errors.ts';
 import { type RateLimiter, retryAfterSeconds } from '../ports/rate-limiter.port.ts';
-import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
+import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import { addressGroup } from '../services/auth/address-group.ts';
 import type { SessionIdentity } from '../services/auth/auth.service.ts';
 

@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import type { CpuPool } from '../ports/cpu-pool.port.ts';
 import { AppError } from '../domain/errors.ts';
-import type { ApiKeyAuthenticator } from '../services/api-key-authenticator.ts';
+import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
 import type { AccessLog } from './access-log.ts';
 import { bearerTokenOf } from './auth.ts';

@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../domain/errors.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
-import { type RevokedCredentials, subscribeRevoked } from '../services/credential-revocations.ts';
+import { type RevokedCredentials, subscribeRevoked } from '../services/accounts/credential-revocations.ts';
 
 export interface StreamOwner {
   userId: string;

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { AppError } from '../../src/domain/errors.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { createUser } from '../../src/services/accounts.service.ts';
+import { createUser } from '../../src/services/accounts/accounts.service.ts';
 import { type ChatLedger, createChatLedger } from '../../src/services/chat/chat-ledger.ts';
 import type { NewChatRequest } from '../../src/services/chat/chat-records.ts';
 import { postLedgerEntryAlone, verifyLedger } from '../../src/services/ledger.service.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { findBalanceMismatches, listEntries } from '../../src/adapters/db/repositories/ledger.repository.ts';
 import { findUserById } from '../../src/adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../src/domain/errors.ts';
-import { createUser } from '../../src/services/accounts.service.ts';
+import { createUser } from '../../src/services/accounts/accounts.service.ts';
 import { postLedgerEntry, postLedgerEntryAlone, verifyLedger } from '../../src/services/ledger.service.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 

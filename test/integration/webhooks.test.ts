@@ -12,9 +12,9 @@ import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
 import { registerWebhookSecretRoutes } from '../../src/http/routes/webhook-secret.route.ts';
 import type { ClaimedJob, JobContext } from '../../src/ports/work-queue.port.ts';
-import { createUser } from '../../src/services/accounts.service.ts';
-import { ApiKeyAuthenticator } from '../../src/services/api-key-authenticator.ts';
-import { ApiKeysService } from '../../src/services/api-keys.service.ts';
+import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { ApiKeyAuthenticator } from '../../src/services/accounts/api-key-authenticator.ts';
+import { ApiKeysService } from '../../src/services/accounts/api-keys.service.ts';
 import { createWebhookJobHandler, type WebhookHandlerDeps } from '../../src/services/webhooks/webhook-delivery.handler.ts';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.ts';
 import {

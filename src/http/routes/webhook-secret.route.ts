@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../adapters/db/schema.ts';
-import type { ApiKeyAuthenticator } from '../../services/api-key-authenticator.ts';
+import type { ApiKeyAuthenticator } from '../../services/accounts/api-key-authenticator.ts';
 import { listDeliveries, MAX_DELIVERY_LIST } from '../../services/webhooks/webhook-deliveries.ts';
 import type { WebhookSecretService } from '../../services/webhooks/webhook-secret.service.ts';
 import { authOf, requireApiKey } from '../auth.ts';

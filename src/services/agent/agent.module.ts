@@ -15,7 +15,7 @@ import type { RouteRefusalCheck } from '../generation/create-generation.service.
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
-import type { EstimateService } from '../estimate.service.ts';
+import type { EstimateService } from '../generation/estimate.service.ts';
 import { AgentClock } from './agent-clock.ts';
 import { AgentModelsService } from './agent-models.service.ts';
 import { AttachmentsService } from './attachments/attachments.service.ts';

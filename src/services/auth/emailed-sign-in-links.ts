@@ -5,7 +5,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { Mailer } from '../../ports/mailer.port.ts';
 import { type RateLimit, type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
-import { normalizeEmail } from '../accounts.service.ts';
+import { normalizeEmail } from '../accounts/accounts.service.ts';
 import { addressGroup } from './address-group.ts';
 import type { AuthService, ClientInfo } from './auth.service.ts';
 

@@ -30,7 +30,7 @@ import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
-import type { ProviderHealth } from '../provider-health.ts';
+import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import { type ChatLedger, createChatLedger } from './chat-ledger.ts';
 import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';

@@ -27,7 +27,7 @@ import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ChatRequestOutcome, NewChatRequest } from '../chat/chat-records.ts';
 import type { ChatRouter } from '../chat/chat-router.ts';
 import type { ChatService } from '../chat/chat.service.ts';
-import type { ProviderHealth } from '../provider-health.ts';
+import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { UpstreamExtras } from './upstream-extras.ts';
 
 export interface EmbeddingsServiceDeps {

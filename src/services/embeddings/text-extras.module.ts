@@ -9,7 +9,7 @@ import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import { CountTokensService } from '../chat/count-tokens.service.ts';
-import type { ProviderHealth } from '../provider-health.ts';
+import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import { EmbeddingsService } from './embeddings.service.ts';
 import { UpstreamExtras } from './upstream-extras.ts';
 

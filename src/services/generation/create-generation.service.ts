@@ -13,7 +13,7 @@ import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import { newJob } from '../../workers/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
-import type { EstimateService } from '../estimate.service.ts';
+import type { EstimateService } from './estimate.service.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import { pinRoutes, routesForModel } from './task-routes.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';

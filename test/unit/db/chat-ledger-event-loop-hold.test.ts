@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
-import { createUser } from '../../../src/services/accounts.service.ts';
+import { createUser } from '../../../src/services/accounts/accounts.service.ts';
 import { type ChatLedger, createChatLedger } from '../../../src/services/chat/chat-ledger.ts';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
 import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestDatabase } from '../../support/databases.ts';
-import { HEALTH_WINDOW_MS, ProviderHealth } from '../../../src/services/provider-health.ts';
+import { HEALTH_WINDOW_MS, ProviderHealth } from '../../../src/services/upstreams/provider-health.ts';
 
 test('chat calls are counted per minute over the window; older minutes fall out', async () => {
   const { db, dispose } = await createTestDatabase('sqlite');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listEntries } from '../../../adapters/db/repositories/ledger.repository.ts';
 import { invalidInput } from '../../../domain/errors.ts';
 import { centsToMicro } from '../../../domain/money.ts';
-import { getUser } from '../../../services/accounts.service.ts';
+import { getUser } from '../../../services/accounts/accounts.service.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { grantCredit } from '../../../services/credits.service.ts';
 import { requireAdmin } from '../../auth.ts';

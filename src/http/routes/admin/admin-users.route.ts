@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listUsers } from '../../../adapters/db/repositories/users.repository.ts';
 import { centsToMicro } from '../../../domain/money.ts';
-import { createUser, getUser } from '../../../services/accounts.service.ts';
+import { createUser, getUser } from '../../../services/accounts/accounts.service.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { presentApiKey, presentUser } from '../../presenters.ts';

@@ -4,7 +4,7 @@ import type { AgentConfig, RouteTarget } from '../../../config/config.types.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../../ports/blob-store.port.ts';
 import type { ChatService } from '../../chat/chat.service.ts';
-import type { EstimateService } from '../../estimate.service.ts';
+import type { EstimateService } from '../../generation/estimate.service.ts';
 import type { RouteRefusalCheck } from '../../generation/create-generation.service.ts';
 import type { AgentWriter } from '../agent-writer.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';

@@ -6,13 +6,13 @@ import {
   renameApiKey,
   revokeApiKey,
   type ApiKeyRow,
-} from '../adapters/db/repositories/api-keys.repository.ts';
-import { findUserById } from '../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../adapters/db/schema.ts';
-import { generateApiKey } from '../domain/api-key-format.ts';
-import { AppError, invalidInput } from '../domain/errors.ts';
-import { newId } from '../domain/ids.ts';
-import type { EventBus } from '../ports/event-bus.port.ts';
+} from '../../adapters/db/repositories/api-keys.repository.ts';
+import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { generateApiKey } from '../../domain/api-key-format.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
 import { publishRevoked } from './credential-revocations.ts';
 
 export const API_KEY_REVOKED_TOPIC = 'api-key.revoked';

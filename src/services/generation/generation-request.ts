@@ -1,6 +1,6 @@
-import type { Catalog } from '../domain/catalog/catalog.ts';
-import type { ValidatedInput } from '../domain/catalog/catalog.types.ts';
-import { invalidInput } from '../domain/errors.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { ValidatedInput } from '../../domain/catalog/catalog.types.ts';
+import { invalidInput } from '../../domain/errors.ts';
 
 export interface GenerationRequest {
   model: string;

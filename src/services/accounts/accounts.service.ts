@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { findUserByEmail, findUserById, insertUser, type UserRow } from '../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../adapters/db/schema.ts';
-import { AppError, invalidInput } from '../domain/errors.ts';
-import { newId } from '../domain/ids.ts';
-import { newWebhookSecret } from '../domain/webhook-secret.ts';
-import { postLedgerEntry } from './ledger.service.ts';
+import { findUserByEmail, findUserById, insertUser, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { newWebhookSecret } from '../../domain/webhook-secret.ts';
+import { postLedgerEntry } from '../ledger.service.ts';
 
 export interface NewUser {
   email?: string | null;

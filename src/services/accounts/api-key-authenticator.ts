@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { findActiveKeyByHash, touchApiKeys } from '../adapters/db/repositories/api-keys.repository.ts';
-import type { Schema } from '../adapters/db/schema.ts';
-import { hashApiKey, looksLikeApiKey } from '../domain/api-key-format.ts';
-import type { EventBus } from '../ports/event-bus.port.ts';
+import { findActiveKeyByHash, touchApiKeys } from '../../adapters/db/repositories/api-keys.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { hashApiKey, looksLikeApiKey } from '../../domain/api-key-format.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
 import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
 
 export interface ApiKeyIdentity {

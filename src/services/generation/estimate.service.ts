@@ -1,6 +1,6 @@
-import type { Catalog } from '../domain/catalog/catalog.ts';
-import type { MeasuredMedia, PriceQuote } from '../domain/catalog/catalog.types.ts';
-import type { MediaMeasurer } from '../ports/media-measurer.port.ts';
+import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { MeasuredMedia, PriceQuote } from '../../domain/catalog/catalog.types.ts';
+import type { MediaMeasurer } from '../../ports/media-measurer.port.ts';
 import { type GenerationRequest, parseGenerationRequest } from './generation-request.ts';
 
 export interface PricedRequest {

@@ -1,10 +1,10 @@
-import { fetchAndProbe } from '../adapters/media/fetch-and-probe.ts';
-import { isMediaProbeError } from '../adapters/media/probe-media.ts';
-import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client.ts';
-import { isOutboundUrlError } from '../adapters/outbound/outbound-url-error.ts';
-import type { MeasuredMedia, ProbeRequest } from '../domain/catalog/catalog.types.ts';
-import { invalidInput } from '../domain/errors.ts';
-import type { MediaMeasurer } from '../ports/media-measurer.port.ts';
+import { fetchAndProbe } from '../../adapters/media/fetch-and-probe.ts';
+import { isMediaProbeError } from '../../adapters/media/probe-media.ts';
+import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
+import { isOutboundUrlError } from '../../adapters/outbound/outbound-url-error.ts';
+import type { MeasuredMedia, ProbeRequest } from '../../domain/catalog/catalog.types.ts';
+import { invalidInput } from '../../domain/errors.ts';
+import type { MediaMeasurer } from '../../ports/media-measurer.port.ts';
 
 /** Several URLs of one request are fetched at once, but not too many. */
 const PARALLEL_FETCHES = 4;

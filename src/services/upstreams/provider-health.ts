@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Schema } from '../adapters/db/schema.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
 
 /**
  * Recent outcomes of upstream calls per provider, for the operator (GET /admin/v1/providers).

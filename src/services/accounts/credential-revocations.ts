@@ -6,10 +6,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { findRevokedKeyIds } from '../adapters/db/repositories/api-keys.repository.ts';
-import { findEndedSessionIds } from '../adapters/db/repositories/auth.repository.ts';
-import type { Schema } from '../adapters/db/schema.ts';
-import type { EventBus } from '../ports/event-bus.port.ts';
+import { findRevokedKeyIds } from '../../adapters/db/repositories/api-keys.repository.ts';
+import { findEndedSessionIds } from '../../adapters/db/repositories/auth.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import type { EventBus } from '../../ports/event-bus.port.ts';
 
 export const CREDENTIAL_REVOKED_TOPIC = 'credential.revoked';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { countUsers, findUserByEmail } from '../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../adapters/db/schema.ts';
-import { AppError } from '../domain/errors.ts';
+import { countUsers, findUserByEmail } from '../../adapters/db/repositories/users.repository.ts';
+import type { Schema } from '../../adapters/db/schema.ts';
+import { AppError } from '../../domain/errors.ts';
 import { createUser } from './accounts.service.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
