@@ -30,9 +30,14 @@ import {
 } from '../../domain/chat/json-input.ts';
 import { parseDataUri } from '../../domain/chat/chat-wire.helpers.ts';
 import { readResponsesExtras } from './openai-responses.fields.ts';
-import { REASONING_ITEM_PREFIX } from './openai-responses.response.ts';
 
 /** The request's settings, echoed in the response object as OpenAI echoes them. */
+/**
+ * The prefix of our reasoning items' ids (OpenAI's): the renderer gives it to the reasoning items it
+ * writes, and the parser recognises a reference to one by it.
+ */
+export const REASONING_ITEM_PREFIX = 'rs_';
+
 export interface ResponsesEcho {
   instructions: string | null;
   metadata: Record<string, string> | null;

@@ -4,7 +4,7 @@
  * the answer, the request's record and its ledger entry share one reference; item ids derive from it.
  */
 import type { ChatResponse, ChatStreamError, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
-import type { ResponsesEcho } from './openai-responses.parser.ts';
+import { REASONING_ITEM_PREFIX, type ResponsesEcho } from './openai-responses.parser.ts';
 
 export interface ResponsesUsage {
   input_tokens: number;
@@ -84,9 +84,6 @@ export interface ResponsesObject {
   usage?: ResponsesUsage;
   user?: string;
 }
-
-/** The prefix of our reasoning items' ids (OpenAI's), by which a reference to one is recognised. */
-export const REASONING_ITEM_PREFIX = 'rs_';
 
 /** The stable ids of one response's items. */
 export class ItemIds {

@@ -3,16 +3,11 @@
  * tokens. Like ChatProvider, failures are values (`retryable` drives failover), never throws. A
  * provider type offers what its upstream has: `openai` embeds (OpenAI's `/embeddings`) and counts
  * nothing (the gateway estimates), `anthropic` counts (its `/v1/messages/count_tokens`), `local` does
- * both offline.
+ * both offline. The factory that picks one per provider type is embedding-providers.ts.
  */
-import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
-import type { ProviderConfig } from '../../config/config.types.ts';
 import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { EmbeddingRequest } from '../../domain/embeddings/embedding-request.ts';
-import { createAnthropicTokenCounter } from './anthropic/anthropic-count-tokens.ts';
 import type { ChatUpstreamError } from './chat-provider.ts';
-import { createLocalEmbeddingProvider, createLocalTokenCounter } from './local/local-embeddings.ts';
-import { createOpenAiEmbeddingProvider } from './openai/openai-embeddings.ts';
 
 export interface EmbeddingTarget {
   /** The upstream's name for the model (the route's `model`). */
@@ -41,18 +36,4 @@ export type TokenCountResult = { ok: true; inputTokens: number } | { ok: false; 
 export interface TokenCounter {
   /** The prompt's input tokens as the upstream's model counts them (nothing is generated or billed). */
   countTokens(request: ChatRequest, target: { upstreamModel: string }, signal: AbortSignal): Promise<TokenCountResult>;
-}
-
-/** The embeddings side of a configured provider; undefined when its type has none. */
-export function createEmbeddingProvider(config: ProviderConfig, http: () => UpstreamHttpClient): EmbeddingProvider | undefined {
-  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, http());
-  if (config.type === 'local') return createLocalEmbeddingProvider(config);
-  return undefined;
-}
-
-/** The token counting of a configured provider; undefined when its upstream has no count endpoint. */
-export function createTokenCounter(config: ProviderConfig, http: () => UpstreamHttpClient): TokenCounter | undefined {
-  if (config.type === 'anthropic') return createAnthropicTokenCounter(config, http());
-  if (config.type === 'local') return createLocalTokenCounter();
-  return undefined;
 }

@@ -5,7 +5,8 @@
  */
 import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import type { Config } from '../../config/config.types.ts';
-import { createEmbeddingProvider, createTokenCounter, type EmbeddingProvider, type TokenCounter } from '../../providers/chat/embedding-provider.ts';
+import type { EmbeddingProvider, TokenCounter } from '../../providers/chat/embedding-provider.ts';
+import { createEmbeddingProvider, createTokenCounter } from '../../providers/chat/embedding-providers.ts';
 import { createChatUpstreamClient } from '../../providers/chat/chat-provider.registry.ts';
 
 export class UpstreamExtras {
