@@ -16,15 +16,16 @@
  *   upstream holds each after its first chunk), per stream; each reading after a full garbage
  *   collection (bench/chat/gc-on-signal.ts), on fresh processes after a one-second warm-up.
  *
- * The gateway is measured twice for throughput and latency: on chat completions, and on the Responses
- * route (`switchboard responses`: the same question as a Responses request, to the same fake upstream
- * over chat completions, on the same connections), whose throughput should stay within 15 % of chat
- * completions'.
+ * The gateway is measured three ways for throughput and latency: on chat completions through the chat
+ * lane; on the same route through Fastify (`switchboard fastify`, the lane's comparison); and on the
+ * Responses route (`switchboard responses`: the same question as a Responses request, to the same fake
+ * upstream over chat completions, on the same connections), whose throughput should stay within 15 %
+ * of chat completions'.
  *
- *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory|responses]
+ *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory|responses|lane]
  *
- * `--only responses` measures only the gateway's two text routes (and the direct upstream), for the
- * Responses row; `--only memory` only the idle streams.
+ * `--only responses` and `--only lane` measure only the gateway's routes (and the direct upstream), for
+ * those rows; `--only memory` only the idle streams.
  *
  * Throughput, CPU per request and the autocannon latencies are the median of `--rounds` rounds that
  * alternate over the targets, so that a slow minute of the shared machine falls on all of them.
@@ -51,7 +52,7 @@ const rounds = Number(arg('rounds', '3'));
 const connections = Number(arg('connections', '32'));
 const store = arg('store', 'sqlite') === 'postgres' ? 'postgres' : 'sqlite';
 const openStreams = Number(arg('streams', '1000'));
-/** `--only memory` measures the idle streams and stops; `--only responses` the gateway's two routes (and direct). */
+/** `--only memory` measures the idle streams and stops; `--only responses` / `--only lane` the gateway's routes (and direct), without memory. */
 const only = arg('only', 'all');
 const RATE = 500;
 
@@ -345,6 +346,17 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       streamEnd: 'event: response.completed',
     },
     {
+      // The same gateway process through Fastify's request lifecycle: the chat lane leaves any request
+      // with a query string to the Fastify route, which does the same work (src/http/chat-lane.ts).
+      name: 'switchboard fastify',
+      url: `${gw.url}/api/v1/chat/completions?path=fastify`,
+      headers: { ...json, authorization: `Bearer ${key}` },
+      fastModel: 'gpt-5.4-mini',
+      holdModel: 'gpt-5.4',
+      pid: gw.processes[0]?.pid ?? 0,
+      ...CHAT,
+    },
+    {
       name: 'portkey',
       url: `${portkey.url}/v1/chat/completions`,
       headers: { ...json, authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${fake.url}/v1` },
@@ -354,7 +366,7 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       ...CHAT,
     },
     { name: 'node floor', url: `${floor.url}/v1/chat/completions`, headers: json, fastModel: 'fast', holdModel: 'hold', pid: floor.pid, ...CHAT },
-  ].filter((t) => only !== 'responses' || t.name === 'direct' || t.name.startsWith('switchboard'));
+  ].filter((t) => only === 'all' || only === 'memory' || t.name === 'direct' || t.name === 'switchboard' || t.name === `switchboard ${only === 'lane' ? 'fastify' : 'responses'}`);
   const stop = async () => {
     await gw.stop();
     for (const pid of [portkey.pid, floor.pid]) {
@@ -425,7 +437,7 @@ try {
     }
   }
 
-  if (only !== 'memory' && only !== 'responses') {
+  if (only === 'all') {
     await started.stop();
     cleanups.pop();
     const restarted = await startTargets(fake);
@@ -434,8 +446,9 @@ try {
   }
   const memory: Array<Record<string, string | number>> = [];
   // On fresh processes (after a short warm-up), so that heap grown by the load phases does not hide the streams.
-  // The Responses route holds a stream as chat completions does (the same service and encoder path).
-  for (const t of only === 'responses' ? [] : targets.slice(1).filter((x) => x.name !== 'switchboard responses')) {
+  // The Responses route holds a stream as chat completions does (the same service and encoder path); the
+  // Fastify path runs in the gateway's own process, so its streams would be counted on top of the lane's.
+  for (const t of only === 'responses' || only === 'lane' ? [] : targets.slice(1).filter((x) => x.name !== 'switchboard responses' && x.name !== 'switchboard fastify')) {
     try {
       await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: t.body(t.fastModel, true), connections: 8, durationS: 1 });
       const m = await idleStreams(t, openStreams);
@@ -453,9 +466,11 @@ try {
     console.log(table(memory));
   }
   const ratio = (mode: string) => ((results[mode]?.switchboard ?? 0) / (results[mode]?.portkey ?? 1)).toFixed(2);
-  if (rows.length > 0 && only !== 'responses') console.log(`\nThroughput vs Portkey: non-streaming ${ratio('non-streaming')}x, streaming ${ratio('streaming')}x (target >= 4x)`);
+  if (rows.length > 0 && only === 'all') console.log(`\nThroughput vs Portkey: non-streaming ${ratio('non-streaming')}x, streaming ${ratio('streaming')}x (target >= 4x)`);
   const responses = (mode: string) => ((results[mode]?.['switchboard responses'] ?? 0) / (results[mode]?.switchboard ?? 1)).toFixed(2);
-  if (rows.length > 0) console.log(`Responses vs chat completions: non-streaming ${responses('non-streaming')}x, streaming ${responses('streaming')}x (target >= 0.85x)`);
+  if (rows.length > 0 && only !== 'lane') console.log(`Responses vs chat completions: non-streaming ${responses('non-streaming')}x, streaming ${responses('streaming')}x (target >= 0.85x)`);
+  const viaFastify = (mode: string) => ((results[mode]?.['switchboard fastify'] ?? 0) / (results[mode]?.switchboard ?? 1)).toFixed(2);
+  if (rows.length > 0 && only !== 'responses') console.log(`Fastify path vs the chat lane: non-streaming ${viaFastify('non-streaming')}x, streaming ${viaFastify('streaming')}x`);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

@@ -4,15 +4,13 @@ import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-
 import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
 import type { AppServices } from '../services/app-services.ts';
 import { BILLING_PATH } from '../services/billing/billing.module.ts';
-import { AccessLog } from './access-log.ts';
-import { CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT } from './chat-answer.ts';
+import { CHAT_COMPLETIONS_ENDPOINT, chatTextRoute, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';
 import { frameworkErrorHandler, installErrorHandler } from './error-handler.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
-import { BODY_LIMIT, LARGE_BODY_LIMIT } from './body-limits.ts';
-import { INLINE_JSON_BYTES, parseJsonBody, readJsonBody } from './json-body.ts';
-import { createRequestIds } from './request-ids.ts';
+import { BODY_LIMIT } from './body-limits.ts';
+import { RequestPipeline } from './request-pipeline.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
 import { OpenStreams } from './open-streams.ts';
@@ -34,12 +32,12 @@ export interface HttpApp {
 export function buildHttpApp(services: AppServices): HttpApp {
   // Typed as Fastify's logger so the instance keeps the default generic parameters.
   const logger: FastifyBaseLogger = services.logger;
-  const requestId = createRequestIds();
-  const accessLog = new AccessLog(services.logger);
   const errorRenderers = new ErrorRenderers(() => `${services.config.publicBaseUrl}${BILLING_PATH}`);
   // The text routes answer errors in their protocol's own shape (errorFormat in the route config).
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
+  // The rules both paths share: the chat lane and Fastify's hooks, parser and error handler below.
+  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics });
   const chatHeartbeat = new SseHeartbeat();
   const openStreams = new OpenStreams({
     maxPerUser: services.config.limits.eventStreamsPerUser,
@@ -48,18 +46,10 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   let closing = false;
   const chatLane = createChatLane({
-    chat: services.chat,
-    authenticator: services.authenticator,
-    endpoints: [CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT],
-    errorRenderers,
-    logger: services.logger,
-    accessLog,
+    pipeline,
+    // The same text routes the Fastify twins serve (routes/chat-completions.route.ts, routes/messages.route.ts).
+    routes: [CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT].map((endpoint) => chatTextRoute(services.chat, endpoint, chatHeartbeat, openStreams)),
     metrics: services.metrics,
-    requestId,
-    heartbeat: chatHeartbeat,
-    openStreams,
-    bodyLimit: LARGE_BODY_LIMIT,
-    cpu: services.cpu,
     closing: () => closing,
   });
 
@@ -68,7 +58,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     // One access line per request is written by our onResponse hook (with the route and duration).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
-    genReqId: requestId,
+    genReqId: pipeline.requestId,
     bodyLimit: BODY_LIMIT,
     // Forwarding headers only from the configured proxies (TRUST_PROXY): anyone else could pick the
     // address the rate limits count and the scheme the Secure cookie flag follows.
@@ -99,21 +89,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   // The same JSON reading as the chat lane: poisoning refused, nesting bounded (json-body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    const bytes = body as Buffer;
-    if (bytes.length > INLINE_JSON_BYTES) {
-      readJsonBody(bytes, services.cpu).then(
-        (value) => done(null, value),
-        (error: unknown) => done(error as Error, undefined),
-      );
-      return;
-    }
-    try {
-      done(null, parseJsonBody(bytes.toString('utf8')));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => pipeline.parseJson(body as Buffer, done));
   app.decorateRequest('auth', null);
   installErrorHandler(app, errorRenderers);
   app.addHook('preClose', (done) => {
@@ -141,9 +117,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    accessLog.record(String(request.id), request.method, request.url.split('?')[0] ?? '', reply.statusCode, reply.elapsedTime);
+    pipeline.completed(String(request.id), request.method, request.routeOptions.url ?? 'unmatched', request.url.split('?')[0] ?? '', reply.statusCode, reply.elapsedTime);
     done();
   });
 

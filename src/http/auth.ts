@@ -7,6 +7,7 @@ import { type RateLimiter, retryAfterSeconds } from '../ports/rate-limiter.port.
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import { addressGroup } from '../services/auth/address-group.ts';
 import type { SessionIdentity } from '../services/auth/auth.service.ts';
+import type { AuthContext } from './request-context.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -60,17 +61,26 @@ export function requireApiKey(authenticator: ApiKeyAuthenticator) {
     if (!session) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
     request.auth = { userId: session.userId, keyId: undefined, via: 'session' };
   };
-  // A key seen in the last 30 s is answered synchronously: no promise, no store access.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    const token = bearerToken(request);
-    const hit = token ? authenticator.cached(token) : undefined;
+    const hit = cachedApiKeyAuth(authenticator, request.headers);
     if (hit) {
-      request.auth = { userId: hit.userId, keyId: hit.keyId, via: 'api_key' };
+      request.auth = hit;
       done();
       return;
     }
-    slow(request, token).then(() => done(), done);
+    slow(request, bearerToken(request)).then(() => done(), done);
   };
+}
+
+/**
+ * The caller of a request whose API key the authenticator has seen in the last 30 s, answered
+ * synchronously (no promise, no store access); undefined for anything else, which takes the slow path.
+ * The chat lane takes only the requests this answers.
+ */
+export function cachedApiKeyAuth(authenticator: ApiKeyAuthenticator, headers: IncomingHttpHeaders): AuthContext | undefined {
+  const token = bearerTokenOf(headers);
+  const hit = token ? authenticator.cached(token) : undefined;
+  return hit ? { userId: hit.userId, keyId: hit.keyId, via: 'api_key' } : undefined;
 }
 
 /** onRequest hook of the session's own endpoints (sign-out, password change): a dashboard session only. */

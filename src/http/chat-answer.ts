@@ -1,8 +1,8 @@
 /**
- * What both text endpoints share, whichever HTTP path serves them (the Fastify route, or the chat
- * lane that answers the hot path on the bare server, chat-lane.ts): each endpoint's protocol (parse
- * the client's body, render a whole answer, encode a stream, render errors), and answerChat, which
- * runs the call and answers it as one JSON body or as an event stream.
+ * The two chat endpoints as text routes (text-route.ts), served by the chat lane and by their Fastify
+ * twins alike: each endpoint's protocol (parse the client's body, render a whole answer, encode a
+ * stream, render errors), and answerChat, which runs the call and answers it as one JSON body or as an
+ * event stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { ChatProtocol, ChatRequest } from '../domain/chat/chat-request.types.ts';
@@ -14,9 +14,11 @@ import { parseOpenAiChatRequest } from '../protocols/openai-chat/openai-chat.par
 import { renderOpenAiChatResponse } from '../protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamEncoder } from '../protocols/openai-chat/openai-stream.encoder.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
-import type { ErrorFormat } from './request-context.ts';
+import { LARGE_BODY_LIMIT } from './body-limits.ts';
 import type { OpenStreams } from './open-streams.ts';
+import type { ErrorFormat } from './request-context.ts';
 import { clientGoneController, type SseHeartbeat, writeEventStream } from './sse.ts';
+import { type ResponseHeaders, STREAMED, type TextCaller, type TextRoute } from './text-route.ts';
 
 export interface ChatAnswering {
   /** A whole answer as the protocol's JSON body. */
@@ -25,9 +27,11 @@ export interface ChatAnswering {
   streamEncoder(id: string): ChatStreamEncoder;
 }
 
-/** One text endpoint: its path and its wire protocol. */
+/** One chat endpoint: its path and its wire protocol. */
 export interface ChatEndpoint {
   path: string;
+  /** Bytes: text requests may carry pictures as base64. */
+  bodyLimit: number;
   protocol: ChatProtocol;
   /** How its errors are rendered (the protocol's own error object). */
   errorFormat: ErrorFormat;
@@ -37,6 +41,7 @@ export interface ChatEndpoint {
 
 export const CHAT_COMPLETIONS_ENDPOINT: ChatEndpoint = {
   path: '/api/v1/chat/completions',
+  bodyLimit: LARGE_BODY_LIMIT,
   protocol: 'openai',
   errorFormat: 'openai',
   parse(body) {
@@ -48,6 +53,7 @@ export const CHAT_COMPLETIONS_ENDPOINT: ChatEndpoint = {
 
 export const MESSAGES_ENDPOINT: ChatEndpoint = {
   path: '/api/v1/messages',
+  bodyLimit: LARGE_BODY_LIMIT,
   protocol: 'anthropic',
   errorFormat: 'anthropic',
   parse(body) {
@@ -57,17 +63,14 @@ export const MESSAGES_ENDPOINT: ChatEndpoint = {
   },
 };
 
-/** Headers for a response: what writeHead takes. */
-export type ResponseHeaders = Record<string, string | number | string[]>;
-
-/** answerChat's result when it wrote an event stream itself. */
-export const STREAMED = Symbol('streamed');
-
-export interface ChatCaller {
-  userId: string;
-  keyId: string | undefined;
-  /** The dashboard session, when the request came with one instead of a key. */
-  sessionId?: string | undefined;
+/** A chat endpoint as a text route, on both paths: the body parsed by the endpoint's protocol, then answerChat. */
+export function chatTextRoute(chat: ChatService, endpoint: ChatEndpoint, heartbeat: SseHeartbeat, openStreams: OpenStreams): TextRoute {
+  return {
+    path: endpoint.path,
+    errorFormat: endpoint.errorFormat,
+    bodyLimit: endpoint.bodyLimit,
+    answer: (caller, body, res, streamHeaders) => answerChat(chat, caller, endpoint.protocol, endpoint.parse(body), res, streamHeaders, heartbeat, openStreams),
+  };
 }
 
 /**
@@ -79,7 +82,7 @@ export interface ChatCaller {
  */
 export function answerChat(
   chat: ChatService,
-  caller: ChatCaller,
+  caller: TextCaller,
   protocol: ChatProtocol,
   parsed: { request: ChatRequest; answering: ChatAnswering },
   res: ServerResponse,

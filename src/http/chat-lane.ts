@@ -1,96 +1,75 @@
 /**
- * The chat lane: the hot path of the two text endpoints, answered on the bare HTTP server before
- * Fastify sees the request (docs/decisions.md, "The chat lane").
+ * The chat lane: the hot path of the text routes (text-route.ts), answered on the bare HTTP server
+ * before Fastify sees the request (docs/decisions.md, "The chat lane", "One request pipeline").
  *
  * It takes a request only when everything about it is the common case: POST to the exact path of a
- * text endpoint, an API key the authenticator has seen in the last 30 s (answered from its cache,
+ * text route, an API key the authenticator has seen in the last 30 s (answered from its cache,
  * without a promise), a JSON body, and a server that is not closing. Anything else (a dashboard
- * session, a key to look up, another content type, a query string) is left to the Fastify route,
- * which does the same work through the framework. Both call the same protocol code and answerChat.
+ * session, a key to look up, another content type, a query string) is left to the route's Fastify
+ * twin, which does the same work through the framework.
  *
- * What it keeps of the Fastify path: the request id (`x-request-id`), the body limit (413), JSON
- * parsing with prototype-poisoning protection, errors rendered in the endpoint's protocol through the
- * same renderers (status and Retry-After), the log lines of errors, the access log line and the HTTP
- * metrics.
+ * Every rule both paths share is the request pipeline's (request-pipeline.ts): the request id,
+ * the cached key, JSON parsing, errors (translated, logged, rendered in the route's format, with
+ * Retry-After), the access line and the HTTP metrics; the body limit is the route's. What is left
+ * here is what Fastify does for its routes: reading the body, and writing the answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
-import type { CpuPool } from '../ports/cpu-pool.port.ts';
-import { AppError } from '../domain/errors.ts';
-import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
-import type { ChatService } from '../services/chat/chat.service.ts';
-import type { AccessLog } from './access-log.ts';
-import { bearerTokenOf } from './auth.ts';
-import { answerChat, type ChatCaller, type ChatEndpoint, STREAMED } from './chat-answer.ts';
-import { toAppError } from './error-handler.ts';
-import { INLINE_JSON_BYTES, parseJsonBody, readJsonBody } from './json-body.ts';
-import type { ErrorRenderers } from './error-rendering.ts';
-import type { OpenStreams } from './open-streams.ts';
-import type { SseHeartbeat } from './sse.ts';
+import { payloadTooLarge } from './body-limits.ts';
+import { JSON_CONTENT_TYPE } from './error-handler.ts';
+import type { RequestPipeline } from './request-pipeline.ts';
+import { STREAMED, type TextCaller, type TextRoute } from './text-route.ts';
 
 export interface ChatLaneDeps {
-  chat: ChatService;
-  authenticator: ApiKeyAuthenticator;
-  endpoints: ChatEndpoint[];
-  errorRenderers: ErrorRenderers;
-  logger: Logger;
-  accessLog: AccessLog;
+  pipeline: RequestPipeline;
+  routes: TextRoute[];
   metrics: Metrics;
-  requestId: (req: IncomingMessage) => string;
-  heartbeat: SseHeartbeat;
-  openStreams: OpenStreams;
-  /** Bytes; a larger body is a 413, as on the Fastify path. */
-  bodyLimit: number;
-  /** Where large bodies are parsed, off the event loop. */
-  cpu: CpuPool;
   /** True once the server is closing: requests go to Fastify, which answers 503. */
   closing: () => boolean;
 }
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+const JSON_REQUEST = /^application\/json\s*(;|$)/i;
 
 /** Returns the lane: it answers the request and returns true, or returns false and leaves it alone. */
 export function createChatLane(deps: ChatLaneDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const byPath = new Map(deps.endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  const byPath = new Map(deps.routes.map((route) => [route.path, route]));
   return (req, res) => {
     if (req.method !== 'POST') return false;
-    const endpoint = byPath.get(req.url ?? '');
-    if (!endpoint || deps.closing()) return false;
-    const token = bearerTokenOf(req.headers);
-    const caller = token ? deps.authenticator.cached(token) : undefined;
-    if (!caller || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) return false;
-    deps.metrics.chatLaneRequests.inc({ route: endpoint.path });
-    new LaneRequest(deps, endpoint, req, res, caller).start();
+    const route = byPath.get(req.url ?? '');
+    if (!route || deps.closing()) return false;
+    const caller = deps.pipeline.cachedCaller(req.headers);
+    if (!caller || !JSON_REQUEST.test(req.headers['content-type'] ?? '')) return false;
+    deps.metrics.chatLaneRequests.inc({ route: route.path });
+    new LaneRequest(deps.pipeline, route, req, res, { userId: caller.userId, keyId: caller.keyId }).start();
     return true;
   };
 }
 
 /** One request on the lane, from its first byte to its log line. */
 class LaneRequest {
-  readonly #deps: ChatLaneDeps;
-  readonly #endpoint: ChatEndpoint;
+  readonly #pipeline: RequestPipeline;
+  readonly #route: TextRoute;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  readonly #caller: ChatCaller;
+  readonly #caller: TextCaller;
   readonly #id: string;
   readonly #started = performance.now();
   #chunks: Buffer[] = [];
   #size = 0;
 
-  constructor(deps: ChatLaneDeps, endpoint: ChatEndpoint, req: IncomingMessage, res: ServerResponse, caller: ChatCaller) {
-    this.#deps = deps;
-    this.#endpoint = endpoint;
+  constructor(pipeline: RequestPipeline, route: TextRoute, req: IncomingMessage, res: ServerResponse, caller: TextCaller) {
+    this.#pipeline = pipeline;
+    this.#route = route;
     this.#req = req;
     this.#res = res;
-    this.#caller = { userId: caller.userId, keyId: caller.keyId };
-    this.#id = deps.requestId(req);
+    this.#caller = caller;
+    this.#id = pipeline.requestId(req);
   }
 
   start(): void {
     this.#res.once('close', this.#logged);
     const declared = Number(this.#req.headers['content-length']);
-    if (declared > this.#deps.bodyLimit) {
+    if (declared > this.#route.bodyLimit) {
       this.#tooLarge();
       return;
     }
@@ -102,7 +81,7 @@ class LaneRequest {
 
   readonly #data = (chunk: Buffer): void => {
     this.#size += chunk.length;
-    if (this.#size > this.#deps.bodyLimit) {
+    if (this.#size > this.#route.bodyLimit) {
       this.#req.off('data', this.#data);
       this.#req.off('end', this.#end);
       this.#tooLarge();
@@ -115,78 +94,60 @@ class LaneRequest {
     const chunks = this.#chunks;
     this.#chunks = [];
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size);
-    // The common, small body is read right here (no promise on the hot path); a large one in the CPU pool.
-    if (body.length > INLINE_JSON_BYTES) {
-      readJsonBody(body, this.#deps.cpu).then(
-        (value) => this.#answer(value),
-        (error: unknown) => this.#fail(error),
-      );
-      return;
-    }
-    let value: unknown;
-    try {
-      value = parseJsonBody(body.toString('utf8'));
-    } catch (error) {
-      this.#fail(error);
-      return;
-    }
-    this.#answer(value);
+    this.#pipeline.parseJson(body, this.#parsed);
   };
 
-  #answer(value: unknown): void {
-    let parsed: ReturnType<ChatEndpoint['parse']>;
-    try {
-      parsed = this.#endpoint.parse(value);
-    } catch (error) {
+  readonly #parsed = (error: Error | null, value?: unknown): void => {
+    if (error) {
       this.#fail(error);
       return;
     }
     const id = this.#id;
-    answerChat(this.#deps.chat, this.#caller, this.#endpoint.protocol, parsed, this.#res, () => ({ 'x-request-id': id }), this.#deps.heartbeat, this.#deps.openStreams).then(
-      (body) => {
-        if (body !== STREAMED) this.#send(200, JSON.stringify(body));
+    let answered: Promise<unknown>;
+    try {
+      answered = this.#route.answer(this.#caller, value, this.#res, () => ({ 'x-request-id': id }));
+    } catch (failure) {
+      this.#fail(failure);
+      return;
+    }
+    answered.then(
+      (answer) => {
+        if (answer !== STREAMED) this.#send(200, { 'content-type': JSON_CONTENT_TYPE }, JSON.stringify(answer));
       },
-      (error: unknown) => this.#fail(error),
+      (failure: unknown) => this.#fail(failure),
     );
-  }
+  };
 
   #tooLarge(): void {
-    this.#fail(new AppError('payload_too_large', 'request body is too large'));
+    this.#fail(payloadTooLarge());
     // Stop reading a body we refused: the connection cannot be reused mid-body.
     this.#res.once('finish', () => this.#req.destroy());
   }
 
-  /** As the Fastify error handler: logged, then rendered in the endpoint's protocol. */
   #fail(raw: unknown): void {
-    const error = toAppError(raw);
-    if (error.status >= 500) this.#deps.logger.error({ err: raw, requestId: this.#id }, 'request failed');
-    else this.#deps.logger.info({ requestId: this.#id, code: error.code, status: error.status }, error.message);
+    const answer = this.#pipeline.failed(raw, this.#route.errorFormat, this.#id);
     const res = this.#res;
     // A stream already under way was ended by its writer; nothing else can be said on it.
     if (res.headersSent) {
       if (!res.writableEnded) res.destroy();
       return;
     }
-    const body = JSON.stringify(this.#deps.errorRenderers.render(this.#endpoint.errorFormat, error, this.#id));
-    this.#send(error.status, body, error.retryAfter === undefined ? undefined : String(Math.ceil(error.retryAfter)));
+    this.#send(answer.status, answer.headers, answer.body);
   }
 
-  #send(status: number, json: string, retryAfter?: string): void {
+  /** `headers` is the caller's fresh object, completed here. */
+  #send(status: number, headers: Record<string, string | number>, json: string): void {
     const res = this.#res;
     if (res.destroyed) return;
-    const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-request-id': this.#id };
-    if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+    headers['content-length'] = Buffer.byteLength(json);
+    headers['x-request-id'] = this.#id;
     res.writeHead(status, headers);
     res.end(json);
   }
 
   readonly #logged = (): void => {
-    const ms = performance.now() - this.#started;
     // Closed before an answer was started: the client went away (nginx's 499).
     const status = this.#res.headersSent ? this.#res.statusCode : 499;
-    this.#deps.metrics.observeHttp('POST', this.#endpoint.path, status, ms / 1000);
-    this.#deps.accessLog.record(this.#id, 'POST', this.#endpoint.path, status, ms);
+    this.#pipeline.completed(this.#id, 'POST', this.#route.path, this.#route.path, status, performance.now() - this.#started);
   };
 }
-
-/** JSON as the Fastify path parses it: an empty body, bad JSON and prototype poisoning are refused. */

@@ -1,24 +1,57 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, unavailableDependency } from '../domain/errors.ts';
+import { payloadTooLarge } from './body-limits.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
+import type { ErrorFormat } from './request-context.ts';
 
 /**
- * The one place errors become responses. Handlers throw AppError; Fastify's own errors (bad JSON,
- * schema validation, body too large) are translated to the same codes; anything else is a 500 whose
- * details stay in the log.
+ * The one place errors become responses, on Fastify's routes and on the chat lane (through the
+ * request pipeline, request-pipeline.ts): translated (toAppError), logged (logFailure), rendered in the
+ * route's format (errorAnswer). Handlers throw AppError; Fastify's own errors (bad JSON, schema
+ * validation, body too large) are translated to the same codes; anything else is a 500 whose details
+ * stay in the log.
  */
 export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
   app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const error = toAppError(raw);
-    if (error.code === 'service_unavailable') request.log.warn({ code: error.code, cause: error.message }, 'request answered 503');
-    else if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
-    else request.log.info({ code: error.code, status: error.status }, error.message);
+    logFailure(request.log, raw, error);
     sendError(reply, renderers, error);
   });
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, renderers, toAppError(new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
   });
 }
+
+/** How a failed request is logged, on the request's logger (which carries its id), whichever path answered it. */
+export function logFailure(log: FailureLog, raw: unknown, error: AppError): void {
+  if (error.code === 'service_unavailable') log.warn({ code: error.code, cause: error.message }, 'request answered 503');
+  else if (error.status >= 500) log.error({ err: raw }, 'request failed');
+  else log.info({ code: error.code, status: error.status }, error.message);
+}
+
+/** The part of a pino logger logFailure writes on (Fastify's request logger and pino's child alike). */
+export interface FailureLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+
+/** An error as it is sent: the status, the headers it adds, the rendered JSON body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An error rendered in a route's format, with its Retry-After, ready to send on any path. */
+export function errorAnswer(renderers: ErrorRenderers, format: ErrorFormat, error: AppError, requestId: string): ErrorAnswer {
+  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
+  if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfter));
+  return { status: error.status, headers, body: JSON.stringify(renderers.render(format, error, requestId)) };
+}
+
+/** What Fastify sets on a JSON body, and what the chat lane sets too. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Errors Fastify raises before routing (a path segment longer than the router's limit, a path that
@@ -37,9 +70,9 @@ export function frameworkErrorHandler(renderers: () => ErrorRenderers) {
 }
 
 export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error: AppError): FastifyReply {
-  if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.ceil(error.retryAfter)));
-  const format = reply.request.routeOptions.config?.errorFormat ?? 'envelope';
-  return reply.code(error.status).send(renderers.render(format, error, String(reply.request.id)));
+  const answer = errorAnswer(renderers, reply.request.routeOptions.config?.errorFormat ?? 'envelope', error, String(reply.request.id));
+  // A string with a JSON content type is sent as it is (already serialised).
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
 /** Echoed input never makes an answer or a log line longer than this (a 5 MB model name stays 5 MB away). */
@@ -76,7 +109,7 @@ function translate(raw: unknown): AppError {
     return new AppError('invalid_input', `${path} ${first?.message ?? 'is invalid'}${extra}`, { param: path });
   }
   const status = fastifyError.statusCode;
-  if (status === 413) return new AppError('payload_too_large', 'request body is too large');
+  if (status === 413) return payloadTooLarge();
   if (status === 415) return new AppError('invalid_input', 'the request body must be JSON (Content-Type: application/json)');
   if (status !== undefined && status >= 400 && status < 500) {
     return new AppError('invalid_input', fastifyError.message || 'invalid request');

@@ -27,6 +27,28 @@ export function parseJsonBody(text: string): unknown {
   return result.value;
 }
 
+/**
+ * A body as received, answered through `done` (the shape of Fastify's content-type parsers): a small one
+ * at once, without a promise, the common case on the hot path; a large one from the CPU pool.
+ */
+export function parseJsonBuffer(body: Buffer, cpu: CpuPool, done: (error: Error | null, value?: unknown) => void): void {
+  if (body.length > INLINE_JSON_BYTES) {
+    readJsonBody(body, cpu).then(
+      (value) => done(null, value),
+      (error: unknown) => done(error as Error),
+    );
+    return;
+  }
+  let value: unknown;
+  try {
+    value = parseJsonBody(body.toString('utf8'));
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  done(null, value);
+}
+
 /** A body as received; when it goes to the pool its buffer is handed over, so the caller must not reuse it. */
 export async function readJsonBody(body: Buffer, cpu: CpuPool): Promise<unknown> {
   if (body.length <= INLINE_JSON_BYTES) return parseJsonBody(body.toString('utf8'));

@@ -6,10 +6,10 @@ import { createResponsesStreamEncoder } from '../../protocols/openai-responses/o
 import type { AppServices } from '../../services/app-services.ts';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { requireApiKey } from '../auth.ts';
-import type { ChatEndpoint } from '../chat-answer.ts';
+import { type ChatEndpoint, chatTextRoute } from '../chat-answer.ts';
 import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
-import { chatRouteHandler } from './chat-route.handler.ts';
+import { registerTextRoute } from '../text-route.ts';
 import { chatErrorResponse } from './chat-route.docs.ts';
 
 /**
@@ -19,6 +19,7 @@ import { chatErrorResponse } from './chat-route.docs.ts';
  */
 export const RESPONSES_ENDPOINT: ChatEndpoint = {
   path: '/api/v1/responses',
+  bodyLimit: LARGE_BODY_LIMIT,
   protocol: 'openai',
   errorFormat: 'openai',
   parse(body) {
@@ -59,12 +60,8 @@ const requestBodyDoc = {
 };
 
 export function registerResponsesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
-  app.post(RESPONSES_ENDPOINT.path, {
-    bodyLimit: LARGE_BODY_LIMIT,
-    onRequest: requireApiKey(services.authenticator),
-    config: {
-      errorFormat: RESPONSES_ENDPOINT.errorFormat,
-      docs: {
+  // The chat service's pipeline, as for chat completions; not on the chat lane (a plain Fastify route).
+  registerTextRoute(app, chatTextRoute(services.chat, RESPONSES_ENDPOINT, heartbeat, openStreams), services.authenticator, {
         summary: 'Response (OpenAI Responses protocol), any text model; `stream: true` for typed server-sent events',
         description:
           'The OpenAI Responses protocol: point an OpenAI SDK (or the Vercel AI SDK\'s `openai()`, the OpenAI Agents SDK, LangChain with `useResponsesApi`) at `{base_url}/api/v1`. Translated into the chat request and billed as chat completions: the most the request can cost is reserved before the call and the exact cost settled from the provider\'s usage. Nothing is stored. Errors are OpenAI error objects.',
@@ -80,10 +77,7 @@ export function registerResponsesRoute(app: FastifyInstance, services: AppServic
           502: chatErrorResponse('openai', 'Every route failed (upstream_error)'),
           503: chatErrorResponse('openai', 'The upstream is overloaded (service_unavailable)'),
         },
-      },
-    },
-    handler: chatRouteHandler(services, RESPONSES_ENDPOINT, heartbeat, openStreams),
-  });
+      });
 
   const notStored = {
     onRequest: requireApiKey(services.authenticator),

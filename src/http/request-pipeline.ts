@@ -1,0 +1,68 @@
+/**
+ * The request pipeline: the cross-cutting rules of an HTTP request, written once and called by both
+ * paths of the server, the Fastify app (its hooks, JSON parser and error handler, app.ts) and the chat
+ * lane (chat-lane.ts) in front of it: the request id, authentication by a cached API key, the JSON
+ * body, errors (translated, logged, rendered in the route's format) and the request's end (HTTP
+ * metrics and the access line). Body limits are the routes' own (TextRoute.bodyLimit, body-limits.ts).
+ * test/integration/chat-pipeline-parity.test.ts holds both paths to the same answers.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { Metrics } from '../adapters/metrics/metrics.ts';
+import type { CpuPool } from '../ports/cpu-pool.port.ts';
+import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
+import { AccessLog } from './access-log.ts';
+import { cachedApiKeyAuth } from './auth.ts';
+import { type ErrorAnswer, errorAnswer, logFailure, toAppError } from './error-handler.ts';
+import type { ErrorRenderers } from './error-rendering.ts';
+import { parseJsonBuffer } from './json-body.ts';
+import type { AuthContext, ErrorFormat } from './request-context.ts';
+import { createRequestIds } from './request-ids.ts';
+
+export interface RequestPipelineDeps {
+  authenticator: ApiKeyAuthenticator;
+  cpu: CpuPool;
+  errorRenderers: ErrorRenderers;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export class RequestPipeline {
+  /** The caller's `x-request-id` when sane, else a generated one (request-ids.ts); sent back as `x-request-id`. */
+  readonly requestId: (req: IncomingMessage) => string = createRequestIds();
+  readonly errorRenderers: ErrorRenderers;
+  readonly #deps: RequestPipelineDeps;
+  readonly #accessLog: AccessLog;
+
+  constructor(deps: RequestPipelineDeps) {
+    this.#deps = deps;
+    this.errorRenderers = deps.errorRenderers;
+    this.#accessLog = new AccessLog(deps.logger);
+  }
+
+  /** A caller whose API key was seen in the last 30 s, synchronously (auth.ts); undefined sends the request the slow way. */
+  cachedCaller(headers: IncomingHttpHeaders): AuthContext | undefined {
+    return cachedApiKeyAuth(this.#deps.authenticator, headers);
+  }
+
+  /** A JSON body: poisoning refused, nesting and values bounded, large bodies in the CPU pool (json-body.ts). */
+  parseJson(body: Buffer, done: (error: Error | null, value?: unknown) => void): void {
+    parseJsonBuffer(body, this.#deps.cpu, done);
+  }
+
+  /**
+   * Any error as it is answered: translated to our codes, logged with the request id as the Fastify
+   * error handler logs it (same lines), rendered in the route's format.
+   */
+  failed(raw: unknown, format: ErrorFormat, requestId: string): ErrorAnswer {
+    const error = toAppError(raw);
+    logFailure(this.#deps.logger.child({ requestId }), raw, error);
+    return errorAnswer(this.errorRenderers, format, error, requestId);
+  }
+
+  /** A request's end: the HTTP metrics (by route pattern) and the access line (by path, without the query). */
+  completed(requestId: string, method: string, route: string, path: string, status: number, ms: number): void {
+    this.#deps.metrics.observeHttp(method, route, status, ms / 1000);
+    this.#accessLog.record(requestId, method, path, status, ms);
+  }
+}
