@@ -10,12 +10,18 @@
  *   api.openai.com (its reasoning models refuse the old name), else the vendor's (`max_tokens`, the
  *   name every compatible server knows).
  * - `headers`: extra request headers (OpenRouter's `HTTP-Referer`, an organisation header, …).
+ * - `api`: `chat` (default: `/chat/completions`) or `responses` (`/responses`, OpenAI's Responses API,
+ *   always with `store: false`), for an upstream that has it; what reaches the gateway in any protocol
+ *   is translated to it.
  */
 import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { renderOpenAiChatRequest } from '../../../protocols/openai-chat/openai-chat.request-renderer.ts';
 import { parseOpenAiChatResponse } from '../../../protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamDecoder } from '../../../protocols/openai-chat/openai-stream.decoder.ts';
+import { parseResponsesAnswer } from '../../../protocols/openai-responses/openai-responses.answer-parser.ts';
+import { renderResponsesRequest } from '../../../protocols/openai-responses/openai-responses.request-renderer.ts';
+import { createResponsesStreamDecoder } from '../../../protocols/openai-responses/openai-responses-stream.decoder.ts';
 import type { ChatProvider } from '../chat-provider.ts';
 import { createHttpChatProvider } from '../http-chat.provider.ts';
 import { readStringRecord } from '../provider-options.ts';
@@ -48,6 +54,19 @@ export function createOpenAiBaseProvider(vendor: OpenAiCompatibleVendor, config:
   if (config.apiKey) {
     if (vendor.apiKeyHeader === undefined) headers.authorization = `Bearer ${config.apiKey}`;
     else headers[vendor.apiKeyHeader] = config.apiKey;
+  }
+  const api = config.options.api ?? 'chat';
+  if (api !== 'chat' && api !== 'responses') throw new Error(`options.api of an ${config.type} provider must be chat or responses, got ${JSON.stringify(api)}`);
+  if (api === 'responses') {
+    return createHttpChatProvider({
+      protocol: 'openai',
+      url: `${baseUrl}/responses`,
+      headers,
+      timeoutMs: config.timeoutMs,
+      render: (request, target) => renderResponsesRequest(request, { model: target.upstreamModel }),
+      parseResponse: parseResponsesAnswer,
+      createDecoder: (estimatedInputTokens) => createResponsesStreamDecoder({ estimatedInputTokens }),
+    }, http);
   }
   return createHttpChatProvider({
     protocol: 'openai',
