@@ -38,6 +38,7 @@ import { createChatProviderRegistry } from './providers/chat/chat-provider.regis
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
+import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/demo-user.ts';
 import { EstimateService } from './services/estimate.service.ts';
@@ -179,6 +180,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     metrics: services.metrics,
     health: services.providerHealth,
     logger,
+    ledger: createChatLedger(database.db, logger),
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);

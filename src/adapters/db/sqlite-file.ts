@@ -1,7 +1,7 @@
 /**
  * The SQLite database file beneath a Kysely instance, and the process's write lock on it, for the one
  * writer that uses a connection of its own on another thread (the chat ledger's writer thread,
- * services/chat/chat-ledger.thread.ts). Undefined on PostgreSQL.
+ * adapters/db/ledger/sqlite-chat-ledger.thread.ts). Undefined on PostgreSQL.
  */
 import type { SqliteWriteLock } from './sqlite-write-lock.ts';
 

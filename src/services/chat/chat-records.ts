@@ -1,5 +1,5 @@
 /**
- * The records of the chat service beside the hot-path statements of chat-ledger.ts (which writes a
+ * The records of the chat service beside the hot-path statements of the chat ledger (ports/ledger.port.ts, ChatLedger) (which writes a
  * request's `chat_holds` row with its hold, and its `chat_requests` row when it settles): the
  * heartbeat, and what the chat_settle job needs to find and abandon requests whose process died in
  * between. Deleting the hold row is the compare-and-set: the live settlement and the job never both
@@ -9,37 +9,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../adapters/db/schema.ts';
 import type { ChatHoldsTable, ChatRequestsTable } from '../../adapters/db/tables/chat.tables.ts';
 
-export type ChatRequestStatus = 'in_progress' | 'succeeded' | 'failed' | 'cut' | 'client_closed' | 'abandoned';
-
-export interface NewChatRequest {
-  id: string;
-  userId: string;
-  apiKeyId: string | null;
-  model: string;
-  protocol: string;
-  stream: boolean;
-  holdMicro: number;
-  now: number;
-}
-
-export interface ChatRequestOutcome {
-  status: Exclude<ChatRequestStatus, 'in_progress'>;
-  provider: string | null;
-  upstreamModel: string | null;
-  attempts: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-  cacheCreationTokens: number;
-  usageEstimated: boolean;
-  costMicro: number;
-  stopReason: string | null;
-  latencyMs: number;
-  firstByteMs: number | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  finishedAt: number;
-}
+export type { ChatRequestOutcome, ChatRequestStatus, NewChatRequest } from '../../ports/ledger.port.ts';
 
 /** Tells the chat_settle job that these requests are still being served. */
 export async function touchChatHolds(db: Executor, ids: string[], now: number): Promise<void> {

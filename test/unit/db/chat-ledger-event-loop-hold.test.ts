@@ -1,5 +1,5 @@
 /**
- * The SQLite chat ledger's two ways to write a hold (chat-ledger.thread.ts): on the event loop while
+ * The SQLite chat ledger's two ways to write a hold (src/adapters/db/ledger/sqlite-chat-ledger.thread.ts): on the event loop while
  * the process is quiet and the write lock is free, on the writer thread otherwise. A hold written on
  * the event loop is committed before hold() returns its promise; one sent to the thread is not.
  */
@@ -10,7 +10,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
 import { createUser } from '../../../src/services/accounts.service.ts';
-import { type ChatLedger, createChatLedger } from '../../../src/services/chat/chat-ledger.ts';
+import { createChatLedger } from '../../../src/adapters/db/ledger/chat-ledger-factory.ts';
+import type { ChatLedger } from '../../../src/ports/ledger.port.ts';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
 import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
