@@ -62,6 +62,11 @@ export interface LedgerBook {
    * nothing and returns the first entry.
    */
   post(tx: Executor, movement: LedgerMovement, now?: number): Promise<PostedEntry>;
+  /**
+   * Takes the account's row lock first (PostgreSQL; SQLite has one writer). Lock order (issue 17): a
+   * transaction that moves money and also changes a task locks the account before the task.
+   */
+  lockAccount(tx: Executor, userId: string): Promise<void>;
   /** The entry of (kind, reference), if it was written. */
   find(db: Executor, kind: LedgerKind, reference: string): Promise<LedgerEntry | undefined>;
   /**

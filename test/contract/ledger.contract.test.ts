@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findBalanceMismatches, listEntries } from '../../src/adapters/db/repositories/ledger.repository.ts';
+import { findBalanceMismatches, listEntries } from '../../src/adapters/db/ledger/ledger.repository.ts';
 import { findUserById } from '../../src/adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import { createUser } from '../../src/services/accounts.service.ts';
