@@ -7,6 +7,7 @@
  * row and the `chat_charge` entry with the balance after it.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { LedgerKind } from '../../../domain/ledger/ledger-kinds.ts';
 import { collectable } from '../../../domain/ledger/settlement.ts';
 import type { ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
 
@@ -59,8 +60,7 @@ const ACCOUNT = 'select balance_micro, held_micro from users where id = ?';
 /** ?1 hold, ?2 collected, ?3 user: the charge above what the balance covers, after computing what it does. */
 const CHARGE_COLLECTED = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 returning balance_micro';
 const INSERT_REQUEST = `insert into chat_requests (${REQUEST_COLUMNS}) values (${REQUEST_COLUMNS.split(',').map(() => '?').join(', ')})`;
-const INSERT_ENTRY =
-  "insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, 'chat_charge', ?, ?, ?, ?, ?)";
+const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?)`;
 
 export class SqliteChatStatements {
   readonly #reserve: StatementSync;
