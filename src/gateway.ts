@@ -180,7 +180,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     metrics: services.metrics,
     health: services.providerHealth,
     logger,
-    ledger: createChatLedger(database.db, logger),
+    ledger: createChatLedger(database, logger),
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);

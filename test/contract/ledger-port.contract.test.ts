@@ -141,7 +141,7 @@ const quiet = pino({ level: 'silent' });
 describeEachDatabase('ledger port: the chat ledger', (t) => {
   let ledger: ChatLedger;
   before(() => {
-    ledger = createChatLedger(t.handle.db, quiet);
+    ledger = createChatLedger(t.handle, quiet);
   });
   after(() => ledger.close());
 

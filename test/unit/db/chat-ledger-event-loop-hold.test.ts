@@ -8,7 +8,6 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
-import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
 import { createUser } from '../../../src/services/accounts.service.ts';
 import { createChatLedger } from '../../../src/adapters/db/ledger/chat-ledger-factory.ts';
 import type { ChatLedger } from '../../../src/ports/ledger.port.ts';
@@ -22,7 +21,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
   let ledger: ChatLedger;
   before(async () => {
     ({ db: database, dispose } = await createTestDatabase('sqlite'));
-    ledger = createChatLedger(database.handle.db, pino({ level: 'silent' }));
+    ledger = createChatLedger(database.handle, pino({ level: 'silent' }));
   });
   after(async () => {
     await ledger.close();
@@ -55,7 +54,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
 
   test('a quiet hold that finds the write lock taken waits for it on the thread, without blocking the event loop', async () => {
     const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
-    const lock = sqliteFileOf(database.handle.db)?.lock;
+    const lock = database.handle.sqliteFile?.lock;
     assert.ok(lock);
     assert.ok(lock.tryAcquire(), 'the test takes the write lock, as a main-thread transaction would');
     let done = false;
@@ -74,7 +73,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
   test("another process's write transaction sends the hold to the thread instead of the busy handler", async () => {
     const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
     // Another connection, as the CLI in another process: SQLite's own lock, not the process's write lock.
-    const other = new DatabaseSync(sqliteFileOf(database.handle.db)?.path ?? '');
+    const other = new DatabaseSync(database.handle.sqliteFile?.path ?? '');
     other.exec('begin immediate');
     let done = false;
     const request = heldRequest(user.id, 6_000);

@@ -6,18 +6,15 @@
  * nor the commits run on the event loop. The choice lives here, apart from both, so that neither
  * implementation imports the other or this file.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ChatLedger } from '../../../ports/ledger.port.ts';
-import { isPostgres } from '../dialect-of.ts';
-import type { Schema } from '../schema.ts';
-import { sqliteFileOf } from '../sqlite-file.ts';
+import type { DatabaseHandle } from '../open-database.ts';
 import { PostgresChatLedger } from './postgres-chat-ledger.ts';
 import { SqliteChatLedgerThread } from './sqlite-chat-ledger.thread.ts';
 
-export function createChatLedger(db: Kysely<Schema>, logger: Logger): ChatLedger {
-  if (isPostgres(db)) return new PostgresChatLedger(db);
-  const file = sqliteFileOf(db);
+export function createChatLedger(database: DatabaseHandle, logger: Logger): ChatLedger {
+  if (database.dialect === 'postgres') return new PostgresChatLedger(database.db);
+  const file = database.sqliteFile;
   if (!file) throw new Error('the chat ledger on SQLite needs a database file (not :memory:) for its writer thread');
   return new SqliteChatLedgerThread(file, logger);
 }

@@ -6,8 +6,8 @@
  * each operation is written again alone, so that one bad operation fails only itself.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { openSqliteFile } from '../sqlite-connection.ts';
-import { SqliteWriteLock } from '../sqlite-write-lock.ts';
+import { openSqliteFile } from '../sqlite/sqlite-connection.ts';
+import { SqliteWriteLock } from '../sqlite/sqlite-write-lock.ts';
 import type { LedgerMessage, LedgerOperation, LedgerReplies, LedgerReply, LedgerWorkerData } from './sqlite-chat-ledger.messages.ts';
 import { SqliteChatStatements } from './sqlite-chat-statements.ts';
 
