@@ -12,8 +12,8 @@
  * The implementations live in src/adapters/db/ledger/ (one per engine where they differ);
  * test/contract/ledger-port.contract.test.ts runs this port on SQLite and PostgreSQL.
  */
-import type { Executor } from '../adapters/db/schema.ts';
 import type { LedgerKind } from '../domain/ledger/ledger-kinds.ts';
+import type { StoreTransaction } from './store-transaction.port.ts';
 
 /** One row of the book: the movement and the balance right after it. */
 export interface LedgerEntry {
@@ -61,19 +61,19 @@ export interface LedgerBook {
    * balance never goes below what is held (insufficient_balance); a repeated (kind, reference) changes
    * nothing and returns the first entry.
    */
-  post(tx: Executor, movement: LedgerMovement, now?: number): Promise<PostedEntry>;
+  post(tx: StoreTransaction, movement: LedgerMovement, now?: number): Promise<PostedEntry>;
   /**
    * Takes the account's row lock first (PostgreSQL; SQLite has one writer). Lock order (issue 17): a
    * transaction that moves money and also changes a task locks the account before the task.
    */
-  lockAccount(tx: Executor, userId: string): Promise<void>;
+  lockAccount(tx: StoreTransaction, userId: string): Promise<void>;
   /** The entry of (kind, reference), if it was written. */
-  find(db: Executor, kind: LedgerKind, reference: string): Promise<LedgerEntry | undefined>;
+  find(db: StoreTransaction, kind: LedgerKind, reference: string): Promise<LedgerEntry | undefined>;
   /**
    * Releases the hold of a request whose process died, in full, and records the request as
    * `abandoned`, in the caller's transaction; false when the hold was gone (it settled meanwhile).
    */
-  releaseAbandonedHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean>;
+  releaseAbandonedHold(tx: StoreTransaction, hold: ChatHold, now: number): Promise<boolean>;
 }
 
 export type ChatRequestStatus = 'in_progress' | 'succeeded' | 'failed' | 'cut' | 'client_closed' | 'abandoned';

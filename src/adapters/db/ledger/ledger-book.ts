@@ -8,7 +8,7 @@ import { newId } from '../../../domain/ids.ts';
 import { assertMicro } from '../../../domain/money.ts';
 import type { LedgerBook, LedgerEntry, LedgerMovement, PostedEntry } from '../../../ports/ledger.port.ts';
 import { findUserById } from '../repositories/users.repository.ts';
-import type { Executor } from '../schema.ts';
+import { type Executor, executorOf } from '../schema.ts';
 import { abandonChatHold } from './chat-holds.repository.ts';
 import { applyGuardedBalanceChange, findEntry, insertEntryOnce, lockAccount } from './ledger.repository.ts';
 
@@ -47,9 +47,10 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
   return { entry: existing, created: false };
 }
 
+/** The port's transactions are the store's own (executorOf checks it at run time). */
 export const kyselyLedgerBook: LedgerBook = {
-  post,
-  lockAccount,
-  find: findEntry,
-  releaseAbandonedHold: abandonChatHold,
+  post: (tx, movement, now) => post(executorOf(tx), movement, now),
+  lockAccount: (tx, userId) => lockAccount(executorOf(tx), userId),
+  find: (db, kind, reference) => findEntry(executorOf(db), kind, reference),
+  releaseAbandonedHold: (tx, hold, now) => abandonChatHold(executorOf(tx), hold, now),
 };
