@@ -45,6 +45,7 @@ import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
 import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
+import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -195,6 +196,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     metrics: services.metrics,
     health: services.providerHealth,
     logger,
+    ledger: createChatLedger(database, logger),
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);

@@ -1,4 +1,4 @@
-import { listEntries } from '../adapters/db/repositories/ledger.repository.ts';
+import { listEntries } from '../adapters/db/ledger/ledger.repository.ts';
 import { listUsers } from '../adapters/db/repositories/users.repository.ts';
 import { migrate } from '../adapters/db/migrate.ts';
 import { openDatabase } from '../adapters/db/open-database.ts';

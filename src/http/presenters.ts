@@ -1,5 +1,5 @@
 import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
-import type { LedgerEntryRow } from '../adapters/db/repositories/ledger.repository.ts';
+import type { LedgerEntryRow } from '../adapters/db/ledger/ledger.repository.ts';
 import type { UserSummaryRow } from '../adapters/db/repositories/users.repository.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../domain/money.ts';
 import { iso } from './schemas.ts';

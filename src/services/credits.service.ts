@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import { findEntry } from '../adapters/db/repositories/ledger.repository.ts';
 import { findUserById } from '../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../domain/errors.ts';
 import { creditReference } from '../domain/ledger/ledger-kinds.ts';
-import { type PostedEntry, postLedgerEntry } from './ledger.service.ts';
+import { ledgerBook, type PostedEntry, postLedgerEntry } from './ledger.service.ts';
 import { IDEMPOTENCY_KEY } from '../domain/idempotency-key.ts';
 
 export interface CreditRequest {
@@ -31,7 +30,7 @@ export async function grantCredit(db: Kysely<Schema>, request: CreditRequest): P
   const sameBody = (entry: { amount_micro: number; note: string | null }) =>
     entry.amount_micro === request.amountMicro && entry.note === request.note;
 
-  const earlier = await findEntry(db, 'credit', reference);
+  const earlier = await ledgerBook.find(db, 'credit', reference);
   if (earlier) {
     if (!sameBody(earlier)) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different body');
     return { entry: earlier, created: false };

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { applyGuardedBalanceChange } from '../../src/adapters/db/repositories/ledger.repository.ts';
+import { applyGuardedBalanceChange } from '../../src/adapters/db/ledger/ledger.repository.ts';
 import { findTask, insertTask, type TaskRow } from '../../src/adapters/db/repositories/tasks.repository.ts';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';

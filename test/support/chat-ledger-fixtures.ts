@@ -1,6 +1,6 @@
 /** A chat request to hold and an outcome to settle it with, for the chat ledger's tests. */
 import { newId } from '../../src/domain/ids.ts';
-import type { ChatRequestOutcome, NewChatRequest } from '../../src/services/chat/chat-records.ts';
+import type { ChatRequestOutcome, NewChatRequest } from '../../src/ports/ledger.port.ts';
 
 export function heldRequest(userId: string, holdMicro: number): NewChatRequest {
   return { id: newId('chat'), userId, apiKeyId: null, model: 'gpt-5.4-mini', protocol: 'openai', stream: false, holdMicro, now: Date.now() };

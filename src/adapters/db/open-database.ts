@@ -4,12 +4,12 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { guardedPostgresPool } from './postgres-pool.ts';
 import type { Schema } from './schema.ts';
-import { attachFastReader, SqliteFastReader } from './fast-reader.ts';
-import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { openSqliteFile } from './sqlite-connection.ts';
-import { NodeSqliteDialect } from './sqlite-dialect.ts';
-import { attachSqliteFile } from './sqlite-file.ts';
-import { SqliteWriteLock } from './sqlite-write-lock.ts';
+import { SqliteFastReader, SqliteKysely } from './sqlite/fast-reader.ts';
+import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
+import { openSqliteFile } from './sqlite/sqlite-connection.ts';
+import { NodeSqliteDialect } from './sqlite/sqlite-dialect.ts';
+import type { SqliteFile } from './sqlite/sqlite-file.ts';
+import { SqliteWriteLock } from './sqlite/sqlite-write-lock.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +17,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   readonly db: Kysely<Schema>;
   readonly dialect: Dialect;
+  /** The SQLite file and its write lock, for a writer on another thread; undefined on PostgreSQL and in memory. */
+  readonly sqliteFile: SqliteFile | undefined;
   /** Runs a multi-statement SQL script (migrations). */
   execScript(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -58,12 +60,10 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   }
   const database = openSqliteFile(path);
   const lock = new SqliteWriteLock();
-  const db = new Kysely<Schema>({ dialect: new NodeSqliteDialect(database, lock) });
-  // An in-memory database exists only on its own connection: no writer thread there.
-  if (file !== ':memory:') attachSqliteFile(db, { path, lock });
-  // An in-memory database exists only on its own connection: no second reader there.
+  // An in-memory database exists only on its own connection: no second reader, no writer thread there.
   const reader = file === ':memory:' ? undefined : new SqliteFastReader(path);
-  if (reader) attachFastReader(db, reader);
+  const db = new SqliteKysely({ dialect: new NodeSqliteDialect(database, lock) }, reader);
+  const sqliteFile: SqliteFile | undefined = file === ':memory:' ? undefined : { path, lock };
   let checkpointer: SqliteCheckpointer | undefined;
   if (file !== ':memory:') {
     database.exec('pragma wal_autocheckpoint = 0');
@@ -72,6 +72,7 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    sqliteFile,
     async execScript(sql) {
       database.exec(sql);
     },
@@ -105,6 +106,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'postgres',
+    sqliteFile: undefined,
     async execScript(sql) {
       await pool.query(sql);
     },

@@ -1,6 +1,6 @@
 /**
  * Group commit for the short transactions of a hot path written through Kysely (a generation's
- * create; the chat ledger has its own, services/chat/ledger-queue.ts). Under load most of the cost of
+ * create; the chat ledger has its own, adapters/db/ledger/ledger-queue.ts). Under load most of the cost of
  * a short write is the COMMIT itself (the WAL append on SQLite, a round trip and a flush on
  * PostgreSQL), not the statements. Work items that arrive while
  * the previous batch is being written, or in the same turn of the event loop, are written together in

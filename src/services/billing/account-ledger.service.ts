@@ -8,12 +8,12 @@ import {
   listUserEntries,
   listUserHolds,
   type OpenRunRow,
-} from '../../adapters/db/repositories/account-ledger.repository.ts';
-import type { LedgerEntryRow } from '../../adapters/db/repositories/ledger.repository.ts';
+} from '../../adapters/db/ledger/account-ledger.repository.ts';
 import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { LedgerKind } from '../../domain/ledger/ledger-kinds.ts';
+import type { LedgerEntry } from '../../ports/ledger.port.ts';
 
 /** What an entry is about, so a page can link to it. */
 export type LedgerLink =
@@ -26,7 +26,7 @@ export type LedgerLink =
   | { type: 'credit'; id: null };
 
 export interface LinkedEntry {
-  entry: LedgerEntryRow;
+  entry: LedgerEntry;
   link: LedgerLink;
 }
 
@@ -74,7 +74,7 @@ export class AccountLedgerService {
   }
 }
 
-function linkOf(entry: LedgerEntryRow, origins: Map<string, { conversationId: string }>, checkouts: Map<string, string>): LedgerLink {
+function linkOf(entry: LedgerEntry, origins: Map<string, { conversationId: string }>, checkouts: Map<string, string>): LedgerLink {
   const agentConversationId = origins.get(entry.reference)?.conversationId ?? null;
   if (GENERATION_KINDS.has(entry.kind)) return { type: 'generation', id: entry.reference, agentConversationId };
   if (CHAT_KINDS.has(entry.kind)) return { type: 'chat_request', id: entry.reference, agentConversationId };

@@ -8,14 +8,13 @@ import {
   type RedeemCodeRow,
   takeRedemption,
 } from '../../adapters/db/repositories/redeem-codes.repository.ts';
-import { findEntry } from '../../adapters/db/repositories/ledger.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { RateLimitSetting } from '../../config/config.types.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { redeemReference } from '../../domain/ledger/ledger-kinds.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
-import { type PostedEntry, postLedgerEntry } from '../ledger.service.ts';
+import { ledgerBook, type PostedEntry, postLedgerEntry } from '../ledger.service.ts';
 
 /** Letters and digits a person reads back without confusion (no 0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -121,7 +120,7 @@ export class RedeemCodesService {
     if (!found) throw notRedeemable();
     const reference = redeemReference(found.id, userId);
     // Only someone who redeemed this very code gets this answer: it tells them nothing new.
-    if (await findEntry(this.#db, 'redeem_credit', reference)) throw alreadyRedeemed();
+    if (await ledgerBook.find(this.#db, 'redeem_credit', reference)) throw alreadyRedeemed();
     return this.#db.transaction().execute(async (tx) => {
       if (!(await takeRedemption(tx, found.id, now))) throw notRedeemable();
       const posted = await postLedgerEntry(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}` }, now);

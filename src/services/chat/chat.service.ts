@@ -31,7 +31,7 @@ import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
-import { type ChatLedger, createChatLedger } from './chat-ledger.ts';
+import type { ChatLedger } from '../../ports/ledger.port.ts';
 import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
 
@@ -44,6 +44,8 @@ export interface ChatServiceDeps {
   metrics: Metrics;
   health: ProviderHealth;
   logger: Logger;
+  /** The hold and the settlement of each request (src/adapters/db/ledger/chat-ledger-factory.ts picks the engine's). */
+  ledger: ChatLedger;
   /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
   heartbeatMs?: number;
   /** The address policy of URLs in the request (image_url, source.url); none: not checked. */
@@ -106,7 +108,7 @@ export class ChatService {
 
   constructor(deps: ChatServiceDeps) {
     this.#deps = deps;
-    this.#ledger = createChatLedger(deps.db, deps.logger);
+    this.#ledger = deps.ledger;
   }
 
   get runningRequests(): number {

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import { transitionTask, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
-import { lockAccount } from '../../adapters/db/repositories/ledger.repository.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
+import { ledgerBook, postLedgerEntry } from '../ledger.service.ts';
 
 /** Called inside the transaction that moved a task into a terminal status (webhooks, events). */
 export type TerminalHook = (tx: Executor, task: TaskRow) => Promise<void>;
@@ -25,7 +24,7 @@ export async function failTask(
   return db.transaction().execute(async (tx) => {
     const changes = { error_message: message, finished_at: now, updated_at: now, refunded_micro: task.cost_micro };
     // The account before the task, the order every money transaction keeps (lockAccount).
-    if (task.cost_micro > 0) await lockAccount(tx, task.user_id);
+    if (task.cost_micro > 0) await ledgerBook.lockAccount(tx, task.user_id);
     if (!(await transitionTask(tx, task.id, 'failed', changes))) return false;
     if (task.cost_micro > 0) {
       await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed' }, now);

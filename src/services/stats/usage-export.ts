@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
 import { listUserTasks } from '../../adapters/db/repositories/generation-list.repository.ts';
-import type { LedgerEntryRow } from '../../adapters/db/repositories/ledger.repository.ts';
+import type { LedgerEntryRow } from '../../adapters/db/ledger/ledger.repository.ts';
 import { apiKeyNames, type ExportCursor, ledgerEntriesBetween } from '../../adapters/db/repositories/usage-export.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { invalidInput } from '../../domain/errors.ts';

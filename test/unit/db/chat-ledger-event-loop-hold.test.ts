@@ -1,5 +1,5 @@
 /**
- * The SQLite chat ledger's two ways to write a hold (chat-ledger.thread.ts): on the event loop while
+ * The SQLite chat ledger's two ways to write a hold (src/adapters/db/ledger/sqlite-chat-ledger.thread.ts): on the event loop while
  * the process is quiet and the write lock is free, on the writer thread otherwise. A hold written on
  * the event loop is committed before hold() returns its promise; one sent to the thread is not.
  */
@@ -8,9 +8,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
-import { sqliteFileOf } from '../../../src/adapters/db/sqlite-file.ts';
 import { createUser } from '../../../src/services/accounts/accounts.service.ts';
-import { type ChatLedger, createChatLedger } from '../../../src/services/chat/chat-ledger.ts';
+import { createChatLedger } from '../../../src/adapters/db/ledger/chat-ledger-factory.ts';
+import type { ChatLedger } from '../../../src/ports/ledger.port.ts';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
 import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
@@ -21,7 +21,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
   let ledger: ChatLedger;
   before(async () => {
     ({ db: database, dispose } = await createTestDatabase('sqlite'));
-    ledger = createChatLedger(database.handle.db, pino({ level: 'silent' }));
+    ledger = createChatLedger(database.handle, pino({ level: 'silent' }));
   });
   after(async () => {
     await ledger.close();
@@ -54,7 +54,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
 
   test('a quiet hold that finds the write lock taken waits for it on the thread, without blocking the event loop', async () => {
     const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
-    const lock = sqliteFileOf(database.handle.db)?.lock;
+    const lock = database.handle.sqliteFile?.lock;
     assert.ok(lock);
     assert.ok(lock.tryAcquire(), 'the test takes the write lock, as a main-thread transaction would');
     let done = false;
@@ -73,7 +73,7 @@ describe('SQLite chat ledger: holds on the event loop when quiet', () => {
   test("another process's write transaction sends the hold to the thread instead of the busy handler", async () => {
     const user = await createUser(database.handle.db, { balanceMicro: 100_000 });
     // Another connection, as the CLI in another process: SQLite's own lock, not the process's write lock.
-    const other = new DatabaseSync(sqliteFileOf(database.handle.db)?.path ?? '');
+    const other = new DatabaseSync(database.handle.sqliteFile?.path ?? '');
     other.exec('begin immediate');
     let done = false;
     const request = heldRequest(user.id, 6_000);

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SqliteCheckpointer } from '../../../src/adapters/db/sqlite-checkpointer.ts';
-import { openSqliteFile, WAL_SIZE_LIMIT_BYTES } from '../../../src/adapters/db/sqlite-connection.ts';
+import { SqliteCheckpointer } from '../../../src/adapters/db/sqlite/sqlite-checkpointer.ts';
+import { openSqliteFile, WAL_SIZE_LIMIT_BYTES } from '../../../src/adapters/db/sqlite/sqlite-connection.ts';
 
 test('the checkpointer copies a grown WAL back, and the next write starts the WAL over at the size limit', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-wal-'));

@@ -71,30 +71,3 @@ export async function listCheckouts(db: Executor, userId: string, limit: number)
   return db.selectFrom('payment_checkouts').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
-export interface PaidCheckoutMismatch {
-  checkoutId: string;
-  sessionId: string | null;
-  problem: 'paid_without_credit' | 'credit_without_paid';
-}
-
-/** `ledger verify`: every paid checkout has its one `topup_credit`, and every such credit a paid checkout. */
-export async function findCheckoutLedgerMismatches(db: Executor): Promise<PaidCheckoutMismatch[]> {
-  const paidWithout = await db
-    .selectFrom('payment_checkouts as c')
-    .leftJoin('ledger_entries as e', (join) => join.on('e.kind', '=', 'topup_credit').onRef('e.reference', '=', 'c.session_id'))
-    .select(['c.id', 'c.session_id'])
-    .where('c.status', '=', 'paid')
-    .where((eb) => eb.or([eb('e.id', 'is', null), eb('e.amount_micro', '<>', eb.ref('c.amount_micro'))]))
-    .execute();
-  const creditWithout = await db
-    .selectFrom('ledger_entries as e')
-    .leftJoin('payment_checkouts as c', 'c.session_id', 'e.reference')
-    .select(['e.reference', 'c.id', 'c.status'])
-    .where('e.kind', '=', 'topup_credit')
-    .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.status', '<>', 'paid')]))
-    .execute();
-  return [
-    ...paidWithout.map((r) => ({ checkoutId: r.id, sessionId: r.session_id, problem: 'paid_without_credit' as const })),
-    ...creditWithout.map((r) => ({ checkoutId: r.id ?? '', sessionId: r.reference, problem: 'credit_without_paid' as const })),
-  ];
-}

@@ -130,25 +130,6 @@ export async function aggregateStorageCharges(db: Executor, userId: string, firs
   return rows.map((r) => ({ day: Number(r.day), planId: r.plan_id, count: Number(r.n), costMicro: Number(r.cost ?? 0) }));
 }
 
-export interface StorageChargeMismatch {
-  reference: string;
-  chargeMicro: number | null;
-  ledgerMicro: number | null;
-}
-
-/** `ledger verify`: every storage charge has its ledger entry of the same amount, and the reverse. */
-export async function findStorageChargeMismatches(db: Executor): Promise<StorageChargeMismatch[]> {
-  const { rows } = await sql<{ reference: string; charge: number | null; ledger: number | null }>`
-    select c.reference as reference, c.amount_micro as charge, -l.amount_micro as ledger
-      from storage_charges c left join ledger_entries l on l.kind = 'storage_charge' and l.reference = c.reference
-     where l.id is null or -l.amount_micro <> c.amount_micro
-    union all
-    select l.reference, null, -l.amount_micro
-      from ledger_entries l left join storage_charges c on c.reference = l.reference
-     where l.kind = 'storage_charge' and c.id is null`.execute(db);
-  return rows.map((r) => ({ reference: r.reference, chargeMicro: r.charge === null ? null : Number(r.charge), ledgerMicro: r.ledger === null ? null : Number(r.ledger) }));
-}
-
 // Files
 
 /** One file per operation: false when the operation's file exists already (a retried copy). */

@@ -2,7 +2,7 @@ import type { AttemptState, TaskStatus } from '../../../domain/tasks/task-status
 import { allowedFrom } from '../../../domain/tasks/task-status.ts';
 import { sql } from 'kysely';
 import { completeJobIn } from '../../queue/db-work-queue.ts';
-import { compiledOnce } from '../compiled-once.ts';
+import { compiledOnce } from '../sqlite/compiled-once.ts';
 import { isPostgres } from '../dialect-of.ts';
 import type { Executor } from '../schema.ts';
 import type { StoredFilesTable, TaskAttemptsTable, TasksTable } from '../tables/media.tables.ts';

@@ -1,4 +1,4 @@
-import type { LedgerEntryRow } from './ledger.repository.ts';
+import type { LedgerEntryRow } from '../ledger/ledger.repository.ts';
 import type { Executor } from '../schema.ts';
 
 /** Where a page of an export left off: the last row's time and id (rows come newest first). */

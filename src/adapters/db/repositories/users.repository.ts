@@ -1,4 +1,4 @@
-import { compiledOnce } from '../compiled-once.ts';
+import { compiledOnce } from '../sqlite/compiled-once.ts';
 import type { Executor } from '../schema.ts';
 import type { UsersTable } from '../tables/foundation.tables.ts';
 

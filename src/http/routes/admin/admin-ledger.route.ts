@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { listEntries } from '../../../adapters/db/repositories/ledger.repository.ts';
+import { listEntries } from '../../../adapters/db/ledger/ledger.repository.ts';
 import { invalidInput } from '../../../domain/errors.ts';
 import { centsToMicro } from '../../../domain/money.ts';
 import { getUser } from '../../../services/accounts/accounts.service.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { readCommitted } from '../../read-committed.ts';
+import { readCommitted } from '../../sqlite/read-committed.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentEventsTable } from '../../tables/agent.tables.ts';
 

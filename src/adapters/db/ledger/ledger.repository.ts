@@ -52,45 +52,6 @@ export async function listEntries(db: Executor, userId: string, limit: number, b
   return query.execute();
 }
 
-export interface BalanceMismatch {
-  userId: string;
-  balanceMicro: number;
-  ledgerSumMicro: number;
-}
-
-/** Accounts whose balance is not the sum of their entries (empty when the books are right). */
-export async function findBalanceMismatches(db: Executor): Promise<BalanceMismatch[]> {
-  const rows = await db
-    .selectFrom('users as u')
-    .leftJoin('ledger_entries as e', 'e.user_id', 'u.id')
-    .select(['u.id', 'u.balance_micro', sql<number>`coalesce(sum(e.amount_micro), 0)`.as('ledger_sum')])
-    .groupBy(['u.id', 'u.balance_micro'])
-    .having(sql<boolean>`u.balance_micro <> coalesce(sum(e.amount_micro), 0)`)
-    .execute();
-  return rows.map((r) => ({ userId: r.id, balanceMicro: Number(r.balance_micro), ledgerSumMicro: Number(r.ledger_sum) }));
-}
-
-export interface HeldMismatch {
-  userId: string;
-  heldMicro: number;
-  holdsSumMicro: number;
-}
-
-/**
- * Accounts whose `held_micro` is not the sum of their running requests' holds (`chat_holds`): a hold
- * and its row are written in one transaction, and so are their release and the row's deletion.
- */
-export async function findHeldMismatches(db: Executor): Promise<HeldMismatch[]> {
-  const rows = await db
-    .selectFrom('users as u')
-    .leftJoin('chat_holds as h', 'h.user_id', 'u.id')
-    .select(['u.id', 'u.held_micro', sql<number>`coalesce(sum(h.hold_micro), 0)`.as('holds_sum')])
-    .groupBy(['u.id', 'u.held_micro'])
-    .having(sql<boolean>`u.held_micro <> coalesce(sum(h.hold_micro), 0)`)
-    .execute();
-  return rows.map((r) => ({ userId: r.id, heldMicro: Number(r.held_micro), holdsSumMicro: Number(r.holds_sum) }));
-}
-
 export async function countUsersAndEntries(db: Executor): Promise<{ users: number; entries: number }> {
   const users = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const entries = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { Executor } from './schema.ts';
+import { Kysely, type KyselyConfig } from 'kysely';
+import type { Executor, Schema } from '../schema.ts';
 
 type Bindable = null | number | bigint | string | Uint8Array;
 
@@ -33,13 +34,21 @@ export class SqliteFastReader {
   }
 }
 
-const readers = new WeakMap<object, SqliteFastReader>();
+/**
+ * The Kysely instance of a SQLite file, carrying its fast reader explicitly (open-database.ts builds
+ * it). Its transactions are plain Kysely transactions: they read on the writer connection, where their
+ * own writes are.
+ */
+export class SqliteKysely extends Kysely<Schema> {
+  readonly fastReader: SqliteFastReader | undefined;
 
-/** Lets `compiledOnce` queries on this connection (not on its transactions) use the reader. */
-export function attachFastReader(db: Executor, reader: SqliteFastReader): void {
-  readers.set(db, reader);
+  constructor(config: KyselyConfig, fastReader: SqliteFastReader | undefined) {
+    super(config);
+    this.fastReader = fastReader;
+  }
 }
 
+/** The fast reader of `db` when it is a SQLite file's own instance (not one of its transactions). */
 export function fastReaderOf(db: Executor): SqliteFastReader | undefined {
-  return readers.get(db);
+  return db instanceof SqliteKysely ? db.fastReader : undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * The chat ledger on SQLite: its statements and commits run on a writer thread with its own
- * connection (chat-ledger.worker.ts), not on the event loop. Holds and settlements that arrive in the
+ * The chat ledger on SQLite (ports/ledger.port.ts, ChatLedger): its statements and commits run on a
+ * writer thread with its own connection (sqlite-chat-ledger.worker.ts), not on the event loop. Holds and settlements that arrive in the
  * same turn of the event loop leave in one message (ledger-queue.ts); the thread writes every message
  * it finds waiting in one transaction (group commit) and answers each operation. The two threads agree on who writes through
  * the process's SqliteWriteLock, so the event loop's own writes never sleep in SQLite's busy handler.
@@ -21,34 +21,14 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { openSqliteFile } from '../../adapters/db/sqlite-connection.ts';
-import type { SqliteFile } from '../../adapters/db/sqlite-file.ts';
-import { AppError } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import type { ChatLedger, SettleResult } from './chat-ledger.ts';
-import { type HoldResult, SqliteChatStatements } from './chat-ledger.sqlite.ts';
-import type { ChatRequestOutcome, NewChatRequest } from './chat-records.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { ChatLedger, ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
+import { openSqliteFile } from '../sqlite/sqlite-connection.ts';
+import type { SqliteFile } from '../sqlite/sqlite-file.ts';
 import { LedgerQueue } from './ledger-queue.ts';
-
-/** An operation for the writer thread. */
-export type LedgerOperation =
-  | { seq: number; kind: 'hold'; request: NewChatRequest }
-  | { seq: number; kind: 'settle'; request: NewChatRequest; outcome: ChatRequestOutcome; note: string; entryId: string };
-
-/** Main thread → writer thread. */
-export type LedgerMessage = { operations: LedgerOperation[] } | 'stop';
-
-/** Writer thread → main thread: each operation's answer, by `seq`. */
-export interface LedgerReplies {
-  replies: Array<[seq: number, reply: LedgerReply]>;
-}
-
-export type LedgerReply = { ok: true; value: HoldResult | SettleResult } | { ok: false; message: string };
-
-export interface LedgerWorkerData {
-  path: string;
-  lock: SharedArrayBuffer;
-}
+import type { LedgerMessage, LedgerOperation, LedgerReplies, LedgerWorkerData } from './sqlite-chat-ledger.messages.ts';
+import { SqliteChatStatements } from './sqlite-chat-statements.ts';
 
 /** Below this many open chat requests in the process, a hold may be written on the event loop. */
 const QUIET_BELOW = 2;
@@ -154,7 +134,7 @@ export class SqliteChatLedgerThread implements ChatLedger {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./chat-ledger.worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./sqlite-chat-ledger.worker.ts', import.meta.url), {
       workerData: { path: this.#file.path, lock: this.#file.lock.buffer } satisfies LedgerWorkerData,
     });
     worker.on('message', (message: LedgerReplies) => this.#answer(message));

@@ -1,15 +1,15 @@
 /**
  * The chat ledger's statements on SQLite, prepared once and run synchronously by the writer thread
- * (chat-ledger.worker.ts) inside the transaction it opened for a batch. The rules are chat-ledger.ts's:
+ * (sqlite-chat-ledger.worker.ts) inside the transaction it opened for a batch. The rules are those of
+ * domain/ledger/settlement.ts:
  * a hold reserves (`held_micro`, guarded) and records its row; a settlement deletes that row (the
  * compare-and-set), releases the hold and takes the cost in one guarded update, writes the request's
  * row and the `chat_charge` entry with the balance after it.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { ChatRequestOutcome, NewChatRequest } from './chat-records.ts';
-import type { SettleResult } from './chat-ledger.ts';
-
-export type HoldResult = 'held' | 'insufficient_balance' | 'user_not_found';
+import type { LedgerKind } from '../../../domain/ledger/ledger-kinds.ts';
+import { collectable } from '../../../domain/ledger/settlement.ts';
+import type { ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
 
 const HOLD_COLUMNS = 'id, user_id, api_key_id, model, protocol, stream, hold_micro, created_at, last_seen_at';
 
@@ -60,8 +60,7 @@ const ACCOUNT = 'select balance_micro, held_micro from users where id = ?';
 /** ?1 hold, ?2 collected, ?3 user: the charge above what the balance covers, after computing what it does. */
 const CHARGE_COLLECTED = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 returning balance_micro';
 const INSERT_REQUEST = `insert into chat_requests (${REQUEST_COLUMNS}) values (${REQUEST_COLUMNS.split(',').map(() => '?').join(', ')})`;
-const INSERT_ENTRY =
-  "insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, 'chat_charge', ?, ?, ?, ?, ?)";
+const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?)`;
 
 export class SqliteChatStatements {
   readonly #reserve: StatementSync;
@@ -102,7 +101,7 @@ export class SqliteChatStatements {
     if (charged === undefined) {
       // Above what the balance covers once this hold is released: take that much, never more.
       const account = this.#account.get(r.userId) as { balance_micro: number; held_micro: number };
-      collected = Math.max(0, Math.min(cost, Number(account.balance_micro) - (Number(account.held_micro) - r.holdMicro)));
+      collected = collectable({ balanceMicro: Number(account.balance_micro), heldMicro: Number(account.held_micro) }, r.holdMicro, cost);
       charged = this.#chargeCollected.get(r.holdMicro, collected, r.userId) as { balance_micro: number };
     }
     this.#insertRequest.run(...requestRow(r, o, collected, cost - collected));

@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import { fastReaderOf } from './fast-reader.ts';
-import type { Executor } from './schema.ts';
+import type { Executor } from '../schema.ts';
 
 /**
  * Runs a read so that it sees only committed data. On SQLite the connection's transactions span

@@ -1,18 +1,18 @@
 /**
- * The chat ledger's writer thread (chat-ledger.thread.ts starts it): its own connection to the SQLite
- * file, the ledger's statements prepared once (chat-ledger.sqlite.ts), and a loop that writes every
+ * The chat ledger's writer thread (sqlite-chat-ledger.thread.ts starts it): its own connection to the SQLite
+ * file, the ledger's statements prepared once (sqlite-chat-statements.ts), and a loop that writes every
  * message waiting for it in one transaction under the process's write lock, then answers each
  * operation. A transaction that fails as a whole (not a refusal: those are answers) is rolled back and
  * each operation is written again alone, so that one bad operation fails only itself.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { openSqliteFile } from '../../adapters/db/sqlite-connection.ts';
-import { SqliteWriteLock } from '../../adapters/db/sqlite-write-lock.ts';
-import { SqliteChatStatements } from './chat-ledger.sqlite.ts';
-import type { LedgerMessage, LedgerOperation, LedgerReplies, LedgerReply, LedgerWorkerData } from './chat-ledger.thread.ts';
+import { openSqliteFile } from '../sqlite/sqlite-connection.ts';
+import { SqliteWriteLock } from '../sqlite/sqlite-write-lock.ts';
+import type { LedgerMessage, LedgerOperation, LedgerReplies, LedgerReply, LedgerWorkerData } from './sqlite-chat-ledger.messages.ts';
+import { SqliteChatStatements } from './sqlite-chat-statements.ts';
 
 const port = parentPort;
-if (!port) throw new Error('chat-ledger.worker.ts runs as a worker thread');
+if (!port) throw new Error('sqlite-chat-ledger.worker.ts runs as a worker thread');
 const { path, lock: lockBuffer } = workerData as LedgerWorkerData;
 const db = openSqliteFile(path);
 // The checkpointer thread checkpoints; a commit here must not.

@@ -1,7 +1,7 @@
 /**
  * Who may write to the SQLite database among the connections of this process: the main thread's
- * (Kysely), the chat ledger's on the main thread for holds while quiet (chat-ledger.thread.ts) and the
- * chat ledger's writer thread (services/chat/chat-ledger.worker.ts). SQLite itself serialises writers with file locks, but a writer that finds
+ * (Kysely), the chat ledger's on the main thread for holds while quiet (ledger/sqlite-chat-ledger.thread.ts) and the
+ * chat ledger's writer thread (ledger/sqlite-chat-ledger.worker.ts). SQLite itself serialises writers with file locks, but a writer that finds
  * the lock taken waits in SQLite's busy handler, which sleeps the calling thread: on the main thread
  * that would stop the event loop for a millisecond or more. So the threads agree first, on one 32-bit
  * word of shared memory: the main thread waits for it asynchronously (Atomics.waitAsync), the writer

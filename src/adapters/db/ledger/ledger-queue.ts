@@ -1,5 +1,5 @@
 /**
- * Group commit for the chat ledger's two implementations (chat-ledger.thread.ts, .postgres.ts):
+ * Group commit for the chat ledger's two implementations (sqlite-chat-ledger.thread.ts, postgres-chat-ledger.ts):
  * operations that arrive in the same turn of the event loop leave together; one that nobody waits
  * for (a settlement after its answer was sent) may linger up to 5 ms for company; with a limit on
  * sends in flight, what arrives meanwhile waits and leaves with the next one. Each operation's caller

@@ -1,5 +1,5 @@
 /**
- * The chat ledger on PostgreSQL (chat-ledger.ts): the holds and settlements that arrived together
+ * The chat ledger on PostgreSQL (ports/ledger.port.ts, ChatLedger): the holds and settlements that arrived together
  * (ledger-queue.ts) go to the database in one call of `chat_ledger_apply` (migration 010), which
  * applies them in order in one transaction: one round trip for a whole batch. Batching is what
  * matters on this store: every request of one user updates that user's row, so statements of their
@@ -11,11 +11,10 @@
  * are replies) is sent again one operation at a time, so that one bad operation fails only itself.
  */
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { AppError } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import type { ChatLedger, SettleResult } from './chat-ledger.ts';
-import type { ChatRequestOutcome, NewChatRequest } from './chat-records.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { ChatLedger, ChatRequestOutcome, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
+import type { Schema } from '../schema.ts';
 import { LedgerQueue, type Queued } from './ledger-queue.ts';
 
 /** An operation as chat_ledger_apply reads it (see the migration). */

@@ -1,0 +1,56 @@
+/**
+ * The book (ports/ledger.port.ts, LedgerBook) on both engines: the same Kysely statements serve
+ * SQLite and PostgreSQL, so one stateless instance. Each movement is one guarded balance change
+ * (domain/ledger/settlement.ts, canMove, in its WHERE clause) and one entry unique by (kind, reference).
+ */
+import { AppError } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { assertMicro } from '../../../domain/money.ts';
+import type { LedgerBook, LedgerEntry, LedgerMovement, PostedEntry } from '../../../ports/ledger.port.ts';
+import { findUserById } from '../repositories/users.repository.ts';
+import { type Executor, executorOf } from '../schema.ts';
+import { abandonChatHold } from './chat-holds.repository.ts';
+import { applyGuardedBalanceChange, findEntry, insertEntryOnce, lockAccount } from './ledger.repository.ts';
+
+/**
+ * Writes one ledger entry and changes the balance by the same amount, in the caller's transaction.
+ * The balance never goes below what is held (insufficient_balance), and a repeated (kind, reference)
+ * changes nothing and returns the first entry.
+ */
+async function post(tx: Executor, movement: LedgerMovement, now: number = Date.now()): Promise<PostedEntry> {
+  assertMicro(movement.amountMicro);
+  const balance = await applyGuardedBalanceChange(tx, movement.userId, movement.amountMicro);
+  if (balance === undefined) {
+    const existing = await findEntry(tx, movement.kind, movement.reference);
+    if (existing) return { entry: existing, created: false };
+    const user = await findUserById(tx, movement.userId);
+    if (!user) throw new AppError('user_not_found', `user ${movement.userId} not found`);
+    throw new AppError('insufficient_balance', 'insufficient balance for this request');
+  }
+  const entry: LedgerEntry = {
+    id: newId('led', now),
+    user_id: movement.userId,
+    kind: movement.kind,
+    reference: movement.reference,
+    amount_micro: movement.amountMicro,
+    balance_after_micro: balance,
+    note: movement.note ?? null,
+    created_at: now,
+  };
+  if (await insertEntryOnce(tx, entry)) return { entry, created: true };
+  const existing = await findEntry(tx, movement.kind, movement.reference);
+  if (!existing) throw new Error(`ledger entry ${movement.kind}/${movement.reference} vanished`);
+  // Belt and braces: if the row found is ours, the driver under-reported the insert; keep both writes.
+  if (existing.id === entry.id) return { entry, created: true };
+  // Written before: undo our change (the row is still ours in this transaction) and replay the first.
+  await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
+  return { entry: existing, created: false };
+}
+
+/** The port's transactions are the store's own (executorOf checks it at run time). */
+export const kyselyLedgerBook: LedgerBook = {
+  post: (tx, movement, now) => post(executorOf(tx), movement, now),
+  lockAccount: (tx, userId) => lockAccount(executorOf(tx), userId),
+  find: (db, kind, reference) => findEntry(executorOf(db), kind, reference),
+  releaseAbandonedHold: (tx, hold, now) => abandonChatHold(executorOf(tx), hold, now),
+};
