@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { latestFailedAttempt, tallyEndedAttempts } from '../../adapters/db/repositories/attempt-health.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 
 /**
@@ -72,35 +73,15 @@ export class ProviderHealth {
     const since = now - HEALTH_WINDOW_MS;
     const tallies = new Map<string, Tally>(providers.map((p) => [p, this.memoryTally(p, since)]));
     // Ended media attempts of every process; attempts still running say nothing yet.
-    const rows = await this.db
-      .selectFrom('task_attempts')
-      .select([
-        'provider',
-        sql<number>`sum(case when state = 'succeeded' then 1 else 0 end)`.as('ok'),
-        sql<number>`sum(case when state in ('failed', 'abandoned') then 1 else 0 end)`.as('bad'),
-        sql<number | null>`max(case when state = 'succeeded' then ended_at end)`.as('last_ok'),
-      ])
-      .where('started_at', '>=', since)
-      .groupBy('provider')
-      .execute();
-    for (const row of rows) {
+    for (const row of await tallyEndedAttempts(this.db, since)) {
       const tally = tallies.get(row.provider);
       if (!tally) continue;
-      tally.calls += Number(row.ok) + Number(row.bad);
-      tally.errors += Number(row.bad);
-      if (row.last_ok !== null) tally.lastSuccess = Math.max(tally.lastSuccess ?? 0, Number(row.last_ok));
-      if (Number(row.bad) > 0) {
-        const latest = await this.db
-          .selectFrom('task_attempts')
-          .select(['error_message', 'ended_at'])
-          .where('provider', '=', row.provider)
-          .where('state', 'in', ['failed', 'abandoned'])
-          .where('started_at', '>=', since)
-          .orderBy('ended_at', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        const at = Number(latest?.ended_at ?? 0);
-        if (latest && (!tally.lastError || at > tally.lastError.at)) tally.lastError = { message: latest.error_message ?? 'error', at };
+      tally.calls += row.succeeded + row.failed;
+      tally.errors += row.failed;
+      if (row.lastSucceededAt !== null) tally.lastSuccess = Math.max(tally.lastSuccess ?? 0, row.lastSucceededAt);
+      if (row.failed > 0) {
+        const latest = await latestFailedAttempt(this.db, row.provider, since);
+        if (latest && (!tally.lastError || latest.at > tally.lastError.at)) tally.lastError = latest;
       }
     }
     return new Map([...tallies].map(([p, t]) => [p, summarize(t)]));
