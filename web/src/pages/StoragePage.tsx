@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { ErrorNotice, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatBytes, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -217,7 +217,8 @@ function Charges(props: { account: StorageAccount }) {
   return (
     <section className="panel" aria-labelledby="charges-title">
       <h2 id="charges-title">Charges</h2>
-      <table>
+      <TableScroll label="Charges">
+      <table className="stack-on-phone">
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -243,6 +244,7 @@ function Charges(props: { account: StorageAccount }) {
           ))}
         </tbody>
       </table>
+      </TableScroll>
     </section>
   );
 }
@@ -285,7 +287,8 @@ function Files(props: { onDeleted: () => void }) {
       {first.loading && files.length === 0 ? <Loading /> : null}
       {!first.loading && files.length === 0 ? <p className="muted">No files kept yet. Keep a generation from its page, or import assets into a project.</p> : null}
       {files.length > 0 ? (
-        <table>
+        <TableScroll label="Files">
+        <table className="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">File</th>
@@ -305,7 +308,7 @@ function Files(props: { onDeleted: () => void }) {
               <tr key={file.fileId}>
                 <td>
                   {file.mime.startsWith('image/') ? <img src={file.url} alt="" className="thumb" loading="lazy" /> : null}{' '}
-                  <a href={file.url} download={file.name}>
+                  <a href={file.url} download={file.name} className="file-name">
                     {file.name}
                   </a>
                 </td>
@@ -324,6 +327,7 @@ function Files(props: { onDeleted: () => void }) {
             ))}
           </tbody>
         </table>
+        </TableScroll>
       ) : null}
       {cursor ? (
         <button type="button" className="button" onClick={more}>
