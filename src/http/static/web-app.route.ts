@@ -18,6 +18,7 @@ export const DASHBOARD_PATHS = [
   '/generations',
   '/generations/:id',
   '/playground',
+  '/models',
   '/chat',
   '/agent',
   '/agent/c/:id',

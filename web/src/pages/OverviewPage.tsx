@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { request, requestData } from '../api/client.ts';
-import type { ApiKey, Statistics } from '../api/index.ts';
+import type { ApiKey, CatalogModel, Statistics } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { GettingStarted } from '../components/GettingStarted.tsx';
 import { BucketTable, SpendChart } from '../components/SpendChart.tsx';
 import { formatCents, formatCount, todayUtc } from '../format.ts';
 import { navigate, useLocation } from '../router.tsx';
@@ -23,6 +24,7 @@ export function OverviewPage() {
   const query = range === 'custom' ? `range=custom&from=${from}&to=${to}` : `range=${range}`;
   const stats = useAsync((signal) => request<Statistics>('GET', `/api/v1/stats?${query}`, { signal }), [query]);
   const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
+  const catalog = useAsync((signal) => request<CatalogModel[]>('GET', '/api/v1/catalog', { signal }), []);
   const keyName = (id: string) => {
     if (id === 'dashboard') return 'Dashboard';
     const key = keys.data?.find((k) => k.id === id);
@@ -38,6 +40,9 @@ export function OverviewPage() {
   };
 
   const data = stats.data;
+  const hasKey = (keys.data ?? []).some((k) => !k.revokedAt);
+  // A new account: no key yet, or nothing ever spent.
+  const isNew = keys.data !== undefined && data !== undefined && (!hasKey || data.totals.spentAllTime === 0);
   return (
     <Page title="Overview">
       <div className="toolbar">
@@ -64,6 +69,7 @@ export function OverviewPage() {
         <p className="muted small">Days are UTC.</p>
       </div>
 
+      {isNew ? <GettingStarted hasKey={hasKey} catalog={catalog.data} /> : null}
       <ErrorNotice error={stats.error} what="Statistics could not be loaded" />
       {!data && stats.loading ? <Loading label="Loading statistics…" /> : null}
       {data ? (
