@@ -8,6 +8,7 @@ import { AccessLog } from './access-log.ts';
 import { CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';
 import { frameworkErrorHandler, installErrorHandler } from './error-handler.ts';
+import { dashboardNotFoundPage, webUploadOrigins } from './static/web-app.route.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT, LARGE_BODY_LIMIT } from './body-limits.ts';
@@ -115,7 +116,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
     }
   });
   app.decorateRequest('auth', null);
-  installErrorHandler(app, errorRenderers);
+  // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
+  installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
     done();

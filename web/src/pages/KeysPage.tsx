@@ -124,7 +124,7 @@ export function KeysPage() {
             <p className="muted">No active keys. Create one above.</p>
           ) : (
             <TableScroll label="Active keys">
-              <table className="keys-table">
+              <table className="keys-table stack-on-phone">
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
