@@ -58,7 +58,7 @@ export function GettingStarted(props: { hasKey: boolean; catalog: CatalogModel[]
           <label htmlFor={codeId} className="visually-hidden">
             {LABELS[language]} code
           </label>
-          <textarea id={codeId} className="mono code" readOnly rows={code.split('\n').length + 1} value={code} data-testid="first-request" />
+          <textarea id={codeId} className="mono code" wrap="off" readOnly rows={code.split('\n').length + 1} value={code} data-testid="first-request" />
           <CopyButton text={code} targetId={codeId} label="Copy code" />
         </li>
         <li>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatBytes, formatMicroUsd, formatTime } from '../format.ts';
+import { formatBytes, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link } from '../router.tsx';
 
 const CHANGE_LABELS: Record<string, string> = {
@@ -86,7 +86,7 @@ function CurrentPlan(props: { account: StorageAccount; onChanged: () => void }) 
         </dd>
         <dt>Next renewal</dt>
         <dd data-testid="next-renewal">
-          {sub.renewsAt ? `${formatTime(sub.renewsAt)}, ${formatMicroUsd(sub.nextRenewalMicroUsd ?? '0')}` : 'Renewal is off: the files stay until the period ends, then 72 hours of grace.'}
+          {sub.renewsAt ? `${formatTime(sub.renewsAt)}, ${formatUsd(sub.nextRenewalMicroUsd ?? '0')}` : 'Renewal is off: the files stay until the period ends, then 72 hours of grace.'}
         </dd>
         {sub.nextPlanId ? (
           <>
@@ -143,7 +143,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
     }
     try {
       await requestData('POST', '/api/v1/agent/storage/subscribe', { body: { quoteId: quote.quoteId, quotaVersion: quote.quotaVersion, autoRenew }, headers: { 'idempotency-key': key } });
-      setPaid(Number(quote.amountMicroUsd) > 0 ? `Paid ${formatMicroUsd(quote.amountMicroUsd)}.` : 'Saved.');
+      setPaid(Number(quote.amountMicroUsd) > 0 ? `Paid ${formatUsd(quote.amountMicroUsd)}.` : 'Saved.');
       setQuote(undefined);
       props.onPaid();
     } catch (e) {
@@ -161,7 +161,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
           <li key={plan.planId} className="card">
             <span className="card-label">{plan.name}</span>
             <span className="card-value">{formatBytes(plan.quotaBytes)}</span>
-            <span className="card-note">{formatMicroUsd(plan.priceMicroUsd)} a month</span>
+            <span className="card-note">{formatUsd(plan.priceMicroUsd)} a month</span>
             <button type="button" className="button" disabled={busy} onClick={() => ask(plan.planId)} aria-label={`Choose ${plan.name}`}>
               {current?.planId === plan.planId && current.status === 'active' ? 'Current plan' : 'Choose'}
             </button>
@@ -189,7 +189,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
           </label>
           <div className="toolbar">
             <button type="button" className="button button-primary" disabled={busy} onClick={pay}>
-              {Number(quote.amountMicroUsd) > 0 ? `Pay ${formatMicroUsd(quote.amountMicroUsd)}` : 'Confirm'}
+              {Number(quote.amountMicroUsd) > 0 ? `Pay ${formatUsd(quote.amountMicroUsd)}` : 'Confirm'}
             </button>
             <button type="button" className="button" onClick={() => setQuote(undefined)}>
               Cancel
@@ -239,7 +239,9 @@ function Charges(props: { account: StorageAccount }) {
               <td>
                 {formatTime(charge.period.start)} – {formatTime(charge.period.end)}
               </td>
-              <td className="num">{formatMicroUsd(charge.amountMicroUsd)}</td>
+              <td className="num" title={formatMicroUsd(charge.amountMicroUsd)}>
+                {formatUsd(charge.amountMicroUsd)}
+              </td>
             </tr>
           ))}
         </tbody>

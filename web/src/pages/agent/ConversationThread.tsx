@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { requestData } from '../../api/client.ts';
 import { ErrorNotice, Loading } from '../../components/common.tsx';
-import { formatMicroUsd } from '../../format.ts';
+import { formatMicroUsd, formatUsd } from '../../format.ts';
 import { navigate } from '../../router.tsx';
 import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage } from './agent-types.ts';
 import { ArtifactMedia } from './ArtifactMedia.tsx';
@@ -208,7 +208,12 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
               <span className="message-role">
                 Agent · run {item.run?.runNumber ?? ''}{' '}
                 <span className={`badge badge-run-${item.status}`}>{RUN_STATUS_LABELS[item.status] ?? item.status}</span>
-                {item.run ? <span className="muted"> · {formatMicroUsd(item.run.budget.settledMicroUsd)}</span> : null}{' '}
+                {item.run ? (
+                  <span className="muted" title={formatMicroUsd(item.run.budget.settledMicroUsd)}>
+                    {' '}
+                    · {formatUsd(item.run.budget.settledMicroUsd)}
+                  </span>
+                ) : null}{' '}
                 <button type="button" className="button button-small" onClick={() => setFocusedRunId(item.runId)} aria-pressed={panelRun?.runId === item.runId}>
                   Details
                 </button>
