@@ -67,6 +67,11 @@ export const STATUS_LABELS: Record<string, string> = {
   expired: 'Expired',
 };
 
+/** Why a range of days cannot be used, or undefined when it can (an open end is fine). */
+export function reversedRangeProblem(from: string, to: string): string | undefined {
+  return from && to && from > to ? 'The last day comes before the first: choose a “to” day on or after the “from” day.' : undefined;
+}
+
 export function todayUtc(offsetDays = 0): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }

@@ -9,7 +9,8 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * laptop (1366×900) and a phone (390×844): Getting started on a new account's Overview, the keys
  * table with a long name and a refused empty name, Projects and Administrator access laid out with the
  * shared field, the Models and pricing page, and no dashboard route scrolling sideways on the phone
- * once every table has rows (keys, a kept file, a storage charge, the ledger, an agent run).
+ * once every table has rows (keys, a kept file, a storage charge, the ledger, an agent run); an unknown
+ * URL shows the dashboard's not-found page and a reversed date range is refused in place.
  * Screenshots: layout-*-wide.png and layout-*-phone.png.
  */
 const skip = browserSkipReason();
@@ -241,6 +242,25 @@ describe('console layout at laptop and phone widths', { skip }, () => {
     await page.getByTestId('mask-canvas').waitFor({ state: 'detached' });
     await page.setViewportSize(WIDE);
     assert.deepEqual(pageErrors, []);
+  });
+
+  test('an unknown URL shows the dashboard\'s not-found page; a reversed date range is refused in place', async () => {
+    const response = await page.goto(`${gw.url}/no-such-page`);
+    assert.equal(response?.status(), 404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the overview' }).waitFor();
+    await go('/?range=custom&from=2026-01-01&to=2026-01-31');
+    await page.locator('#range-from').fill('2026-03-10');
+    await page.locator('#range-to').fill('2026-03-01');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await page.getByRole('alert').getByText('The last day comes before the first').waitFor();
+    assert.match(page.url(), /from=2026-01-01&to=2026-01-31/, 'the range shown is unchanged');
+    await go('/generations');
+    await page.locator('#filter-from').fill('2026-03-10');
+    await page.locator('#filter-to').fill('2026-03-01');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('alert').getByText('The last day comes before the first').waitFor();
+    assert.doesNotMatch(page.url(), /from=/);
   });
 
   test('an administrator page fits the phone too', async () => {

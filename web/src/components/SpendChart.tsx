@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Bucket } from '../api/index.ts';
-import { formatCentsShort, formatCount, formatDay, formatUsdFromCents } from '../format.ts';
+import { formatCents, formatCentsShort, formatCount, formatDay } from '../format.ts';
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 8, bottom: 30, left: 64 };
@@ -56,9 +56,9 @@ export function SpendChart(props: { buckets: Bucket[]; title: string }) {
   const summary =
     buckets.length === 0
       ? 'No days in this period.'
-      : `${formatUsdFromCents(total)} spent over ${buckets.length} ${buckets.length === 1 ? 'day' : 'days'}` +
+      : `${formatCents(total)} spent over ${buckets.length} ${buckets.length === 1 ? 'day' : 'days'}` +
         (first && last && buckets.length > 1 ? ` from ${formatDay(first.key)} to ${formatDay(last.key)}` : '') +
-        (peak && peak.cost > 0 ? `; highest on ${formatDay(peak.key)} with ${formatUsdFromCents(peak.cost)}.` : '; nothing was spent.');
+        (peak && peak.cost > 0 ? `; highest on ${formatDay(peak.key)} with ${formatCents(peak.cost)}.` : '; nothing was spent.');
 
   return (
     <figure className="chart">
@@ -82,7 +82,7 @@ export function SpendChart(props: { buckets: Bucket[]; title: string }) {
               const x = MARGIN.left + i * band + (band - barWidth) / 2;
               return (
                 <rect key={b.key} x={x} y={MARGIN.top + innerHeight - h} width={barWidth} height={h} rx={2} data-day={b.key} data-cost={b.cost}>
-                  <title>{`${formatDay(b.key)}: ${formatUsdFromCents(b.cost)}, ${formatCount(b.count)} requests`}</title>
+                  <title>{`${formatDay(b.key)}: ${formatCents(b.cost)}, ${formatCount(b.count)} requests`}</title>
                 </rect>
               );
             })}
@@ -120,7 +120,7 @@ export function SpendChart(props: { buckets: Bucket[]; title: string }) {
               <tr key={b.key}>
                 <th scope="row">{b.key}</th>
                 <td className="num">{formatCount(b.count)}</td>
-                <td className="num">{formatUsdFromCents(b.cost)}</td>
+                <td className="num">{formatCents(b.cost)}</td>
               </tr>
             ))}
           </tbody>
@@ -156,7 +156,7 @@ export function BucketTable(props: { buckets: Bucket[]; caption: string; keyLabe
               <span className="bucket-bar" aria-hidden="true" style={{ width: `${max > 0 ? (b.cost / max) * 100 : 0}%` }} />
             </th>
             <td className="num">{formatCount(b.count)}</td>
-            <td className="num">{formatUsdFromCents(b.cost)}</td>
+            <td className="num">{formatCents(b.cost)}</td>
           </tr>
         ))}
       </tbody>

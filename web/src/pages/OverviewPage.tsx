@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { request, requestData } from '../api/client.ts';
 import type { ApiKey, CatalogModel, Statistics } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { ErrorNotice, FieldNotes, Loading, Page, useAsync } from '../components/common.tsx';
 import { GettingStarted } from '../components/GettingStarted.tsx';
 import { BucketTable, SpendChart } from '../components/SpendChart.tsx';
-import { formatCents, formatCount, todayUtc } from '../format.ts';
+import { formatCents, formatCount, reversedRangeProblem, todayUtc } from '../format.ts';
 import { navigate, useLocation } from '../router.tsx';
 
 const RANGES = [
@@ -34,8 +34,13 @@ export function OverviewPage() {
   const choose = (value: string) => {
     navigate(value === 'custom' ? `/?range=custom&from=${draft.from}&to=${draft.to}` : `/?range=${value}`, { replace: true });
   };
+  const [rangeProblem, setRangeProblem] = useState<string | undefined>();
   const applyCustom = (event: FormEvent) => {
     event.preventDefault();
+    // Typed dates get past min/max: a reversed range is refused here, in words.
+    const problem = reversedRangeProblem(draft.from, draft.to);
+    setRangeProblem(problem);
+    if (problem) return;
     navigate(`/?range=custom&from=${draft.from}&to=${draft.to}`, { replace: true });
   };
 
@@ -56,14 +61,23 @@ export function OverviewPage() {
           ))}
         </fieldset>
         {range === 'custom' ? (
-          <form className="custom-range" onSubmit={applyCustom}>
+          <form className="custom-range" onSubmit={applyCustom} noValidate>
             <label htmlFor="range-from">From</label>
             <input id="range-from" type="date" value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
             <label htmlFor="range-to">to</label>
-            <input id="range-to" type="date" value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+            <input
+              id="range-to"
+              type="date"
+              value={draft.to}
+              min={draft.from}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+              aria-invalid={rangeProblem ? true : undefined}
+              aria-describedby={rangeProblem ? 'range-to-error' : undefined}
+            />
             <button type="submit" className="button">
               Apply
             </button>
+            <FieldNotes id="range-to" error={rangeProblem} />
           </form>
         ) : null}
         <p className="muted small">Days are UTC.</p>
