@@ -10,7 +10,8 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * table with a long name and a refused empty name, Projects and Administrator access laid out with the
  * shared field, the Models and pricing page, and no dashboard route scrolling sideways on the phone
  * once every table has rows (keys, a kept file, a storage charge, the ledger, an agent run); an unknown
- * URL shows the dashboard's not-found page and a reversed date range is refused in place.
+ * URL shows the dashboard's not-found page, a reversed date range is refused in place, and a
+ * conversation is renamed and deleted with inline steps.
  * Screenshots: layout-*-wide.png and layout-*-phone.png.
  */
 const skip = browserSkipReason();
@@ -261,6 +262,27 @@ describe('console layout at laptop and phone widths', { skip }, () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('alert').getByText('The last day comes before the first').waitFor();
     assert.doesNotMatch(page.url(), /from=/);
+  });
+
+  test('a conversation is renamed and deleted with the inline steps, no browser dialog', async () => {
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const conversation = await api<{ conversationId: string }>('POST', '/api/v1/agent/conversations', {});
+    await go(`/agent/c/${conversation.conversationId}`);
+    await page.getByTestId('stream-state').getByText('Live').waitFor();
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await page.getByLabel('New title').fill('Kites, renamed');
+    await page.getByRole('button', { name: 'Save title' }).click();
+    await page.getByTestId('conversation-title').getByText('Kites, renamed').waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.waitForURL(/\/agent$/);
+    assert.deepEqual(dialogs, []);
   });
 
   test('an administrator page fits the phone too', async () => {

@@ -93,7 +93,9 @@ describe('storage and projects in a browser', { skip }, () => {
     await shoot('storage-02-plan-and-files');
     const used = await page.locator('label[for="storage-usage"]').textContent();
     assert.doesNotMatch(used ?? '', /^0 B/);
-    await row.getByRole('button', { name: /Delete/ }).click();
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    // The inline confirm the other pages use, not a browser dialog.
+    await row.getByRole('button', { name: /^Confirm delete/ }).click();
     await row.waitFor({ state: 'detached' });
     await page.getByText('0 B of 10 GB used').waitFor();
   });

@@ -271,8 +271,9 @@ function Files(props: { onDeleted: () => void }) {
       setError(e);
     }
   };
+  const [confirming, setConfirming] = useState<string | undefined>();
   const remove = async (file: StorageFile) => {
-    if (!window.confirm(`Delete ${file.name}? Its link stops working; its space is freed at once.`)) return;
+    setConfirming(undefined);
     try {
       await requestData('DELETE', `/api/v1/agent/storage/files/${encodeURIComponent(file.fileId)}`);
       setPages((p) => p.map((items) => items.filter((f) => f.fileId !== file.fileId)));
@@ -321,9 +322,21 @@ function Files(props: { onDeleted: () => void }) {
                 </td>
                 <td>{formatTime(file.createdAt)}</td>
                 <td>
-                  <button type="button" className="button button-small" onClick={() => remove(file)} aria-label={`Delete ${file.name}`}>
-                    Delete
-                  </button>
+                  {confirming === file.fileId ? (
+                    <span className="actions">
+                      <span className="small">Its link stops working; its space is freed at once.</span>{' '}
+                      <button type="button" className="button button-small button-danger" onClick={() => remove(file)} aria-label={`Confirm delete ${file.name}`}>
+                        Confirm delete
+                      </button>
+                      <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                        Cancel
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" className="button button-small" onClick={() => setConfirming(file.fileId)} aria-label={`Delete ${file.name}`}>
+                      Delete
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
