@@ -152,6 +152,7 @@ function SignedInApp(props: { session: SessionData; path: string; onSignOut: () 
 
 function Routes(props: { path: string; session: SessionData; onSignOut: () => void }) {
   const { path } = props;
+  const { search } = useLocation();
   const detail = matchPath('/generations/:id', path);
   if (detail?.id) return <GenerationDetailPage id={detail.id} />;
   const conversation = matchPath('/agent/c/:id', path);
@@ -175,6 +176,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <ChatPage />;
     case '/agent':
       return <AgentPage />;
+    case '/agent/new':
+      return <AgentPage draft={{ projectId: search.get('project') ?? undefined }} />;
     case '/webhooks':
       return <WebhooksPage />;
     case '/billing':

@@ -23,6 +23,7 @@ export const DASHBOARD_PATHS = [
   '/models',
   '/chat',
   '/agent',
+  '/agent/new',
   '/agent/c/:id',
   '/webhooks',
   '/account',

@@ -200,16 +200,15 @@ describe('console layout at laptop and phone widths', { skip }, () => {
     await page.getByText(/Kept in/).waitFor();
     await go('/agent');
     await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.waitForURL(/\/agent\/c\/conv_/);
-    const conversationPath = new URL(page.url()).pathname;
-    await page.getByTestId('stream-state').getByText('Live').waitFor();
     await page.getByLabel('Message', { exact: true }).fill('an image of a green kite over a beach');
     await page.getByRole('button', { name: /^(Send|Queue)$/ }).click();
+    await page.waitForURL(/\/agent\/c\/conv_/);
+    const conversationPath = new URL(page.url()).pathname;
     await page.getByTestId('agent-answer').last().getByText('Completed').waitFor({ timeout: 60_000 });
     const projectPath = `/projects/${(await api<{ items: Array<{ projectId: string }> }>('GET', '/api/v1/agent/projects')).items[0]?.projectId}`;
 
     await page.setViewportSize(PHONE);
-    const routes = ['/', '/keys', '/generations', `/generations/${created.taskId}`, '/playground', '/models', '/chat', '/agent', conversationPath, '/projects', projectPath, '/storage', '/webhooks', '/billing', '/account', '/no-such-page'];
+    const routes = ['/', '/keys', '/generations', `/generations/${created.taskId}`, '/playground', '/models', '/chat', '/agent', '/agent/new', conversationPath, '/projects', projectPath, '/storage', '/webhooks', '/billing', '/account', '/no-such-page'];
     const wide: string[] = [];
     for (const route of routes) {
       await go(route);

@@ -136,6 +136,10 @@ describe('storage and projects in a browser', { skip }, () => {
     assert.deepEqual(project.brand.colors, ['#FF6600']);
     assert.equal(project.modelDefaults.imageModelId, 'z-image-turbo');
     await page.getByRole('button', { name: 'New conversation in this project' }).click();
+    // A draft in the project: created with its first message.
+    await page.waitForURL(/\/agent\/new\?project=/);
+    await page.getByLabel('Message', { exact: true }).fill('a product photo on white');
+    await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/agent\/c\/conv_/);
     const conversationId = page.url().split('/agent/c/')[1] ?? '';
     const conversation = await api<{ projectId: string }>('GET', `/api/v1/agent/conversations/${conversationId}`);

@@ -66,16 +66,8 @@ function ProjectDetail(props: { id: string }) {
   const project = useAsync((signal) => requestData<Project>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}`, { signal }), [props.id]);
   const versions = useAsync((signal) => requestData<ProjectVersionPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/versions?limit=50`, { signal }), [props.id]);
   const assets = useAsync((signal) => requestData<AssetPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/assets?limit=100`, { signal }), [props.id]);
-  const [error, setError] = useState<unknown>();
-  const startConversation = async () => {
-    setError(undefined);
-    try {
-      const created = await requestData<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { body: { projectId: props.id } });
-      navigate(`/agent/c/${encodeURIComponent(created.conversationId)}`);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  // A draft in the project: the conversation is created with its first message.
+  const startConversation = () => navigate(`/agent/new?project=${encodeURIComponent(props.id)}`);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>();
   const saved = (version?: number) => {
     setNotice(version === undefined ? { ok: false, text: 'Someone saved this project meanwhile; the newest version is loaded. Make your change again.' } : { ok: true, text: `Saved as version ${version}.` });
@@ -94,7 +86,7 @@ function ProjectDetail(props: { id: string }) {
       <p>
         <Link to="/projects">All projects</Link>
       </p>
-      <ErrorNotice error={project.error ?? error} what="The project could not be loaded" />
+      <ErrorNotice error={project.error} what="The project could not be loaded" />
       {project.loading && !project.data ? <Loading /> : null}
       {notice ? (
         <p className={notice.ok ? 'notice notice-success' : 'notice notice-error'} role={notice.ok ? 'status' : 'alert'}>
