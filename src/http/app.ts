@@ -7,6 +7,7 @@ import { BILLING_PATH } from '../services/billing/billing.module.ts';
 import { CHAT_COMPLETIONS_ENDPOINT, chatTextRoute, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';
 import { frameworkErrorHandler, installErrorHandler } from './error-handler.ts';
+import { dashboardNotFoundPage, webUploadOrigins } from './static/web-app.route.ts';
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
@@ -91,7 +92,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => pipeline.parseJson(body as Buffer, done));
   app.decorateRequest('auth', null);
-  installErrorHandler(app, errorRenderers);
+  // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
+  installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
     done();

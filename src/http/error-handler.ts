@@ -11,14 +11,19 @@ import type { ErrorFormat } from './request-context.ts';
  * validation, body too large) are translated to the same codes; anything else is a 500 whose details
  * stay in the log.
  */
-export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
+/** Answers an unknown path itself (the dashboard's page for a browser), or returns undefined to leave it to the JSON 404. */
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
+
+export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers, notFoundPage?: NotFoundPage): void {
   app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const error = toAppError(raw);
     logFailure(request.log, raw, error);
     sendError(reply, renderers, error);
   });
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, renderers, toAppError(new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
+    const page = notFoundPage?.(request, reply);
+    if (page) return page;
+    return sendError(reply, renderers, toAppError(new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
   });
 }
 

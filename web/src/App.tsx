@@ -10,6 +10,7 @@ import { ChatPage } from './pages/ChatPage.tsx';
 import { GenerationDetailPage } from './pages/GenerationDetailPage.tsx';
 import { GenerationsPage } from './pages/GenerationsPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
+import { ModelsPage } from './pages/ModelsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
@@ -23,6 +24,7 @@ const NAV = [
   { to: '/keys', label: 'API keys' },
   { to: '/generations', label: 'Generations' },
   { to: '/playground', label: 'Playground' },
+  { to: '/models', label: 'Models' },
   { to: '/chat', label: 'Chat' },
   { to: '/agent', label: 'Agent' },
   { to: '/projects', label: 'Projects' },
@@ -150,6 +152,7 @@ function SignedInApp(props: { session: SessionData; path: string; onSignOut: () 
 
 function Routes(props: { path: string; session: SessionData; onSignOut: () => void }) {
   const { path } = props;
+  const { search } = useLocation();
   const detail = matchPath('/generations/:id', path);
   if (detail?.id) return <GenerationDetailPage id={detail.id} />;
   const conversation = matchPath('/agent/c/:id', path);
@@ -167,10 +170,14 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <GenerationsPage />;
     case '/playground':
       return <PlaygroundPage />;
+    case '/models':
+      return <ModelsPage />;
     case '/chat':
       return <ChatPage />;
     case '/agent':
       return <AgentPage />;
+    case '/agent/new':
+      return <AgentPage draft={{ projectId: search.get('project') ?? undefined }} />;
     case '/webhooks':
       return <WebhooksPage />;
     case '/billing':

@@ -13,8 +13,24 @@ export function formatCentsShort(cents: number): string {
   return usdShort.format(cents / 100);
 }
 
+/** Exact, to the micro-USD: for detail views (one charge, one run, a quote) and balances. */
 export function formatMicroUsd(micro: number | string): string {
   return usd.format(Number(micro) / 1_000_000);
+}
+
+/**
+ * Cents, for lists, buttons and notices: "Pay $6.00", not "Pay $5.998363". An amount under half a
+ * cent that is not zero reads "< $0.01", never "$0.00".
+ */
+export function formatUsd(micro: number | string): string {
+  const value = Number(micro);
+  if (value !== 0 && Math.abs(value) < 5_000) return value < 0 ? '> -$0.01' : '< $0.01';
+  return usdShort.format(value / 1_000_000);
+}
+
+/** The same for amounts that arrive in (possibly fractional) cents. */
+export function formatUsdFromCents(cents: number): string {
+  return formatUsd(Math.round(cents * 10_000));
 }
 
 export function formatCount(n: number): string {
@@ -50,6 +66,11 @@ export const STATUS_LABELS: Record<string, string> = {
   failed: 'Failed (refunded)',
   expired: 'Expired',
 };
+
+/** Why a range of days cannot be used, or undefined when it can (an open end is fine). */
+export function reversedRangeProblem(from: string, to: string): string | undefined {
+  return from && to && from > to ? 'The last day comes before the first: choose a “to” day on or after the “from” day.' : undefined;
+}
 
 export function todayUtc(offsetDays = 0): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);

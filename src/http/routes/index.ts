@@ -16,7 +16,7 @@ import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
 import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
 import { registerUsageExportRoute } from './usage-export.route.ts';
-import { registerWebApp } from '../static/web-app.route.ts';
+import { registerWebApp, webUploadOrigins } from '../static/web-app.route.ts';
 import { registerCatalogRoutes } from './catalog.route.ts';
 import { registerChatCompletionsRoute } from './chat-completions.route.ts';
 import { registerMessagesRoute } from './messages.route.ts';
@@ -76,6 +76,5 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminRedeemCodeRoutes(app, services);
   registerAdminCheckoutRoutes(app, services);
   registerOpenApiRoutes(app, services, openapi);
-  // Attachments upload straight to S3 in scale-out: the page may connect there.
-  registerWebApp(app, undefined, services.config.s3 ? [new URL(services.config.s3.endpoint).origin] : []);
+  registerWebApp(app, undefined, webUploadOrigins(services.config));
 }

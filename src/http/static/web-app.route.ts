@@ -3,7 +3,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config/config.types.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { NotFoundPage } from '../error-handler.ts';
 import { setPageSecurityHeaders } from './security-headers.ts';
 
 /** Where scripts/build-web.ts writes the dashboard. */
@@ -18,8 +20,10 @@ export const DASHBOARD_PATHS = [
   '/generations',
   '/generations/:id',
   '/playground',
+  '/models',
   '/chat',
   '/agent',
+  '/agent/new',
   '/agent/c/:id',
   '/webhooks',
   '/account',
@@ -70,24 +74,52 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</titl
 <p>The dashboard is not built yet. <code>npm start</code> builds it; or run <code>node scripts/build-web.ts</code>.</p>
 <p>The API works without it: see <a href="/docs">/docs</a>.</p>`;
 
+/** Attachments upload straight to S3 in scale-out: the page may connect there. */
+export function webUploadOrigins(config: Pick<Config, 's3'>): string[] {
+  return config.s3 ? [new URL(config.s3.endpoint).origin] : [];
+}
+
+/** Paths that are never the dashboard's: an unknown one under them keeps the API's JSON 404. */
+const NOT_DASHBOARD = /^\/(api|admin\/v1|files|docs|assets|metrics|healthz|readyz)(\/|$)/;
+
+/** The page (index.html) with its headers, with the status given: 200 for a dashboard path, 404 for an unknown one. */
+function pageSender(distDir: string, uploadOrigins: string[]) {
+  const csp = pageCsp(uploadOrigins);
+  let page: { html: Buffer; mtimeMs: number } | undefined;
+  const indexFile = join(distDir, 'index.html');
+  return async (reply: FastifyReply, status: 200 | 404) => {
+    setPageSecurityHeaders(reply, csp);
+    reply.header('cache-control', 'no-cache');
+    const info = await stat(indexFile).catch(() => undefined);
+    if (!info) return reply.code(status === 404 ? 404 : 503).type('text/html; charset=utf-8').send(NOT_BUILT);
+    if (!page || page.mtimeMs !== info.mtimeMs) page = { html: await readFile(indexFile), mtimeMs: info.mtimeMs };
+    return reply.code(status).type('text/html; charset=utf-8').send(page.html);
+  };
+}
+
+/**
+ * For the error handler's not-found hook: a browser navigating to an unknown path (a GET that accepts
+ * HTML, outside the API, files, docs and probes) gets the dashboard with status 404, and the dashboard
+ * shows its own not-found page; anything else keeps the API's JSON 404.
+ */
+export function dashboardNotFoundPage(uploadOrigins: string[] = [], distDir: string = WEB_DIST_DIR): NotFoundPage {
+  const send = pageSender(distDir, uploadOrigins);
+  return (request, reply) => {
+    if (request.method !== 'GET') return undefined;
+    if (!String(request.headers.accept ?? '').includes('text/html')) return undefined;
+    if (NOT_DASHBOARD.test(request.url.split('?')[0] ?? '')) return undefined;
+    return send(reply, 404);
+  };
+}
+
 /**
  * Serves the built dashboard (web/dist): index.html for every dashboard path (no-cache, so a new
  * deployment is picked up at once), content-hashed files under /assets immutable for a year, gzip
  * copies made at build time when the client accepts them.
  */
 export function registerWebApp(app: FastifyInstance, distDir: string = WEB_DIST_DIR, uploadOrigins: string[] = []): void {
-  const csp = pageCsp(uploadOrigins);
-  let page: { html: Buffer; mtimeMs: number } | undefined;
-  const indexFile = join(distDir, 'index.html');
-
-  const sendPage = async (_request: FastifyRequest, reply: FastifyReply) => {
-    setPageSecurityHeaders(reply, csp);
-    reply.header('cache-control', 'no-cache');
-    const info = await stat(indexFile).catch(() => undefined);
-    if (!info) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
-    if (!page || page.mtimeMs !== info.mtimeMs) page = { html: await readFile(indexFile), mtimeMs: info.mtimeMs };
-    return reply.type('text/html; charset=utf-8').send(page.html);
-  };
+  const send = pageSender(distDir, uploadOrigins);
+  const sendPage = (_request: FastifyRequest, reply: FastifyReply) => send(reply, 200);
   for (const path of DASHBOARD_PATHS) app.get(path, sendPage);
 
   const sendFile = async (request: FastifyRequest, reply: FastifyReply, relative: string, cacheControl: string) => {

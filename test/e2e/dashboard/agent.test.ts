@@ -74,11 +74,14 @@ describe('agent page in a browser', { skip }, () => {
     await page.getByText('No conversations yet.').waitFor();
     await assertAccessibleBasics(page, 'agent (empty)');
     await page.getByRole('button', { name: 'New conversation' }).click();
+    // A draft: nothing is created on the server until the first message is sent.
+    await page.waitForURL(/\/agent\/new$/);
+    await page.getByTestId('draft-conversation').waitFor();
+    assert.equal((await api<{ items: unknown[] }>('GET', '/api/v1/agent/conversations')).items.length, 0);
+    await send('an image of a red fox in the snow, then a 5 second video of it', '1');
     await page.waitForURL(/\/agent\/c\/conv_/);
     conversationUrl = page.url();
     await page.getByTestId('stream-state').getByText('Live').waitFor();
-
-    await send('an image of a red fox in the snow, then a 5 second video of it', '1');
     await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
     assert.match((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /^Done\. Here is what I made:/);
     await page.waitForFunction(() => {

@@ -93,7 +93,9 @@ describe('storage and projects in a browser', { skip }, () => {
     await shoot('storage-02-plan-and-files');
     const used = await page.locator('label[for="storage-usage"]').textContent();
     assert.doesNotMatch(used ?? '', /^0 B/);
-    await row.getByRole('button', { name: /Delete/ }).click();
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    // The inline confirm the other pages use, not a browser dialog.
+    await row.getByRole('button', { name: /^Confirm delete/ }).click();
     await row.waitFor({ state: 'detached' });
     await page.getByText('0 B of 10 GB used').waitFor();
   });
@@ -134,6 +136,10 @@ describe('storage and projects in a browser', { skip }, () => {
     assert.deepEqual(project.brand.colors, ['#FF6600']);
     assert.equal(project.modelDefaults.imageModelId, 'z-image-turbo');
     await page.getByRole('button', { name: 'New conversation in this project' }).click();
+    // A draft in the project: created with its first message.
+    await page.waitForURL(/\/agent\/new\?project=/);
+    await page.getByLabel('Message', { exact: true }).fill('a product photo on white');
+    await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/agent\/c\/conv_/);
     const conversationId = page.url().split('/agent/c/')[1] ?? '';
     const conversation = await api<{ projectId: string }>('GET', `/api/v1/agent/conversations/${conversationId}`);

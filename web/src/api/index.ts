@@ -33,6 +33,10 @@ export type CatalogModel = components['schemas']['CatalogModel'];
 export type ParamField = Item<CatalogModel['params']>;
 export type ParamOption = Item<NonNullable<ParamField['options']>>;
 export type CostEstimate = ApiResponses['POST /api/v1/generation/estimate'];
+/** Every model's price tiers (and a text model's token prices), USD as decimal strings. */
+export type CostTable = ApiResponses['GET /api/v1/cost'];
+export type ModelPrices = Item<NonNullable<CostTable['models']>>;
+export type PriceTier = Item<ModelPrices['tiers']>;
 
 // Generations
 export type CreatedTask = Data<'POST /api/v1/generation/create'>;

@@ -141,8 +141,9 @@ function ClaimAdmin() {
       <h2 id="claim-admin-title">Administrator access</h2>
       <p className="hint">Operators of this gateway: enter its ADMIN_TOKEN to make this account an administrator.</p>
       <form className="narrow-form" onSubmit={claim}>
-        <label htmlFor="admin-token">ADMIN_TOKEN</label>
-        <input id="admin-token" type="password" autoComplete="off" required value={token} onChange={(e) => setToken(e.target.value)} />
+        <Field id="admin-token" label="ADMIN_TOKEN">
+          <input id="admin-token" type="password" autoComplete="off" required value={token} onChange={(e) => setToken(e.target.value)} />
+        </Field>
         <button type="submit" className="button">
           Become administrator
         </button>

@@ -2,7 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage, request } from '../api/client.ts';
 import type { ApiKey, Credit, ProviderPage, User, UserLedgerPage, UserPage, UserWithRole } from '../api/index.ts';
 import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatCents, formatTime, relativeTime } from '../format.ts';
+import { formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
@@ -66,7 +66,7 @@ export function AdminPage() {
                   <tr key={u.id} aria-selected={u.id === selected}>
                     <th scope="row">{u.email ?? '—'}</th>
                     <td className="mono">{u.id}</td>
-                    <td className="num">{formatCents(u.balance)}</td>
+                    <td className="num">{formatUsdFromCents(u.balance)}</td>
                     <td>{u.isAdmin ? <span className="badge badge-finished">Administrator</span> : 'User'}</td>
                     <td>{formatTime(u.createdAt)}</td>
                     <td>
@@ -244,8 +244,8 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
                 <tr key={e.id}>
                   <th scope="row">{formatTime(e.createdAt)}</th>
                   <td>{e.kind}</td>
-                  <td className="num">{formatCents(e.amountCents)}</td>
-                  <td className="num">{formatCents(e.balanceAfterCents)}</td>
+                  <td className="num">{formatUsdFromCents(e.amountCents)}</td>
+                  <td className="num">{formatUsdFromCents(e.balanceAfterCents)}</td>
                   <td>{e.note ?? ''}</td>
                 </tr>
               ))}

@@ -2,7 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { AccountLedgerPage, BillingCheckout, BillingSummary, LedgerLink, Redemption } from '../api/index.ts';
 import { describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatMicroUsd, formatTime } from '../format.ts';
+import { formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link, useLocation } from '../router.tsx';
 import { UsageExport } from '../components/UsageExport.tsx';
 
@@ -250,7 +250,9 @@ function HoldsPanel(props: { summary: BillingSummary }) {
                     <LinkCell link={{ type: 'chat_request', id: h.chatRequestId, agentConversationId: h.agentConversationId }} />
                   </td>
                   <td>{h.model}</td>
-                  <td className="num">{formatMicroUsd(h.amountMicroUsd)}</td>
+                  <td className="num" title={formatMicroUsd(h.amountMicroUsd)}>
+                    {formatUsd(h.amountMicroUsd)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -263,8 +265,8 @@ function HoldsPanel(props: { summary: BillingSummary }) {
           <ul className="plain-list">
             {agentRuns.map((r) => (
               <li key={r.runId}>
-                <Link to={`/agent/c/${encodeURIComponent(r.conversationId)}`}>Conversation</Link> ({r.status.replace(/_/g, ' ')}): {formatMicroUsd(r.settledMicroUsd)} spent and{' '}
-                {formatMicroUsd(r.committedMicroUsd)} committed of its {formatMicroUsd(r.limitMicroUsd)} limit
+                <Link to={`/agent/c/${encodeURIComponent(r.conversationId)}`}>Conversation</Link> ({r.status.replace(/_/g, ' ')}): {formatUsd(r.settledMicroUsd)} spent and{' '}
+                {formatUsd(r.committedMicroUsd)} committed of its {formatUsd(r.limitMicroUsd)} limit
               </li>
             ))}
           </ul>
@@ -339,11 +341,13 @@ function LedgerPanel(props: { tick: number }) {
                   <td>
                     <LinkCell link={e.link} />
                   </td>
-                  <td className={Number(e.amountMicroUsd) >= 0 ? 'num amount-in' : 'num'}>
+                  <td className={Number(e.amountMicroUsd) >= 0 ? 'num amount-in' : 'num'} title={formatMicroUsd(e.amountMicroUsd)}>
                     {Number(e.amountMicroUsd) > 0 ? '+' : ''}
-                    {formatMicroUsd(e.amountMicroUsd)}
+                    {formatUsd(e.amountMicroUsd)}
                   </td>
-                  <td className="num">{formatMicroUsd(e.balanceAfterMicroUsd)}</td>
+                  <td className="num" title={formatMicroUsd(e.balanceAfterMicroUsd)}>
+                    {formatUsd(e.balanceAfterMicroUsd)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorMessage, request, requestData } from '../api/client.ts';
 import type { CatalogModel, GenerationDetail, GenerationItem, GenerationPage } from '../api/index.ts';
-import { ErrorNotice, FilePreview, Loading, Page, StatusBadge } from '../components/common.tsx';
-import { formatCents, formatTime } from '../format.ts';
+import { ErrorNotice, FieldNotes, FilePreview, Loading, Page, StatusBadge } from '../components/common.tsx';
+import { formatCents, formatTime, reversedRangeProblem } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 
 const FILTERS = ['status', 'type', 'model', 'from', 'to'] as const;
@@ -91,8 +91,13 @@ export function GenerationsPage() {
     }
   };
 
+  const [rangeProblem, setRangeProblem] = useState<string | undefined>();
   const apply = (event: FormEvent) => {
     event.preventDefault();
+    // A reversed range is refused here, beside the dates, instead of listing nothing.
+    const problem = reversedRangeProblem(draft.from, draft.to);
+    setRangeProblem(problem);
+    if (problem) return;
     const qs = FILTERS.filter((f) => draft[f])
       .map((f) => `${f}=${encodeURIComponent(draft[f])}`)
       .join('&');
@@ -142,7 +147,15 @@ export function GenerationsPage() {
         </div>
         <div className="field">
           <label htmlFor="filter-to">to</label>
-          <input id="filter-to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+          <input
+            id="filter-to"
+            type="date"
+            value={draft.to}
+            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+            aria-invalid={rangeProblem ? true : undefined}
+            aria-describedby={rangeProblem ? 'filter-to-error' : undefined}
+          />
+          <FieldNotes id="filter-to" error={rangeProblem} />
         </div>
         <div className="filter-buttons">
           <button type="submit" className="button button-primary">

@@ -1,13 +1,14 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage, requestData } from '../api/client.ts';
 import type { ApiKey, NewApiKey } from '../api/index.ts';
-import { CopyButton, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
+import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatTime, relativeTime } from '../format.ts';
 
 /** Create (the key is shown once), name, revoke, and see when each key was last used. */
 export function KeysPage() {
   const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
   const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | undefined>();
   const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -22,10 +23,17 @@ export function KeysPage() {
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
     setError(undefined);
+    // A key without a name would be called "default": every key says what it is for instead.
+    if (!name.trim()) {
+      setNameError('Give the key a name, e.g. “production server”.');
+      document.getElementById('key-name')?.focus();
+      return;
+    }
+    setNameError(undefined);
+    setBusy(true);
     try {
-      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim() || undefined } });
+      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim() } });
       setCreated(key);
       setName('');
       keys.reload();
@@ -71,8 +79,15 @@ export function KeysPage() {
       <section className="panel" aria-labelledby="new-key">
         <h2 id="new-key">Create a key</h2>
         <form className="inline-form" onSubmit={create}>
-          <Field id="key-name" label="Name" hint="What the key is for, e.g. “production server”." inline>
-            <input id="key-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+          <Field id="key-name" label="Name" hint="What the key is for, e.g. “production server”." error={nameError} inline>
+            <input
+              id="key-name"
+              value={name}
+              maxLength={100}
+              onChange={(e) => setName(e.target.value)}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={describedBy('key-name', 'hint', nameError)}
+            />
           </Field>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create key'}
@@ -109,7 +124,7 @@ export function KeysPage() {
             <p className="muted">No active keys. Create one above.</p>
           ) : (
             <TableScroll label="Active keys">
-              <table>
+              <table className="keys-table stack-on-phone">
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
@@ -124,7 +139,7 @@ export function KeysPage() {
                 <tbody>
                   {active.map((key) => (
                     <tr key={key.id} data-key-id={key.id}>
-                      <th scope="row">
+                      <th scope="row" className="key-name">
                         {renaming?.id === key.id ? (
                           <form className="inline-form" onSubmit={rename}>
                             <label htmlFor={`rename-${key.id}`} className="visually-hidden">

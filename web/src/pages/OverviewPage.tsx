@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { request, requestData } from '../api/client.ts';
-import type { ApiKey, Statistics } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import type { ApiKey, CatalogModel, Statistics } from '../api/index.ts';
+import { ErrorNotice, FieldNotes, Loading, Page, useAsync } from '../components/common.tsx';
+import { GettingStarted } from '../components/GettingStarted.tsx';
 import { BucketTable, SpendChart } from '../components/SpendChart.tsx';
-import { formatCents, formatCount, todayUtc } from '../format.ts';
+import { formatCents, formatCount, reversedRangeProblem, todayUtc } from '../format.ts';
 import { navigate, useLocation } from '../router.tsx';
 
 const RANGES = [
@@ -23,6 +24,7 @@ export function OverviewPage() {
   const query = range === 'custom' ? `range=custom&from=${from}&to=${to}` : `range=${range}`;
   const stats = useAsync((signal) => request<Statistics>('GET', `/api/v1/stats?${query}`, { signal }), [query]);
   const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
+  const catalog = useAsync((signal) => request<CatalogModel[]>('GET', '/api/v1/catalog', { signal }), []);
   const keyName = (id: string) => {
     if (id === 'dashboard') return 'Dashboard';
     const key = keys.data?.find((k) => k.id === id);
@@ -32,12 +34,20 @@ export function OverviewPage() {
   const choose = (value: string) => {
     navigate(value === 'custom' ? `/?range=custom&from=${draft.from}&to=${draft.to}` : `/?range=${value}`, { replace: true });
   };
+  const [rangeProblem, setRangeProblem] = useState<string | undefined>();
   const applyCustom = (event: FormEvent) => {
     event.preventDefault();
+    // Typed dates get past min/max: a reversed range is refused here, in words.
+    const problem = reversedRangeProblem(draft.from, draft.to);
+    setRangeProblem(problem);
+    if (problem) return;
     navigate(`/?range=custom&from=${draft.from}&to=${draft.to}`, { replace: true });
   };
 
   const data = stats.data;
+  const hasKey = (keys.data ?? []).some((k) => !k.revokedAt);
+  // A new account: no key yet, or nothing ever spent.
+  const isNew = keys.data !== undefined && data !== undefined && (!hasKey || data.totals.spentAllTime === 0);
   return (
     <Page title="Overview">
       <div className="toolbar">
@@ -51,19 +61,29 @@ export function OverviewPage() {
           ))}
         </fieldset>
         {range === 'custom' ? (
-          <form className="custom-range" onSubmit={applyCustom}>
+          <form className="custom-range" onSubmit={applyCustom} noValidate>
             <label htmlFor="range-from">From</label>
             <input id="range-from" type="date" value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
             <label htmlFor="range-to">to</label>
-            <input id="range-to" type="date" value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+            <input
+              id="range-to"
+              type="date"
+              value={draft.to}
+              min={draft.from}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+              aria-invalid={rangeProblem ? true : undefined}
+              aria-describedby={rangeProblem ? 'range-to-error' : undefined}
+            />
             <button type="submit" className="button">
               Apply
             </button>
+            <FieldNotes id="range-to" error={rangeProblem} />
           </form>
         ) : null}
         <p className="muted small">Days are UTC.</p>
       </div>
 
+      {isNew ? <GettingStarted hasKey={hasKey} catalog={catalog.data} /> : null}
       <ErrorNotice error={stats.error} what="Statistics could not be loaded" />
       {!data && stats.loading ? <Loading label="Loading statistics…" /> : null}
       {data ? (

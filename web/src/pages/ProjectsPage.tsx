@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import { settleStorageOperation } from '../api/storage-operations.ts';
 import type { AcceptedOperation, Asset, AssetPage, CatalogModel, Project, ProjectModelDefaults, ProjectPage, ProjectVersionPage } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 
@@ -33,8 +33,9 @@ function ProjectList() {
       <section className="panel" aria-labelledby="new-project">
         <h2 id="new-project">New project</h2>
         <form className="narrow-form" onSubmit={create}>
-          <label htmlFor="project-name">Name</label>
-          <input id="project-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          <Field id="project-name" label="Name">
+            <input id="project-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
           <button type="submit" className="button button-primary">
             Create project
           </button>
@@ -65,16 +66,8 @@ function ProjectDetail(props: { id: string }) {
   const project = useAsync((signal) => requestData<Project>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}`, { signal }), [props.id]);
   const versions = useAsync((signal) => requestData<ProjectVersionPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/versions?limit=50`, { signal }), [props.id]);
   const assets = useAsync((signal) => requestData<AssetPage>('GET', `/api/v1/agent/projects/${encodeURIComponent(props.id)}/assets?limit=100`, { signal }), [props.id]);
-  const [error, setError] = useState<unknown>();
-  const startConversation = async () => {
-    setError(undefined);
-    try {
-      const created = await requestData<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { body: { projectId: props.id } });
-      navigate(`/agent/c/${encodeURIComponent(created.conversationId)}`);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  // A draft in the project: the conversation is created with its first message.
+  const startConversation = () => navigate(`/agent/new?project=${encodeURIComponent(props.id)}`);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>();
   const saved = (version?: number) => {
     setNotice(version === undefined ? { ok: false, text: 'Someone saved this project meanwhile; the newest version is loaded. Make your change again.' } : { ok: true, text: `Saved as version ${version}.` });
@@ -93,7 +86,7 @@ function ProjectDetail(props: { id: string }) {
       <p>
         <Link to="/projects">All projects</Link>
       </p>
-      <ErrorNotice error={project.error ?? error} what="The project could not be loaded" />
+      <ErrorNotice error={project.error} what="The project could not be loaded" />
       {project.loading && !project.data ? <Loading /> : null}
       {notice ? (
         <p className={notice.ok ? 'notice notice-success' : 'notice notice-error'} role={notice.ok ? 'status' : 'alert'}>
@@ -153,8 +146,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
   };
   const models = (type: CatalogModel['type']) => (catalog.data ?? []).filter((m) => m.type === type);
   const modelSelect = (field: keyof ProjectModelDefaults, label: string, type: CatalogModel['type']) => (
-    <>
-      <label htmlFor={`default-${field}`}>{label}</label>
+    <Field id={`default-${field}`} label={label}>
       <select id={`default-${field}`} value={defaults[field] ?? ''} onChange={(e) => setDefaults((d) => ({ ...d, [field]: e.target.value || null }))}>
         <option value="">Your own default</option>
         {models(type).map((m) => (
@@ -163,21 +155,25 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
           </option>
         ))}
       </select>
-    </>
+    </Field>
   );
   return (
     <section className="panel" aria-labelledby="brand-title">
       <h2 id="brand-title">Brand and instructions (version {project.version})</h2>
       <form className="narrow-form" onSubmit={save}>
-        <label htmlFor="p-name">Project name</label>
-        <input id="p-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-        <label htmlFor="p-instructions">Instructions for the agent</label>
-        <textarea id="p-instructions" rows={5} maxLength={8000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
-        <label htmlFor="p-brand-name">Brand name</label>
-        <input id="p-brand-name" maxLength={200} value={brandName} onChange={(e) => setBrandName(e.target.value)} />
-        <label htmlFor="p-voice">Brand voice</label>
-        <textarea id="p-voice" rows={2} maxLength={2000} value={voice} onChange={(e) => setVoice(e.target.value)} />
-        <fieldset>
+        <Field id="p-name" label="Project name">
+          <input id="p-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field id="p-instructions" label="Instructions for the agent">
+          <textarea id="p-instructions" rows={5} maxLength={8000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+        </Field>
+        <Field id="p-brand-name" label="Brand name">
+          <input id="p-brand-name" maxLength={200} value={brandName} onChange={(e) => setBrandName(e.target.value)} />
+        </Field>
+        <Field id="p-voice" label="Brand voice">
+          <textarea id="p-voice" rows={2} maxLength={2000} value={voice} onChange={(e) => setVoice(e.target.value)} />
+        </Field>
+        <fieldset className="field-group">
           <legend>Brand colours</legend>
           <ul className="swatches" aria-label="Brand colours">
             {colors.map((c) => (
@@ -189,8 +185,9 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
               </li>
             ))}
           </ul>
-          <label htmlFor="p-new-color">Add a colour</label>
-          <input id="p-new-color" type="color" value={newColor} onChange={(e) => setNewColor(e.target.value)} />
+          <Field id="p-new-color" label="Add a colour">
+            <input id="p-new-color" type="color" value={newColor} onChange={(e) => setNewColor(e.target.value)} />
+          </Field>
           <button
             type="button"
             className="button button-small"
@@ -200,15 +197,16 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
             Add colour
           </button>
         </fieldset>
-        <label htmlFor="p-logo">Logo</label>
-        <select id="p-logo" value={logo} onChange={(e) => setLogo(e.target.value)}>
-          <option value="">None</option>
-          {props.assets.map((a) => (
-            <option key={a.assetId} value={a.assetId}>
-              {a.name} ({a.role})
-            </option>
-          ))}
-        </select>
+        <Field id="p-logo" label="Logo">
+          <select id="p-logo" value={logo} onChange={(e) => setLogo(e.target.value)}>
+            <option value="">None</option>
+            {props.assets.map((a) => (
+              <option key={a.assetId} value={a.assetId}>
+                {a.name} ({a.role})
+              </option>
+            ))}
+          </select>
+        </Field>
         {modelSelect('imageModelId', 'Image model', 'IMAGE')}
         {modelSelect('videoModelId', 'Video model', 'VIDEO')}
         {modelSelect('musicModelId', 'Music model', 'MUSIC')}
@@ -259,16 +257,18 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
         ))}
       </ul>
       <form className="narrow-form" onSubmit={importAsset}>
-        <label htmlFor="asset-artifact">Artifact id (from an agent conversation)</label>
-        <input id="asset-artifact" required className="mono" value={artifactId} onChange={(e) => setArtifactId(e.target.value)} placeholder="art_…" />
-        <label htmlFor="asset-role">Role</label>
-        <select id="asset-role" value={role} onChange={(e) => setRole(e.target.value)}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <Field id="asset-artifact" label="Artifact id (from an agent conversation)">
+          <input id="asset-artifact" required className="mono" value={artifactId} onChange={(e) => setArtifactId(e.target.value)} placeholder="art_…" />
+        </Field>
+        <Field id="asset-role" label="Role">
+          <select id="asset-role" value={role} onChange={(e) => setRole(e.target.value)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
         <button type="submit" className="button" disabled={state.busy}>
           Import into the project
         </button>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
-import { formatBytes, formatMicroUsd, formatTime } from '../format.ts';
+import { ErrorNotice, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
+import { formatBytes, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link } from '../router.tsx';
 
 const CHANGE_LABELS: Record<string, string> = {
@@ -86,7 +86,7 @@ function CurrentPlan(props: { account: StorageAccount; onChanged: () => void }) 
         </dd>
         <dt>Next renewal</dt>
         <dd data-testid="next-renewal">
-          {sub.renewsAt ? `${formatTime(sub.renewsAt)}, ${formatMicroUsd(sub.nextRenewalMicroUsd ?? '0')}` : 'Renewal is off: the files stay until the period ends, then 72 hours of grace.'}
+          {sub.renewsAt ? `${formatTime(sub.renewsAt)}, ${formatUsd(sub.nextRenewalMicroUsd ?? '0')}` : 'Renewal is off: the files stay until the period ends, then 72 hours of grace.'}
         </dd>
         {sub.nextPlanId ? (
           <>
@@ -143,7 +143,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
     }
     try {
       await requestData('POST', '/api/v1/agent/storage/subscribe', { body: { quoteId: quote.quoteId, quotaVersion: quote.quotaVersion, autoRenew }, headers: { 'idempotency-key': key } });
-      setPaid(Number(quote.amountMicroUsd) > 0 ? `Paid ${formatMicroUsd(quote.amountMicroUsd)}.` : 'Saved.');
+      setPaid(Number(quote.amountMicroUsd) > 0 ? `Paid ${formatUsd(quote.amountMicroUsd)}.` : 'Saved.');
       setQuote(undefined);
       props.onPaid();
     } catch (e) {
@@ -161,7 +161,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
           <li key={plan.planId} className="card">
             <span className="card-label">{plan.name}</span>
             <span className="card-value">{formatBytes(plan.quotaBytes)}</span>
-            <span className="card-note">{formatMicroUsd(plan.priceMicroUsd)} a month</span>
+            <span className="card-note">{formatUsd(plan.priceMicroUsd)} a month</span>
             <button type="button" className="button" disabled={busy} onClick={() => ask(plan.planId)} aria-label={`Choose ${plan.name}`}>
               {current?.planId === plan.planId && current.status === 'active' ? 'Current plan' : 'Choose'}
             </button>
@@ -189,7 +189,7 @@ function Plans(props: { plans: StoragePlan[]; account: StorageAccount; onPaid: (
           </label>
           <div className="toolbar">
             <button type="button" className="button button-primary" disabled={busy} onClick={pay}>
-              {Number(quote.amountMicroUsd) > 0 ? `Pay ${formatMicroUsd(quote.amountMicroUsd)}` : 'Confirm'}
+              {Number(quote.amountMicroUsd) > 0 ? `Pay ${formatUsd(quote.amountMicroUsd)}` : 'Confirm'}
             </button>
             <button type="button" className="button" onClick={() => setQuote(undefined)}>
               Cancel
@@ -217,7 +217,8 @@ function Charges(props: { account: StorageAccount }) {
   return (
     <section className="panel" aria-labelledby="charges-title">
       <h2 id="charges-title">Charges</h2>
-      <table>
+      <TableScroll label="Charges">
+      <table className="stack-on-phone">
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -238,11 +239,14 @@ function Charges(props: { account: StorageAccount }) {
               <td>
                 {formatTime(charge.period.start)} – {formatTime(charge.period.end)}
               </td>
-              <td className="num">{formatMicroUsd(charge.amountMicroUsd)}</td>
+              <td className="num" title={formatMicroUsd(charge.amountMicroUsd)}>
+                {formatUsd(charge.amountMicroUsd)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      </TableScroll>
     </section>
   );
 }
@@ -267,8 +271,9 @@ function Files(props: { onDeleted: () => void }) {
       setError(e);
     }
   };
+  const [confirming, setConfirming] = useState<string | undefined>();
   const remove = async (file: StorageFile) => {
-    if (!window.confirm(`Delete ${file.name}? Its link stops working; its space is freed at once.`)) return;
+    setConfirming(undefined);
     try {
       await requestData('DELETE', `/api/v1/agent/storage/files/${encodeURIComponent(file.fileId)}`);
       setPages((p) => p.map((items) => items.filter((f) => f.fileId !== file.fileId)));
@@ -285,7 +290,8 @@ function Files(props: { onDeleted: () => void }) {
       {first.loading && files.length === 0 ? <Loading /> : null}
       {!first.loading && files.length === 0 ? <p className="muted">No files kept yet. Keep a generation from its page, or import assets into a project.</p> : null}
       {files.length > 0 ? (
-        <table>
+        <TableScroll label="Files">
+        <table className="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">File</th>
@@ -305,7 +311,7 @@ function Files(props: { onDeleted: () => void }) {
               <tr key={file.fileId}>
                 <td>
                   {file.mime.startsWith('image/') ? <img src={file.url} alt="" className="thumb" loading="lazy" /> : null}{' '}
-                  <a href={file.url} download={file.name}>
+                  <a href={file.url} download={file.name} className="file-name">
                     {file.name}
                   </a>
                 </td>
@@ -316,14 +322,27 @@ function Files(props: { onDeleted: () => void }) {
                 </td>
                 <td>{formatTime(file.createdAt)}</td>
                 <td>
-                  <button type="button" className="button button-small" onClick={() => remove(file)} aria-label={`Delete ${file.name}`}>
-                    Delete
-                  </button>
+                  {confirming === file.fileId ? (
+                    <span className="actions">
+                      <span className="small">Its link stops working; its space is freed at once.</span>{' '}
+                      <button type="button" className="button button-small button-danger" onClick={() => remove(file)} aria-label={`Confirm delete ${file.name}`}>
+                        Confirm delete
+                      </button>
+                      <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                        Cancel
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" className="button button-small" onClick={() => setConfirming(file.fileId)} aria-label={`Delete ${file.name}`}>
+                      Delete
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+        </TableScroll>
       ) : null}
       {cursor ? (
         <button type="button" className="button" onClick={more}>

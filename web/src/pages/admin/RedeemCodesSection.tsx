@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, request } from '../../api/client.ts';
 import type { RedeemCode, RedeemCodePage } from '../../api/index.ts';
 import { CopyButton, ErrorNotice, Field, TableScroll, useAsync } from '../../components/common.tsx';
-import { formatCents, formatTime } from '../../format.ts';
+import { formatCents, formatTime, formatUsdFromCents } from '../../format.ts';
 
 const STATUS_TEXT: Record<RedeemCode['status'], string> = { active: 'Active', used_up: 'Used up', expired: 'Expired', disabled: 'Withdrawn' };
 
@@ -106,7 +106,7 @@ export function RedeemCodesSection() {
                   <th scope="row" className="mono">
                     …{c.codeHint}
                   </th>
-                  <td className="num">{formatCents(c.amountCents)}</td>
+                  <td className="num">{formatUsdFromCents(c.amountCents)}</td>
                   <td className="num">
                     {c.redemptions} / {c.maxRedemptions}
                   </td>

@@ -5,6 +5,7 @@ import { relativeTime } from '../../format.ts';
 import { Link, navigate } from '../../router.tsx';
 import type { Conversation, ConversationPage } from './agent-types.ts';
 import { ConversationThread } from './ConversationThread.tsx';
+import { DraftConversation } from './DraftConversation.tsx';
 
 const SEARCH_DELAY_MS = 250;
 const PAGE_SIZE = 30;
@@ -13,12 +14,11 @@ const PAGE_SIZE = 30;
  * The agent: conversations (latest activity first, searched in titles and message texts) beside the
  * open conversation's live thread.
  */
-export function AgentPage(props: { conversationId?: string }) {
+export function AgentPage(props: { conversationId?: string; draft?: { projectId: string | undefined } }) {
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
   const [list, setList] = useState<{ items: Conversation[]; nextCursor: string | null } | undefined>();
   const [error, setError] = useState<unknown>();
-  const [creating, setCreating] = useState(false);
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
@@ -55,18 +55,8 @@ export function AgentPage(props: { conversationId?: string }) {
     }
   };
 
-  const create = async () => {
-    setCreating(true);
-    try {
-      const conversation = await requestData<Conversation>('POST', '/api/v1/agent/conversations', { body: {} });
-      setTick((t) => t + 1);
-      navigate(`/agent/c/${encodeURIComponent(conversation.conversationId)}`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setCreating(false);
-    }
-  };
+  // A new conversation is a draft until its first message: nothing is created on the server before.
+  const create = () => navigate('/agent/new');
 
   const changed = useCallback(() => setTick((t) => t + 1), []);
 
@@ -75,7 +65,7 @@ export function AgentPage(props: { conversationId?: string }) {
       title="Agent"
       lead="Describe what to make and set a spending limit: the agent plans the model calls, runs them at their normal prices and shows every step."
       actions={
-        <button type="button" className="button button-primary" onClick={create} disabled={creating}>
+        <button type="button" className="button button-primary" onClick={create}>
           New conversation
         </button>
       }
@@ -107,7 +97,9 @@ export function AgentPage(props: { conversationId?: string }) {
           ) : null}
         </nav>
         <section className="agent-main" aria-label="Conversation">
-          {props.conversationId ? (
+          {props.draft ? (
+            <DraftConversation projectId={props.draft.projectId} onStarted={changed} />
+          ) : props.conversationId ? (
             <ConversationThread key={props.conversationId} conversationId={props.conversationId} onChanged={changed} />
           ) : (
             <p className="empty">Choose a conversation, or start a new one.</p>

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { requestData } from '../../api/client.ts';
 import { ErrorNotice, Loading } from '../../components/common.tsx';
-import { formatMicroUsd } from '../../format.ts';
+import { formatMicroUsd, formatUsd } from '../../format.ts';
 import { navigate } from '../../router.tsx';
 import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage } from './agent-types.ts';
 import { ArtifactMedia } from './ArtifactMedia.tsx';
+import { ConversationActions } from './ConversationActions.tsx';
 import { Composer } from './Composer.tsx';
 import { PendingActionCard } from './PendingActionCard.tsx';
 import { WorkflowLauncher } from './WorkflowLauncher.tsx';
@@ -142,29 +143,6 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
 
   const items = useMemo(() => threadItems(messages, results, runs), [messages, results, runs]);
 
-  const rename = async () => {
-    if (!conversation) return;
-    const title = window.prompt('New title', conversation.title ?? '');
-    if (title === null || title.trim() === '') return;
-    try {
-      await requestData('PATCH', base, { body: { title: title.trim(), expectedVersion: conversation.version } });
-      props.onChanged();
-      void refresh();
-    } catch (e) {
-      setLoadError(e);
-    }
-  };
-  const remove = async () => {
-    if (!window.confirm('Delete this conversation? Its active runs are stopped.')) return;
-    try {
-      await requestData('DELETE', base);
-      props.onChanged();
-      navigate('/agent');
-    } catch (e) {
-      setLoadError(e);
-    }
-  };
-
   const sent = (runId: string | undefined) => {
     if (runId) touched.current.add(runId);
     setFocusedRunId(undefined);
@@ -184,14 +162,15 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
         <span className="small muted" data-testid="stream-state">
           {streamState === 'live' ? 'Live' : streamState === 'closed' ? 'Closed' : 'Connecting…'}
         </span>
-        <div className="actions">
-          <button type="button" className="button button-small" onClick={rename} disabled={!conversation}>
-            Rename
-          </button>
-          <button type="button" className="button button-small button-danger" onClick={remove} disabled={!conversation}>
-            Delete
-          </button>
-        </div>
+        <ConversationActions
+          conversation={conversation}
+          base={base}
+          onChanged={() => {
+            props.onChanged();
+            void refresh();
+          }}
+          onError={setLoadError}
+        />
       </div>
       <ErrorNotice error={loadError} what="The conversation could not be loaded" />
       <ol className="transcript agent-transcript" ref={transcriptRef} aria-label="Thread" data-testid="agent-thread">
@@ -208,7 +187,12 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
               <span className="message-role">
                 Agent · run {item.run?.runNumber ?? ''}{' '}
                 <span className={`badge badge-run-${item.status}`}>{RUN_STATUS_LABELS[item.status] ?? item.status}</span>
-                {item.run ? <span className="muted"> · {formatMicroUsd(item.run.budget.settledMicroUsd)}</span> : null}{' '}
+                {item.run ? (
+                  <span className="muted" title={formatMicroUsd(item.run.budget.settledMicroUsd)}>
+                    {' '}
+                    · {formatUsd(item.run.budget.settledMicroUsd)}
+                  </span>
+                ) : null}{' '}
                 <button type="button" className="button button-small" onClick={() => setFocusedRunId(item.runId)} aria-pressed={panelRun?.runId === item.runId}>
                   Details
                 </button>

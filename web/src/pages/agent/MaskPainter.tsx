@@ -89,7 +89,7 @@ export function MaskPainter(props: { imageUrl: string; name: string; onDone: (ma
       ) : (
         <p className="loading">Loading the image…</p>
       )}
-      <div className="actions">
+      <div className="mask-actions">
         <label className="field-inline">
           Brush <input type="range" min={4} max={120} value={brush} onChange={(e) => setBrush(Number(e.target.value))} />
         </label>
