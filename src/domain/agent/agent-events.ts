@@ -127,6 +127,8 @@ export interface StepCompletedData {
   text?: string;
   toolCalls?: Array<{ id: string; name: string }>;
   result?: ToolResult;
+  /** A notice step: what the user is told (rule 11: a file whose modality cannot be analysed). */
+  notice?: string;
   messageId?: string;
   version?: string;
   unavailable?: string;

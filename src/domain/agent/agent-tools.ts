@@ -84,6 +84,8 @@ export interface ToolModelChoices {
   video: string[];
   music: string[];
   text: string[];
+  /** While a media model is pinned (its tool lists only it): every model a change may propose. */
+  proposable?: string[];
 }
 
 const ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3', '21:9'];
@@ -228,7 +230,7 @@ export const AGENT_TOOLS: { readonly [N in AgentToolName]: AgentToolSpec<N> } = 
   propose_model_change: {
     name: 'propose_model_change',
     needsContext: false,
-    schema: () => ({
+    schema: (models) => ({
       type: 'function',
       name: 'propose_model_change',
       description:
@@ -237,7 +239,7 @@ export const AGENT_TOOLS: { readonly [N in AgentToolName]: AgentToolSpec<N> } = 
         type: 'object',
         properties: {
           modality: { type: 'string', enum: ['text', 'image', 'video', 'music'] },
-          toModelId: { type: 'string', description: 'The proposed model id.' },
+          toModelId: { type: 'string', description: 'The proposed model id.', ...(models.proposable?.length ? { enum: models.proposable } : {}) },
           reason: { type: 'string' },
           requiredReferenceImages: { type: 'integer', minimum: 0 },
         },

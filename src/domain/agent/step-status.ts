@@ -5,7 +5,8 @@
  */
 import { movableFrom, type StatusMoves } from './status-moves.ts';
 
-export const STEP_KINDS = ['model', 'tool', 'steer', 'title', 'extract', 'analysis', 'subtask', 'skill'] as const;
+/** `notice`: something the user must be told that is not an action (a file that cannot be analysed). */
+export const STEP_KINDS = ['model', 'tool', 'steer', 'title', 'extract', 'analysis', 'subtask', 'skill', 'notice'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 export const STEP_STATUSES = ['running', 'waiting', 'completed', 'failed', 'cancelled'] as const;

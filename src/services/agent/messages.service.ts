@@ -18,6 +18,8 @@ import { projectSettingsLayer } from '../../domain/agent/project-content.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
+import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
+import { spendableMicro } from '../../domain/money.ts';
 import { newId } from '../../domain/ids.ts';
 import { type AgentCaller, ownerOf } from './agent-caller.ts';
 import type { AgentSettingsService } from './agent-settings.service.ts';
@@ -86,6 +88,9 @@ export class MessagesService {
     // Cheap refusals first, from the row just read; the transaction checks again. Only then the
     // files, whose checks decode pictures.
     if (message.replyToRunId === undefined) refuseEarly(caller, conversation, message);
+    // A new run from an empty balance could only wait for budget, where a new limit or resume cannot
+    // help: refused up front, as a paid request of the playground is (402, nothing written).
+    if (message.replyToRunId === undefined && message.deliveryMode !== 'steer') await this.#refuseEmptyBalance(caller);
     await this.#attachments.checkForMessage(conversation.id, message.content);
     if (message.replyToRunId !== undefined) return this.#reply(caller, conversation.id, message, hash);
     if (message.deliveryMode === 'steer') return this.#steer(conversation.id, conversation.active_run_id, message, hash);
@@ -208,6 +213,12 @@ export class MessagesService {
   }
 
   /** Rule 3: text for the active automatic run, applied at its next step boundary. */
+  async #refuseEmptyBalance(caller: AgentCaller): Promise<void> {
+    const user = await findUserById(this.#db, caller.userId);
+    if (user && spendableMicro(user) > 0) return;
+    throw new AppError('insufficient_balance', 'Your balance is $0.00: add funds before the agent can start a run. Nothing was sent.');
+  }
+
   async #steer(conversationId: string, activeRunId: string | null, message: ParsedMessage, hash: string): Promise<MessageAccepted> {
     if (activeRunId === null) throw nothingToSteer();
     return this.#writer.run(async (tx, fx) => {

@@ -93,6 +93,7 @@ export class RunViewsService {
         operations: operations.map(presentOperation),
       },
       steps: steps.map(presentStep),
+      notices: noticesOf(steps),
       pendingActions: actions.filter((a) => a.status === 'pending').map((a) => presentAction(a, now)),
       decisions: actions.filter((a) => a.status !== 'pending').map((a) => presentAction(a, now)),
       settings: snapshot.settings,
@@ -123,6 +124,7 @@ export class RunViewsService {
       mainOutcome: outcome,
       revision: run.revision,
       artifacts: artifacts.map((a) => this.presentArtifact(a)),
+      notices: noticesOf(steps),
       structuredResult: run.structured_result_json === null ? null : JSON.parse(run.structured_result_json),
       schemaHash: run.schema_hash,
       sourceSteps: structured?.sourceSteps ?? [],
@@ -199,6 +201,15 @@ function presentOperation(op: OperationRow): Record<string, unknown> {
     createdAt: iso(op.created_at),
     settledAt: iso(op.settled_at),
   };
+}
+
+/** What the user must be told about the run that is no step of its work (rule 11: a file that cannot be analysed). */
+function noticesOf(steps: StepRow[]): string[] {
+  return steps.flatMap((s) => {
+    if (s.kind !== 'notice' || s.output_json === null) return [];
+    const { notice } = JSON.parse(s.output_json) as { notice?: unknown };
+    return typeof notice === 'string' ? [notice] : [];
+  });
 }
 
 function presentStep(step: StepRow): Record<string, unknown> {

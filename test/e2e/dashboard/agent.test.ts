@@ -122,6 +122,9 @@ describe('agent page in a browser', { skip }, () => {
     const panel = page.getByTestId('run-panel');
     await panel.getByTestId('run-status').getByText('Waiting for budget').waitFor();
     await panel.getByTestId('run-needed').waitFor();
+    // Resume cannot help while the next step does not fit: disabled, with the limit that would fit.
+    await panel.getByTestId('run-resume-hint').getByText(/save a limit of at least \$/).waitFor();
+    assert.equal(await panel.getByRole('button', { name: 'Resume' }).isDisabled(), true);
     await shoot('22-agent-budget');
     await panel.getByLabel('New limit (USD)').fill('2');
     await panel.getByRole('button', { name: 'Save limit' }).click();
@@ -184,7 +187,7 @@ describe('agent page in a browser', { skip }, () => {
     await assertAccessibleBasics(page, 'agent mask painting');
     await shoot('24-agent-mask');
     await page.getByRole('button', { name: 'Use mask' }).click();
-    await page.getByText('Mask for mask-street.png').waitFor();
+    await page.getByText('Mask for street.png', { exact: true }).waitFor();
     await page.locator('[data-testid="agent-upload"][data-status="ready"]').nth(2).waitFor();
     await newAnswerCompleted(() => send('make it look like winter'));
     await page.getByText('3 file(s) attached').waitFor();

@@ -23,7 +23,7 @@ const DANGLING = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'for', 'with
 
 export function planLocally(request: ChatRequest): PlannerAnswer | undefined {
   const system = request.system.map((p) => p.text).join('\n');
-  if (system.includes(TITLE_INSTRUCTION)) return { kind: 'text', text: titleFor(lastUserText(request.messages)) };
+  if (system.includes(TITLE_INSTRUCTION)) return { kind: 'text', text: titleFor(lastUserText(request.messages), brandOf(system).project) };
   const tools = request.tools.filter((t): t is FunctionTool => t.type === 'function');
   // The agent's tool registry names the tools; an orchestrator request offers every media tool.
   if (!MEDIA_TOOL_NAMES.every((name) => tools.some((t) => t.name === name))) return undefined;
@@ -40,6 +40,10 @@ interface Progress {
   dropModel: boolean;
   asked: boolean;
   refusals: string[];
+  /** The clause at the cursor named a model another one is pinned over: ask the user for it. */
+  proposal?: { modality: ClauseKind; toModelId: string; reason: string };
+  /** The user already decided on a model for the clause at the cursor. */
+  proposed: boolean;
 }
 
 interface MediaResult {
@@ -52,6 +56,10 @@ interface MediaResult {
 
 function nextMove(request: ChatRequest, system: string, models: ModelIds): PlannerAnswer {
   const progress = replay(runMessages(request.messages), models, system);
+  if (progress.proposal) {
+    const { modality, toModelId, reason } = progress.proposal;
+    return { kind: 'tool', text: `May I use ${toModelId}, as you asked?`, name: AGENT_TOOLS.propose_model_change.name, arguments: { modality, toModelId, reason } };
+  }
   if (progress.cursor < progress.plan.length) return callFor(progress, system);
   if (progress.plan.length === 0 && !progress.asked) {
     return {
@@ -80,7 +88,7 @@ function runMessages(messages: ChatMessage[]): ChatMessage[] {
 }
 
 function replay(messages: ChatMessage[], models: ModelIds, system: string): Progress {
-  const progress: Progress = { plan: [], results: [], cursor: 0, dropModel: false, asked: false, refusals: [] };
+  const progress: Progress = { plan: [], results: [], cursor: 0, dropModel: false, asked: false, refusals: [], proposed: false };
   const results = new Map<string, unknown>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, parseJson(textOf(m.content, '')));
   const leading = messages.findIndex((m) => m.role !== 'user');
@@ -118,12 +126,29 @@ function applyCall(progress: Progress, call: ToolCall, result: unknown, models: 
     progress.plan.push(...clauses);
     return;
   }
+  if (call.name === AGENT_TOOLS.propose_model_change.name) {
+    const asked = progress.proposal?.toModelId ?? 'the model you named';
+    progress.proposal = undefined;
+    progress.proposed = true;
+    // Accepted: the clause is tried again with its model. Declined: the pinned model makes it.
+    if (!isObject(result) || result.decision !== 'accepted') {
+      progress.dropModel = true;
+      progress.refusals.push(`you kept the pinned model instead of ${asked}`);
+    }
+    return;
+  }
   const kind: ClauseKind | undefined = isMediaToolName(call.name) ? modalityOfTool(call.name) : undefined;
   const clause = progress.plan[progress.cursor];
   if (!kind || !clause || !isObject(result)) return;
   const status = typeof result.status === 'string' ? result.status : 'failed';
   const error = typeof result.error === 'string' ? result.error : undefined;
   if (status === 'refused' && clause.model !== undefined && !progress.dropModel) {
+    // Under a pinned model the user decides (rule 9): propose the named model instead of quietly
+    // making it with the pinned one.
+    if (error?.includes(AGENT_TOOLS.propose_model_change.name) && /\bis pinned\b/.test(error) && !progress.proposed) {
+      progress.proposal = { modality: clause.kind, toModelId: clause.model, reason: `You asked for ${clause.model}; ${error.split(';')[0]}.` };
+      return;
+    }
     progress.dropModel = true;
     progress.refusals.push(`${clause.model} was refused (${error ?? 'no reason given'}); I used the run's default instead`);
     return;
@@ -138,12 +163,13 @@ function applyCall(progress: Progress, call: ToolCall, result: unknown, models: 
   };
   progress.cursor += 1;
   progress.dropModel = false;
+  progress.proposed = false;
 }
 
 function callFor(progress: Progress, system: string): PlannerAnswer {
   const index = progress.cursor;
   const clause = progress.plan[index] as Clause;
-  const args: Record<string, unknown> = { prompt: promptOf(progress, index, system) };
+  const args: Record<string, unknown> = { prompt: promptOf(progress, index, system) + brandWords(clause.kind, brandOf(system)) };
   if (clause.model !== undefined && !progress.dropModel) args.model = clause.model;
   if (clause.durationSeconds !== undefined) args.durationSeconds = clause.durationSeconds;
   if (clause.aspectRatio !== undefined) args.aspectRatio = clause.aspectRatio;
@@ -168,9 +194,15 @@ function referentOf(progress: Progress, index: number, system: string): Referent
     const result = progress.results[index - 1];
     return { kind: previous.kind, subject: subjectOf(progress, index - 1, system), artifactIds: result?.status === 'succeeded' ? result.artifactIds : [] };
   }
-  // A file attached to this request comes first: "- att_…: image, "name.png", 64×48".
-  const attached = attachedFiles(system).filter((f) => f.kind === 'image' || f.kind === 'video' || f.kind === 'audio').at(-1);
+  // A file attached to this request comes first: "- att_…: image, "name.png", 64×48". A mask is
+  // never the subject: the original it was painted on is (the engine sends the mask after it).
+  const files = attachedFiles(system);
+  const originals = files.filter((f) => f.maskFor === undefined && (f.kind === 'image' || f.kind === 'video' || f.kind === 'audio'));
+  const attached = originals.find((f) => files.some((m) => m.maskFor === f.id)) ?? originals.at(-1);
   if (attached) return { kind: attached.kind === 'image' ? 'image' : attached.kind === 'video' ? 'video' : 'music', subject: `the attached ${attached.kind} ${attached.name}`, artifactIds: [attached.id] };
+  // A mask painted on an earlier artifact edits that artifact.
+  const maskedArtifact = files.find((f) => f.maskFor?.startsWith('art_'))?.maskFor;
+  if (maskedArtifact) return { kind: 'image', subject: `the image ${maskedArtifact}`, artifactIds: [maskedArtifact] };
   // The system prompt lists the conversation's artifacts as "- art_…: <type>, <prompt>", oldest first.
   const newest = [...system.matchAll(/^- (art_[A-Za-z0-9_]+): (\w+)(?:, (.*))?$/gm)].at(-1);
   if (!newest?.[1] || !newest[2]) return undefined;
@@ -195,11 +227,24 @@ interface AttachedFile {
   id: string;
   kind: string;
   name: string;
+  /** The original this file is a mask for ("; a mask for att_…"). */
+  maskFor?: string;
+  /** Why the file was not read ("; not read: …"). */
+  unread?: string;
 }
 
 /** The files of the request, as the system prompt lists them. */
 function attachedFiles(system: string): AttachedFile[] {
-  return [...system.matchAll(/^- (att_[A-Za-z0-9_]+): (\w+), "([^"]*)"/gm)].flatMap((m) => (m[1] && m[2] ? [{ id: m[1], kind: m[2], name: m[3] ?? '' }] : []));
+  return [...system.matchAll(/^- (att_[A-Za-z0-9_]+): (\w+), "([^"]*)"(.*)$/gm)].flatMap((m) => {
+    if (!m[1] || !m[2]) return [];
+    const file: AttachedFile = { id: m[1], kind: m[2], name: m[3] ?? '' };
+    const rest = m[4] ?? '';
+    const mask = /; a mask for ((?:att|art)_[A-Za-z0-9_]+)/.exec(rest);
+    if (mask?.[1]) file.maskFor = mask[1];
+    const unread = /; not read: (.*)$/.exec(rest);
+    if (unread?.[1]) file.unread = unread[1];
+    return [file];
+  });
 }
 
 function withReferent(text: string, subject: string): string {
@@ -208,8 +253,10 @@ function withReferent(text: string, subject: string): string {
 }
 
 function summary(progress: Progress, system: string): string {
+  // A file the user wanted read but that could not be (rule 11) is said in the answer, not left out.
+  const unread = attachedFiles(system).flatMap((f) => (f.unread ? [`Note: I could not analyse ${f.name}: ${f.unread}.`] : []));
   if (progress.plan.length === 0) {
-    return 'I found nothing to generate in your request. Ask for an image, a video or music, for example "an image of a red fox in the snow" or "a 5 second video of waves, then music for it".';
+    return ['I found nothing to generate in your request. Ask for an image, a video or music, for example "an image of a red fox in the snow" or "a 5 second video of waves, then music for it".', ...unread].join('\n');
   }
   const lines: string[] = [];
   progress.plan.forEach((_clause, i) => {
@@ -221,25 +268,59 @@ function summary(progress: Progress, system: string): string {
   });
   const made = progress.results.filter((r) => r?.status === 'succeeded').length;
   const head = made === progress.plan.length ? 'Done. Here is what I made:' : `I made ${made} of ${progress.plan.length}:`;
-  return [head, ...lines, ...progress.refusals.map((r) => `Note: ${r}.`)].join('\n');
+  return [head, ...lines, ...progress.refusals.map((r) => `Note: ${r}.`), ...unread].join('\n');
 }
 
-/** A short title: the first clause's prompt, or else the message's first words. */
-function titleFor(text: string): string {
+interface Brand {
+  project?: string;
+  name?: string;
+  colours?: string;
+}
+
+/** The run's brand project as the system prompt states it ("Brand project "…"", "Brand name: …"). */
+function brandOf(system: string): Brand {
+  const brand: Brand = {};
+  const project = /^(?:Brand project|Project) "([^"]+)"/m.exec(system)?.[1];
+  if (project) brand.project = project;
+  const name = /^Brand name: (.+?)\.?$/m.exec(system)?.[1];
+  if (name) brand.name = name;
+  const colours = /^Brand colours: (.+?)\.?$/m.exec(system)?.[1];
+  if (colours) brand.colours = colours;
+  return brand;
+}
+
+/** What every prompt of a brand project carries, so the brand visibly reaches the files. */
+function brandWords(kind: ClauseKind, brand: Brand): string {
+  const name = brand.name ?? brand.project;
+  if (!name) return '';
+  if (kind === 'music' || !brand.colours) return `, for ${name}`;
+  return `, for ${name}, in the brand colours ${brand.colours}`;
+}
+
+/** A short title: the first clause's prompt, or else the message's first words; a project's name leads. */
+function titleFor(text: string, project?: string): string {
   const clause = parseClauses(text, { image: [], video: [], music: [] })[0];
   const source = clause ? clause.prompt : text;
   const words = source.replace(/[\r\n"“”]+/g, ' ').trim().split(/\s+/).filter(Boolean).slice(0, TITLE_WORDS);
   // A title cut at six words should not end on "in" or "the".
   while (words.length > 1 && DANGLING.has((words.at(-1) ?? '').toLowerCase())) words.pop();
   const title = words.join(' ').replace(/[,.;:!?]+$/, '');
-  return title === '' ? 'New conversation' : capitalize(title);
+  const short = title === '' ? 'New conversation' : capitalize(title);
+  return project ? `${project}: ${short}` : short;
 }
 
 function modelIdsOf(tools: FunctionTool[]): ModelIds {
+  const enumOf = (tool: string, property: string): string[] => {
+    const properties = tools.find((t) => t.name === tool)?.parameters.properties;
+    const field = isObject(properties) ? properties[property] : undefined;
+    return isObject(field) && Array.isArray(field.enum) ? field.enum.filter((id): id is string => typeof id === 'string') : [];
+  };
+  // A pinned medium's tool lists only the pinned model: a model the user names may still be one a
+  // change can propose (the engine refuses it with the way to ask, and the planner asks).
+  const proposable = enumOf(AGENT_TOOLS.propose_model_change.name, 'toModelId');
   const of = (name: string): string[] => {
-    const properties = tools.find((t) => t.name === name)?.parameters.properties;
-    const model = isObject(properties) ? properties.model : undefined;
-    return isObject(model) && Array.isArray(model.enum) ? model.enum.filter((id): id is string => typeof id === 'string') : [];
+    const ids = enumOf(name, 'model');
+    return ids.length <= 1 && proposable.length > 0 ? [...new Set([...ids, ...proposable])] : ids;
   };
   return { image: of(mediaToolFor('image')), video: of(mediaToolFor('video')), music: of(mediaToolFor('music')) };
 }

@@ -153,7 +153,8 @@ function namedModel(text: string, ids: readonly string[]): { id: string; pattern
   const sorted = [...ids].sort((a, b) => b.length - a.length);
   for (const id of sorted) {
     const spelled = id.toLowerCase().split(/[-_.\s]+/).map(escapeRegExp).join('[-_.\\s]?');
-    const pattern = new RegExp(`(?:\\s*\\b(?:with|using|on|via|by)\\s+)?\\b${spelled}\\b`, 'i');
+    // "using the model veo 3.1 fast", "with the nano banana 2 model": the model words go with the id.
+    const pattern = new RegExp(`(?:\\s*\\b(?:with|using|on|via|by|through)\\s+(?:the\\s+)?)?(?:\\s*\\b(?:the\\s+)?model\\s+)?\\b${spelled}\\b(?:\\s+model\\b)?`, 'i');
     if (pattern.test(text)) return { id, pattern };
   }
   return undefined;

@@ -4,7 +4,9 @@
  * orchestrator plans, in an `analysis` step with its own hold and charge inside the run's limit, so a
  * crash or a budget pause resumes without paying twice. The orchestrator reads the description with
  * the file. Without any model whose image input was verified, the step records why and nothing is
- * charged; sound and video have no analysis route and are reported as such where the files are listed.
+ * charged. Sound and video have no analysis route: each such file gets a free `notice` step saying so
+ * (rule 11: reported explicitly), which the run view and the result list as notices and whose
+ * run.step.completed event carries the text, whichever orchestrator plans.
  */
 import sharp from 'sharp';
 import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
@@ -24,18 +26,56 @@ import { runScope } from '../events/event-log.ts';
 const MAX_SIDE = 1568;
 const ANALYSIS_MAX_TOKENS = 400;
 
-/** The next image of the request still to analyse, or undefined when every one has its step. */
-export async function nextAnalysis(deps: EngineDeps, state: RunState): Promise<AttachmentRow | undefined> {
+/** Files whose kind has no analysis route: they are reported, never analysed. */
+const UNANALYSABLE_KINDS = new Set(['audio', 'video']);
+
+/** What the request still needs before planning: an image to analyse, or a file to report as unanalysable. */
+export type AnalysisTodo = { kind: 'analyse'; row: AttachmentRow } | { kind: 'report'; row: AttachmentRow; fileKind: string };
+
+/** The next file of the request still to analyse or to report, or undefined when every one has its step. */
+export async function nextAnalysis(deps: EngineDeps, state: RunState): Promise<AnalysisTodo | undefined> {
   const message = await findMessage(deps.writer.db, state.run.message_id);
   if (!message) return undefined;
   const content = JSON.parse(message.content_json) as ContentBlock[];
   const wanted = content.filter((b) => b.type === 'attachment' && (b.usageIntent === 'analyze' || b.usageIntent === 'both') && !b.maskFor);
   if (wanted.length === 0) return undefined;
-  const done = new Set(state.steps.filter((s) => s.kind === 'analysis' && s.status !== 'running').map((s) => targetOf(s)));
+  const done = new Set(state.steps.filter((s) => (s.kind === 'analysis' || s.kind === 'notice') && s.status !== 'running').map((s) => targetOf(s)));
   for (const { row, facts } of await deps.attachments.forBlocks(state.run.conversation_id, wanted)) {
-    if (facts?.kind === 'image' && !done.has(row.id)) return row;
+    if (done.has(row.id)) continue;
+    if (facts?.kind === 'image') return { kind: 'analyse', row };
+    if (facts && UNANALYSABLE_KINDS.has(facts.kind)) return { kind: 'report', row, fileKind: facts.kind };
   }
   return undefined;
+}
+
+/** The notice for a file that cannot be analysed: a free step, and its event. */
+export async function reportUnanalysable(deps: EngineDeps, state: RunState, attachment: AttachmentRow, fileKind: string): Promise<StepOutcome> {
+  const { run } = state;
+  const notice = unanalysableNotice(attachment.name, fileKind);
+  await deps.writer.run(async (tx, fx) => {
+    const stepId = newId('stp', fx.now);
+    await insertStep(tx, {
+      id: stepId,
+      run_id: run.id,
+      position: nextPosition(state),
+      kind: 'notice',
+      name: 'analysis_unavailable',
+      status: 'completed',
+      tool_call_id: null,
+      input_json: JSON.stringify({ target: attachment.id }),
+      output_json: JSON.stringify({ notice }),
+      cost_micro: 0,
+      started_at: fx.now,
+      finished_at: fx.now,
+    });
+    await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'notice', name: 'analysis_unavailable', status: 'completed', notice }));
+  });
+  return NOW;
+}
+
+export function unanalysableNotice(name: string, fileKind: string): string {
+  const what = fileKind === 'audio' ? 'sound' : fileKind;
+  return `${name} was not analysed: this gateway has no model analysis of ${what} files. Nothing was charged for it; the file can still be used as a reference.`;
 }
 
 export async function analysisStep(deps: EngineDeps, state: RunState, attachment: AttachmentRow, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {

@@ -59,11 +59,27 @@ function referenceField(catalog: Catalog, modelId: string): ParamField | undefin
   return params.find((p) => REFERENCE_FIELDS.includes(p.name) && p.isMedia && p.isArray && !p.deprecated);
 }
 
-function cheapestModel(catalog: Catalog, modality: MediaModality, needs: { references: number; durationSeconds?: number }): string | undefined {
+/** Whether a model makes clips of exactly this many seconds (one of its options, or within its range). */
+export function offersDuration(catalog: Catalog, modelId: string, seconds: number): boolean {
+  const field = (catalog.get(modelId)?.params ?? []).find((p) => p.name === 'duration' && !p.deprecated);
+  if (!field) return false;
+  const options = (field.options ?? []).map((o) => Number(o.value)).filter((n) => Number.isFinite(n));
+  if (options.length > 0) return options.includes(seconds);
+  return Number.isInteger(seconds) && (field.minimum === undefined || seconds >= field.minimum) && (field.maximum === undefined || seconds <= field.maximum);
+}
+
+/** A model that needs a field the tool cannot fill (a start frame, an audio track) cannot be chosen for it. */
+function fillable(catalog: Catalog, modelId: string, references: number): boolean {
+  const params = catalog.get(modelId)?.params ?? [];
+  return params.every((p) => !p.required || p.deprecated || p.isPrompt || p.name === 'prompt' || p.name === 'gptDescriptionPrompt' || (references > 0 && REFERENCE_FIELDS.includes(p.name)));
+}
+
+function cheapestModel(catalog: Catalog, modality: MediaModality, needs: { references: number; durationSeconds?: number; exactDuration?: boolean }): string | undefined {
   let best: { id: string; price: number } | undefined;
   for (const info of catalog.mediaModels()) {
     if (info.type !== TYPE_OF[modality]) continue;
     if (referenceCapacity(catalog, info.id) < needs.references) continue;
+    if (needs.exactDuration && (needs.durationSeconds === undefined || !offersDuration(catalog, info.id, needs.durationSeconds) || !fillable(catalog, info.id, needs.references))) continue;
     const model = catalog.get(info.id);
     if (!model?.priceFrom) continue;
     const unit = usdToMicro(model.priceFrom);
@@ -97,6 +113,14 @@ export function chooseMedia(catalog: Catalog, run: RunRow, tool: MediaToolName, 
       const fitting = cheapestModel(catalog, modality, needs);
       if (fitting) {
         notes.push(`${model} takes at most ${capacity} reference image(s); used ${fitting}, which takes ${references.length}`);
+        model = fitting;
+      }
+    }
+    // An asked length is part of the request: a default that cannot make it gives way to a model that can.
+    if (!pinned && args.durationSeconds !== undefined && !offersDuration(catalog, model, args.durationSeconds)) {
+      const fitting = cheapestModel(catalog, modality, { ...needs, exactDuration: true });
+      if (fitting) {
+        notes.push(`${model} offers no ${args.durationSeconds}-second clips; used ${fitting}, which does`);
         model = fitting;
       }
     }

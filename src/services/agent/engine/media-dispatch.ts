@@ -36,9 +36,11 @@ export interface ToolCallRef {
 
 export async function dispatchMedia(deps: EngineDeps, state: RunState, call: ToolCallRef): Promise<StepOutcome> {
   const { run } = state;
-  const references = await referenceUrls(deps, run, await withMasks(deps, run, call.name, call.args.referenceArtifactIds ?? []));
+  const masked = await withMasks(deps, run, call.name, call.args.referenceArtifactIds ?? []);
+  const references = await referenceUrls(deps, run, masked.ids);
   if (typeof references === 'string') return recordToolResult(deps, state, call, refused(call.args.model ?? '', references));
-  const choice = chooseMedia(deps.catalog, run, call.name, call.args, references);
+  const args = masked.maskNote === undefined ? call.args : { ...call.args, prompt: `${call.args.prompt} ${masked.maskNote}` };
+  const choice = chooseMedia(deps.catalog, run, call.name, args, references);
   if (!choice.ok) return recordToolResult(deps, state, call, refused(choice.model, choice.error));
   const now = Date.now();
   let task: TaskRow;
@@ -185,23 +187,38 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
 /**
  * A masked edit (rule 11): an image generation that references an original the request carries a
  * mask for sends the mask right after it, so the model gets both (and a model that takes fewer
- * reference images is replaced or refused, with the way out, by chooseMedia).
+ * reference images is replaced or refused, with the way out, by chooseMedia). A mask referenced on
+ * its own still means an edit of its original: the original goes first, the mask after it, whatever
+ * order the orchestrator named them in. The prompt says which reference is the mask of which.
  */
-async function withMasks(deps: EngineDeps, run: RunRow, tool: MediaToolName, ids: string[]): Promise<string[]> {
-  if (tool !== 'generate_image' || ids.length === 0) return ids;
+async function withMasks(deps: EngineDeps, run: RunRow, tool: MediaToolName, ids: string[]): Promise<{ ids: string[]; maskNote?: string }> {
+  if (tool !== 'generate_image' || ids.length === 0) return { ids };
   const message = await findMessage(deps.writer.db, run.message_id);
-  if (!message) return ids;
-  const masks = new Map<string, string>();
+  if (!message) return { ids };
+  const maskOf = new Map<string, string>();
+  const originalOf = new Map<string, string>();
   for (const block of JSON.parse(message.content_json) as ContentBlock[]) {
-    if (block.type === 'attachment' && block.maskFor) masks.set(block.maskFor.id, block.attachmentId);
+    if (block.type !== 'attachment' || !block.maskFor) continue;
+    maskOf.set(block.maskFor.id, block.attachmentId);
+    originalOf.set(block.attachmentId, block.maskFor.id);
   }
   const out: string[] = [];
-  for (const id of ids) {
+  const add = (id: string) => {
     if (!out.includes(id)) out.push(id);
-    const mask = masks.get(id);
-    if (mask && !ids.includes(mask) && !out.includes(mask)) out.push(mask);
+  };
+  for (const id of ids) {
+    const original = originalOf.get(id) ?? id;
+    add(original);
+    const mask = maskOf.get(original);
+    if (mask) add(mask);
+    else add(id);
   }
-  return out;
+  const pairs = out.flatMap((id, i) => {
+    const original = originalOf.get(id);
+    return original === undefined ? [] : [`reference image ${i + 1} is a mask of reference image ${out.indexOf(original) + 1}`];
+  });
+  if (pairs.length === 0) return { ids: out };
+  return { ids: out, maskNote: `(${pairs.join('; ')}: change only its white region and keep the black region exactly as it is.)` };
 }
 
 /** Reference artifacts and attachments must be this conversation's and available; their public URLs are what the model gets. */

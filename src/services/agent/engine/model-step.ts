@@ -15,6 +15,7 @@ import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import { newId } from '../../../domain/ids.ts';
 import { findChatCharge } from '../../chat/chat-records.ts';
 import { endRun, type MainOutcome } from '../runs/run-lifecycle.ts';
+import { snapshotOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { waitForBudget } from './media-dispatch.ts';
 import { callOrchestrator, type CallOutcome } from './orchestrator-call.ts';
@@ -55,9 +56,11 @@ export async function titleStep(deps: EngineDeps, state: RunState, signal: Abort
   const { run } = state;
   const message = await findMessage(deps.writer.db, run.message_id);
   const model = modelChain(run)[0] ?? run.orchestrator_model_id;
+  const project = snapshotOf(run).project;
   const request: ChatRequest = {
     model,
-    system: [{ type: 'text', text: TITLE_INSTRUCTION }],
+    // A conversation of a project is titled with the project's name, so the list shows where it belongs.
+    system: [{ type: 'text', text: project ? `${TITLE_INSTRUCTION}\nProject "${project.name}": start the title with this name and a colon.` : TITLE_INSTRUCTION }],
     messages: [{ role: 'user', content: [{ type: 'text', text: (message?.text ?? '').slice(0, 2_000) }] }],
     tools: [],
     maxOutputTokens: TITLE_MAX_TOKENS,

@@ -20,7 +20,7 @@ import { steersOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { extractStep, modelStep, titleStep } from './model-step.ts';
 import { isFinalizing } from './structured-output.ts';
-import { analysisStep, nextAnalysis } from './analysis-step.ts';
+import { analysisStep, nextAnalysis, reportUnanalysable } from './analysis-step.ts';
 import { loadSkills, skillsToLoad } from './skill-step.ts';
 import { workflowStep } from './workflow-step.ts';
 import { reconcileOperations } from './reconcile.ts';
@@ -106,8 +106,9 @@ async function advance(deps: EngineDeps, state: RunState, signal: AbortSignal, c
   }
   if (steersOf(run).length > 0) return applySteering(deps, state);
   if (isFinalizing(run)) return extractStep(deps, state, signal, clock);
-  const image = await nextAnalysis(deps, state);
-  if (image) return analysisStep(deps, state, image, signal, clock);
+  const file = await nextAnalysis(deps, state);
+  if (file?.kind === 'analyse') return analysisStep(deps, state, file.row, signal, clock);
+  if (file?.kind === 'report') return reportUnanalysable(deps, state, file.row, file.fileKind);
   const skills = await skillsToLoad(deps, state);
   if (skills.length > 0) return loadSkills(deps, state, skills);
   if (run.workflow_json !== null) {

@@ -88,7 +88,12 @@ export function toolChoices(catalog: Catalog, run: RunRow): ToolModelChoices {
     if (pinned) return [pinned];
     return catalog.mediaModels().filter((m) => m.type === type).map((m) => m.id);
   };
-  return { image: of('IMAGE', 'image'), video: of('VIDEO', 'video'), music: of('MUSIC', 'music'), text: catalog.chatModels().map((m) => m.id) };
+  const choices: ToolModelChoices = { image: of('IMAGE', 'image'), video: of('VIDEO', 'video'), music: of('MUSIC', 'music'), text: catalog.chatModels().map((m) => m.id) };
+  // A pinned medium's tool names only the pinned model; the models a user may still ask for are the
+  // ones a change can propose.
+  const pinned = (['image', 'video', 'music'] as const).some((m) => pinnedMediaModel(catalog, run, m) !== undefined);
+  if (pinned) choices.proposable = [...catalog.mediaModels().map((m) => m.id), ...choices.text];
+  return choices;
 }
 
 function systemPrompt(catalog: Catalog, input: TranscriptInput): string {

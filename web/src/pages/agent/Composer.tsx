@@ -1,5 +1,6 @@
 import { type DragEvent, type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
-import { errorMessage, requestData } from '../../api/client.ts';
+import { ApiError, errorMessage, requestData } from '../../api/client.ts';
+import { Link } from '../../router.tsx';
 import type { MessageAccepted } from '../../api/index.ts';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
 import { MaskPainter } from './MaskPainter.tsx';
@@ -96,8 +97,8 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
           {files.uploads.map((u) => (
             <li key={u.key} className="agent-upload-row" data-testid="agent-upload" data-status={u.status}>
               <span>
-                {u.maskFor ? 'Mask for ' : ''}
-                {u.name}
+                {/* A mask is named after the photo it was painted on, not after its own file. */}
+                {u.maskFor ? `Mask for ${files.uploads.find((o) => o.key === u.maskFor)?.name ?? u.name}` : u.name}
               </span>{' '}
               {u.status === 'uploading' ? <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} /> : null}
               {u.status === 'ready' ? <span className="small muted">ready</span> : null}
@@ -152,7 +153,13 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
           {busyRun ? (mode === 'steer' && activeRun?.canSteer ? 'Steer' : 'Queue') : 'Send'}
         </button>
       </div>
-      {error ? (
+      {error instanceof ApiError && error.code === 'insufficient_balance' ? (
+        // An empty balance cannot start a run: said with the way out, as the playground does.
+        <div className="notice notice-error" role="alert" data-testid="agent-empty-balance">
+          <strong>The message was not sent: </strong>
+          {errorMessage(error)} <Link to="/billing">Add funds</Link>, then send it again.
+        </div>
+      ) : error ? (
         <div className="notice notice-error" role="alert">
           <strong>The message was not sent: </strong>
           {errorMessage(error)}

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import { ErrorNotice, TableScroll } from '../../components/common.tsx';
 import { formatMicroUsd, formatTime } from '../../format.ts';
+import { Link } from '../../router.tsx';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
 
 /**
@@ -15,6 +16,7 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
   const [limit, setLimit] = useState('');
   const [notice, setNotice] = useState('');
   const terminal = TERMINAL_RUN_STATUSES.has(run.status);
+  const resume = resumeState(run);
   const path = `/api/v1/agent/runs/${encodeURIComponent(run.runId)}`;
 
   const act = async (what: string, call: () => Promise<unknown>) => {
@@ -90,6 +92,13 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
           </>
         ) : null}
       </dl>
+      {run.notices?.length ? (
+        <ul className="notice plain-list" data-testid="run-notices" aria-label="Notices">
+          {run.notices.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
       {run.error ? (
         <div className="notice notice-error" role="alert">
           <strong>{run.error.code}:</strong> {run.error.message}
@@ -107,9 +116,28 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
             </button>
           </form>
           {run.status === 'waiting_for_budget' ? (
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => act('Run resumed', () => requestData('POST', `${path}/resume`))}>
-              Resume
-            </button>
+            <>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={busy || !resume.fits}
+                aria-describedby={`resume-${run.runId}`}
+                onClick={() => act('Run resumed', () => requestData('POST', `${path}/resume`))}
+              >
+                Resume
+              </button>
+              <span className="small" id={`resume-${run.runId}`} data-testid="run-resume-hint">
+                {run.waitReason === 'insufficient_balance' ? (
+                  <>
+                    Your balance does not cover the next step{run.budget.neededMicroUsd ? ` (${formatMicroUsd(run.budget.neededMicroUsd)})` : ''}. <Link to="/billing">Add funds</Link>, then resume.
+                  </>
+                ) : resume.fits ? (
+                  'The next step fits the limit.'
+                ) : (
+                  `The next step does not fit: save a limit of at least ${formatMicroUsd(resume.limitThatFits)} to resume.`
+                )}
+              </span>
+            </>
           ) : null}
           <button type="button" className="button button-danger" disabled={busy || run.status === 'stopping'} onClick={() => act('Stop requested', () => requestData('POST', `${path}/stop`))}>
             Stop run
@@ -209,4 +237,15 @@ function StepSummary(props: { output: unknown }) {
   if (typeof fields.error === 'string') parts.push(fields.error);
   else if (typeof fields.error === 'object' && fields.error !== null && 'message' in fields.error) parts.push(String(fields.error.message));
   return parts.length ? <div className="small muted">{parts.join(' · ')}</div> : null;
+}
+
+/**
+ * Whether Resume can help: a run waiting on its limit resumes only once the next step fits it (settled
+ * + committed + what the step needs); one waiting on the balance may have been topped up meanwhile.
+ */
+function resumeState(run: RunView): { fits: boolean; limitThatFits: string } {
+  const needed = BigInt(run.budget.neededMicroUsd ?? '0');
+  const limitThatFits = BigInt(run.budget.settledMicroUsd) + BigInt(run.budget.committedMicroUsd) + needed;
+  const fits = run.waitReason === 'insufficient_balance' || BigInt(run.budget.limitMicroUsd) >= limitThatFits;
+  return { fits, limitThatFits: limitThatFits.toString() };
 }

@@ -51,6 +51,8 @@ export interface RunResult {
   artifacts: Artifact[];
   error: { code: string; message: string } | null;
   structuredResult?: unknown;
+  /** What the user must be told (a file whose modality cannot be analysed). */
+  notices?: string[];
   extraction?: { status: string; method: string | null; attempts: number; costMicroUsd: string; error: string | null } | null;
 }
 
@@ -101,6 +103,8 @@ export interface RunView {
   budget: { limitMicroUsd: string; settledMicroUsd: string; committedMicroUsd: string; remainingMicroUsd: string; neededMicroUsd: string | null; version: number };
   costs: { settledMicroUsd: string; committedMicroUsd: string; operations: RunOperation[] };
   steps: RunStep[];
+  /** What the user must be told (a file whose modality cannot be analysed). */
+  notices?: string[];
   pendingActions: PendingAction[];
   decisions: PendingAction[];
   error: { code: string; message: string } | null;
