@@ -9,7 +9,7 @@
  * - Title requests get a fixed title; capability probes get correct answers, except the
  *   capabilities a test marks as failing for an upstream model (then a 400, as a vendor refuses).
  */
-import { PROBE_TOOL } from '../../src/services/agent/route-capabilities.service.ts';
+import { PROBE_TOOL } from '../../src/services/agent/settings/route-capabilities.service.ts';
 import { TITLE_INSTRUCTION } from '../../src/domain/agent/agent-tools.ts';
 import { AnthropicMessagesFake } from './anthropic-messages.fake.ts';
 import type { FakeChatScript, RecordedRequest } from './fake-upstream.ts';

@@ -11,7 +11,7 @@ import { pruneIdempotencyRecords } from '../../adapters/db/repositories/agent/id
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import type { AttachmentsService } from './attachments/attachments.service.ts';
-import type { RouteCapabilities } from './route-capabilities.service.ts';
+import type { RouteCapabilities } from './settings/route-capabilities.service.ts';
 
 /** Idempotency keys answer replays for a week (AGENT.md asks for at least 24 hours); a decision's until its run ended a day ago. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3_600_000;

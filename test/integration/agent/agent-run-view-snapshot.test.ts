@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow, sql } from 'kysely';
-import { RunViewsService } from '../../../src/services/agent/run-views.service.ts';
+import { RunViewsService } from '../../../src/services/agent/runs/run-views.service.ts';
 import { agentClient, type RunView } from '../../support/agent.ts';
 import { describeEachMode } from '../../support/gateway.ts';
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { AgentWebhooksService } from '../../../src/services/agent/agent-webhooks.service.ts';
+import { AgentWebhooksService } from '../../../src/services/agent/events/agent-webhooks.service.ts';
 import { agentClient } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
 import { createTestDatabase } from '../../support/databases.ts';

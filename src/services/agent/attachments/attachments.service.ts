@@ -29,7 +29,7 @@ import { BlobSizeError, type BlobStore } from '../../../ports/blob-store.port.ts
 import { type CpuPool, isInputTooCostly, isTaskError } from '../../../ports/cpu-pool.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import type { AttachmentBlock, ContentBlock } from '../message-input.ts';
+import type { AttachmentBlock, ContentBlock } from '../conversations/message-input.ts';
 import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts, poolError, TEXT_EXCERPT_CHARS } from './file-checks.ts';
 import { checkMask, DecodeSlots, imageSize } from './mask-checks.ts';
 

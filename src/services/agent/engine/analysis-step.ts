@@ -14,7 +14,7 @@ import { insertStep } from '../../../adapters/db/repositories/agent/steps.reposi
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { AttachmentRow } from '../../../adapters/db/repositories/agent/attachments.repository.ts';
-import type { ContentBlock } from '../message-input.ts';
+import type { ContentBlock } from '../conversations/message-input.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { runModelCall } from './model-step.ts';
 import { modelChain, nextPosition, type RunState, targetOf } from './run-state.ts';

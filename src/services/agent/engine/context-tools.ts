@@ -6,7 +6,7 @@
  */
 import { readContextMessage, searchContext } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import { isPostgres } from '../../../adapters/db/dialect-of.ts';
-import { searchExpression } from '../conversations.service.ts';
+import { searchExpression } from '../conversations/conversations.service.ts';
 import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import type { RunState } from './run-state.ts';

@@ -6,9 +6,9 @@ import type { BlobStore } from '../../../ports/blob-store.port.ts';
 import type { ChatService } from '../../chat/chat.service.ts';
 import type { EstimateService } from '../../generation/estimate.service.ts';
 import type { RouteRefusalCheck } from '../../generation/create-generation.service.ts';
-import type { AgentWriter } from '../agent-writer.ts';
+import type { AgentWriter } from '../events/agent-writer.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';
-import type { RouteCapabilities } from '../route-capabilities.service.ts';
+import type { RouteCapabilities } from '../settings/route-capabilities.service.ts';
 import type { FaultPoints } from '../../../ports/fault-points.port.ts';
 import type { RunAborts } from './run-aborts.ts';
 

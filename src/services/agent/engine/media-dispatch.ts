@@ -23,7 +23,7 @@ import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import type { ContentBlock } from '../message-input.ts';
+import type { ContentBlock } from '../conversations/message-input.ts';
 import { recordToolResult, writeToolResult } from './tool-results.ts';
 import { artifactCreated, stepStarted } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';

@@ -8,7 +8,7 @@ import type { RunRow } from '../../../adapters/db/repositories/agent/runs.reposi
 import type { Executor } from '../../../adapters/db/schema.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
 import { decisionRequired, type ModelChangeProposal } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';

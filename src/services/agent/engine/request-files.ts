@@ -5,7 +5,7 @@
  * extracted locally and free, bounded per file and in total. A modality with no local reading is said
  * to be unread, never guessed.
  */
-import type { ContentBlock } from '../message-input.ts';
+import type { ContentBlock } from '../conversations/message-input.ts';
 import { TEXT_EXCERPT_CHARS } from '../attachments/file-checks.ts';
 import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import { targetOf } from './run-state.ts';

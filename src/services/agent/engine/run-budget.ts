@@ -9,7 +9,7 @@ import { commitToRun, type RunBudget, type RunRow, settleOnRun } from '../../../
 import type { Executor } from '../../../adapters/db/schema.ts';
 import type { OperationKind } from '../../../domain/agent/operation-state.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import { type BudgetUpdatedData, budgetUpdated } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';
 

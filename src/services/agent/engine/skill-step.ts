@@ -8,7 +8,7 @@ import { findMessage } from '../../../adapters/db/repositories/agent/messages.re
 import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import { type Skill, skillsFor } from '../../../domain/agent/skills.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { ContentBlock } from '../message-input.ts';
+import type { ContentBlock } from '../conversations/message-input.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { NOW, type StepOutcome } from './step-outcome.ts';

@@ -14,7 +14,7 @@
  */
 import { findRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
 import { compileOutputSchema, type OutputValidator } from '../../../domain/agent/output-schema.ts';
 import type { ChatMessage, ChatRequest } from '../../../domain/chat/chat-request.types.ts';

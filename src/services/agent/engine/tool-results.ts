@@ -10,7 +10,7 @@ import type { Executor } from '../../../adapters/db/schema.ts';
 import { stepCompleted } from '../../../domain/agent/agent-events.ts';
 import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import { runScope } from '../events/event-log.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { nextPosition, type RunState } from './run-state.ts';

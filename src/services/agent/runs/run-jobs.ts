@@ -2,7 +2,7 @@ import { bumpRunWake } from '../../../adapters/db/repositories/agent/runs.reposi
 import type { Executor } from '../../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { newJob } from '../../../workers/job-catalog.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 
 /**
  * Runs are stepped by the durable worker machinery: one `agent_run` job per run (src/workers/job-catalog.ts).

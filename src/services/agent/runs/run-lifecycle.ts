@@ -13,7 +13,7 @@ import type { Executor } from '../../../adapters/db/schema.ts';
 import { isTerminalRun, type RunStatus, type WaitReason } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import { scheduleRun } from './run-jobs.ts';
 import { messageCompleted, type RunMoveDetail, runMoved } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';

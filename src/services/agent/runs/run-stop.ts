@@ -14,7 +14,7 @@ import { stopTarget } from '../../../domain/agent/run-status.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { EventBus } from '../../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import type { TxEffects } from '../agent-writer.ts';
+import type { TxEffects } from '../events/agent-writer.ts';
 import { endRun, moveRun } from './run-lifecycle.ts';
 import { scheduleRun } from './run-jobs.ts';
 

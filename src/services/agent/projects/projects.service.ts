@@ -4,9 +4,9 @@
  * immutable version row with the full content; an update names the version it read (expectedVersion)
  * and a stale one is 409. Runs keep the version they started with (MessagesService snapshots it).
  */
-import { revokeProjectWebhooks } from '../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
+import { revokeProjectWebhooks } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import type { Kysely } from 'kysely';
-import { findProjectAsset, listProjectAssets, type ProjectAssetCursor, type ProjectAssetRow } from '../../adapters/db/repositories/agent/project-assets.repository.ts';
+import { findProjectAsset, listProjectAssets, type ProjectAssetCursor, type ProjectAssetRow } from '../../../adapters/db/repositories/agent/project-assets.repository.ts';
 import {
   countProjects,
   findProject,
@@ -18,15 +18,15 @@ import {
   type ProjectCursor,
   type ProjectRow,
   updateProject,
-} from '../../adapters/db/repositories/agent/projects.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { applyProjectChanges, emptyProject, type ProjectChanges, type ProjectContent, parseProjectChanges } from '../../domain/agent/project-content.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { echo } from '../../domain/echo.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import type { RouteCapabilities } from './route-capabilities.service.ts';
+} from '../../../adapters/db/repositories/agent/projects.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import { applyProjectChanges, emptyProject, type ProjectChanges, type ProjectContent, parseProjectChanges } from '../../../domain/agent/project-content.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { echo } from '../../../domain/echo.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import type { RouteCapabilities } from '../settings/route-capabilities.service.ts';
 
 export interface ProjectView extends ProjectContent {
   projectId: string;

@@ -7,12 +7,12 @@
  * referenced conversation are not followed.
  */
 import type { Kysely } from 'kysely';
-import { type ConversationRow, findConversation, setContextReferences } from '../../adapters/db/repositories/agent/conversations.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import type { AgentWriter } from './agent-writer.ts';
-import { conversationUpdated } from '../../domain/agent/agent-events.ts';
+import { type ConversationRow, findConversation, setContextReferences } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import type { AgentWriter } from '../events/agent-writer.ts';
+import { conversationUpdated } from '../../../domain/agent/agent-events.ts';
 
 export const MAX_CONTEXT_REFERENCES = 20;
 const CONVERSATION_ID = /^conv_[0-9a-z]{1,60}$/;

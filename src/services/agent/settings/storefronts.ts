@@ -3,7 +3,7 @@
  * choice: the request's host, through the config's `storefronts`; every other host gets the default
  * storefront. Settings, conversations and artifacts are isolated per storefront and per user.
  */
-import type { StorefrontConfig } from '../../config/config.types.ts';
+import type { StorefrontConfig } from '../../../config/config.types.ts';
 
 export class Storefronts {
   readonly #byHost = new Map<string, StorefrontConfig>();

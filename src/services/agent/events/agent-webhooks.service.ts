@@ -15,19 +15,19 @@ import {
   markAgentWebhookHealthy,
   revokeAgentWebhook,
   type AgentWebhookRow,
-} from '../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
-import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { assertAllowedPort, assertPublicUrl } from '../../adapters/outbound/url-policy.ts';
-import type { WebhookPolicy } from '../../config/config.types.ts';
-import { isOutboundUrlError } from '../../adapters/outbound/outbound-url-error.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/agent/agent-events.ts';
-import { echo } from '../../domain/echo.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import { newWebhookSecret } from '../../domain/webhook-secret.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
+} from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
+import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import { findProject } from '../../../adapters/db/repositories/agent/projects.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import { assertAllowedPort, assertPublicUrl } from '../../../adapters/outbound/url-policy.ts';
+import type { WebhookPolicy } from '../../../config/config.types.ts';
+import { isOutboundUrlError } from '../../../adapters/outbound/outbound-url-error.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
+import { echo } from '../../../domain/echo.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { newWebhookSecret } from '../../../domain/webhook-secret.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 
 /** A destination that has failed for this long without one success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;

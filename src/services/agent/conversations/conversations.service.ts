@@ -13,26 +13,26 @@ import {
   listConversations,
   markConversationDeleted,
   renameConversation,
-} from '../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
-import { deleteEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
-import { deleteMessages } from '../../adapters/db/repositories/agent/messages.repository.ts';
-import { countQueuedRuns, listUnfinishedRuns } from '../../adapters/db/repositories/agent/runs.repository.ts';
-import { isPostgres } from '../../adapters/db/dialect-of.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { type PartialAgentSettings, parseSettings } from '../../domain/agent/agent-settings.ts';
-import { findProfile } from '../../domain/agent/profiles.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { echo } from '../../domain/echo.ts';
-import { findWorkflow } from '../../domain/agent/workflows.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import type { EventBus } from '../../ports/event-bus.port.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import type { AgentWriter } from './agent-writer.ts';
-import type { AgentEventHub } from './events/event-hub.ts';
-import { stopRun } from './runs/run-stop.ts';
-import { conversationUpdated } from '../../domain/agent/agent-events.ts';
+} from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import { findProject } from '../../../adapters/db/repositories/agent/projects.repository.ts';
+import { deleteEvents } from '../../../adapters/db/repositories/agent/events.repository.ts';
+import { deleteMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
+import { countQueuedRuns, listUnfinishedRuns } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { isPostgres } from '../../../adapters/db/dialect-of.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import { type PartialAgentSettings, parseSettings } from '../../../domain/agent/agent-settings.ts';
+import { findProfile } from '../../../domain/agent/profiles.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { echo } from '../../../domain/echo.ts';
+import { findWorkflow } from '../../../domain/agent/workflows.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { EventBus } from '../../../ports/event-bus.port.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import type { AgentWriter } from '../events/agent-writer.ts';
+import type { AgentEventHub } from '../events/event-hub.ts';
+import { stopRun } from '../runs/run-stop.ts';
+import { conversationUpdated } from '../../../domain/agent/agent-events.ts';
 
 export interface ConversationView {
   conversationId: string;

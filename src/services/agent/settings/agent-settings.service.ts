@@ -4,8 +4,8 @@
  * stale one is refused with 409, so two tabs cannot overwrite each other silently.
  */
 import type { Kysely } from 'kysely';
-import { findAgentSettings, saveAgentSettings } from '../../adapters/db/repositories/agent/agent-settings.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import { findAgentSettings, saveAgentSettings } from '../../../adapters/db/repositories/agent/agent-settings.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
 import {
   type AgentSettings,
   defaultAgentSettings,
@@ -13,10 +13,10 @@ import {
   type PartialAgentSettings,
   parseSettings,
   withAvailableModels,
-} from '../../domain/agent/agent-settings.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
+} from '../../../domain/agent/agent-settings.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { RouteCapabilities } from './route-capabilities.service.ts';
 
 export interface SettingsView {

@@ -3,26 +3,26 @@
  * them calls a model: the result view is what the run stored.
  */
 import type { Kysely } from 'kysely';
-import { findOwnedArtifact, listRunArtifacts, type ArtifactRow } from '../../adapters/db/repositories/agent/artifacts.repository.ts';
-import { findConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
-import { listEventsAfter, oldestEventSequence } from '../../adapters/db/repositories/agent/events.repository.ts';
-import { listMessages } from '../../adapters/db/repositories/agent/messages.repository.ts';
-import { listRunOperations, type OperationRow } from '../../adapters/db/repositories/agent/operations.repository.ts';
-import { listRunActions, type PendingActionRow } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { findOwnedRun, listQueuedRuns } from '../../adapters/db/repositories/agent/runs.repository.ts';
-import { listSteps, type StepRow } from '../../adapters/db/repositories/agent/steps.repository.ts';
-import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import type { AgentEvent } from '../../domain/agent/agent-events.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import type { BlobStore } from '../../ports/blob-store.port.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import { presentBudget } from './engine/run-budget.ts';
-import { modelChain } from './engine/run-state.ts';
-import { type StructuredState, structuredStateOf } from './engine/structured-output.ts';
-import { eventFromRow } from './events/event-records.ts';
-import type { MainOutcome } from './runs/run-lifecycle.ts';
-import { canSteer, overridesOf, snapshotOf, steersOf } from './runs/run-snapshot.ts';
+import { findOwnedArtifact, listRunArtifacts, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import { listEventsAfter, oldestEventSequence } from '../../../adapters/db/repositories/agent/events.repository.ts';
+import { listMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
+import { listRunOperations, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import { listRunActions, type PendingActionRow } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
+import { findOwnedRun, listQueuedRuns } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { listSteps, type StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { readSnapshot } from '../../../adapters/db/read-snapshot.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import type { BlobStore } from '../../../ports/blob-store.port.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import { presentBudget } from '../engine/run-budget.ts';
+import { modelChain } from '../engine/run-state.ts';
+import { type StructuredState, structuredStateOf } from '../engine/structured-output.ts';
+import { eventFromRow } from '../events/event-records.ts';
+import type { MainOutcome } from './run-lifecycle.ts';
+import { canSteer, overridesOf, snapshotOf, steersOf } from './run-snapshot.ts';
 
 /** How the structured result was made: deterministic or by extraction calls, their count and cost. */
 function extractionOf(steps: StepRow[], state: StructuredState): Record<string, unknown> {

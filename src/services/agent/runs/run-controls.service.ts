@@ -4,29 +4,29 @@
  * compare-and-set in one transaction with its events.
  */
 import type { Kysely } from 'kysely';
-import { findPendingAction, resolvePendingAction } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { changeRunLimit, findOwnedRun, findRun, type RunRow, updateRunAt } from '../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep } from '../../adapters/db/repositories/agent/steps.repository.ts';
-import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
-import { requestHash } from '../../domain/canonical-json.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { spendableMicro } from '../../domain/money.ts';
-import type { EventBus } from '../../ports/event-bus.port.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import type { AgentWriter, TxEffects } from './agent-writer.ts';
-import { referenceCapacity } from './engine/media-choice.ts';
-import type { Proposal } from './engine/proposals.ts';
-import type { BudgetUpdatedData } from '../../domain/agent/agent-events.ts';
-import { emitBudget, presentBudget } from './engine/run-budget.ts';
-import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
-import { endRun, moveRun } from './runs/run-lifecycle.ts';
-import { scheduleRun } from './runs/run-jobs.ts';
-import { overridesOf } from './runs/run-snapshot.ts';
-import { stopRun } from './runs/run-stop.ts';
-import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
+import { findPendingAction, resolvePendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
+import { changeRunLimit, findOwnedRun, findRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { finishStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import { findUserById } from '../../../adapters/db/repositories/users.repository.ts';
+import type { Executor, Schema } from '../../../adapters/db/schema.ts';
+import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
+import { requestHash } from '../../../domain/canonical-json.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { spendableMicro } from '../../../domain/money.ts';
+import type { EventBus } from '../../../ports/event-bus.port.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import type { AgentWriter, TxEffects } from '../events/agent-writer.ts';
+import { referenceCapacity } from '../engine/media-choice.ts';
+import type { Proposal } from '../engine/proposals.ts';
+import type { BudgetUpdatedData } from '../../../domain/agent/agent-events.ts';
+import { emitBudget, presentBudget } from '../engine/run-budget.ts';
+import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../../adapters/db/repositories/agent/idempotency.repository.ts';
+import { endRun, moveRun } from './run-lifecycle.ts';
+import { scheduleRun } from './run-jobs.ts';
+import { overridesOf } from './run-snapshot.ts';
+import { stopRun } from './run-stop.ts';
+import { IDEMPOTENCY_KEY } from '../../../domain/idempotency-key.ts';
 
 export interface DecisionResult {
   runId: string;

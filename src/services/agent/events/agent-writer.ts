@@ -5,12 +5,12 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../adapters/db/schema.ts';
-import type { AgentEvent } from '../../domain/agent/agent-events.ts';
-import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import { JOB_QUEUES } from '../../workers/job-catalog.ts';
-import { appendEvent, type NewAgentEvent } from './events/event-log.ts';
-import type { AgentEventHub } from './events/event-hub.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
+import type { WorkQueue } from '../../../ports/work-queue.port.ts';
+import { JOB_QUEUES } from '../../../workers/job-catalog.ts';
+import { appendEvent, type NewAgentEvent } from './event-log.ts';
+import type { AgentEventHub } from './event-hub.ts';
 
 export interface TxEffects {
   readonly now: number;

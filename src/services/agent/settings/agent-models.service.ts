@@ -2,10 +2,10 @@
  * GET /agent/models: the models a run can use, with current prices and, for text models, what each
  * route was verified to do (route-capabilities.service.ts), never guessed from a model's name.
  */
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { microToUsd } from '../../domain/money.ts';
-import type { RouteTarget } from '../../config/config.types.ts';
-import { referenceCapacity } from './engine/media-choice.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { microToUsd } from '../../../domain/money.ts';
+import type { RouteTarget } from '../../../config/config.types.ts';
+import { referenceCapacity } from '../engine/media-choice.ts';
 import type { Capability, RouteCapabilities, RouteReport, Verdict } from './route-capabilities.service.ts';
 
 export interface AgentModelView {

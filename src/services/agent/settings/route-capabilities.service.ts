@@ -8,12 +8,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../adapters/db/schema.ts';
-import type { RouteTarget } from '../../config/config.types.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
-import type { ChatResponse } from '../../domain/chat/chat-response.types.ts';
-import type { ChatRouter } from '../chat/chat-router.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import type { RouteTarget } from '../../../config/config.types.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
+import type { ChatResponse } from '../../../domain/chat/chat-response.types.ts';
+import type { ChatRouter } from '../../chat/chat-router.ts';
 
 export const CAPABILITIES = ['tools', 'image_input', 'structured_output'] as const;
 export type Capability = (typeof CAPABILITIES)[number];

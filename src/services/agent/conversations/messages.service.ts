@@ -5,32 +5,32 @@
  * retry with the same body gets the first response again and changes nothing; another body is 409.
  */
 import type { Kysely } from 'kysely';
-import { claimActiveRun, type ConversationRow, findConversation, findConversationById, indexSearchDocument, nextRunNumber, touchConversation } from '../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findMessageByClientId, insertMessageOnce, type MessageRow, setMessageResponse } from '../../adapters/db/repositories/agent/messages.repository.ts';
-import { findPendingAction, resolvePendingAction } from '../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { countQueuedRuns, findRun, insertRun, type RunRow, updateRunAt } from '../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep, listSteps } from '../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { AgentMessageKind } from '../../adapters/db/tables/agent.tables.ts';
-import type { RunStatus } from '../../domain/agent/run-status.ts';
-import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
-import { projectSettingsLayer } from '../../domain/agent/project-content.ts';
-import { requestHash } from '../../domain/canonical-json.ts';
-import type { Catalog } from '../../domain/catalog/catalog.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
-import { spendableMicro } from '../../domain/money.ts';
-import { newId } from '../../domain/ids.ts';
-import { type AgentCaller, ownerOf } from './agent-caller.ts';
-import type { AgentSettingsService } from './agent-settings.service.ts';
-import type { AgentWriter, TxEffects } from './agent-writer.ts';
-import type { AttachmentsService } from './attachments/attachments.service.ts';
+import { claimActiveRun, type ConversationRow, findConversation, findConversationById, indexSearchDocument, nextRunNumber, touchConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
+import { findMessageByClientId, insertMessageOnce, type MessageRow, setMessageResponse } from '../../../adapters/db/repositories/agent/messages.repository.ts';
+import { findPendingAction, resolvePendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
+import { countQueuedRuns, findRun, insertRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import { finishStep, listSteps } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { Executor, Schema } from '../../../adapters/db/schema.ts';
+import type { AgentMessageKind } from '../../../adapters/db/tables/agent.tables.ts';
+import type { RunStatus } from '../../../domain/agent/run-status.ts';
+import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
+import { projectSettingsLayer } from '../../../domain/agent/project-content.ts';
+import { requestHash } from '../../../domain/canonical-json.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { findUserById } from '../../../adapters/db/repositories/users.repository.ts';
+import { spendableMicro } from '../../../domain/money.ts';
+import { newId } from '../../../domain/ids.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import type { AgentSettingsService } from '../settings/agent-settings.service.ts';
+import type { AgentWriter, TxEffects } from '../events/agent-writer.ts';
+import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import { parseMessage, type ParsedMessage } from './message-input.ts';
-import type { ProjectsService } from './projects.service.ts';
-import { moveRun } from './runs/run-lifecycle.ts';
-import { scheduleRun } from './runs/run-jobs.ts';
-import { canSteer, type RunSnapshot, steersOf } from './runs/run-snapshot.ts';
-import { messageCreated, runCreated } from '../../domain/agent/agent-events.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
+import { moveRun } from '../runs/run-lifecycle.ts';
+import { scheduleRun } from '../runs/run-jobs.ts';
+import { canSteer, type RunSnapshot, steersOf } from '../runs/run-snapshot.ts';
+import { messageCreated, runCreated } from '../../../domain/agent/agent-events.ts';
 
 export interface MessageAccepted {
   conversationId: string;

@@ -3,10 +3,10 @@
  * fields, shapes and sizes are refused with 400 naming the field, so that the body stored (and
  * hashed for clientMessageId retries) is always small and flat.
  */
-import { parseRunLimit } from '../../domain/agent/agent-settings.ts';
-import { checkOutputSchema, outputSchemaHash } from '../../domain/agent/output-schema.ts';
-import { checkWorkflowInput, findWorkflow, WORKFLOWS } from '../../domain/agent/workflows.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
+import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
+import { checkOutputSchema, outputSchemaHash } from '../../../domain/agent/output-schema.ts';
+import { checkWorkflowInput, findWorkflow, WORKFLOWS } from '../../../domain/agent/workflows.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
 
 export interface TextBlock {
   type: 'text';
