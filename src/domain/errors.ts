@@ -42,7 +42,7 @@ export type ErrorCode =
   | 'service_unavailable'
   | 'internal_error';
 
-const STATUS_AND_TYPE: Record<ErrorCode, readonly [number, string]> = {
+export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, string]>> = {
   invalid_input: [400, 'InvalidInput'],
   unauthorized: [401, 'unauthorized'],
   forbidden: [403, 'Forbidden'],

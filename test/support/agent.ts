@@ -97,7 +97,8 @@ export function clientFor(gw: TestGateway, key: string, userId: string): AgentCl
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.data as unknown as RunView;
     },
-    async waitFor(runId, statuses, timeoutMs = 20_000) {
+    // A bound on "eventually", not a measure: a loaded machine renders music slowly (a workflow waited 20 s in vain there).
+    async waitFor(runId, statuses, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       let view = await client.run(runId);
       while (!statuses.includes(view.status)) {

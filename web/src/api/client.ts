@@ -3,6 +3,7 @@
  * the browser, never readable here). Unsafe requests carry the session's CSRF token. No secret is part
  * of the bundle: the token arrives at run time from GET /api/v1/auth/session.
  */
+import { describeApiError } from './error-words.ts';
 let csrfToken: string | undefined;
 let onSessionEnded: (() => void) | undefined;
 
@@ -100,8 +101,9 @@ export async function requestData<T>(method: string, path: string, options: Requ
   return body.data;
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+/** What a person is told about a failed request (error-words.ts); the API's own message stays on the ApiError. */
+export function errorMessage(error: unknown, context?: 'admin'): string {
+  if (error instanceof ApiError) return describeApiError(error, context);
   if (error instanceof Error) return error.message;
   return String(error);
 }

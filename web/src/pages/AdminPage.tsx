@@ -26,7 +26,7 @@ export function AdminPage() {
       setNewUser({ email: '', balanceCents: '' });
       setUsersTick((t) => t + 1);
     } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
+      setMessage({ ok: false, text: errorMessage(e, 'admin') });
     }
   };
 
@@ -177,7 +177,7 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
       setTick((t) => t + 1);
       props.onChanged();
     } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
+      setMessage({ ok: false, text: errorMessage(e, 'admin') });
     }
   };
 
@@ -187,7 +187,7 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
       setMessage({ ok: true, text: isAdmin ? 'The user is now an administrator.' : 'The user is no longer an administrator.' });
       props.onChanged();
     } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
+      setMessage({ ok: false, text: errorMessage(e, 'admin') });
     }
   };
 

@@ -28,7 +28,7 @@ export function RedeemCodesSection() {
       setForm({ dollars: '', maxRedemptions: '1', expires: '', code: '', note: '' });
       setTick((t) => t + 1);
     } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
+      setMessage({ ok: false, text: errorMessage(e, 'admin') });
     }
   };
 
@@ -38,7 +38,7 @@ export function RedeemCodesSection() {
       setMessage({ ok: true, text: `Code …${code.codeHint} withdrawn.` });
       setTick((t) => t + 1);
     } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
+      setMessage({ ok: false, text: errorMessage(e, 'admin') });
     }
   };
 

@@ -11,6 +11,7 @@ import { PendingActionCard } from './PendingActionCard.tsx';
 import { WorkflowLauncher } from './WorkflowLauncher.tsx';
 import { RunPanel } from './RunPanel.tsx';
 import { useConversationEvents } from './useConversationEvents.ts';
+import { plainMessage } from '../../api/error-words.ts';
 
 const REFRESH_DELAY_MS = 120;
 
@@ -268,7 +269,7 @@ function threadItems(messages: ThreadMessage[], results: Record<string, RunResul
       text: answers.get(runId)?.text ?? result?.mainOutcome?.text,
       artifacts: result?.artifacts ?? [],
       run,
-      error: result?.error ? `${result.error.code}: ${result.error.message}` : undefined,
+      error: result?.error ? plainMessage(result.error.message) || 'The run failed.' : undefined,
       structured: result?.structuredResult === null ? undefined : result?.structuredResult,
       extractionError: result?.extraction?.status === 'failed' ? (result.extraction.error ?? 'extraction failed') : undefined,
     });

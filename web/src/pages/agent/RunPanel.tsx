@@ -4,6 +4,7 @@ import { ErrorNotice, TableScroll } from '../../components/common.tsx';
 import { formatMicroUsd, formatTime } from '../../format.ts';
 import { Link } from '../../router.tsx';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
+import { plainMessage } from '../../api/error-words.ts';
 
 /**
  * One run's details and controls: status, budget (settled + committed within the limit), stop, a new
@@ -101,7 +102,7 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
       ) : null}
       {run.error ? (
         <div className="notice notice-error" role="alert">
-          <strong>{run.error.code}:</strong> {run.error.message}
+          {plainMessage(run.error.message) || 'The run failed.'}
         </div>
       ) : null}
       {terminal ? null : (
