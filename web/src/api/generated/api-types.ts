@@ -1688,6 +1688,8 @@ export interface ApiResponses {
           id: string | null;
           agentConversationId?: string | null;
           checkoutId?: string | null;
+          /** chat_request: the model the request asked for */
+          model?: string | null;
         };
       }[];
       nextCursor: string | null;
