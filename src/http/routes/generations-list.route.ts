@@ -6,7 +6,7 @@ import { envelope, errorResponse } from '../schemas.ts';
 
 const itemSchema = {
   type: 'object',
-  required: ['taskId', 'model', 'type', 'status', 'costCents', 'costMicroUsd', 'refunded', 'prompt', 'files', 'errorMessage', 'createdTime', 'finishedTime'],
+  required: ['taskId', 'model', 'type', 'status', 'costCents', 'costMicroUsd', 'refunded', 'prompt', 'title', 'files', 'errorMessage', 'createdTime', 'finishedTime'],
   properties: {
     taskId: { type: 'string' },
     model: { type: 'string' },
@@ -16,6 +16,7 @@ const itemSchema = {
     costMicroUsd: { type: 'string', description: 'The same in micro-USD, a decimal integer string' },
     refunded: { type: 'boolean', description: 'A failed generation was refunded in full' },
     prompt: { type: ['string', 'null'], description: 'At most 300 characters' },
+    title: { type: ['string', 'null'], description: "A music generation's song titles (its tracks', distinct, joined by ' / '); null for images and videos" },
     files: {
       type: 'array',
       items: { type: 'object', required: ['fileUrl', 'fileType'], properties: { fileUrl: { type: 'string' }, fileType: { enum: ['image', 'video', 'music'] } } },

@@ -9,6 +9,7 @@ import {
   listUserHolds,
   type OpenRunRow,
 } from '../../adapters/db/ledger/account-ledger.repository.ts';
+import { chatRequestModelsOf } from '../../adapters/db/repositories/chat-request-models.repository.ts';
 import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -18,7 +19,8 @@ import type { LedgerEntry } from '../../ports/ledger.port.ts';
 /** What an entry is about, so a page can link to it. */
 export type LedgerLink =
   | { type: 'generation'; id: string; agentConversationId: string | null }
-  | { type: 'chat_request'; id: string; agentConversationId: string | null }
+  /** `model`: what the request asked for, so a page can name it (null when the request is not found). */
+  | { type: 'chat_request'; id: string; agentConversationId: string | null; model: string | null }
   | { type: 'topup'; id: string; checkoutId: string | null }
   | { type: 'redeem_code'; id: string }
   /** A paid storage charge: the reference names the quote or the renewed period. */
@@ -51,9 +53,14 @@ export class AccountLedgerService {
   async entries(userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LinkedEntry[]> {
     const rows = await listUserEntries(this.#db, userId, options);
     const operationRefs = rows.filter((r) => GENERATION_KINDS.has(r.kind) || CHAT_KINDS.has(r.kind)).map((r) => r.reference);
+    const chatRefs = rows.filter((r) => CHAT_KINDS.has(r.kind)).map((r) => r.reference);
     const sessions = rows.filter((r) => r.kind === 'topup_credit').map((r) => r.reference);
-    const [origins, checkouts] = await Promise.all([agentOriginsOf(this.#db, userId, [...new Set(operationRefs)]), checkoutIdsOf(this.#db, userId, sessions)]);
-    return rows.map((entry) => ({ entry, link: linkOf(entry, origins, checkouts) }));
+    const [origins, checkouts, models] = await Promise.all([
+      agentOriginsOf(this.#db, userId, [...new Set(operationRefs)]),
+      checkoutIdsOf(this.#db, userId, sessions),
+      chatRequestModelsOf(this.#db, userId, [...new Set(chatRefs)]),
+    ]);
+    return rows.map((entry) => ({ entry, link: linkOf(entry, { origins, checkouts, models }) }));
   }
 
   async snapshot(userId: string): Promise<AccountSnapshot> {
@@ -74,10 +81,16 @@ export class AccountLedgerService {
   }
 }
 
-function linkOf(entry: LedgerEntry, origins: Map<string, { conversationId: string }>, checkouts: Map<string, string>): LedgerLink {
+interface LinkSources {
+  origins: Map<string, { conversationId: string }>;
+  checkouts: Map<string, string>;
+  models: Map<string, string>;
+}
+
+function linkOf(entry: LedgerEntry, { origins, checkouts, models }: LinkSources): LedgerLink {
   const agentConversationId = origins.get(entry.reference)?.conversationId ?? null;
   if (GENERATION_KINDS.has(entry.kind)) return { type: 'generation', id: entry.reference, agentConversationId };
-  if (CHAT_KINDS.has(entry.kind)) return { type: 'chat_request', id: entry.reference, agentConversationId };
+  if (CHAT_KINDS.has(entry.kind)) return { type: 'chat_request', id: entry.reference, agentConversationId, model: models.get(entry.reference) ?? null };
   if (entry.kind === 'topup_credit') return { type: 'topup', id: entry.reference, checkoutId: checkouts.get(entry.reference) ?? null };
   // redeemReference(code id, user id): the code id has no colon.
   if (entry.kind === 'redeem_credit') return { type: 'redeem_code', id: entry.reference.split(':')[0] ?? entry.reference };

@@ -31,6 +31,8 @@ export interface GenerationListItem {
   refunded: boolean;
   /** The prompt, shortened to 300 characters (the detail endpoint has it whole). */
   prompt: string | null;
+  /** A music generation's song titles (its tracks', joined): what a list names it by. Null for other media. */
+  title: string | null;
   files: TaskStatusData['files'];
   errorMessage: string | null;
   createdTime: string;
@@ -80,11 +82,22 @@ export function presentListItem(row: TaskRow, blobs: BlobStore): GenerationListI
     costMicroUsd: String(row.cost_micro),
     refunded: row.status === 'failed',
     prompt,
+    title: songTitle(status.output),
     files: status.files,
     errorMessage: row.error_message,
     createdTime: status.createdTime,
     finishedTime: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
   };
+}
+
+/** The distinct titles of a music result's tracks, in order ("Rain" or "Rain / Rain (take 2)"). */
+export function songTitle(output: Record<string, unknown> | null): string | null {
+  if (!Array.isArray(output?.tracks)) return null;
+  const titles = output.tracks.flatMap((track: unknown) => {
+    const title = typeof track === 'object' && track !== null ? (track as { title?: unknown }).title : undefined;
+    return typeof title === 'string' && title.trim() !== '' ? [title.trim()] : [];
+  });
+  return titles.length > 0 ? [...new Set(titles)].join(' / ') : null;
 }
 
 function parseFilter(query: GenerationListQuery): GenerationFilter {

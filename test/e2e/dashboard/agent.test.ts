@@ -84,6 +84,13 @@ describe('agent page in a browser', { skip }, () => {
     await page.getByTestId('stream-state').getByText('Live').waitFor();
     await lastAnswer().getByText('Completed').waitFor({ timeout: 60_000 });
     assert.match((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /^Done\. Here is what I made:/);
+    // The reply names its files (issue 21, item 9): each art_… id is a link to the file in the thread, not an id.
+    assert.doesNotMatch((await lastAnswer().getByTestId('agent-answer-text').textContent()) ?? '', /art_/);
+    const imageRef = lastAnswer().getByTestId('agent-answer-text').getByRole('link', { name: 'image 1' });
+    assert.equal(await imageRef.locator('img').count(), 1, 'an image is linked with its thumbnail');
+    const target = ((await imageRef.getAttribute('href')) ?? '').slice(1);
+    assert.equal(await lastAnswer().locator(`figure[id="${target}"][data-artifact-type="image"]`).count(), 1, 'the link leads to the image in the thread');
+    await lastAnswer().getByTestId('agent-answer-text').getByRole('link', { name: 'video 1' }).waitFor();
     await page.waitForFunction(() => {
       const img = document.querySelector('[data-testid="agent-artifact"] img') as HTMLImageElement | null;
       return img?.complete && img.naturalWidth > 0;

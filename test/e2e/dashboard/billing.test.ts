@@ -145,6 +145,7 @@ describe('billing in a browser', { skip }, () => {
     assert.match((await rows.nth(0).textContent()) ?? '', /Generation/);
     assert.match((await rows.nth(1).textContent()) ?? '', /Top-up.*chk_.*\+\$25\.00\$28\.00/);
     assert.match((await rows.nth(2).textContent()) ?? '', /Redeem code.*rcode_.*\+\$3\.00\$3\.00/);
+    assert.equal(await rows.nth(2).getByRole('link', { name: /^rcode_/ }).getAttribute('href'), '#redeem-title', 'a redeem-code row links to the redeem form');
     await shoot('billing-05-ledger');
     await page.getByLabel('Show').selectOption({ label: 'Money in' });
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="ledger-table"] tbody tr').length === 2);

@@ -89,6 +89,12 @@ describe('the console in a browser', { skip }, () => {
     // The heading shows before the generation has loaded: wait for its tracks, then count them.
     await page.getByTestId('music-track').first().waitFor();
     assert.equal(await page.getByTestId('music-track').count(), 2, 'the detail page shows the tracks too');
+    // Named by its song (issue 21, item 9): the detail heading and the generations list card.
+    const song = ((await page.getByTestId('music-track').first().locator('.track-title').textContent()) ?? '').trim();
+    assert.match((await page.getByRole('heading', { level: 1 }).textContent()) ?? '', new RegExp(song.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const musicTaskId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    await go('/generations');
+    assert.match((await page.locator(`[data-task-id="${musicTaskId}"] .generation-title`).textContent()) ?? '', new RegExp(song.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     await page.goto(gw.url + (extend ?? ''));
     // The form fills from the link once the catalog has loaded: wait for it, do not race it.
     await page.waitForFunction(() => {

@@ -16,6 +16,13 @@ function duration(seconds: number | undefined): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** A music result named by its song: the distinct titles of its tracks (as the generations list names it), or undefined. */
+export function songTitleOf(output: Record<string, unknown> | null): string | undefined {
+  const tracks = Array.isArray(output?.tracks) ? (output.tracks as Track[]) : [];
+  const titles = [...new Set(tracks.map((t) => (typeof t.title === 'string' ? t.title.trim() : '')).filter((t) => t !== ''))];
+  return titles.length > 0 ? titles.join(' / ') : undefined;
+}
+
 /** The tracks of a music result: cover, title, tags, duration, lyrics, and the ids to extend or cover one. */
 export function MusicTracks(props: { taskId: string; model: string; output: Record<string, unknown> | null }) {
   const tracks = Array.isArray(props.output?.tracks) ? (props.output.tracks as Track[]) : [];

@@ -378,6 +378,7 @@ function LinkCell(props: { link: LedgerLink }) {
       · <Link to={`/agent/c/${encodeURIComponent(link.agentConversationId)}`}>agent conversation</Link>
     </>
   ) : null;
+  // Each row links to what it is about; the id stays beside the name for support questions.
   switch (link.type) {
     case 'generation':
       return (
@@ -391,14 +392,19 @@ function LinkCell(props: { link: LedgerLink }) {
     case 'chat_request':
       return (
         <>
-          <span className="mono">{link.id}</span>
+          {link.model ? <span data-testid="ledger-chat-model">{link.model}</span> : 'chat request'} <span className="mono small muted">{link.id}</span>
           {agent}
         </>
       );
     case 'topup':
       return <span className="mono">{link.checkoutId ?? link.id}</span>;
     case 'redeem_code':
-      return <span className="mono">{link.id}</span>;
+      // A user's codes have no page of their own: the link goes to the form they are redeemed with.
+      return (
+        <a href="#redeem-title" className="mono">
+          {link.id}
+        </a>
+      );
     case 'storage':
       return <Link to="/storage">storage plan</Link>;
     default:

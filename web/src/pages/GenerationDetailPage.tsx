@@ -3,7 +3,7 @@ import { ApiError, requestData } from '../api/client.ts';
 import type { GenerationDetail, WebhookDelivery } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
 import { KeepButton } from '../components/KeepButton.tsx';
-import { MusicTracks } from '../components/MusicTracks.tsx';
+import { MusicTracks, songTitleOf } from '../components/MusicTracks.tsx';
 import { formatCents, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -22,9 +22,10 @@ export function GenerationDetailPage(props: { id: string }) {
     return () => window.clearTimeout(timer);
   }, [g, reload]);
 
+  const song = g ? songTitleOf(g.output) : undefined;
   const notFound = detail.error instanceof ApiError && detail.error.status === 404 && !detail.error.isMissingEndpoint;
   return (
-    <Page title={g ? `Generation ${g.model}` : 'Generation'} actions={<Link to="/generations">All generations</Link>}>
+    <Page title={song ?? (g ? `Generation ${g.model}` : 'Generation')} actions={<Link to="/generations">All generations</Link>}>
       {notFound ? <p className="notice notice-error">No generation {props.id} in this account.</p> : <ErrorNotice error={detail.error} what="The generation could not be loaded" />}
       {!g && detail.loading ? <Loading /> : null}
       {g ? (

@@ -190,8 +190,9 @@ export function GenerationsPage() {
             </div>
             <div className="generation-body">
               <h2 className="generation-title">
-                <Link to={`/generations/${encodeURIComponent(g.taskId)}`}>{g.prompt ? g.prompt : g.taskId}</Link>
+                <Link to={`/generations/${encodeURIComponent(g.taskId)}`}>{g.title ?? (g.prompt ? g.prompt : g.taskId)}</Link>
               </h2>
+              {g.title && g.prompt ? <p className="generation-meta muted">{g.prompt}</p> : null}
               <p className="generation-meta">
                 <StatusBadge status={g.status} /> <span className="mono">{g.model}</span>
               </p>

@@ -26,6 +26,7 @@ export const accountLedgerEntrySchema: JsonSchema = {
         id: { type: ['string', 'null'] },
         agentConversationId: { type: ['string', 'null'] },
         checkoutId: { type: ['string', 'null'] },
+        model: { type: ['string', 'null'], description: 'chat_request: the model the request asked for' },
       },
     },
   },

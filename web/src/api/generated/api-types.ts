@@ -523,7 +523,7 @@ export interface ApiResponses {
   'GET /api/v1/generations': {
     code: number;
     data: {
-      items: {
+      items: ({
         taskId: string;
         model: string;
         type: 'IMAGE' | 'VIDEO' | 'MUSIC';
@@ -536,6 +536,8 @@ export interface ApiResponses {
         refunded: boolean;
         /** At most 300 characters */
         prompt: string | null;
+        /** A music generation's song titles (its tracks', distinct, joined by ' / '); null for images and videos */
+        title: string | null;
         files: {
           fileUrl: string;
           fileType: 'image' | 'video' | 'music';
@@ -543,7 +545,7 @@ export interface ApiResponses {
         errorMessage: string | null;
         createdTime: string;
         finishedTime: string | null;
-      }[];
+      })[];
       nextCursor: string | null;
     };
   };
@@ -1688,6 +1690,8 @@ export interface ApiResponses {
           id: string | null;
           agentConversationId?: string | null;
           checkoutId?: string | null;
+          /** chat_request: the model the request asked for */
+          model?: string | null;
         };
       }[];
       nextCursor: string | null;

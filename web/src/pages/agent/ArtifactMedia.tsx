@@ -1,12 +1,13 @@
 import { Link } from '../../router.tsx';
 import type { Artifact } from './agent-types.ts';
+import { artifactAnchor } from './ReplyText.tsx';
 
 /** An artifact shown in the thread: the image, a video player or an audio player, and its source. */
-export function ArtifactMedia(props: { artifact: Artifact; label: string }) {
-  const { artifact, label } = props;
+export function ArtifactMedia(props: { artifact: Artifact; name: string; label: string }) {
+  const { artifact, name, label } = props;
   const kind = artifact.contentType.split('/')[0] ?? artifact.type;
   return (
-    <figure className="preview agent-artifact" data-testid="agent-artifact" data-artifact-type={kind}>
+    <figure id={artifactAnchor(artifact.artifactId)} className="preview agent-artifact" data-testid="agent-artifact" data-artifact-type={kind}>
       {kind === 'image' ? (
         <img src={artifact.url} alt={label} loading="lazy" />
       ) : kind === 'video' ? (
@@ -17,7 +18,7 @@ export function ArtifactMedia(props: { artifact: Artifact; label: string }) {
         <audio src={artifact.url} controls preload="metadata" aria-label={label} />
       )}
       <figcaption className="small muted">
-        {artifact.type} · <span className="mono">{artifact.artifactId}</span>
+        <span title={artifact.artifactId}>{name}</span>
         {artifact.generationId ? (
           <>
             {' '}

@@ -8,6 +8,7 @@ import { ArtifactMedia } from './ArtifactMedia.tsx';
 import { ConversationActions } from './ConversationActions.tsx';
 import { Composer } from './Composer.tsx';
 import { PendingActionCard } from './PendingActionCard.tsx';
+import { ReplyText } from './ReplyText.tsx';
 import { WorkflowLauncher } from './WorkflowLauncher.tsx';
 import { RunPanel } from './RunPanel.tsx';
 import { useConversationEvents } from './useConversationEvents.ts';
@@ -199,7 +200,11 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
                 </button>
               </span>
               <div className="message-content" data-testid="agent-answer-text">
-                {item.text ?? streaming[item.runId] ?? (TERMINAL_RUN_STATUSES.has(item.status) ? '' : '…')}
+                {item.text !== undefined ? (
+                  <ReplyText text={item.text} artifacts={item.artifacts} labels={artifactLabels(item.artifacts)} />
+                ) : (
+                  (streaming[item.runId] ?? (TERMINAL_RUN_STATUSES.has(item.status) ? '' : '…'))
+                )}
               </div>
               {item.error ? <p className="small">{item.error}</p> : null}
               {item.structured !== undefined ? (
@@ -214,7 +219,7 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
               {item.artifacts.length ? (
                 <div className="agent-artifacts">
                   {item.artifacts.map((a, i) => (
-                    <ArtifactMedia key={a.artifactId} artifact={a} label={`Run ${item.run?.runNumber ?? ''}, ${a.type} ${i + 1}`} />
+                    <ArtifactMedia key={a.artifactId} artifact={a} name={artifactLabels(item.artifacts).get(a.artifactId) ?? a.type} label={`Run ${item.run?.runNumber ?? ''}, ${a.type} ${i + 1}`} />
                   ))}
                 </div>
               ) : null}
@@ -275,6 +280,19 @@ function threadItems(messages: ThreadMessage[], results: Record<string, RunResul
     });
   }
   return items;
+}
+
+/** What a run's files are called in its reply and captions: their kind and place ("image 1", "video 1"). */
+function artifactLabels(artifacts: Artifact[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  return new Map(
+    artifacts.map((a) => {
+      const kind = a.contentType.split('/')[0] || a.type;
+      const n = (counts.get(kind) ?? 0) + 1;
+      counts.set(kind, n);
+      return [a.artifactId, `${kind} ${n}`];
+    }),
+  );
 }
 
 function attachmentCount(message: ThreadMessage): number {
