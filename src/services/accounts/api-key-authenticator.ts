@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { findActiveKeyByHash, touchApiKeys } from '../../adapters/db/repositories/api-keys.repository.ts';
+import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import type { ApiKeyLimits } from '../../domain/api-key-limits.ts';
 import { hashApiKey, looksLikeApiKey } from '../../domain/api-key-format.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
@@ -8,6 +10,8 @@ import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
 export interface ApiKeyIdentity {
   keyId: string;
   userId: string;
+  /** Checked at the door (expiry, models, rates); the spend cap is the ledger's (migration 027). */
+  limits: ApiKeyLimits;
 }
 
 interface CacheEntry extends ApiKeyIdentity {
@@ -69,7 +73,7 @@ export class ApiKeyAuthenticator {
     if (hit) return hit;
     if (!looksLikeApiKey(key)) return undefined;
     const hash = hashApiKey(key);
-    const row = await findActiveKeyByHash(this.db, hash);
+    const row = await findActiveKeyByHash(this.db, hash, now);
     if (!row) {
       this.forget(hash);
       return undefined;
@@ -78,7 +82,10 @@ export class ApiKeyAuthenticator {
       this.cache.clear();
       this.byHash.clear();
     }
-    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS, verifiedAt: now, hash };
+    // An expiring key leaves the cache when it expires: from then on it is invalid (401).
+    const limits = limitsOfRow(row);
+    const expiresAt = Math.min(now + CACHE_TTL_MS, limits.expiresAt ?? Number.POSITIVE_INFINITY);
+    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, limits, expiresAt, verifiedAt: now, hash };
     this.cache.set(key, entry);
     this.byHash.set(hash, key);
     this.lastUsed.set(entry.keyId, now);
