@@ -124,4 +124,45 @@ describeEachMode('per-key limits', (ctx) => {
     const after = (cleared.body as { data: KeyData & { name: string } }).data;
     assert.deepEqual([after.name, after.limits.spendCapMicroUsd, after.limits.spendCapPeriod], ['renamed', null, null]);
   });
+
+  test('the model allow-list refuses other models with 403, in the route\'s own error shape', async () => {
+    const { key: owner } = await ctx.gw.createUser(10_000);
+    const limited = await createKey(ctx.gw, owner, { allowedModels: ['gpt-5.4-mini'] });
+    const media = await ctx.gw.api(limited.key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'not allowed' } });
+    assert.equal(media.status, 403, JSON.stringify(media.body));
+    assert.equal((media.body as { error: { code: string } }).error.code, 'forbidden');
+    const chat = await ctx.gw.api(limited.key, 'POST', '/api/v1/messages', { model: 'claude-haiku-4.5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(chat.status, 403, JSON.stringify(chat.body));
+    assert.equal((chat.body as { type: string }).type, 'error', 'the Anthropic error object');
+    const allowed = await ctx.gw.api(limited.key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 });
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+  });
+
+  test('requests per minute: 429 with Retry-After past the limit', async () => {
+    const { key: owner } = await ctx.gw.createUser(10_000);
+    const limited = await createKey(ctx.gw, owner, { requestsPerMinute: 3 });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await ctx.gw.api(limited.key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 }));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 429, 429],
+    );
+    const refused = answers[3];
+    assert.ok(refused);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.ok((refused.body as { error: { message: string } }).error.message.includes('per minute'));
+  });
+
+  test('concurrent generations: a burst past the limit is refused with 429', async () => {
+    const { key: owner } = await ctx.gw.createUser(100_000);
+    const limited = await createKey(ctx.gw, owner, { concurrentGenerations: 2 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ctx.gw.api(limited.key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: `burst ${i}` } })),
+    );
+    const passed = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 429);
+    assert.equal(passed + refused.length, 20);
+    assert.ok(passed >= 1 && refused.length > 0, `${passed} passed, ${refused.length} refused`);
+    assert.equal((refused[0]?.body as { error: { code: string } } | undefined)?.error.code, 'rate_limited');
+  });
 });

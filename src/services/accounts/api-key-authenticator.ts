@@ -39,6 +39,8 @@ export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly byHash = new Map<string, string>();
   private readonly lastUsed = new Map<string, number>();
+  /** The limits of the keys in the cache, by key id (the door reads them: key-door.ts). */
+  private readonly limitsById = new Map<string, ApiKeyLimits>();
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
 
@@ -81,6 +83,7 @@ export class ApiKeyAuthenticator {
     if (this.cache.size >= CACHE_MAX) {
       this.cache.clear();
       this.byHash.clear();
+      this.limitsById.clear();
     }
     // An expiring key leaves the cache when it expires: from then on it is invalid (401).
     const limits = limitsOfRow(row);
@@ -88,6 +91,7 @@ export class ApiKeyAuthenticator {
     const entry: CacheEntry = { keyId: row.id, userId: row.user_id, limits, expiresAt, verifiedAt: now, hash };
     this.cache.set(key, entry);
     this.byHash.set(hash, key);
+    this.limitsById.set(entry.keyId, limits);
     this.lastUsed.set(entry.keyId, now);
     return entry;
   }
@@ -97,7 +101,14 @@ export class ApiKeyAuthenticator {
     const key = this.byHash.get(keyHash);
     if (key === undefined) return;
     this.byHash.delete(keyHash);
+    const entry = this.cache.get(key);
+    if (entry) this.limitsById.delete(entry.keyId);
     this.cache.delete(key);
+  }
+
+  /** The limits of a key this process has in its cache; undefined when it must be read from the store. */
+  limitsOf(keyId: string): ApiKeyLimits | undefined {
+    return this.limitsById.get(keyId);
   }
 
   async flushLastUsed(): Promise<void> {
