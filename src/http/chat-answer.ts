@@ -74,7 +74,9 @@ export function chatTextRoute(chat: ChatService, endpoint: ChatEndpoint, heartbe
       const parsed = endpoint.parse(body);
       // The key's door limits (models, concurrency, rate); admitted until the response closes.
       return door.admit(caller.keyId, parsed.request.model, 'chat').then((release) => {
-        res.once('close', release);
+        // A client that left while it waited has closed already: no 'close' is coming.
+        if (res.closed) release();
+        else res.once('close', release);
         return answerChat(chat, caller, endpoint.protocol, parsed, res, streamHeaders, heartbeat, openStreams);
       });
     },
