@@ -31,6 +31,7 @@ import type { BlobStore } from './ports/blob-store.port.ts';
 import type { EventBus } from './ports/event-bus.port.ts';
 import { buildMediaProviders } from './providers/media-providers.ts';
 import { ApiKeyAuthenticator } from './services/accounts/api-key-authenticator.ts';
+import { KeyDoor } from './services/accounts/key-door.ts';
 import { ApiKeysService } from './services/accounts/api-keys.service.ts';
 import type { AppServices } from './services/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
@@ -150,6 +151,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     catalog,
     apiKeys,
     authenticator,
+    keyDoor: new KeyDoor(database.db, rateLimiter, authenticator),
     auth,
     signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'insufficient_balance'
+  | 'key_spend_cap_reached'
   | 'task_not_found'
   | 'not_found'
   | 'user_not_found'
@@ -47,6 +48,7 @@ export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, strin
   unauthorized: [401, 'unauthorized'],
   forbidden: [403, 'Forbidden'],
   insufficient_balance: [402, 'PaymentRequired'],
+  key_spend_cap_reached: [402, 'PaymentRequired'],
   task_not_found: [404, 'NotFound'],
   not_found: [404, 'NotFound'],
   user_not_found: [404, 'NotFound'],

@@ -49,7 +49,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   const chatLane = createChatLane({
     pipeline,
     // The same text routes the Fastify twins serve (routes/chat-completions.route.ts, routes/messages.route.ts).
-    routes: [CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT].map((endpoint) => chatTextRoute(services.chat, endpoint, chatHeartbeat, openStreams)),
+    routes: [CHAT_COMPLETIONS_ENDPOINT, MESSAGES_ENDPOINT].map((endpoint) => chatTextRoute(services.chat, endpoint, chatHeartbeat, openStreams, services.keyDoor)),
     metrics: services.metrics,
     closing: () => closing,
   });

@@ -13,6 +13,7 @@ import { createAnthropicStreamEncoder } from '../protocols/anthropic-messages/an
 import { parseOpenAiChatRequest } from '../protocols/openai-chat/openai-chat.parser.ts';
 import { renderOpenAiChatResponse } from '../protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamEncoder } from '../protocols/openai-chat/openai-stream.encoder.ts';
+import type { KeyDoor } from '../services/accounts/key-door.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
 import { LARGE_BODY_LIMIT } from './body-limits.ts';
 import type { OpenStreams } from './open-streams.ts';
@@ -64,12 +65,21 @@ export const MESSAGES_ENDPOINT: ChatEndpoint = {
 };
 
 /** A chat endpoint as a text route, on both paths: the body parsed by the endpoint's protocol, then answerChat. */
-export function chatTextRoute(chat: ChatService, endpoint: ChatEndpoint, heartbeat: SseHeartbeat, openStreams: OpenStreams): TextRoute {
+export function chatTextRoute(chat: ChatService, endpoint: ChatEndpoint, heartbeat: SseHeartbeat, openStreams: OpenStreams, door: KeyDoor): TextRoute {
   return {
     path: endpoint.path,
     errorFormat: endpoint.errorFormat,
     bodyLimit: endpoint.bodyLimit,
-    answer: (caller, body, res, streamHeaders) => answerChat(chat, caller, endpoint.protocol, endpoint.parse(body), res, streamHeaders, heartbeat, openStreams),
+    answer: (caller, body, res, streamHeaders) => {
+      const parsed = endpoint.parse(body);
+      // The key's door limits (models, concurrency, rate); admitted until the response closes.
+      return door.admit(caller.keyId, parsed.request.model, 'chat').then((release) => {
+        // A client that left while it waited has closed already: no 'close' is coming.
+        if (res.closed) release();
+        else res.once('close', release);
+        return answerChat(chat, caller, endpoint.protocol, parsed, res, streamHeaders, heartbeat, openStreams);
+      });
+    },
   };
 }
 

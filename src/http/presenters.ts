@@ -1,4 +1,6 @@
 import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
+import { limitsOfRow } from '../adapters/db/repositories/api-key-limits.mapping.ts';
+import type { ApiKeyLimits } from '../domain/api-key-limits.ts';
 import type { LedgerEntryRow } from '../adapters/db/ledger/ledger.repository.ts';
 import type { UserSummaryRow } from '../adapters/db/repositories/users.repository.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../domain/money.ts';
@@ -20,6 +22,18 @@ export function presentApiKey(key: ApiKeyRow) {
     createdAt: iso(key.created_at),
     lastUsedAt: iso(key.last_used_at),
     revokedAt: iso(key.revoked_at),
+    limits: presentLimits(limitsOfRow(key)),
+  };
+}
+
+export function presentLimits(limits: ApiKeyLimits) {
+  return {
+    spendCapMicroUsd: limits.spendCapMicro,
+    spendCapPeriod: limits.spendCapPeriod,
+    expiresAt: iso(limits.expiresAt),
+    allowedModels: limits.allowedModels === null ? null : [...limits.allowedModels],
+    requestsPerMinute: limits.requestsPerMinute,
+    concurrentGenerations: limits.concurrentGenerations,
   };
 }
 

@@ -1,4 +1,6 @@
 /** JSON Schemas shared by route docs and validation. */
+import { presentedLimitsSchema } from './api-key-limits.schema.ts';
+
 type JsonSchema = Record<string, unknown>;
 
 export const errorEnvelopeSchema: JsonSchema = {
@@ -54,7 +56,7 @@ export const userWithRoleSchema: JsonSchema = {
 
 export const apiKeySchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'],
+  required: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt', 'limits'],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
@@ -62,6 +64,8 @@ export const apiKeySchema: JsonSchema = {
     createdAt: { type: 'string', format: 'date-time' },
     lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
     revokedAt: { type: ['string', 'null'], format: 'date-time' },
+    limits: presentedLimitsSchema,
+    spendThisMonthMicroUsd: { type: 'integer', description: "What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys)" },
   },
 };
 

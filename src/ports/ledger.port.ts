@@ -34,6 +34,13 @@ export interface LedgerMovement {
   /** Positive adds money (credit, refund), negative takes it (debit, charge). */
   amountMicro: number;
   note?: string | null;
+  /**
+   * The API key the money is spent through (migration 027): a debit counts against the key's spend
+   * cap in the same transaction (refused with key_spend_cap_reached, nothing written), a refund gives
+   * it back to the key's rows of `keySpendAt` (the month of the debit it returns; default: now).
+   */
+  apiKeyId?: string | null;
+  keySpendAt?: number;
 }
 
 export interface PostedEntry {
@@ -58,7 +65,8 @@ export interface ChatHold {
 export interface LedgerBook {
   /**
    * Writes one entry and changes the balance by the same amount, in the caller's transaction. The
-   * balance never goes below what is held (insufficient_balance); a repeated (kind, reference) changes
+   * balance never goes below what is held (insufficient_balance), a debit through a key never takes
+   * the key's spend past its cap (key_spend_cap_reached); a repeated (kind, reference) changes
    * nothing and returns the first entry.
    */
   post(tx: StoreTransaction, movement: LedgerMovement, now?: number): Promise<PostedEntry>;
@@ -111,7 +119,7 @@ export interface ChatRequestOutcome {
 }
 
 /** What a hold did: a refusal writes nothing. */
-export type HoldResult = 'held' | 'insufficient_balance' | 'user_not_found';
+export type HoldResult = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'user_not_found';
 
 /**
  * What a settlement did: 'done'; 'taken' when the hold was gone (the crash job settled the request
@@ -132,7 +140,8 @@ export type SettleResult = 'done' | 'taken' | { uncollectedMicro: number };
 export interface ChatLedger {
   /**
    * Resolves once the hold is committed. Rejects with insufficient_balance (or user_not_found) when it
-   * does not fit; nothing is written then.
+   * does not fit, with key_spend_cap_reached when it does not fit in the key's cap (a hold counts
+   * against the cap until it settles); nothing is written then.
    */
   hold(request: NewChatRequest): Promise<void>;
   /**

@@ -14,6 +14,7 @@ import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from './agent/agent.module.ts';
 import type { StorageServices } from './storage/storage.module.ts';
 import type { ApiKeyAuthenticator } from './accounts/api-key-authenticator.ts';
+import type { KeyDoor } from './accounts/key-door.ts';
 import type { ApiKeysService } from './accounts/api-keys.service.ts';
 import type { BillingServices } from './billing/billing.module.ts';
 import type { AuthService } from './auth/auth.service.ts';
@@ -43,6 +44,8 @@ export interface AppServices {
   catalog: Catalog;
   apiKeys: ApiKeysService;
   authenticator: ApiKeyAuthenticator;
+  /** A key's model allow-list, concurrency and requests per minute, at the door of chat and media. */
+  keyDoor: KeyDoor;
   /** Dashboard accounts: sign-up, sign-in, sessions, password changes. */
   auth: AuthService;
   /** "Email me a sign-in link" (the way back in without the operator). */

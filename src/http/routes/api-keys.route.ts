@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
+import { type ApiKeyLimitsBody, apiKeyLimitsSchema, limitsChangeOf } from '../api-key-limits.schema.ts';
 import { presentApiKey } from '../presenters.ts';
 import { apiKeySchema, envelope, errorResponse, idParam } from '../schemas.ts';
 
-const nameBody = {
+const keyBody = {
   type: 'object',
   additionalProperties: false,
-  properties: { name: { type: 'string', maxLength: 100 } },
+  properties: { name: { type: 'string', maxLength: 100 }, limits: apiKeyLimitsSchema },
 };
+
+interface KeyBody {
+  name?: string;
+  limits?: ApiKeyLimitsBody;
+}
 
 /**
  * The caller's own API keys: list, create (the key is in this one response only), rename, revoke.
@@ -30,13 +36,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
     },
     handler: async (request) => {
       const keys = await services.apiKeys.list(authOf(request).userId);
-      return { code: 200, data: keys.map(presentApiKey) };
+      const spent = await services.apiKeys.spendThisMonth(keys.map((k) => k.id));
+      return { code: 200, data: keys.map((k) => ({ ...presentApiKey(k), spendThisMonthMicroUsd: spent.get(k.id) ?? 0 })) };
     },
   });
 
   app.post('/api/v1/keys', {
     onRequest: auth,
-    schema: { body: nameBody },
+    schema: { body: keyBody },
     config: {
       docs: {
         summary: 'Create an API key',
@@ -46,24 +53,32 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: AppServices
       },
     },
     handler: async (request) => {
-      const body = (request.body ?? {}) as { name?: string };
-      const created = await services.apiKeys.create(authOf(request).userId, body.name);
-      return { code: 200, data: { ...presentApiKey(created.row), key: created.key } };
+      const body = (request.body ?? {}) as KeyBody;
+      const created = await services.apiKeys.create(authOf(request).userId, body.name, Date.now(), limitsChangeOf(body.limits));
+      return { code: 200, data: { ...presentApiKey(created.row), spendThisMonthMicroUsd: 0, key: created.key } };
     },
   });
 
   app.patch('/api/v1/keys/:keyId', {
     onRequest: auth,
-    schema: { params: idParam('keyId', 'API key id'), body: { ...nameBody, required: ['name'] } },
+    schema: { params: idParam('keyId', 'API key id'), body: keyBody },
     config: {
-      docs: { summary: 'Rename an API key', tags: ['Account'], auth: 'apiKey', responses: { 200: { description: 'Renamed' }, 404: errorResponse('No such key') } },
+      docs: {
+        summary: 'Rename an API key or change its limits (absent: unchanged, null: removed)',
+        tags: ['Account'],
+        auth: 'apiKey',
+        responses: { 200: { description: 'Changed', schema: envelope(apiKeySchema) }, 400: errorResponse('Invalid name or limits'), 404: errorResponse('No such key') },
+      },
     },
     handler: async (request) => {
       const { keyId } = request.params as { keyId: string };
       const { userId } = authOf(request);
-      await services.apiKeys.rename(userId, keyId, (request.body as { name: string }).name);
+      const body = (request.body ?? {}) as KeyBody;
+      await services.apiKeys.update(userId, keyId, { name: body.name, limits: limitsChangeOf(body.limits) });
       const key = (await services.apiKeys.list(userId)).find((k) => k.id === keyId);
-      return { code: 200, data: key ? presentApiKey(key) : null };
+      if (!key) return { code: 200, data: null };
+      const spent = await services.apiKeys.spendThisMonth([key.id]);
+      return { code: 200, data: { ...presentApiKey(key), spendThisMonthMicroUsd: spent.get(key.id) ?? 0 } };
     },
   });
 

@@ -8,7 +8,7 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
 
 /** OpenAI's chat-completions protocol, for every text model; errors as OpenAI error objects. */
 export function registerChatCompletionsRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
-  registerTextRoute(app, chatTextRoute(services.chat, CHAT_COMPLETIONS_ENDPOINT, heartbeat, openStreams), services.authenticator, {
+  registerTextRoute(app, chatTextRoute(services.chat, CHAT_COMPLETIONS_ENDPOINT, heartbeat, openStreams, services.keyDoor), services.authenticator, {
     summary: 'Chat completion (OpenAI protocol), any text model; `stream: true` for server-sent events',
     description:
       'The OpenAI chat-completions protocol: point an OpenAI SDK at `{base_url}/api/v1`. Reserves the most the request can cost (prompt estimate + capped max output) before the call and settles the exact cost from the provider\'s usage. Errors are OpenAI error objects; `error.code` is one of our codes.',

@@ -45,6 +45,8 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
     handler: async (request) => {
       const key = request.headers['idempotency-key'];
       if (Array.isArray(key)) throw invalidInput('send one Idempotency-Key header', 'Idempotency-Key');
+      const model = (request.body as { model?: unknown } | undefined)?.model;
+      const release = await services.keyDoor.admit(authOf(request).keyId, typeof model === 'string' ? model : undefined, 'media');
       const { task } = await createGeneration(
         {
           db: services.database.db,
@@ -62,7 +64,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
         request.body,
         key,
         authOf(request).keyId ?? null,
-      );
+      ).finally(release);
       return { code: 200, data: { taskId: task.id, status: task.status, createdAt: new Date(task.created_at).toISOString() } };
     },
   });

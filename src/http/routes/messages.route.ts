@@ -12,7 +12,7 @@ import { chatErrorResponse, chatRequestBodyDoc } from './chat-route.docs.ts';
  * `anthropic-version` is accepted (the canonical model covers the versions the SDKs send).
  */
 export function registerMessagesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
-  registerTextRoute(app, chatTextRoute(services.chat, MESSAGES_ENDPOINT, heartbeat, openStreams), services.authenticator, {
+  registerTextRoute(app, chatTextRoute(services.chat, MESSAGES_ENDPOINT, heartbeat, openStreams, services.keyDoor), services.authenticator, {
     summary: 'Message (Anthropic protocol), Claude models; `stream: true` for server-sent events',
     description:
       'The Anthropic messages protocol: point an Anthropic SDK at `{base_url}/api` (it appends `/v1/messages`). Authenticate with `x-api-key` or `Authorization: Bearer`. Billing as for chat completions. Errors are Anthropic error objects; `error.code` is one of our codes.',

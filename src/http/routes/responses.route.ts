@@ -61,7 +61,7 @@ const requestBodyDoc = {
 
 export function registerResponsesRoute(app: FastifyInstance, services: AppServices, heartbeat: SseHeartbeat, openStreams: OpenStreams): void {
   // The chat service's pipeline, as for chat completions; not on the chat lane (a plain Fastify route).
-  registerTextRoute(app, chatTextRoute(services.chat, RESPONSES_ENDPOINT, heartbeat, openStreams), services.authenticator, {
+  registerTextRoute(app, chatTextRoute(services.chat, RESPONSES_ENDPOINT, heartbeat, openStreams, services.keyDoor), services.authenticator, {
         summary: 'Response (OpenAI Responses protocol), any text model; `stream: true` for typed server-sent events',
         description:
           'The OpenAI Responses protocol: point an OpenAI SDK (or the Vercel AI SDK\'s `openai()`, the OpenAI Agents SDK, LangChain with `useResponsesApi`) at `{base_url}/api/v1`. Translated into the chat request and billed as chat completions: the most the request can cost is reserved before the call and the exact cost settled from the provider\'s usage. Nothing is stored. Errors are OpenAI error objects.',

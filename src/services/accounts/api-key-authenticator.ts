@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { findActiveKeyByHash, touchApiKeys } from '../../adapters/db/repositories/api-keys.repository.ts';
+import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import type { ApiKeyLimits } from '../../domain/api-key-limits.ts';
 import { hashApiKey, looksLikeApiKey } from '../../domain/api-key-format.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
@@ -8,6 +10,8 @@ import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
 export interface ApiKeyIdentity {
   keyId: string;
   userId: string;
+  /** Checked at the door (expiry, models, rates); the spend cap is the ledger's (migration 027). */
+  limits: ApiKeyLimits;
 }
 
 interface CacheEntry extends ApiKeyIdentity {
@@ -35,6 +39,8 @@ export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly byHash = new Map<string, string>();
   private readonly lastUsed = new Map<string, number>();
+  /** The limits of the keys in the cache, by key id (the door reads them: key-door.ts). */
+  private readonly limitsById = new Map<string, ApiKeyLimits>();
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
 
@@ -69,7 +75,7 @@ export class ApiKeyAuthenticator {
     if (hit) return hit;
     if (!looksLikeApiKey(key)) return undefined;
     const hash = hashApiKey(key);
-    const row = await findActiveKeyByHash(this.db, hash);
+    const row = await findActiveKeyByHash(this.db, hash, now);
     if (!row) {
       this.forget(hash);
       return undefined;
@@ -77,10 +83,15 @@ export class ApiKeyAuthenticator {
     if (this.cache.size >= CACHE_MAX) {
       this.cache.clear();
       this.byHash.clear();
+      this.limitsById.clear();
     }
-    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, expiresAt: now + CACHE_TTL_MS, verifiedAt: now, hash };
+    // An expiring key leaves the cache when it expires: from then on it is invalid (401).
+    const limits = limitsOfRow(row);
+    const expiresAt = Math.min(now + CACHE_TTL_MS, limits.expiresAt ?? Number.POSITIVE_INFINITY);
+    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, limits, expiresAt, verifiedAt: now, hash };
     this.cache.set(key, entry);
     this.byHash.set(hash, key);
+    this.limitsById.set(entry.keyId, limits);
     this.lastUsed.set(entry.keyId, now);
     return entry;
   }
@@ -90,7 +101,14 @@ export class ApiKeyAuthenticator {
     const key = this.byHash.get(keyHash);
     if (key === undefined) return;
     this.byHash.delete(keyHash);
+    const entry = this.cache.get(key);
+    if (entry) this.limitsById.delete(entry.keyId);
     this.cache.delete(key);
+  }
+
+  /** The limits of a key this process has in its cache; undefined when it must be read from the store. */
+  limitsOf(keyId: string): ApiKeyLimits | undefined {
+    return this.limitsById.get(keyId);
   }
 
   async flushLastUsed(): Promise<void> {

@@ -148,7 +148,7 @@ export async function prepareGeneration(
  * fit), the task row and its first job. Wake `firstQueueOf(task)` after the commit.
  */
 export async function writePaidTask(tx: Executor, queue: WorkQueue, task: TaskRow): Promise<void> {
-  await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model }, task.created_at);
+  await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model, apiKeyId: task.api_key_id }, task.created_at);
   await insertTask(tx, task);
   await queue.enqueue(tx, newJob('task', { taskId: task.id, provider: firstQueueOf(task) }, task.created_at));
 }

@@ -27,7 +27,7 @@ export async function failTask(
     if (task.cost_micro > 0) await ledgerBook.lockAccount(tx, task.user_id);
     if (!(await transitionTask(tx, task.id, 'failed', changes))) return false;
     if (task.cost_micro > 0) {
-      await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed' }, now);
+      await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed', apiKeyId: task.api_key_id, keySpendAt: task.created_at }, now);
     }
     await onTerminal(tx, { ...task, ...changes, status: 'failed' });
     await alsoInTx?.(tx);

@@ -11,6 +11,7 @@ const WORDS: Record<ErrorCode | 'network_error', string> = {
   unauthorized: 'You are signed out. Sign in again to continue.',
   forbidden: 'You are not allowed to do that.',
   insufficient_balance: 'Your balance is too low for this. Add funds on the Billing page.',
+  key_spend_cap_reached: 'This API key has reached its spending limit. Raise the limit on the Keys page, or use another key.',
   task_not_found: 'That generation no longer exists.',
   not_found: 'That no longer exists, or the link is wrong.',
   user_not_found: 'No such user.',

@@ -3,6 +3,7 @@ import { errorMessage, requestData } from '../api/client.ts';
 import type { ApiKey, NewApiKey } from '../api/index.ts';
 import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatTime, relativeTime } from '../format.ts';
+import { KeyLimits } from './keys/KeyLimits.tsx';
 
 /** Create (the key is shown once), name, revoke, and see when each key was last used. */
 export function KeysPage() {
@@ -201,6 +202,7 @@ export function KeysPage() {
           ) : null}
         </section>
       ) : null}
+      {keys.data ? <KeyLimits keys={active} onChanged={keys.reload} /> : null}
     </Page>
   );
 }

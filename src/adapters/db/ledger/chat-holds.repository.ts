@@ -6,6 +6,7 @@
  * release a hold.
  */
 import { sql } from 'kysely';
+import { moveKeySpend } from './api-key-spend.repository.ts';
 import type { ChatHold } from '../../../ports/ledger.port.ts';
 import type { Executor } from '../schema.ts';
 import type { ChatRequestsTable } from '../tables/chat.tables.ts';
@@ -36,6 +37,7 @@ export async function abandonChatHold(db: Executor, hold: StaleChatHold, now: nu
     .set({ held_micro: sql<number>`held_micro - ${hold.hold_micro}` })
     .where('id', '=', hold.user_id)
     .execute();
+  if (hold.api_key_id !== null) await moveKeySpend(db, hold.api_key_id, hold.created_at, { spentMicro: 0, heldMicro: -hold.hold_micro }, false);
   await db
     .insertInto('chat_requests')
     .values({

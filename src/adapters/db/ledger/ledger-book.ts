@@ -9,6 +9,7 @@ import { assertMicro } from '../../../domain/money.ts';
 import type { LedgerBook, LedgerEntry, LedgerMovement, PostedEntry } from '../../../ports/ledger.port.ts';
 import { findUserById } from '../repositories/users.repository.ts';
 import { type Executor, executorOf } from '../schema.ts';
+import { moveKeySpend } from './api-key-spend.repository.ts';
 import { abandonChatHold } from './chat-holds.repository.ts';
 import { applyGuardedBalanceChange, findEntry, insertEntryOnce, lockAccount } from './ledger.repository.ts';
 
@@ -27,6 +28,14 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
     if (!user) throw new AppError('user_not_found', `user ${movement.userId} not found`);
     throw new AppError('insufficient_balance', 'insufficient balance for this request');
   }
+  // After the user's row (the lock order of every money transaction); a refusal undoes the balance.
+  const keyId = movement.apiKeyId ?? null;
+  const keyDelta = { spentMicro: -movement.amountMicro, heldMicro: 0 };
+  const keyAt = movement.keySpendAt ?? now;
+  if (keyId !== null && movement.amountMicro !== 0 && !(await moveKeySpend(tx, keyId, keyAt, keyDelta, movement.amountMicro < 0))) {
+    await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
+    throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
+  }
   const entry: LedgerEntry = {
     id: newId('led', now),
     user_id: movement.userId,
@@ -44,6 +53,7 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
   if (existing.id === entry.id) return { entry, created: true };
   // Written before: undo our change (the row is still ours in this transaction) and replay the first.
   await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
+  if (keyId !== null && movement.amountMicro !== 0) await moveKeySpend(tx, keyId, keyAt, { spentMicro: movement.amountMicro, heldMicro: 0 }, false);
   return { entry: existing, created: false };
 }
 

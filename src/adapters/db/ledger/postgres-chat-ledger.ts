@@ -13,6 +13,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { AppError } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
+import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import type { ChatLedger, ChatRequestOutcome, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
 import type { Schema } from '../schema.ts';
 import { LedgerQueue, type Queued } from './ledger-queue.ts';
@@ -20,7 +21,7 @@ import { LedgerQueue, type Queued } from './ledger-queue.ts';
 /** An operation as chat_ledger_apply reads it (see the migration). */
 type ApplyOperation = Record<string, string | number | null>;
 /** Its reply: a hold's outcome, 'taken', or the amount a settlement charged. */
-type ApplyReply = 'held' | 'insufficient_balance' | 'user_not_found' | 'taken' | number;
+type ApplyReply = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'user_not_found' | 'taken' | number;
 
 const APPLY = 'select chat_ledger_apply($1::jsonb) as replies';
 /** Batches in flight at once (two users' batches can run side by side; one user's wait for each other). */
@@ -38,6 +39,7 @@ export class PostgresChatLedger implements ChatLedger {
   async hold(r: NewChatRequest): Promise<void> {
     const reply = await this.#queue.submit({ kind: 'hold', ...held(r) });
     if (reply === 'insufficient_balance') throw new AppError('insufficient_balance', 'insufficient balance for this request');
+    if (reply === 'key_spend_cap_reached') throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
     if (reply === 'user_not_found') throw new AppError('user_not_found', `user ${r.userId} not found`);
   }
 
@@ -101,5 +103,5 @@ export class PostgresChatLedger implements ChatLedger {
 }
 
 function held(r: NewChatRequest): ApplyOperation {
-  return { id: r.id, user: r.userId, key: r.apiKeyId, model: r.model, protocol: r.protocol, stream: r.stream ? 1 : 0, hold: r.holdMicro, now: r.now };
+  return { id: r.id, user: r.userId, key: r.apiKeyId, model: r.model, protocol: r.protocol, stream: r.stream ? 1 : 0, hold: r.holdMicro, now: r.now, month: spendMonthOf(r.now) };
 }

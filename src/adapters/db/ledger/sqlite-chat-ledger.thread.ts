@@ -68,6 +68,7 @@ export class SqliteChatLedgerThread implements ChatLedger {
     }
     if (result !== 'held') this.#open--;
     if (result === 'insufficient_balance') throw new AppError('insufficient_balance', 'insufficient balance for this request');
+    if (result === 'key_spend_cap_reached') throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
     if (result === 'user_not_found') throw new AppError('user_not_found', `user ${request.userId} not found`);
   }
 

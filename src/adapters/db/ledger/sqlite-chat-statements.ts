@@ -8,6 +8,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { LedgerKind } from '../../../domain/ledger/ledger-kinds.ts';
+import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import { collectable } from '../../../domain/ledger/settlement.ts';
 import type { ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
 
@@ -60,6 +61,17 @@ const ACCOUNT = 'select balance_micro, held_micro from users where id = ?';
 /** ?1 hold, ?2 collected, ?3 user: the charge above what the balance covers, after computing what it does. */
 const CHARGE_COLLECTED = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 returning balance_micro';
 const INSERT_REQUEST = `insert into chat_requests (${REQUEST_COLUMNS}) values (${REQUEST_COLUMNS.split(',').map(() => '?').join(', ')})`;
+/** The key's spend rows (migration 027; api-key-spend.repository.ts has the rules). ?1 key, ?2 month. */
+const ENSURE_KEY_ROWS = "insert into api_key_spend (key_id, period) values (?1, 'total'), (?1, ?2) on conflict do nothing";
+const KEY_CAP_ROW = "select case when spend_cap_period = 'month' then ?2 else 'total' end as row from api_keys where id = ?1";
+/** ?1 key, ?2 period, ?3 spent delta, ?4 held delta, ?5 guarded (1) or not (0). */
+const MOVE_KEY_ROW =
+  'update api_key_spend set spent_micro = spent_micro + ?3, held_micro = held_micro + ?4 where key_id = ?1 and period = ?2 and (?5 = 0 or spent_micro + held_micro + ?3 + ?4 <= coalesce((select spend_cap_micro from api_keys where id = ?1), 9000000000000000000))';
+/** ?1 key, ?2 month, ?3 the hold being released: what the cap leaves for its settlement (no row: no cap). */
+const KEY_CAP_ROOM =
+  "select k.spend_cap_micro - (s.spent_micro + s.held_micro - ?3) as room from api_keys k join api_key_spend s on s.key_id = k.id and s.period = case when k.spend_cap_period = 'month' then ?2 else 'total' end where k.id = ?1 and k.spend_cap_micro is not null";
+/** ?1 hold, ?2 user: gives back a reservation the key's cap refused. */
+const UNRESERVE = 'update users set held_micro = held_micro - ?1 where id = ?2';
 const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?)`;
 
 export class SqliteChatStatements {
@@ -72,6 +84,11 @@ export class SqliteChatStatements {
   readonly #chargeCollected: StatementSync;
   readonly #insertRequest: StatementSync;
   readonly #insertEntry: StatementSync;
+  readonly #ensureKeyRows: StatementSync;
+  readonly #keyCapRow: StatementSync;
+  readonly #moveKeyRow: StatementSync;
+  readonly #keyCapRoom: StatementSync;
+  readonly #unreserve: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#reserve = db.prepare(RESERVE);
@@ -83,11 +100,20 @@ export class SqliteChatStatements {
     this.#chargeCollected = db.prepare(CHARGE_COLLECTED);
     this.#insertRequest = db.prepare(INSERT_REQUEST);
     this.#insertEntry = db.prepare(INSERT_ENTRY);
+    this.#ensureKeyRows = db.prepare(ENSURE_KEY_ROWS);
+    this.#keyCapRow = db.prepare(KEY_CAP_ROW);
+    this.#moveKeyRow = db.prepare(MOVE_KEY_ROW);
+    this.#keyCapRoom = db.prepare(KEY_CAP_ROOM);
+    this.#unreserve = db.prepare(UNRESERVE);
   }
 
   /** The hold; a refusal writes nothing. */
   hold(r: NewChatRequest): HoldResult {
     if (this.#reserve.run(r.holdMicro, r.userId).changes !== 1) return this.#userExists.get(r.userId) === undefined ? 'user_not_found' : 'insufficient_balance';
+    if (r.apiKeyId !== null && !this.#moveKeySpend(r.apiKeyId, spendMonthOf(r.now), 0, r.holdMicro, true)) {
+      this.#unreserve.run(r.holdMicro, r.userId);
+      return 'key_spend_cap_reached';
+    }
     this.#insertHold.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
     return 'held';
   }
@@ -95,7 +121,10 @@ export class SqliteChatStatements {
   /** The settlement of the request held as `r`; `entryId` names its ledger entry. */
   settle(r: NewChatRequest, o: ChatRequestOutcome, note: string, entryId: string): SettleResult {
     if (this.#deleteHold.run(r.id).changes !== 1) return 'taken';
-    const cost = o.costMicro;
+    const month = spendMonthOf(r.now);
+    // Never more than the key's cap leaves: the rest is recorded as uncollected, as above the balance.
+    const room = r.apiKeyId === null ? undefined : (this.#keyCapRoom.get(r.apiKeyId, month, r.holdMicro) as { room: number } | undefined);
+    const cost = room === undefined ? o.costMicro : Math.min(o.costMicro, Math.max(0, Number(room.room)));
     let charged = this.#charge.get(r.holdMicro, cost, r.userId) as { balance_micro: number } | undefined;
     let collected = cost;
     if (charged === undefined) {
@@ -104,10 +133,20 @@ export class SqliteChatStatements {
       collected = collectable({ balanceMicro: Number(account.balance_micro), heldMicro: Number(account.held_micro) }, r.holdMicro, cost);
       charged = this.#chargeCollected.get(r.holdMicro, collected, r.userId) as { balance_micro: number };
     }
-    this.#insertRequest.run(...requestRow(r, o, collected, cost - collected));
+    if (r.apiKeyId !== null) this.#moveKeySpend(r.apiKeyId, month, collected, -r.holdMicro, false);
+    this.#insertRequest.run(...requestRow(r, o, collected, o.costMicro - collected));
     // A plain insert: the reference is this request's own id and the hold's compare-and-set admits one
     // writer, so a duplicate can only be a bug; its constraint error rolls the transaction back.
     if (collected > 0) this.#insertEntry.run(entryId, r.userId, r.id, -collected, Number(charged.balance_micro), note, o.finishedAt);
-    return collected === cost ? 'done' : { uncollectedMicro: cost - collected };
+    return collected === o.costMicro ? 'done' : { uncollectedMicro: o.costMicro - collected };
+  }
+
+  /** Moves the key's rows of 'total' and `month`; `guarded`: only within the cap. False when refused. */
+  #moveKeySpend(keyId: string, month: string, spentDelta: number, heldDelta: number, guarded: boolean): boolean {
+    this.#ensureKeyRows.run(keyId, month);
+    const capRow = (this.#keyCapRow.get(keyId, month) as { row: string } | undefined)?.row ?? 'total';
+    if (this.#moveKeyRow.run(keyId, capRow, spentDelta, heldDelta, guarded ? 1 : 0).changes !== 1) return false;
+    this.#moveKeyRow.run(keyId, capRow === 'total' ? month : 'total', spentDelta, heldDelta, 0);
+    return true;
   }
 }

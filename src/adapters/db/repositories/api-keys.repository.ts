@@ -7,8 +7,15 @@ export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> 
   await db.insertInto('api_keys').values(row).execute();
 }
 
-export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+/** The key of this hash, unless it is revoked or expired at `now`. */
+export async function findActiveKeyByHash(db: Executor, keyHash: string, now: number = Date.now()): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
 }
 
 export async function findApiKey(db: Executor, id: string): Promise<ApiKeyRow | undefined> {
@@ -40,6 +47,13 @@ export async function touchApiKeys(db: Executor, lastUsed: ReadonlyMap<string, n
 
 export async function renameApiKey(db: Executor, id: string, userId: string, name: string): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Changes a key's name and limit columns; false when the user has no such key. */
+export async function updateApiKey(db: Executor, id: string, userId: string, changes: Partial<Omit<ApiKeyRow, 'id' | 'user_id' | 'key_hash' | 'prefix' | 'created_at'>>): Promise<boolean> {
+  if (Object.keys(changes).length === 0) return (await db.selectFrom('api_keys').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+  const result = await db.updateTable('api_keys').set(changes).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -31,6 +31,23 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** Per-key limits (migration 027), each null when the key has none. */
+  spend_cap_micro: number | null;
+  /** 'total' or 'month' (calendar month, UTC); set with the cap. */
+  spend_cap_period: string | null;
+  expires_at: number | null;
+  /** A JSON array of model names the key may use. */
+  allowed_models: string | null;
+  rpm_limit: number | null;
+  concurrency_limit: number | null;
+}
+
+/** What a key spent and holds in a period: 'total', or a calendar month 'YYYY-MM' (migration 027). */
+export interface ApiKeySpendTable {
+  key_id: string;
+  period: string;
+  spent_micro: number;
+  held_micro: number;
 }
 
 export interface LedgerEntriesTable {
@@ -64,6 +81,7 @@ export interface SchemaMigrationsTable {
 export interface FoundationTables {
   users: UsersTable;
   api_keys: ApiKeysTable;
+  api_key_spend: ApiKeySpendTable;
   ledger_entries: LedgerEntriesTable;
   idempotency_records: IdempotencyRecordsTable;
   schema_migrations: SchemaMigrationsTable;

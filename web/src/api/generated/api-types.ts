@@ -105,6 +105,22 @@ export interface ApiResponses {
       createdAt: string;
       lastUsedAt: string | null;
       revokedAt: string | null;
+      limits: {
+        /** Spend cap in micro-USD (holds of running requests count against it) */
+        spendCapMicroUsd: number | null;
+        /** 'total' (default) or 'month' (calendar month, UTC) */
+        spendCapPeriod: 'total' | 'month' | null;
+        /** After this instant the key is invalid (401) */
+        expiresAt: string | null;
+        /** The only models the key may use (403 otherwise) */
+        allowedModels: string[] | null;
+        /** Requests per minute (429 with Retry-After) */
+        requestsPerMinute: number | null;
+        /** Generations and chat requests running at once (429) */
+        concurrentGenerations: number | null;
+      };
+      /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+      spendThisMonthMicroUsd?: number;
     }[];
   };
   /** Create an API key */
@@ -118,8 +134,53 @@ export interface ApiResponses {
       createdAt: string;
       lastUsedAt: string | null;
       revokedAt: string | null;
+      limits: {
+        /** Spend cap in micro-USD (holds of running requests count against it) */
+        spendCapMicroUsd: number | null;
+        /** 'total' (default) or 'month' (calendar month, UTC) */
+        spendCapPeriod: 'total' | 'month' | null;
+        /** After this instant the key is invalid (401) */
+        expiresAt: string | null;
+        /** The only models the key may use (403 otherwise) */
+        allowedModels: string[] | null;
+        /** Requests per minute (429 with Retry-After) */
+        requestsPerMinute: number | null;
+        /** Generations and chat requests running at once (429) */
+        concurrentGenerations: number | null;
+      };
+      /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+      spendThisMonthMicroUsd?: number;
       /** Shown only in this response */
       key: string;
+    };
+  };
+  /** Rename an API key or change its limits (absent: unchanged, null: removed) */
+  'PATCH /api/v1/keys/{keyId}': {
+    code: number;
+    data: {
+      id: string;
+      name: string;
+      /** First characters of the key */
+      prefix: string;
+      createdAt: string;
+      lastUsedAt: string | null;
+      revokedAt: string | null;
+      limits: {
+        /** Spend cap in micro-USD (holds of running requests count against it) */
+        spendCapMicroUsd: number | null;
+        /** 'total' (default) or 'month' (calendar month, UTC) */
+        spendCapPeriod: 'total' | 'month' | null;
+        /** After this instant the key is invalid (401) */
+        expiresAt: string | null;
+        /** The only models the key may use (403 otherwise) */
+        allowedModels: string[] | null;
+        /** Requests per minute (429 with Retry-After) */
+        requestsPerMinute: number | null;
+        /** Generations and chat requests running at once (429) */
+        concurrentGenerations: number | null;
+      };
+      /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+      spendThisMonthMicroUsd?: number;
     };
   };
   /** Revoke an API key (takes effect at once, in every process) */
@@ -133,6 +194,22 @@ export interface ApiResponses {
       createdAt: string;
       lastUsedAt: string | null;
       revokedAt: string | null;
+      limits: {
+        /** Spend cap in micro-USD (holds of running requests count against it) */
+        spendCapMicroUsd: number | null;
+        /** 'total' (default) or 'month' (calendar month, UTC) */
+        spendCapPeriod: 'total' | 'month' | null;
+        /** After this instant the key is invalid (401) */
+        expiresAt: string | null;
+        /** The only models the key may use (403 otherwise) */
+        allowedModels: string[] | null;
+        /** Requests per minute (429 with Retry-After) */
+        requestsPerMinute: number | null;
+        /** Generations and chat requests running at once (429) */
+        concurrentGenerations: number | null;
+      };
+      /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+      spendThisMonthMicroUsd?: number;
     };
   };
   /** Every model with its parameters and prices */
@@ -1531,6 +1608,22 @@ export interface ApiResponses {
     createdAt: string;
     lastUsedAt: string | null;
     revokedAt: string | null;
+    limits: {
+      /** Spend cap in micro-USD (holds of running requests count against it) */
+      spendCapMicroUsd: number | null;
+      /** 'total' (default) or 'month' (calendar month, UTC) */
+      spendCapPeriod: 'total' | 'month' | null;
+      /** After this instant the key is invalid (401) */
+      expiresAt: string | null;
+      /** The only models the key may use (403 otherwise) */
+      allowedModels: string[] | null;
+      /** Requests per minute (429 with Retry-After) */
+      requestsPerMinute: number | null;
+      /** Generations and chat requests running at once (429) */
+      concurrentGenerations: number | null;
+    };
+    /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+    spendThisMonthMicroUsd?: number;
   }[];
   /** Revoke any API key */
   'DELETE /admin/v1/api-keys/{keyId}': {
@@ -1541,6 +1634,22 @@ export interface ApiResponses {
     createdAt: string;
     lastUsedAt: string | null;
     revokedAt: string | null;
+    limits: {
+      /** Spend cap in micro-USD (holds of running requests count against it) */
+      spendCapMicroUsd: number | null;
+      /** 'total' (default) or 'month' (calendar month, UTC) */
+      spendCapPeriod: 'total' | 'month' | null;
+      /** After this instant the key is invalid (401) */
+      expiresAt: string | null;
+      /** The only models the key may use (403 otherwise) */
+      allowedModels: string[] | null;
+      /** Requests per minute (429 with Retry-After) */
+      requestsPerMinute: number | null;
+      /** Generations and chat requests running at once (429) */
+      concurrentGenerations: number | null;
+    };
+    /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
+    spendThisMonthMicroUsd?: number;
   };
   /** Become an administrator with the operator's ADMIN_TOKEN (signed in to the dashboard; needs the CSRF header) */
   'POST /api/v1/auth/claim-admin': {
