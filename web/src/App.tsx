@@ -5,6 +5,7 @@ import { Loading } from './components/common.tsx';
 import { AccountPage } from './pages/AccountPage.tsx';
 import { AdminPage } from './pages/AdminPage.tsx';
 import { AgentPage } from './pages/agent/AgentPage.tsx';
+import { AgentSettingsPage } from './pages/agent-settings/AgentSettingsPage.tsx';
 import { BillingPage } from './pages/BillingPage.tsx';
 import { ChatPage } from './pages/ChatPage.tsx';
 import { GenerationDetailPage } from './pages/GenerationDetailPage.tsx';
@@ -178,6 +179,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <AgentPage />;
     case '/agent/new':
       return <AgentPage draft={{ projectId: search.get('project') ?? undefined }} />;
+    case '/agent/settings':
+      return <AgentSettingsPage />;
     case '/webhooks':
       return <WebhooksPage />;
     case '/billing':

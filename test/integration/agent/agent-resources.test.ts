@@ -146,6 +146,28 @@ describeAgent(
       assert.equal((await withHost(ctx.gw.url, 'closed.test', c.key, 'GET', '/api/v1/agent/conversations')).status, 200);
     });
 
+    test('the newest artifacts are listed for their owner only, newest first; a bad limit is refused', async () => {
+      const owner = await agentClient(ctx.gw);
+      const stranger = await agentClient(ctx.gw);
+      const conversationId = await owner.conversation({ title: 'Pick from these' });
+      const made: string[] = [];
+      for (const prompt of ['first', 'second']) {
+        ctx.orchestrator.plan(conversationId, { toolCalls: [{ name: 'generate_image', arguments: { prompt } }] }, { text: 'ok' });
+        const run = await owner.send(conversationId, prompt);
+        await owner.waitFor(run.runId, ['completed']);
+        made.push((await owner.result(run.runId)).artifacts[0]?.artifactId as string);
+      }
+      const listed = (await owner.call('GET', '/api/v1/agent/artifacts')).body.data as unknown as Array<{ artifactId: string; conversationId: string }>;
+      assert.deepEqual(listed.map((a) => a.artifactId), [...made].reverse());
+      assert.equal(listed[0]?.conversationId, conversationId);
+      assert.deepEqual(((await owner.call('GET', '/api/v1/agent/artifacts?limit=1')).body.data as unknown as unknown[]).length, 1);
+      assert.deepEqual((await stranger.call('GET', '/api/v1/agent/artifacts')).body.data, []);
+      assert.deepEqual((await withHost(ctx.gw.url, 'closed.test', owner.key, 'GET', '/api/v1/agent/artifacts')).body.data, []);
+      await refused(owner, 'GET', '/api/v1/agent/artifacts?limit=0', undefined, 400, /limit/);
+      assert.equal((await owner.call('DELETE', `/api/v1/agent/conversations/${conversationId}`)).status, 200);
+      assert.deepEqual((await owner.call('GET', '/api/v1/agent/artifacts')).body.data, [], 'a deleted conversation takes its artifacts off the list');
+    });
+
     test('the agent endpoints are in the OpenAPI document with their request schemas', async () => {
       const doc = (await (await fetch(`${ctx.gw.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: unknown; tags?: string[] }>> };
       const expected: Array<[string, string]> = [
@@ -165,6 +187,7 @@ describeAgent(
         ['/api/v1/agent/runs/{runId}/budget', 'patch'],
         ['/api/v1/agent/runs/{runId}/resume', 'post'],
         ['/api/v1/agent/runs/{runId}/result', 'get'],
+        ['/api/v1/agent/artifacts', 'get'],
         ['/api/v1/agent/artifacts/{artifactId}', 'get'],
         ['/api/v1/agent/webhooks', 'post'],
         ['/api/v1/agent/webhooks/{webhookId}', 'delete'],

@@ -88,6 +88,14 @@ export type MessageAccepted = Data<'POST /api/v1/agent/conversations/{conversati
 /** Where to upload an announced attachment. */
 export type AttachmentSlot = Data<'POST /api/v1/agent/conversations/{conversationId}/attachments'>;
 export type WorkflowSummary = Item<Data<'GET /api/v1/agent/workflows'>>;
+/** An artifact to pick from (the newest first). */
+export type RecentArtifact = Item<Data<'GET /api/v1/agent/artifacts'>>;
+/** Your agent defaults and their version (0: never saved, the built-in defaults). */
+export type AgentSettingsView = Data<'GET /api/v1/agent/settings'>;
+export type AgentSettings = AgentSettingsView['settings'];
+export type AgentWebhook = Item<Data<'GET /api/v1/agent/webhooks'>>;
+/** The answer to a create: the signing secret is shown only here. */
+export type NewAgentWebhook = Data<'POST /api/v1/agent/webhooks'>;
 
 // Operator (admin API)
 export type ProviderPage = ApiResponses['GET /admin/v1/providers'];

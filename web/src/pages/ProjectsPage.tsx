@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import { settleStorageOperation } from '../api/storage-operations.ts';
 import type { AcceptedOperation, Asset, AssetPage, CatalogModel, Project, ProjectModelDefaults, ProjectPage, ProjectVersionPage } from '../api/index.ts';
+import { ArtifactPicker } from '../components/ArtifactPicker.tsx';
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
@@ -244,6 +245,8 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
     }
   };
   const needsPlan = state.error instanceof ApiError && (state.error.code === 'storage_plan_required' || state.error.code === 'storage_quota_exceeded');
+  // A 404 here means the id names no artifact of yours (mistyped, expired or its conversation deleted), not a storage problem.
+  const unknownArtifact = state.error instanceof ApiError && state.error.status === 404;
   return (
     <section className="panel" aria-labelledby="assets-title">
       <h2 id="assets-title">Assets</h2>
@@ -257,7 +260,8 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
         ))}
       </ul>
       <form className="narrow-form" onSubmit={importAsset}>
-        <Field id="asset-artifact" label="Artifact id (from an agent conversation)">
+        <ArtifactPicker value={artifactId} onChange={setArtifactId} />
+        <Field id="asset-artifact" label="Or paste an artifact id">
           <input id="asset-artifact" required className="mono" value={artifactId} onChange={(e) => setArtifactId(e.target.value)} placeholder="art_…" />
         </Field>
         <Field id="asset-role" label="Role">
@@ -280,7 +284,11 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
       ) : null}
       {needsPlan ? (
         <p className="notice notice-error" role="alert">
-          {errorMessage(state.error)} <Link to="/storage">Storage plans</Link>
+          Importing keeps the file in your storage, which needs a storage plan with room for it. <Link to="/storage">Storage plans</Link>
+        </p>
+      ) : unknownArtifact ? (
+        <p className="notice notice-error" role="alert">
+          No artifact has this id: check it, or pick one of the recent artifacts above. Artifacts expire, and leave with a deleted conversation.
         </p>
       ) : (
         <ErrorNotice error={state.error} what="The import did not work" />

@@ -121,6 +121,21 @@ export function registerAgentRunRoutes(app: FastifyInstance, services: AppServic
     },
   });
 
+  app.get('/api/v1/agent/artifacts', {
+    onRequest: auth,
+    schema: { querystring: { type: 'object', properties: { limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1 to 100; default 20' } } } },
+    config: {
+      docs: {
+        summary: 'Your newest artifacts that have not expired, newest first',
+        description: 'For picking a file to import into a project instead of typing its id. Artifacts of deleted conversations are left out.',
+        tags: ['Agent'],
+        auth: 'apiKey',
+        responses: { 200: { description: 'Artifacts', schema: envelope({ type: 'array', items: artifactView }) }, 400: errorResponse('limit is not 1 to 100') },
+      },
+    },
+    handler: async (request) => ({ code: 200, data: await services.agent.views.recentArtifacts(agentCaller(request, services), request.query as { limit?: string }) }),
+  });
+
   app.get('/api/v1/agent/artifacts/:artifactId', {
     onRequest: auth,
     schema: { params: idParam('artifactId', 'Artifact id (art_…)') },

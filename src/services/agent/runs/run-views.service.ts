@@ -3,7 +3,7 @@
  * them calls a model: the result view is what the run stored.
  */
 import type { Kysely } from 'kysely';
-import { findOwnedArtifact, listRunArtifacts, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { findOwnedArtifact, listRecentOwnedArtifacts, listRunArtifacts, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import { listEventsAfter, oldestEventSequence } from '../../../adapters/db/repositories/agent/events.repository.ts';
 import { listMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
@@ -137,6 +137,14 @@ export class RunViewsService {
     const row = await findOwnedArtifact(this.#db, ownerOf(caller), artifactId);
     if (!row || (row.expires_at !== null && Number(row.expires_at) <= Date.now())) throw new AppError('not_found', 'artifact not found (or its files have expired)');
     return this.presentArtifact(row);
+  }
+
+  /** The newest artifacts to pick from (the asset import on Projects), instead of typing an id. */
+  async recentArtifacts(caller: AgentCaller, query: { limit?: string }): Promise<ArtifactView[]> {
+    const limit = query.limit === undefined ? 20 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput('limit must be an integer from 1 to 100', 'limit');
+    const rows = await listRecentOwnedArtifacts(this.#db, ownerOf(caller), Date.now(), limit);
+    return rows.map((row) => this.presentArtifact(row));
   }
 
   presentArtifact(row: ArtifactRow): ArtifactView {

@@ -934,6 +934,23 @@ export interface ApiResponses {
       version?: number;
     };
   };
+  /** Your newest artifacts that have not expired, newest first */
+  'GET /api/v1/agent/artifacts': {
+    code: number;
+    data: {
+      artifactId: string;
+      conversationId?: string;
+      runId?: string;
+      /** The source generation (task id); null without one */
+      generationId: string | null;
+      outputIndex: number | null;
+      type?: string;
+      contentType?: string;
+      url?: string;
+      createdAt?: string;
+      expiresAt?: string | null;
+    }[];
+  };
   /** An artifact with its source generation and output index */
   'GET /api/v1/agent/artifacts/{artifactId}': {
     code: number;

@@ -65,9 +65,12 @@ export function AgentPage(props: { conversationId?: string; draft?: { projectId:
       title="Agent"
       lead="Describe what to make and set a spending limit: the agent plans the model calls, runs them at their normal prices and shows every step."
       actions={
-        <button type="button" className="button button-primary" onClick={create}>
-          New conversation
-        </button>
+        <>
+          <Link to="/agent/settings">Agent settings</Link>{' '}
+          <button type="button" className="button button-primary" onClick={create}>
+            New conversation
+          </button>
+        </>
       }
     >
       <div className="agent-layout">

@@ -35,6 +35,22 @@ export async function findOwnedArtifact(db: Executor, owner: { userId: string; s
     .executeTakeFirst();
 }
 
+/** The user's newest unexpired artifacts on this storefront, newest first, from conversations that still exist. */
+export async function listRecentOwnedArtifacts(db: Executor, owner: { userId: string; storefront: string }, now: number, limit: number): Promise<ArtifactRow[]> {
+  return db
+    .selectFrom('agent_artifacts as a')
+    .innerJoin('agent_conversations as c', 'c.id', 'a.conversation_id')
+    .selectAll('a')
+    .where('a.user_id', '=', owner.userId)
+    .where('a.storefront', '=', owner.storefront)
+    .where('c.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', now)]))
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** The conversation's newest artifacts, oldest first. */
 export async function listRecentConversationArtifacts(db: Executor, conversationId: string, limit: number): Promise<ArtifactRow[]> {
   const rows = await db.selectFrom('agent_artifacts').selectAll().where('conversation_id', '=', conversationId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

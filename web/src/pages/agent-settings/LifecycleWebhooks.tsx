@@ -1,0 +1,149 @@
+import { type FormEvent, useState } from 'react';
+import { errorMessage, requestData } from '../../api/client.ts';
+import type { AgentWebhook, NewAgentWebhook } from '../../api/index.ts';
+import { CopyButton, describedBy, ErrorNotice, Field, Loading, TableScroll, useAsync } from '../../components/common.tsx';
+import { formatTime } from '../../format.ts';
+
+/** The lifecycle events a destination can ask for; "*" is every one of them. */
+const EVENT_CHOICES = [
+  { value: '*', label: 'Every event' },
+  { value: 'run.status_changed', label: 'Run status changed' },
+  { value: 'artifact.created', label: 'Artifact created' },
+  { value: 'decision.required', label: 'Decision required' },
+  { value: 'message.completed', label: 'Message completed' },
+] as const;
+
+/** Agent lifecycle webhook destinations: add one (its secret shown once), list them, revoke one. */
+export function LifecycleWebhooks() {
+  const [tick, setTick] = useState(0);
+  const list = useAsync((signal) => requestData<AgentWebhook[]>('GET', '/api/v1/agent/webhooks', { signal }), [tick]);
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['*']);
+  const [created, setCreated] = useState<NewAgentWebhook | undefined>();
+  const [formError, setFormError] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState<string | undefined>();
+  const [rowError, setRowError] = useState<string | undefined>();
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(undefined);
+    if (!/^https:\/\/\S+$/.test(url.trim())) {
+      setFormError('Enter an https:// address');
+      return;
+    }
+    if (events.length === 0) {
+      setFormError('Choose at least one event');
+      return;
+    }
+    try {
+      setCreated(await requestData<NewAgentWebhook>('POST', '/api/v1/agent/webhooks', { body: { url: url.trim(), eventTypes: events } }));
+      setUrl('');
+      setTick((t) => t + 1);
+    } catch (e) {
+      setFormError(errorMessage(e));
+    }
+  };
+  const revoke = async (webhookId: string) => {
+    setRowError(undefined);
+    try {
+      await requestData('DELETE', `/api/v1/agent/webhooks/${encodeURIComponent(webhookId)}`);
+      setConfirming(undefined);
+      setTick((t) => t + 1);
+    } catch (e) {
+      setRowError(errorMessage(e));
+    }
+  };
+  const toggle = (value: string, on: boolean) => setEvents((list) => (on ? [...list.filter((v) => v !== value), value] : list.filter((v) => v !== value)));
+
+  return (
+    <section className="panel" aria-labelledby="agent-webhooks-title">
+      <h2 id="agent-webhooks-title">Lifecycle webhooks</h2>
+      <p className="hint">Each destination receives the agent's events (runs, artifacts, decisions), signed per Standard Webhooks with its own secret.</p>
+      <form className="agent-settings-form" onSubmit={create} noValidate aria-label="Add a destination">
+        <Field id="agent-webhook-url" label="Destination URL" error={formError}>
+          <input id="agent-webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/agent-events" aria-invalid={formError ? true : undefined} aria-describedby={describedBy('agent-webhook-url', undefined, formError)} />
+        </Field>
+        <fieldset className="field-group">
+          <legend>Events</legend>
+          {EVENT_CHOICES.map((choice) => (
+            <label key={choice.value} className="agent-settings-choice">
+              <input type="checkbox" checked={events.includes(choice.value)} onChange={(e) => toggle(choice.value, e.target.checked)} /> {choice.label}
+            </label>
+          ))}
+        </fieldset>
+        <div>
+          <button type="submit" className="button button-primary">
+            Add destination
+          </button>
+        </div>
+      </form>
+      {created?.secret ? (
+        <div className="notice notice-success" role="status">
+          <p>Destination added. Copy its signing secret now: it is not shown again.</p>
+          <div className="copy-row">
+            <label htmlFor="agent-webhook-secret" className="visually-hidden">
+              Signing secret
+            </label>
+            <input id="agent-webhook-secret" className="mono" readOnly value={created.secret} data-testid="agent-webhook-secret" />
+            <CopyButton text={created.secret} targetId="agent-webhook-secret" label="Copy secret" />
+          </div>
+        </div>
+      ) : null}
+      <ErrorNotice error={list.error} what="Destinations could not be loaded" />
+      {list.loading && !list.data ? <Loading /> : null}
+      {list.data?.length === 0 ? <p className="empty">No destinations yet.</p> : null}
+      {list.data?.length ? (
+        <TableScroll label="Lifecycle webhook destinations">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Added</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((hook) => (
+                <tr key={hook.webhookId}>
+                  <td className="mono agent-settings-url">{hook.url}</td>
+                  <td>{hook.eventTypes?.includes('*') ? 'Every event' : hook.eventTypes?.join(', ')}</td>
+                  <td>
+                    {hook.status}
+                    {hook.disabledReason ? <span className="small muted"> ({hook.disabledReason})</span> : null}
+                  </td>
+                  <td>{formatTime(hook.createdAt)}</td>
+                  <td>
+                    {confirming === hook.webhookId ? (
+                      <fieldset className="confirm">
+                        <legend>Revoke this destination? It stops receiving events.</legend>
+                        <button type="button" className="button button-danger button-small" onClick={() => hook.webhookId && revoke(hook.webhookId)}>
+                          Revoke now
+                        </button>{' '}
+                        <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                          Cancel
+                        </button>
+                      </fieldset>
+                    ) : (
+                      <button type="button" className="button button-small" onClick={() => setConfirming(hook.webhookId)}>
+                        Revoke…
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      ) : null}
+      {rowError ? (
+        <p className="field-error" role="alert">
+          {rowError}
+        </p>
+      ) : null}
+    </section>
+  );
+}
