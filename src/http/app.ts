@@ -118,6 +118,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   // microtask hop each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (!pipeline.tracing) return done();
     // The rest of the request (its hooks, handler and what it enqueues) runs inside the request's span.
     const span = pipeline.startRequest(request.method, request.routeOptions.url ?? 'unmatched');
     requestSpans.set(request, span);

@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import type { CpuPool } from '../ports/cpu-pool.port.ts';
-import { NOOP_TRACER, type Span, type Tracer } from '../ports/tracer.port.ts';
+import { NOOP_SPAN, NOOP_TRACER, type Span, type Tracer } from '../ports/tracer.port.ts';
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import { AccessLog } from './access-log.ts';
 import { cachedApiKeyAuth } from './auth.ts';
@@ -67,7 +67,14 @@ export class RequestPipeline {
 
   /** A request's span, named by its route pattern (never its path, which may hold ids). */
   startRequest(method: string, route: string): Span {
+    // Tracing off: no attributes or name built per request.
+    if (!this.#tracer.enabled) return NOOP_SPAN;
     return this.#tracer.startSpan(`${method} ${route}`, { 'http.request.method': method, 'http.route': route }, { kind: 'server' });
+  }
+
+  /** Whether spans are recorded (a caller may skip its own bookkeeping of them when not). */
+  get tracing(): boolean {
+    return this.#tracer.enabled;
   }
 
   /** Runs the rest of the request inside its span. */

@@ -4,12 +4,12 @@
  * tracer allows content (SWITCHBOARD_TRACE_CONTENT=1); API keys and answers never do.
  */
 import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
-import type { Span, Tracer } from '../../ports/tracer.port.ts';
+import { NOOP_SPAN, type Span, type Tracer } from '../../ports/tracer.port.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 
 /** One upstream call: started before the request leaves, ended at its failure or at the settlement. */
 export function startUpstreamSpan(tracer: Tracer, publicModel: string, route: RouteTarget, request: ChatRequest): Span {
-  if (!tracer.enabled) return tracer.startSpan('');
+  if (!tracer.enabled) return NOOP_SPAN;
   const span = tracer.startSpan(
     `chat ${publicModel}`,
     {
