@@ -16,6 +16,8 @@ import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.t
 import { warmUpPatternEngine } from './domain/agent/user-pattern.ts';
 import { GuardedMediaMeasurer } from './services/generation/media-measurer.service.ts';
 import { Metrics } from './adapters/metrics/metrics.ts';
+import { OtelTracer } from './adapters/tracing/otel-tracer.ts';
+import { NOOP_TRACER, type Tracer } from './ports/tracer.port.ts';
 import { GuardedHttpClient } from './adapters/outbound/guarded-http-client.ts';
 import { TransactionBatcher } from './adapters/db/transaction-batcher.ts';
 import { BatchedLogWriter } from './adapters/logging/batched-log-writer.ts';
@@ -80,6 +82,8 @@ export interface GatewayOptions {
   onDemoKey?: (key: string, signInUrl?: string) => void;
   /** Listen on this port instead of config.port (tests use 0 for a free one). */
   listenPort?: number;
+  /** Tracing set up by the caller (tests hand in one on an in-memory exporter); else as config.tracing says. */
+  tracer?: Tracer;
 }
 
 export interface Gateway {
@@ -110,7 +114,7 @@ export function createLogger(config: Config): Logger {
 }
 
 /** Opens the store, applies migrations and builds every service: the composition root proper. */
-export async function buildServices(config: Config, logger: Logger): Promise<AppServices> {
+export async function buildServices(config: Config, logger: Logger, tracer: Tracer = tracerFor(config)): Promise<AppServices> {
   const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
   const database: DatabaseHandle = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -158,7 +162,8 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     providerHealth: new ProviderHealth(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
-    queue: new DbWorkQueue(database, bus),
+    queue: new DbWorkQueue(database, bus, tracer),
+    tracer,
     mediaProviders: buildMediaProviders(config, outbound),
     webhookSecrets: new WebhookSecretService(database.db),
     taskStatuses: new TaskStatusCache(),
@@ -196,6 +201,7 @@ export async function buildServices(config: Config, logger: Logger): Promise<App
     router: new ChatRouter(config, createChatProviderRegistry()),
     maxOutputTokens: config.chat.maxOutputTokens,
     metrics: services.metrics,
+    tracer,
     health: services.providerHealth,
     logger,
     ledger: createChatLedger(database, logger),
@@ -247,6 +253,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       queueConcurrency: (queue) => (queue === JOB_QUEUES.agent ? config.worker.concurrency : (config.providers[queue]?.concurrency ?? 64)),
       queues: [...Object.keys(config.providers), ...Object.values(JOB_QUEUES)],
       logger,
+      tracer: services.tracer,
     },
   );
   const now = Date.now();
@@ -291,6 +298,12 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
   };
 }
 
+/** The tracer config.tracing asks for: none (the no-op) unless an OTEL_* variable names an exporter. */
+function tracerFor(config: Config): Tracer {
+  const { exporter, serviceName, recordContent } = config.tracing;
+  return exporter === 'none' ? NOOP_TRACER : new OtelTracer({ exporter, serviceName, recordContent });
+}
+
 function timingOverrides(options: Record<string, unknown> | undefined): Partial<typeof DEFAULT_TIMINGS> {
   const out: Partial<typeof DEFAULT_TIMINGS> = {};
   for (const key of ['maxJobMs', 'reconcileWindowMs', 'maxPollIntervalMs'] as const) {
@@ -303,7 +316,7 @@ function timingOverrides(options: Record<string, unknown> | undefined): Partial<
 /** Starts what the role asks for: HTTP (api), the workers (worker), or both (all). */
 export async function startGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config);
-  const services = await buildServices(config, logger);
+  const services = await buildServices(config, logger, options.tracer);
   // Its first compile builds tables (10 to 40 ms): here, not on the first request with a pattern.
   warmUpPatternEngine();
   await services.authenticator.start();
@@ -355,6 +368,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.outbound.close();
       await services.cpu.close();
       await services.database.close();
+      await services.tracer.shutdown();
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { TracingConfig } from './tracing-config.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
 import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 /** Everything the process is configured with, parsed once at start (see load-config.ts). */
@@ -150,6 +151,8 @@ export interface Config {
   fileRetentionMs: number;
   /** Largest upstream result file we copy, in bytes. */
   maxResultBytes: number;
+  /** OpenTelemetry tracing (tracing-config.ts): off by default. */
+  tracing: TracingConfig;
   chat: {
     /** Cap on max_tokens / max_completion_tokens, and the default when a request gives neither. */
     maxOutputTokens: number;

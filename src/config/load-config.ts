@@ -1,3 +1,4 @@
+import { readTracingConfig } from './tracing-config.ts';
 import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -81,6 +82,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     demoUser: envBool(env, 'SWITCHBOARD_DEMO_USER', true),
     fileRetentionMs: (files?.number('retentionHours', { min: 1 / 60 }) ?? 72) * HOUR_MS,
     maxResultBytes: files?.number('maxResultBytes', { min: 1024, integer: true }) ?? 512 * 1024 * 1024,
+    tracing: readTracingConfig(env),
     chat: {
       maxOutputTokens:
         envIntOptional(env, 'SWITCHBOARD_CHAT_MAX_OUTPUT_TOKENS', { min: 1, max: 1_000_000 }) ??

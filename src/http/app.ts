@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
 import type { AppServices } from '../services/app-services.ts';
@@ -12,6 +12,7 @@ import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
 import { RequestPipeline } from './request-pipeline.ts';
+import type { Span } from '../ports/tracer.port.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
 import { OpenStreams } from './open-streams.ts';
@@ -38,7 +39,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
   // The rules both paths share: the chat lane and Fastify's hooks, parser and error handler below.
-  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics });
+  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, tracer: services.tracer });
+  const requestSpans = new WeakMap<FastifyRequest, Span>();
   const chatHeartbeat = new SseHeartbeat();
   const openStreams = new OpenStreams({
     maxPerUser: services.config.limits.eventStreamsPerUser,
@@ -116,10 +118,14 @@ export function buildHttpApp(services: AppServices): HttpApp {
   // microtask hop each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    if (!pipeline.tracing) return done();
+    // The rest of the request (its hooks, handler and what it enqueues) runs inside the request's span.
+    const span = pipeline.startRequest(request.method, request.routeOptions.url ?? 'unmatched');
+    requestSpans.set(request, span);
+    pipeline.inSpan(span, done);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    pipeline.completed(String(request.id), request.method, request.routeOptions.url ?? 'unmatched', request.url.split('?')[0] ?? '', reply.statusCode, reply.elapsedTime);
+    pipeline.completed(String(request.id), request.method, request.routeOptions.url ?? 'unmatched', request.url.split('?')[0] ?? '', reply.statusCode, reply.elapsedTime, requestSpans.get(request));
     done();
   });
 

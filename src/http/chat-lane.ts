@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import { payloadTooLarge } from './body-limits.ts';
 import { JSON_CONTENT_TYPE } from './error-handler.ts';
+import type { Span } from '../ports/tracer.port.ts';
 import type { RequestPipeline } from './request-pipeline.ts';
 import { STREAMED, type TextCaller, type TextRoute } from './text-route.ts';
 
@@ -40,7 +41,8 @@ export function createChatLane(deps: ChatLaneDeps): (req: IncomingMessage, res: 
     const caller = deps.pipeline.cachedCaller(req.headers);
     if (!caller || !JSON_REQUEST.test(req.headers['content-type'] ?? '')) return false;
     deps.metrics.chatLaneRequests.inc({ route: route.path });
-    new LaneRequest(deps.pipeline, route, req, res, { userId: caller.userId, keyId: caller.keyId }).start();
+    const lane = new LaneRequest(deps.pipeline, route, req, res, { userId: caller.userId, keyId: caller.keyId });
+    deps.pipeline.inSpan(lane.span, () => lane.start());
     return true;
   };
 }
@@ -54,6 +56,7 @@ class LaneRequest {
   readonly #caller: TextCaller;
   readonly #id: string;
   readonly #started = performance.now();
+  readonly span: Span;
   #chunks: Buffer[] = [];
   #size = 0;
 
@@ -64,6 +67,7 @@ class LaneRequest {
     this.#res = res;
     this.#caller = caller;
     this.#id = pipeline.requestId(req);
+    this.span = pipeline.startRequest('POST', route.path);
   }
 
   start(): void {
@@ -148,6 +152,6 @@ class LaneRequest {
   readonly #logged = (): void => {
     // Closed before an answer was started: the client went away (nginx's 499).
     const status = this.#res.headersSent ? this.#res.statusCode : 499;
-    this.#pipeline.completed(this.#id, 'POST', this.#route.path, this.#route.path, status, performance.now() - this.#started);
+    this.#pipeline.completed(this.#id, 'POST', this.#route.path, this.#route.path, status, performance.now() - this.#started, this.span);
   };
 }

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import type { CpuPool } from '../ports/cpu-pool.port.ts';
+import { NOOP_SPAN, NOOP_TRACER, type Span, type Tracer } from '../ports/tracer.port.ts';
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import { AccessLog } from './access-log.ts';
 import { cachedApiKeyAuth } from './auth.ts';
@@ -25,6 +26,8 @@ export interface RequestPipelineDeps {
   errorRenderers: ErrorRenderers;
   logger: Logger;
   metrics: Metrics;
+  /** A span per request (off: the no-op tracer). */
+  tracer?: Tracer;
 }
 
 export class RequestPipeline {
@@ -33,9 +36,11 @@ export class RequestPipeline {
   readonly errorRenderers: ErrorRenderers;
   readonly #deps: RequestPipelineDeps;
   readonly #accessLog: AccessLog;
+  readonly #tracer: Tracer;
 
   constructor(deps: RequestPipelineDeps) {
     this.#deps = deps;
+    this.#tracer = deps.tracer ?? NOOP_TRACER;
     this.errorRenderers = deps.errorRenderers;
     this.#accessLog = new AccessLog(deps.logger);
   }
@@ -60,9 +65,31 @@ export class RequestPipeline {
     return errorAnswer(this.errorRenderers, format, error, requestId);
   }
 
-  /** A request's end: the HTTP metrics (by route pattern) and the access line (by path, without the query). */
-  completed(requestId: string, method: string, route: string, path: string, status: number, ms: number): void {
+  /** A request's span, named by its route pattern (never its path, which may hold ids). */
+  startRequest(method: string, route: string): Span {
+    // Tracing off: no attributes or name built per request.
+    if (!this.#tracer.enabled) return NOOP_SPAN;
+    return this.#tracer.startSpan(`${method} ${route}`, { 'http.request.method': method, 'http.route': route }, { kind: 'server' });
+  }
+
+  /** Whether spans are recorded (a caller may skip its own bookkeeping of them when not). */
+  get tracing(): boolean {
+    return this.#tracer.enabled;
+  }
+
+  /** Runs the rest of the request inside its span. */
+  inSpan(span: Span, fn: () => void): void {
+    this.#tracer.withSpan(span, fn);
+  }
+
+  /** A request's end: the HTTP metrics (by route pattern), the access line (by path, without the query) and its span's end. */
+  completed(requestId: string, method: string, route: string, path: string, status: number, ms: number, span?: Span): void {
     this.#deps.metrics.observeHttp(method, route, status, ms / 1000);
     this.#accessLog.record(requestId, method, path, status, ms);
+    if (span) {
+      span.setAttributes({ 'http.response.status_code': status, 'switchboard.request_id': requestId });
+      if (status >= 500) span.setAttributes({ 'error.type': String(status) });
+      span.end();
+    }
   }
 }

@@ -17,6 +17,8 @@ export interface ClaimedJob extends JobRef {
   /** How many times it has been claimed, this time included (a value above 1 means a retry or a reclaim). */
   attempts: number;
   leaseUntil: number;
+  /** The trace of the request that enqueued it (a W3C traceparent), when tracing was on then. */
+  traceContext?: string | null;
 }
 
 /** A job's streak of unexpected failures (the poison-job rule, src/workers/job-catalog.ts). */

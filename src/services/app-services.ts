@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
+import type { Tracer } from '../ports/tracer.port.ts';
 import type { Config } from '../config/config.types.ts';
 import type { Catalog } from '../domain/catalog/catalog.ts';
 import type { TransactionBatcher } from '../adapters/db/transaction-batcher.ts';
@@ -41,6 +42,8 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
+  /** Spans (off: the no-op tracer); tracer.port.ts. */
+  tracer: Tracer;
   catalog: Catalog;
   apiKeys: ApiKeysService;
   authenticator: ApiKeyAuthenticator;

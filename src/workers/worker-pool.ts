@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobContext, JobHandler, JobOutcome, WorkQueue } from '../ports/work-queue.port.ts';
+import { NOOP_TRACER, type Tracer } from '../ports/tracer.port.ts';
 import { defaultJobKind, type JobKind } from './job-catalog.ts';
 import { failureFingerprint, isInfrastructureFault } from './job-failures.ts';
 
@@ -13,6 +14,8 @@ export interface WorkerPoolOptions {
   /** Queues to watch from the start; others are discovered from the table. */
   queues: string[];
   logger: Logger;
+  /** A span per run of a job, in the trace of the request that enqueued it (off: the no-op tracer). */
+  tracer?: Tracer;
   now?: () => number;
   /** A job asking to run again within this many ms waits here, keeping its lease and slot (default 1 s). */
   holdMs?: number;
@@ -207,15 +210,21 @@ export class WorkerPool {
     };
     let ranNormally = false;
     let timedOut = false;
+    const tracer = this.options.tracer ?? NOOP_TRACER;
     try {
       if (!kind) throw new Error(`no handler for job kind ${job.kind}`);
       for (;;) {
         const timeout = new AbortController();
         const timer = setTimeout(() => timeout.abort(new JobTimeout(kind.timeoutMs)), kind.timeoutMs);
         let outcome: JobOutcome;
+        const span = tracer.startSpan(`job ${job.kind}`, { 'switchboard.job.kind': job.kind, 'switchboard.job.ref': job.refId, 'switchboard.job.attempt': job.attempts }, { parent: job.traceContext });
         try {
-          outcome = await kind.handler(job, AbortSignal.any([signal, timeout.signal]), context);
+          outcome = await tracer.withSpan(span, () => kind.handler(job, AbortSignal.any([signal, timeout.signal]), context));
+        } catch (error) {
+          span.recordError(error);
+          throw error;
         } finally {
+          span.end();
           clearTimeout(timer);
           timedOut = timeout.signal.aborted;
         }

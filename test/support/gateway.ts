@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load-config.ts';
+import type { Tracer } from '../../src/ports/tracer.port.ts';
 import { type Gateway, startGateway } from '../../src/gateway.ts';
 import { createTestDatabase } from './databases.ts';
 import { startTestS3Server } from './s3-server.ts';
@@ -24,6 +25,8 @@ export interface TestGatewayOptions {
   logLines?: string[];
   /** Last word on the environment, after the stores are set (a fault test points DATABASE_URL at a proxy). */
   adjustEnv?: (env: Record<string, string>) => void | Promise<void>;
+  /** A tracer for each gateway started (a tracing test's in-memory exporter); else as the environment says. */
+  tracer?: () => Tracer;
 }
 
 export interface TestGateway {
@@ -90,7 +93,7 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     { level: config.logLevel, base: { service: 'switchboard' } },
     { write: (line: string) => void lines?.push(line) },
   );
-  const gateway = await startGateway(config, { logger, listenPort: 0 });
+  const gateway = await startGateway(config, { logger, listenPort: 0, ...(options.tracer ? { tracer: options.tracer() } : {}) });
   const url = gateway.url ?? '';
   env.PUBLIC_BASE_URL = url;
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
+import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 import type { ClaimedJob, JobFailureCount, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
 import { type Executor, executorOf } from '../db/schema.ts';
@@ -41,10 +42,12 @@ async function rescheduleJobIn(tx: Executor, owner: string, jobId: string, runAt
 export class DbWorkQueue implements WorkQueue {
   private readonly handle: DatabaseHandle;
   private readonly bus: EventBus;
+  private readonly tracer: Tracer;
 
-  constructor(handle: DatabaseHandle, bus: EventBus) {
+  constructor(handle: DatabaseHandle, bus: EventBus, tracer: Tracer = NOOP_TRACER) {
     this.handle = handle;
     this.bus = bus;
+    this.tracer = tracer;
   }
 
   async enqueue(tx: StoreTransaction, job: NewJob): Promise<void> {
@@ -63,6 +66,8 @@ export class DbWorkQueue implements WorkQueue {
         failures: 0,
         repeats: 0,
         last_failure: null,
+        // The enqueuing request's trace: the worker that runs the job continues it (an upsert keeps the first).
+        trace_context: this.tracer.currentContext() ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['kind', 'ref_id']).doUpdateSet({
@@ -103,7 +108,7 @@ export class DbWorkQueue implements WorkQueue {
       .updateTable('jobs')
       .set({ lease_owner: owner, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` })
       .where('id', 'in', this.handle.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
-      .returning(['id', 'kind', 'ref_id', 'queue', 'run_at', 'attempts', 'lease_until'])
+      .returning(['id', 'kind', 'ref_id', 'queue', 'run_at', 'attempts', 'lease_until', 'trace_context'])
       .execute();
     return rows.map((r) => ({
       id: r.id,
@@ -113,6 +118,7 @@ export class DbWorkQueue implements WorkQueue {
       runAt: r.run_at,
       attempts: r.attempts,
       leaseUntil: r.lease_until ?? leaseUntil,
+      traceContext: r.trace_context,
     }));
   }
 

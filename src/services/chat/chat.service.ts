@@ -34,6 +34,8 @@ import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { ChatLedger } from '../../ports/ledger.port.ts';
 import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
+import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
+import { NOOP_TRACER, type Span, type Tracer } from '../../ports/tracer.port.ts';
 
 export interface ChatServiceDeps {
   db: Kysely<Schema>;
@@ -50,6 +52,8 @@ export interface ChatServiceDeps {
   heartbeatMs?: number;
   /** The address policy of URLs in the request (image_url, source.url); none: not checked. */
   urlPolicy?: () => ChatUrlPolicy;
+  /** A span per upstream call with the GenAI attributes (chat-spans.ts); none: the no-op tracer. */
+  tracer?: Tracer;
 }
 
 export interface ChatCall {
@@ -236,6 +240,7 @@ export class ChatService {
       errorMessage: s.error?.message ?? null,
       finishedAt: now,
     };
+    endUpstreamSpan(exchange.upstreamSpan, { status: s.status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicro: cost, errorMessage: s.error?.message });
     try {
       const settled = await this.#ledger.settle(exchange.record, outcome, model.id, linger);
       if (typeof settled === 'object') {
@@ -300,6 +305,10 @@ export class ChatService {
     return this.#deps.router;
   }
 
+  get tracer(): Tracer {
+    return this.#deps.tracer ?? NOOP_TRACER;
+  }
+
   get logger(): Logger {
     return this.#deps.logger;
   }
@@ -350,6 +359,8 @@ class ChatExchange {
   route: RouteTarget | undefined;
   attempts = 0;
   firstByteAt: number | undefined;
+  /** The call that answered, ended at the settlement with the usage and cost. */
+  upstreamSpan: Span | undefined;
   readonly #service: ChatService;
   readonly #abort: AbortController;
   #request: ChatRequest | undefined;
@@ -447,13 +458,16 @@ class ChatExchange {
         last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${router.providerType(route.provider) ?? 'unknown'}) cannot serve text models.` };
         continue;
       }
+      const span = startUpstreamSpan(this.#service.tracer, this.model.id, route, request);
       const result = await provider.send(request, { upstreamModel: route.model }, this.signal);
       this.#service.recordCall(route.provider, result.ok ? undefined : result.error);
       if (result.ok) {
         this.firstByteAt = Date.now();
+        this.upstreamSpan = span;
         return result;
       }
       last = result.error;
+      endUpstreamSpan(span, { status: 'failed', inputTokens: 0, outputTokens: 0, costMicro: 0, errorMessage: `${last.status} ${last.message}` });
       if (!last.retryable) break;
       this.#service.logger.info({ chatRequestId: this.id, provider: route.provider, status: last.status, message: last.message }, 'chat route failed; trying the next');
     }

@@ -18,6 +18,8 @@ export interface JobsTable {
   repeats: number;
   /** The last failure's fingerprint (the error's kind and message, digits folded). */
   last_failure: string | null;
+  /** The enqueuing request's trace context (W3C traceparent), or null (tracing off). */
+  trace_context: string | null;
 }
 
 export interface WorkQueueTables {

@@ -1,0 +1,93 @@
+/**
+ * OpenTelemetry tracing (issue 22, item 3) against whole gateways in both modes, spans collected by the
+ * SDK's in-memory exporter: a chat completion makes a request span and an upstream span with the
+ * GenAI attributes (and no prompt text or key); a media create and its task run in the worker share
+ * one trace, carried in the job row. Off by default: no OTEL_* variable, the no-op tracer.
+ */
+import assert from 'node:assert/strict';
+import { after, beforeEach, test } from 'node:test';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { OtelTracer } from '../../src/adapters/tracing/otel-tracer.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { readTracingConfig } from '../../src/config/tracing-config.ts';
+import { expectedCost, openAiClient, prices, settledRow, startChatFakes } from '../support/chat-gateway.ts';
+import { describeEachMode } from '../support/gateway.ts';
+import { waitForTask } from '../support/tasks.ts';
+
+const fakes = await startChatFakes();
+after(() => fakes.close());
+
+/** The exporter of the gateway started last (each mode's gateway gets its own tracer). */
+let exporter = new InMemorySpanExporter();
+const tracer = () => {
+  exporter = new InMemorySpanExporter();
+  return new OtelTracer({ exporter, serviceName: 'switchboard-test', recordContent: false });
+};
+
+/** Spans end as requests finish and settle, shortly after the answer: wait for the one wanted. */
+async function spanNamed(name: string, where: (span: ReadableSpan) => boolean = () => true): Promise<ReadableSpan> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const span = exporter.getFinishedSpans().find((s) => s.name === name && where(s));
+    if (span) return span;
+    if (Date.now() > deadline) throw new Error(`no span ${name} among ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describeEachMode(
+  'tracing',
+  (ctx) => {
+    beforeEach(() => fakes.reset());
+
+    test('a chat completion: a request span and an upstream span with the GenAI attributes, no prompt or key', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      fakes.openai.enqueue({ text: 'Paris.', model: 'gpt-upstream-mini-2026', usage: { input: 1234, output: 567 } });
+      const prompt = 'Capital of France? secret-prompt-words';
+      const completion = await openAiClient(ctx.gw, key).chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: prompt }], max_tokens: 300 });
+      const cost = expectedCost(await prices(ctx.gw, key, 'gpt-5.4-mini'), { input: 1234, output: 567 });
+      assert.equal((await settledRow(ctx.gw, completion.id)).cost_micro, cost);
+
+      const request = await spanNamed('POST /api/v1/chat/completions');
+      assert.equal(request.attributes['http.response.status_code'], 200);
+      assert.equal(request.attributes['http.route'], '/api/v1/chat/completions');
+      const upstream = await spanNamed('chat gpt-5.4-mini');
+      assert.equal(upstream.attributes['gen_ai.request.model'], 'gpt-5.4-mini');
+      assert.equal(upstream.attributes['gen_ai.provider.name'], 'oa');
+      assert.equal(upstream.attributes['switchboard.route.model'], 'gpt-upstream-mini');
+      assert.equal(upstream.attributes['gen_ai.usage.input_tokens'], 1234);
+      assert.equal(upstream.attributes['gen_ai.usage.output_tokens'], 567);
+      assert.equal(upstream.attributes['switchboard.cost_micro_usd'], cost);
+      // The upstream call belongs to the request's trace.
+      assert.equal(upstream.spanContext().traceId, request.spanContext().traceId);
+      const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
+      assert.ok(!everything.includes('secret-prompt-words'), 'no prompt text without SWITCHBOARD_TRACE_CONTENT=1');
+      assert.ok(!everything.includes(key), 'no API key');
+    });
+
+    test('a media create and its task run in the worker share one trace, carried in the job', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const body = { model: 'nano-banana-2', input: { prompt: 'a lighthouse at dusk', size: '1:1', resolution: '1K' } };
+      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', body);
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+      const task = await waitForTask(ctx.gw, key, taskId);
+      assert.equal(task.status, 'finished', task.errorMessage ?? '');
+
+      const request = await spanNamed('POST /api/v1/generation/create');
+      const run = await spanNamed('job task', (s) => s.attributes['switchboard.job.ref'] === taskId);
+      assert.equal(run.spanContext().traceId, request.spanContext().traceId);
+    });
+  },
+  { configFile: fakes.config, tracer },
+);
+
+test('tracing is off unless an OTEL_* variable names an exporter', () => {
+  assert.equal(loadConfig({}).tracing.exporter, 'none');
+  assert.equal(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).exporter, 'otlp');
+  assert.equal(readTracingConfig({ OTEL_TRACES_EXPORTER: 'console' }).exporter, 'console');
+  assert.equal(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).exporter, 'none');
+  assert.equal(readTracingConfig({}).recordContent, false);
+  assert.equal(readTracingConfig({ SWITCHBOARD_TRACE_CONTENT: '1' }).recordContent, true);
+  assert.throws(() => readTracingConfig({ OTEL_TRACES_EXPORTER: 'zipkin' }), /OTEL_TRACES_EXPORTER/);
+});
