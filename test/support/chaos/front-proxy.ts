@@ -42,6 +42,8 @@ async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, 
       const upstream = httpRequest(
         { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: { ...req.headers, host: target.host } },
         (answer) => {
+          // The bound is for a backend that never answers; an answer (an event stream) may last.
+          upstream.setTimeout(0);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
           answer.on('end', () => resolve(true));

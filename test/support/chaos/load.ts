@@ -57,6 +57,8 @@ export interface LoadOptions {
   agentEveryMs: number;
   /** Client-side time limit of one request. */
   requestTimeoutMs?: number;
+  /** Send every request here (a front proxy) instead of to the API processes in turn. */
+  via?: string;
 }
 
 /**
@@ -113,7 +115,7 @@ export class ChaosLoad {
   }
 
   async #send(slot: number, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Sent & { json: Record<string, unknown> | undefined; text: string }> {
-    const target = this.#o.fleet.current('api', slot);
+    const target = this.#o.via ? { name: 'front', pid: 0, url: this.#o.via } : this.#o.fleet.current('api', slot);
     const startedAt = Date.now();
     const phase = this.#o.phase();
     const base = { api: target.name, pid: target.pid, phase, startedAt };
