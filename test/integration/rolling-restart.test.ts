@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { checkAllEnded, checkLedger, checkRefunds, report } from '../support/chaos/checks.ts';
+import { type EmbeddedRestartRun, runEmbeddedRestart } from '../support/chaos/embedded-restart.ts';
 import { redisServerMissing } from '../support/chaos/redis-server.ts';
 import { checkEventReader, checkNoFailedRequest, checkRestarts, ROLLING_PROFILE, type RollingRestart, rollingRestart } from '../support/chaos/rolling-restart.ts';
 import { type ChaosRun, runChaosScenario } from '../support/chaos/scenario.ts';
@@ -46,4 +47,37 @@ describe('rolling restart: SIGTERM to each API and worker process in turn, under
   judged('every task and run ended, and none that was accepted is lost', checkAllEnded);
   judged('each failed task was refunded exactly once, and every task debited once', checkRefunds);
   judged('ledger verify finds nothing', checkLedger);
+});
+
+/**
+ * Embedded is one process on SQLite: its rolling restart is a restart of that process. "No failed
+ * request" is what a client sees that retries a refused connection until the new process listens
+ * (docs/decisions.md "Rolling restarts").
+ */
+describe('rolling restart, embedded: SIGTERM and a new process on the same port, under load, fails no request and loses no task', () => {
+  let run: EmbeddedRestartRun | undefined;
+  const verbose = process.env.CHAOS_VERBOSE === '1';
+
+  before(
+    async () => {
+      run = await runEmbeddedRestart(2, verbose ? (line) => console.log(`# embedded: ${line}`) : undefined);
+    },
+    { timeout: 180_000 },
+  );
+  after(async () => {
+    await run?.dispose();
+  });
+
+  const judged = (name: string, check: (r: EmbeddedRestartRun) => string[]) =>
+    test(name, (t) => {
+      assert.ok(run, 'the scenario ran');
+      t.diagnostic(`${run.load.creates.length} creates, ${run.load.chats.length} chat streams, ${run.load.agents.length} agent messages; drains ${run.drains.map((d) => `${d.drainMs} ms`).join(', ')}`);
+      const problems = check(run);
+      if (problems.length > 0) assert.fail(report(name, problems));
+    });
+
+  judged('the process drained and exited by itself each time', (r) => r.drains.filter((d) => d.exitCode !== 0).map((d) => `pid ${d.pid} exited with ${d.exitCode} after ${d.drainMs} ms`));
+  judged('no request failed as the retrying client sees it', (r) => checkNoFailedRequest(r));
+  judged('every task ended', (r) => r.unended);
+  judged('ledger verify finds nothing', (r) => r.ledgerMismatches.map((m) => `ledger verify: ${JSON.stringify(m)}`));
 });

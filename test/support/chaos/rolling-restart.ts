@@ -81,7 +81,7 @@ export function rollingRestart(): RollingRestart {
 const failed = (o: Outcome) => typeof o !== 'number' || o < 200 || o >= 300;
 
 /** Every request the client sent through the front got a 2xx, and every chat stream ended with [DONE]. */
-export function checkNoFailedRequest(run: ChaosRun): string[] {
+export function checkNoFailedRequest(run: Pick<ChaosRun, 'load'>): string[] {
   const problems: string[] = [];
   const during = (r: { phase: string; endedAt: number; startedAt: number }) => `during '${r.phase}' (+${r.endedAt - r.startedAt} ms)`;
   for (const c of run.load.creates) if (failed(c.outcome)) problems.push(`create ${c.marker} ${during(c)} → ${c.outcome} ${c.detail ?? ''}`);
