@@ -313,6 +313,9 @@ function timingOverrides(options: Record<string, unknown> | undefined): Partial<
   return out;
 }
 
+/** How long open chat streams get to finish when the gateway closes (then they are cancelled and settled). */
+const CHAT_CLOSE_GRACE_MS = 10_000;
+
 /** Starts what the role asks for: HTTP (api), the workers (worker), or both (all). */
 export async function startGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config);
@@ -351,8 +354,14 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       if (closed) return;
       closed = true;
       // Stop taking requests first (in-flight ones finish), then the background parts, then storage.
-      // Open chat streams get a grace period, then are cancelled and settled for what they used.
-      await Promise.all([http?.close(), services.chat.close()]);
+      // Open chat streams get a grace period, then are cancelled and settled for what they used. The
+      // chat service keeps taking requests while HTTP still admits them (one last request on an open
+      // connection, answered with Connection: close): refusing it would fail a client mid-restart.
+      const httpClosed = http?.close() ?? Promise.resolve();
+      const graceEnds = Date.now() + CHAT_CLOSE_GRACE_MS;
+      await Promise.race([httpClosed, new Promise((resolve) => setTimeout(resolve, CHAT_CLOSE_GRACE_MS).unref())]);
+      await services.chat.close(Math.max(0, graceEnds - Date.now()));
+      await httpClosed;
       await workers?.stop();
       await services.agent.aborts.stop();
       await services.agent.hub.close();

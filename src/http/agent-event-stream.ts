@@ -5,7 +5,8 @@
  * drops what it has already written. `id:` is the sequence. A cursor older than the events kept gets
  * `event: resync` and the stream closes; a deleted conversation gets `event: closed`. A reader that
  * does not keep up (1 MiB unsent) is disconnected and resumes with Last-Event-ID. When the API key or
- * session that opened the stream stops being valid, it gets `event: closed` and ends.
+ * session that opened the stream stops being valid, it gets `event: closed` and ends. When the process
+ * shuts down, it gets a short `retry:` and ends, so that the reader reconnects to another process.
  */
 import type { ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
@@ -25,6 +26,8 @@ const SSE_HEADERS = {
 } as const;
 
 const PAGE = 500;
+/** The reconnection delay a reader is given when this process shuts down under its stream. */
+const SHUTDOWN_RETRY_MS = 250;
 const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** Only the keep-alive frame: agent events are written as ready-made frames. */
@@ -69,6 +72,12 @@ export async function streamAgentEvents(args: AgentStreamArgs): Promise<void> {
   res.once('close', finish);
   args.lease.onRevoke((reason) => {
     write(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+    finish();
+  });
+  // A restart: the client reconnects soon, with Last-Event-ID, and the front sends it to a process
+  // that is still up; nothing is lost, as the events are read back from the store.
+  args.lease.onShutdown(() => {
+    write(`retry: ${SHUTDOWN_RETRY_MS}\n\n`);
     finish();
   });
   unsubscribe = await args.hub.subscribe(conversationId, {

@@ -66,7 +66,10 @@ export function buildHttpApp(services: AppServices): HttpApp {
     // Forwarding headers only from the configured proxies (TRUST_PROXY): anyone else could pick the
     // address the rate limits count and the scheme the Secure cookie flag follows.
     trustProxy: services.config.trustProxy,
-    return503OnClosing: true,
+    // A request on a connection that is still open while the server closes is served (with
+    // Connection: close), not refused with 503: a rolling restart must fail no request. New
+    // connections are refused from the start of the close, and the front tries another process.
+    return503OnClosing: false,
     // A too long path segment (414) or an undecodable path (400) in the standard error body.
     frameworkErrors: frameworkErrorHandler(() => errorRenderers),
     // The server Fastify would build, with the chat lane in front of Fastify's own handler.
@@ -98,6 +101,9 @@ export function buildHttpApp(services: AppServices): HttpApp {
   installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
+    // Agent event streams never end by themselves: they would hold the close until its bound. Their
+    // readers resume elsewhere; chat streams in flight are left to finish (chat.close's grace).
+    openStreams.shutdown();
     done();
   });
   // Revocations from every process close this process's streams (open-streams.ts). Not awaited: a bus

@@ -25,7 +25,7 @@ export interface ChatLaneDeps {
   pipeline: RequestPipeline;
   routes: TextRoute[];
   metrics: Metrics;
-  /** True once the server is closing: requests go to Fastify, which answers 503. */
+  /** True once the server is closing: requests go to Fastify, which serves them with Connection: close. */
   closing: () => boolean;
 }
 

@@ -24,6 +24,11 @@ export interface StreamOwner {
 export interface StreamLease {
   /** `close` runs at most once, when the stream's credential stops being valid. */
   onRevoke(close: (reason: string) => void): void;
+  /**
+   * `end` runs at most once, when the process shuts down: a stream the client resumes elsewhere (an
+   * agent event stream, by Last-Event-ID) ends at once; one that does not register runs to its end.
+   */
+  onShutdown(end: () => void): void;
   release(): void;
 }
 
@@ -36,6 +41,7 @@ interface Entry {
   close: ((reason: string) => void) | undefined;
   /** Set once revoked; a closer given later is called at once. */
   revokedFor: string | undefined;
+  end: (() => void) | undefined;
 }
 
 export interface OpenStreamsOptions {
@@ -56,6 +62,7 @@ export class OpenStreams {
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => Promise<void>) | undefined;
   #checking = false;
+  #shuttingDown = false;
 
   constructor(options: OpenStreamsOptions) {
     this.#options = options;
@@ -88,7 +95,7 @@ export class OpenStreams {
       }
       this.#countedByUser.set(owner.userId, open + 1);
     }
-    const entry: Entry = { owner, counted: options.counted, close: undefined, revokedFor: undefined };
+    const entry: Entry = { owner, counted: options.counted, close: undefined, revokedFor: undefined, end: undefined };
     this.#entries.add(entry);
     this.#startTimer();
     let released = false;
@@ -96,6 +103,10 @@ export class OpenStreams {
       onRevoke: (close) => {
         entry.close = close;
         if (entry.revokedFor !== undefined) this.#runClose(entry, entry.revokedFor);
+      },
+      onShutdown: (end) => {
+        entry.end = end;
+        if (this.#shuttingDown) this.#runEnd(entry);
       },
       release: () => {
         if (released) return;
@@ -112,6 +123,12 @@ export class OpenStreams {
         }
       },
     };
+  }
+
+  /** The process is shutting down: ends every stream that asked to be ended then (onShutdown). */
+  shutdown(): void {
+    this.#shuttingDown = true;
+    for (const entry of [...this.#entries]) this.#runEnd(entry);
   }
 
   /** Closes every stream opened with one of these credentials. */
@@ -158,6 +175,16 @@ export class OpenStreams {
       close?.(reason);
     } catch (error) {
       this.#options.logger.warn({ err: error }, 'closing an event stream failed');
+    }
+  }
+
+  #runEnd(entry: Entry): void {
+    const end = entry.end;
+    entry.end = undefined;
+    try {
+      end?.();
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'ending an event stream at shutdown failed');
     }
   }
 

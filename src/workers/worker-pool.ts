@@ -28,6 +28,8 @@ export interface WorkerPoolOptions {
 interface Running {
   job: ClaimedJob;
   controller: AbortController;
+  /** Settles once the job is finished or handed back (its row written), never rejects. */
+  ended: Promise<void>;
 }
 
 const MAX_IDLE_SLEEP_MS = 5_000;
@@ -51,6 +53,11 @@ class JobTimeout extends Error {
 const DEFAULT_HOLD_MS = 1_000;
 /** While jobs run, a freed slot is refilled after this long, so that slots freed together share a claim. */
 const CLAIM_COALESCE_MS = 5;
+/**
+ * After aborting on stop: how long the aborted jobs get to write their hand-back. Bounded, so that a
+ * handler that ignores its signal cannot hold the shutdown; such a job waits for its lease instead.
+ */
+const HAND_BACK_MS = 5_000;
 
 /**
  * Claims due jobs and runs them with bounded concurrency per queue: wakes on signals and sleeps until
@@ -99,7 +106,11 @@ export class WorkerPool {
     this.schedulePump(0);
   }
 
-  /** Stops claiming; resolves when running jobs have finished (or `graceMs` passed, then aborts them). */
+  /**
+   * Stops claiming; resolves when running jobs have finished, or `graceMs` passed and the aborted
+   * ones are handed back to the table (due now, so another worker claims them at once rather than
+   * after their lease): the caller may close the database after this resolves.
+   */
   async stop(graceMs = 20_000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -110,7 +121,12 @@ export class WorkerPool {
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([idle, timeout]);
-      for (const r of this.running.values()) r.controller.abort(new Error('worker shutting down'));
+      const aborted = [...this.running.values()];
+      for (const r of aborted) r.controller.abort(new Error('worker shutting down'));
+      if (aborted.length > 0) {
+        const bound = new Promise<void>((resolve) => setTimeout(resolve, HAND_BACK_MS).unref());
+        await Promise.race([Promise.all(aborted.map((r) => r.ended)), bound]);
+      }
     }
     if (this.leaseTimer) clearInterval(this.leaseTimer);
   }
@@ -190,14 +206,16 @@ export class WorkerPool {
 
   private run(job: ClaimedJob): void {
     const controller = new AbortController();
-    this.running.set(job.id, { job, controller });
     this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 0) + 1);
-    void this.execute(job, controller.signal).finally(() => {
-      this.running.delete(job.id);
-      this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
-      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      this.schedulePump(this.running.size === 0 ? 0 : CLAIM_COALESCE_MS);
-    });
+    const ended = this.execute(job, controller.signal)
+      .catch((error: unknown) => this.options.logger.error({ err: error, job: { kind: job.kind, refId: job.refId } }, 'running a job failed outside its handler'))
+      .finally(() => {
+        this.running.delete(job.id);
+        this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
+        if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        this.schedulePump(this.running.size === 0 ? 0 : CLAIM_COALESCE_MS);
+      });
+    this.running.set(job.id, { job, controller, ended });
   }
 
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {

@@ -63,11 +63,13 @@ export interface SpawnOptions {
   /** Receive the process's output instead of discarding stdout and inheriting stderr. */
   stdout?: (chunk: Buffer) => void;
   stderr?: (chunk: Buffer) => void;
+  /** Listen here (a restart on the address clients know) instead of on a free port. */
+  port?: number;
 }
 
 /** A gateway in its own process on the shared stores; resolves once /healthz answers. */
 export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | 'worker' = 'all', extraEnv: Record<string, string> = {}, options: SpawnOptions = {}): Promise<GatewayProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
     env: { ...stores.env, PORT: String(port), ROLE: role, PUBLIC_BASE_URL: url, ...extraEnv },

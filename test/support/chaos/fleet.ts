@@ -156,6 +156,20 @@ export class ChaosFleet {
     return { killed, replacement };
   }
 
+  /**
+   * A planned restart, as a deploy rolls one: SIGTERM (the process drains and exits by itself), then
+   * a replacement; resolves once it serves. `drainMs` is from the signal to the exit.
+   */
+  async restartGracefully(role: FleetRole, slot: number): Promise<{ stopped: Incarnation; replacement: Incarnation; drainMs: number }> {
+    const stopped = this.current(role, slot);
+    stopped.planned = true;
+    const signalledAt = Date.now();
+    await stopped.process.stop();
+    const drainMs = (stopped.exit?.at ?? Date.now()) - signalledAt;
+    const replacement = await this.#spawn(role, slot);
+    return { stopped, replacement, drainMs };
+  }
+
   pause(role: FleetRole, slot: number): Incarnation {
     const target = this.current(role, slot);
     target.process.child.kill('SIGSTOP');

@@ -44,7 +44,8 @@ export interface AgentRecord extends Sent {
 }
 
 export interface LoadOptions {
-  fleet: ChaosFleet;
+  /** The API processes taken in turn; not needed when every request goes `via` one address. */
+  fleet?: ChaosFleet;
   key: string;
   webhookUrl: string;
   phase: () => string;
@@ -57,6 +58,8 @@ export interface LoadOptions {
   agentEveryMs: number;
   /** Client-side time limit of one request. */
   requestTimeoutMs?: number;
+  /** Send every request here (a front proxy) instead of to the API processes in turn. */
+  via?: string;
 }
 
 /**
@@ -107,13 +110,13 @@ export class ChaosLoad {
   }
 
   #nextApi(): number {
-    const apis = this.#o.fleet.members().filter((m) => m.role === 'api').length;
+    const apis = this.#o.fleet?.members().filter((m) => m.role === 'api').length ?? 1;
     this.#turn += 1;
     return this.#turn % apis;
   }
 
   async #send(slot: number, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Sent & { json: Record<string, unknown> | undefined; text: string }> {
-    const target = this.#o.fleet.current('api', slot);
+    const target = this.#o.via || !this.#o.fleet ? { name: 'front', pid: 0, url: this.#o.via ?? '' } : this.#o.fleet.current('api', slot);
     const startedAt = Date.now();
     const phase = this.#o.phase();
     const base = { api: target.name, pid: target.pid, phase, startedAt };

@@ -41,7 +41,7 @@ export const TEST_PROFILE: ChaosProfile = {
   quiesceTimeoutMs: 60_000,
 };
 
-export type FaultName = 'sigkill-api' | 'sigkill-worker' | 'redis-outage' | 'pg-terminate' | 'sigstop-worker';
+export type FaultName = 'sigkill-api' | 'sigkill-worker' | 'redis-outage' | 'pg-terminate' | 'sigstop-worker' | 'sigterm-api' | 'sigterm-worker';
 
 export interface FaultRecord {
   name: FaultName;
@@ -55,6 +55,32 @@ export interface FaultRecord {
   evidence: string;
   /** False when the harness could not inject it as planned (the evidence says why). */
   injected: boolean;
+  /** A planned restart: from SIGTERM to the process's exit. */
+  drainMs?: number;
+}
+
+type Inject = () => Promise<{ evidence: string; injected: boolean; restoredAt?: number; drainMs?: number }>;
+
+/** What a fault plan works with: the fleet and its stores, and `fault` to record each fault it injects. */
+export interface FaultContext {
+  profile: ChaosProfile;
+  fleet: ChaosFleet;
+  redis: OwnRedis;
+  front: FrontProxy;
+  key: string;
+  databaseUrl: string;
+  enter(name: string): void;
+  fault(name: FaultName, what: string, inject: Inject): Promise<void>;
+}
+
+/** The faults of a run, in sequence, between the warm-up and the cool-down. */
+export type FaultPlan = (ctx: FaultContext) => Promise<void>;
+
+export interface ScenarioOptions {
+  /** Default: the five faults of the chaos test (chaosFaults). */
+  plan?: FaultPlan;
+  /** The load goes through the front proxy, as clients behind a load balancer do (default: to each API process in turn). */
+  throughFront?: boolean;
 }
 
 export interface FinalProbe {
@@ -100,7 +126,7 @@ const RECOVERY_WINDOW_MS = 20_000;
  * that one broken property does not hide the others. It returns what happened; judging is the
  * caller's (test/support/chaos/checks.ts).
  */
-export async function runChaosScenario(profile: ChaosProfile, log: (line: string) => void = () => {}): Promise<ChaosRun> {
+export async function runChaosScenario(profile: ChaosProfile, log: (line: string) => void = () => {}, options: ScenarioOptions = {}): Promise<ChaosRun> {
   const startedAt = Date.now();
   let phase = 'setup';
   const phases: Array<{ name: string; at: number }> = [];
@@ -143,17 +169,17 @@ export async function runChaosScenario(profile: ChaosProfile, log: (line: string
     const user = await admin<{ id: string }>('/admin/v1/users', { balanceCents: 100_000 });
     const { key } = await admin<{ key: string }>(`/admin/v1/users/${user.id}/api-keys`, { name: 'chaos' });
 
-    const load = new ChaosLoad({ fleet, key, webhookUrl: receiver.url, phase: () => phase, ...profile });
+    const load = new ChaosLoad({ fleet, key, webhookUrl: receiver.url, phase: () => phase, ...profile, ...(options.throughFront ? { via: front.url } : {}) });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const faults: FaultRecord[] = [];
     const readiness = sampleReadiness(ownFleet, () => phase);
     cleanups.push(() => readiness.stop());
-    const fault = async (name: FaultName, what: string, inject: () => Promise<{ evidence: string; injected: boolean; restoredAt?: number }>) => {
+    const fault = async (name: FaultName, what: string, inject: Inject) => {
       enter(name);
       const injectedAt = Date.now();
       log(`fault ${name}: ${what}`);
       const done = await inject();
-      const record: FaultRecord = { name, what, injectedAt, restoredAt: done.restoredAt ?? injectedAt, readyAt: undefined, evidence: done.evidence, injected: done.injected };
+      const record: FaultRecord = { name, what, injectedAt, restoredAt: done.restoredAt ?? injectedAt, readyAt: undefined, evidence: done.evidence, injected: done.injected, ...(done.drainMs !== undefined ? { drainMs: done.drainMs } : {}) };
       faults.push(record);
       await sleep(profile.settleMs);
       await ownFleet.settled();
@@ -164,34 +190,7 @@ export async function runChaosScenario(profile: ChaosProfile, log: (line: string
     load.start();
     await sleep(profile.warmupMs);
 
-    await fault('sigkill-api', 'SIGKILL api-0 and start a replacement', async () => {
-      const { killed, replacement } = await ownFleet.killAndReplace('api', 0);
-      return { evidence: `api-0 pid ${killed.pid} exited by ${killed.exit?.signal ?? killed.exit?.code}; replacement pid ${replacement.pid}`, injected: killed.exit?.signal === 'SIGKILL' };
-    });
-    await fault('sigkill-worker', 'SIGKILL worker-0 and start a replacement', async () => {
-      const { killed, replacement } = await ownFleet.killAndReplace('worker', 0);
-      return { evidence: `worker-0 pid ${killed.pid} exited by ${killed.exit?.signal ?? killed.exit?.code}; replacement pid ${replacement.pid}`, injected: killed.exit?.signal === 'SIGKILL' };
-    });
-    await fault('redis-outage', `SIGKILL the run's Redis, restart it after ${profile.redisOutageMs} ms`, async () => {
-      await redis.kill();
-      const refused = !(await redis.isUp());
-      await sleep(profile.redisOutageMs);
-      await redis.restart();
-      const restoredAt = Date.now();
-      enter('redis-restored');
-      return { evidence: `Redis on port ${redis.port} ${refused ? 'refused connections' : 'still answered (!)'} during the outage; restarted`, injected: refused, restoredAt };
-    });
-    await fault('pg-terminate', 'pg_terminate_backend on every PostgreSQL connection of the fleet', async () => {
-      const terminated = await ownFleet.terminateDatabaseConnections();
-      return { evidence: `${terminated} connections terminated (application_name ${ownFleet.applicationPrefix}_*)`, injected: terminated > 0 };
-    });
-    await fault('sigstop-worker', `SIGSTOP worker-1 for ${2 * profile.leaseMs + 1000} ms (its lease is ${profile.leaseMs} ms), then SIGCONT`, async () => {
-      const paused = ownFleet.pause('worker', 1);
-      await sleep(2 * profile.leaseMs + 1000);
-      ownFleet.resume(paused);
-      const restoredAt = Date.now();
-      return { evidence: `worker-1 pid ${paused.pid} stopped and continued${paused.exit ? `, but it exited meanwhile (${paused.exit.signal ?? paused.exit.code})` : ''}`, injected: paused.exit === undefined || paused.exit.at >= restoredAt, restoredAt };
-    });
+    await (options.plan ?? chaosFaults)({ profile, fleet: ownFleet, redis, front, key, databaseUrl: stores.env.DATABASE_URL ?? '', enter, fault });
 
     enter('cool-down');
     await sleep(profile.settleMs);
@@ -240,6 +239,39 @@ export async function runChaosScenario(profile: ChaosProfile, log: (line: string
     throw error;
   }
 }
+
+/** The chaos test's faults: SIGKILL an API process and a worker, a Redis outage, dropped database connections, a worker paused past its lease. */
+export const chaosFaults: FaultPlan = async ({ profile, fleet, redis, enter, fault }) => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await fault('sigkill-api', 'SIGKILL api-0 and start a replacement', async () => {
+    const { killed, replacement } = await fleet.killAndReplace('api', 0);
+    return { evidence: `api-0 pid ${killed.pid} exited by ${killed.exit?.signal ?? killed.exit?.code}; replacement pid ${replacement.pid}`, injected: killed.exit?.signal === 'SIGKILL' };
+  });
+  await fault('sigkill-worker', 'SIGKILL worker-0 and start a replacement', async () => {
+    const { killed, replacement } = await fleet.killAndReplace('worker', 0);
+    return { evidence: `worker-0 pid ${killed.pid} exited by ${killed.exit?.signal ?? killed.exit?.code}; replacement pid ${replacement.pid}`, injected: killed.exit?.signal === 'SIGKILL' };
+  });
+  await fault('redis-outage', `SIGKILL the run's Redis, restart it after ${profile.redisOutageMs} ms`, async () => {
+    await redis.kill();
+    const refused = !(await redis.isUp());
+    await sleep(profile.redisOutageMs);
+    await redis.restart();
+    const restoredAt = Date.now();
+    enter('redis-restored');
+    return { evidence: `Redis on port ${redis.port} ${refused ? 'refused connections' : 'still answered (!)'} during the outage; restarted`, injected: refused, restoredAt };
+  });
+  await fault('pg-terminate', 'pg_terminate_backend on every PostgreSQL connection of the fleet', async () => {
+    const terminated = await fleet.terminateDatabaseConnections();
+    return { evidence: `${terminated} connections terminated (application_name ${fleet.applicationPrefix}_*)`, injected: terminated > 0 };
+  });
+  await fault('sigstop-worker', `SIGSTOP worker-1 for ${2 * profile.leaseMs + 1000} ms (its lease is ${profile.leaseMs} ms), then SIGCONT`, async () => {
+    const paused = fleet.pause('worker', 1);
+    await sleep(2 * profile.leaseMs + 1000);
+    fleet.resume(paused);
+    const restoredAt = Date.now();
+    return { evidence: `worker-1 pid ${paused.pid} stopped and continued${paused.exit ? `, but it exited meanwhile (${paused.exit.signal ?? paused.exit.code})` : ''}`, injected: paused.exit === undefined || paused.exit.at >= restoredAt, restoredAt };
+  });
+};
 
 /** Every current process: alive; the API ones answer /healthz, and /readyz (given a few seconds to reach 200). */
 async function probeFleet(fleet: ChaosFleet): Promise<FinalProbe[]> {

@@ -68,3 +68,18 @@ test('a stream revoked before it says how to close is closed as soon as it does'
   assert.match(reason, /revoked/);
   await streams.stop();
 });
+
+test('shutdown ends the streams that asked for it, once, and one that asks later at once; the others run on', async () => {
+  const streams = new OpenStreams({ maxPerUser: 10, logger: quiet, check: async () => ({ apiKeyIds: [], sessionIds: [] }) });
+  const ended: string[] = [];
+  const events = streams.open({ userId: 'usr_1', keyId: 'key_a', sessionId: undefined }, { counted: true });
+  events.onShutdown(() => ended.push('events'));
+  streams.open({ userId: 'usr_1', keyId: 'key_a', sessionId: undefined }, { counted: false });
+  streams.shutdown();
+  streams.shutdown();
+  assert.deepEqual(ended, ['events']);
+  const late = streams.open({ userId: 'usr_2', keyId: 'key_b', sessionId: undefined }, { counted: true });
+  late.onShutdown(() => ended.push('late'));
+  assert.deepEqual(ended, ['events', 'late']);
+  await streams.stop();
+});
