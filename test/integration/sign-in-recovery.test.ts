@@ -88,7 +88,7 @@ describeEachMode(
 
       // Now a password exists: it is needed to change it, and it signs in.
       const without = await call(ctx.gw, browser, 'POST', '/api/v1/auth/password', { newPassword: 'another passphrase' });
-      assert.equal(without.status, 403);
+      assert.equal(without.status, 409);
       assert.equal(without.body.error?.param, 'currentPassword');
       const login = await call(ctx.gw, {}, 'POST', '/api/v1/auth/login', { email, password: 'a first passphrase' });
       assert.equal(login.status, 200);

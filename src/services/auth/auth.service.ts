@@ -219,10 +219,13 @@ export class AuthService {
       if (!(await setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
       return this.endOtherSessions(userId, keepSessionId);
     }
+    // No current password for an account that has one: a first password set meanwhile (another
+    // session won the race), or a client that forgot the field; the same answer either way.
+    if (current === undefined || current === '') throw new AppError('conflict', 'this account has a password: give currentPassword to change it', { param: 'currentPassword' });
     const now = Date.now();
     const key = `user:${userId}`;
     this.refuseWhileLimited(this.wrongCurrentPasswords, key, 'too many wrong passwords; try again later', now);
-    const check = typeof current === 'string' ? await verifyPassword(current, user.password_hash) : { ok: false };
+    const check = await verifyPassword(current, user.password_hash);
     if (!check.ok) {
       this.wrongCurrentPasswords.record(key, now);
       throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });

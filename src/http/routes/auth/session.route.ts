@@ -191,7 +191,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
           },
           400: errorResponse('The new password is outside the length bounds, or a current password was sent for an account that has none'),
           403: errorResponse('The current password is wrong, or the CSRF header is missing'),
-          409: errorResponse('A first password was set meanwhile by another session'),
+          409: errorResponse('No current password for an account that has one (a first password was set meanwhile by another session)'),
         },
       },
     },
