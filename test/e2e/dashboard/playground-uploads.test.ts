@@ -8,7 +8,7 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * Playground uploads (issue 21, item 16), in headless Chromium against an embedded gateway on the
  * built-in local provider, at a laptop (1366×900) and a phone (390×844): a picture from disk for an
  * edit model's image field becomes a gateway file URL, the task finishes, and the model received that
- * URL. Screenshots: uploads-*-wide.png and uploads-*-phone.png.
+ * URL; the Suno form's action names and modes. Screenshots: uploads-*-wide.png and uploads-*-phone.png.
  */
 const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
@@ -82,6 +82,22 @@ describe('playground uploads at laptop and phone widths', { skip }, () => {
     const sent = Object.values(detail.input).flat().filter((v): v is string => typeof v === 'string' && v.startsWith('http'));
     assert.deepEqual(sent, [url], 'the model received the gateway file URL');
     await shootBoth('edit-finished');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('Suno (issue 21, item 11): actions have readable names; simple and custom mode fields are never shown together', async () => {
+    await page.goto(`${gw.url}/playground?model=suno`);
+    const action = page.getByLabel(/^Action/);
+    await action.waitFor();
+    assert.equal(await action.locator('option[value="music"]').textContent(), 'Create a song (default)');
+    assert.equal(await action.locator('option[value="bpm"]').textContent(), 'Detect tempo (BPM)');
+    await page.getByLabel(/^Description/).waitFor();
+    assert.equal(await page.getByLabel(/^Tags/).count(), 0, 'simple mode shows no style');
+    await page.getByLabel('Custom', { exact: true }).check();
+    await page.getByLabel(/^Tags/).waitFor();
+    assert.equal(await page.getByLabel(/^Description/).count(), 0, 'custom mode shows no description');
+    await page.getByLabel(/^Prompt/).waitFor();
+    await shootBoth('suno-custom-mode');
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -50,6 +50,12 @@ export function activeParams(params: ParamField[], values: FormValues): ParamFie
   const chosen = values[decider.name];
   const value = typeof chosen === 'string' && chosen !== '' ? chosen : String(decider.default ?? '');
   const allowed = new Set([decider.name, ...(decider.fieldsByValue[value] ?? [])]);
+  // Suno's simple mode (a description) and custom mode (lyrics and a style) are never shown together.
+  if (allowed.has('custom') && allowed.has('gptDescriptionPrompt')) {
+    const customField = params.find((p) => p.name === 'custom');
+    const custom = typeof values.custom === 'boolean' ? values.custom : customField?.default === true;
+    for (const name of custom ? ['gptDescriptionPrompt'] : ['prompt', 'tags']) allowed.delete(name);
+  }
   return params.filter((p) => allowed.has(p.name));
 }
 
