@@ -100,4 +100,20 @@ describe('playground uploads at laptop and phone widths', { skip }, () => {
     await shootBoth('suno-custom-mode');
     assert.deepEqual(pageErrors, []);
   });
+
+  test('Suno: Extend on a track opens with continueAt at its last whole second, with a hint', async () => {
+    const created = await api<{ taskId: string }>('POST', '/api/v1/generation/create', { model: 'suno', input: { action: 'music', gptDescriptionPrompt: 'a short tune about tea' } });
+    await page.goto(`${gw.url}/generations/${created.taskId}`);
+    const track = page.getByTestId('music-track').first();
+    await track.waitFor({ timeout: 60_000 });
+    const status = await api<{ output: { tracks: Array<{ duration: number }> } | null }>('GET', `/api/v1/task/status/${created.taskId}`);
+    const duration = status.output?.tracks[0]?.duration ?? 0;
+    await track.getByRole('link', { name: 'Extend' }).click();
+    const continueAt = page.getByLabel(/^Continue at/);
+    await continueAt.waitFor();
+    assert.equal(await continueAt.inputValue(), String(Math.floor(duration - 1)));
+    assert.ok(Number(await continueAt.inputValue()) < duration, 'below the track\'s length');
+    await page.getByText(/below the track’s length/).waitFor();
+    await shootBoth('suno-extend');
+  });
 });

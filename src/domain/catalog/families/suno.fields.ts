@@ -64,7 +64,7 @@ export const SUNO_FIELDS: FieldDef[] = [
     { description: 'Custom model {name, audioUrls}; required when mv is custom.' },
   ),
   mediaUrl('audioUrl', 'audio', { description: 'Uploaded audio to work on (cover, add-instrumental, add-vocals, upload, and track actions).' }),
-  num('continueAt', { minimum: 0, maximum: 3600, description: 'Second of the source to continue from (extend).' }),
+  num('continueAt', { minimum: 0, maximum: 3600, description: 'Second of the source track to continue from (extend): below the track\u2019s length; Extend on a track fills in its last whole second.' }),
   taskId('sourceTaskId', { caps: ['follow-up'], description: 'taskId of an earlier generation to work on.' }),
   text('audioId', { maxLength: 200, description: 'Track id from output.tracks[].audioId; the first track when omitted.' }),
   text('fullLyrics', { multiline: true, description: 'The whole song lyrics after the replacement (replace-section).' }),
