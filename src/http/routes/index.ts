@@ -37,6 +37,7 @@ import { registerUserMeRoute } from './user-me.route.ts';
 import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
 import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
 import { registerAgentRoutes } from './agent/index.ts';
+import { registerPlaygroundUploadRoutes } from './playground-uploads.route.ts';
 
 /** `chatHeartbeat`: the keep-alive timer of every open event stream, shared with the chat lane. */
 /** `openStreams`: every event stream of this process by its credential (closed on revocation, capped per user). */
@@ -57,6 +58,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerResponsesRoute(app, services, chatHeartbeat, openStreams);
   registerEstimateRoute(app, services);
   registerGenerationCreateRoute(app, services);
+  registerPlaygroundUploadRoutes(app, services);
   registerTaskStatusRoute(app, services);
   registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(services.database.db, userId, taskId));
   registerMediaCallbackRoute(app, services);

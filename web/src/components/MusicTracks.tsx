@@ -27,8 +27,10 @@ export function songTitleOf(output: Record<string, unknown> | null): string | un
 export function MusicTracks(props: { taskId: string; model: string; output: Record<string, unknown> | null }) {
   const tracks = Array.isArray(props.output?.tracks) ? (props.output.tracks as Track[]) : [];
   if (tracks.length === 0) return null;
+  // Extend continues from the track's last whole second: a value the upstream takes (below its length).
+  const continueAt = (track: Track) => (track.duration !== undefined && Number.isFinite(track.duration) && track.duration > 1 ? `&continueAt=${Math.floor(track.duration - 1)}` : '');
   const follow = (action: string, track: Track) =>
-    `/playground?model=${encodeURIComponent(props.model)}&action=${action}&sourceTaskId=${encodeURIComponent(props.taskId)}${track.audioId ? `&audioId=${encodeURIComponent(track.audioId)}` : ''}`;
+    `/playground?model=${encodeURIComponent(props.model)}&action=${action}&sourceTaskId=${encodeURIComponent(props.taskId)}${track.audioId ? `&audioId=${encodeURIComponent(track.audioId)}` : ''}${action === 'extend' ? continueAt(track) : ''}`;
   return (
     <ul className="tracks" aria-label="Tracks">
       {tracks.map((track, i) => (

@@ -1,10 +1,11 @@
 import type { ParamField, ParamOption } from '../api/index.ts';
 import { FieldNotes } from './common.tsx';
+import { MediaUpload } from './MediaUpload.tsx';
 
 /**
  * A form generated from a catalog model's `params`: options become selects, numbers get their bounds,
  * booleans are checkboxes, arrays are lists with add and remove buttons, arrays of objects are groups
- * of fields, and media fields take URLs. Untouched fields are not sent, so the gateway applies its
+ * of fields, and media fields take URLs or a file from disk. Untouched fields are not sent, so the gateway applies its
  * own defaults (shown in each hint).
  */
 export type ObjectItem = Record<string, string>;
@@ -27,7 +28,7 @@ function hintOf(field: ParamField): string | undefined {
   if (dflt !== undefined) parts.push(`Default: ${dflt}.`);
   if (field.minimum !== undefined || field.maximum !== undefined) parts.push(`From ${field.minimum ?? '…'} to ${field.maximum ?? '…'}.`);
   if (field.maxItems !== undefined) parts.push(`At most ${field.maxItems} ${field.maxItems === 1 ? 'item' : 'items'}.`);
-  if (field.isMedia) parts.push(`Public URL of ${field.mediaKind === 'image' ? 'an image' : field.mediaKind === 'audio' ? 'an audio file' : field.mediaKind === 'video' ? 'a video' : 'a media file'}.`);
+  if (field.isMedia) parts.push(`Public URL of ${field.mediaKind === 'image' ? 'an image' : field.mediaKind === 'audio' ? 'an audio file' : field.mediaKind === 'video' ? 'a video' : 'a media file'}, or a file uploaded from disk.`);
   return parts.join(' ') || undefined;
 }
 
@@ -49,6 +50,12 @@ export function activeParams(params: ParamField[], values: FormValues): ParamFie
   const chosen = values[decider.name];
   const value = typeof chosen === 'string' && chosen !== '' ? chosen : String(decider.default ?? '');
   const allowed = new Set([decider.name, ...(decider.fieldsByValue[value] ?? [])]);
+  // Suno's simple mode (a description) and custom mode (lyrics and a style) are never shown together.
+  if (allowed.has('custom') && allowed.has('gptDescriptionPrompt')) {
+    const customField = params.find((p) => p.name === 'custom');
+    const custom = typeof values.custom === 'boolean' ? values.custom : customField?.default === true;
+    for (const name of custom ? ['gptDescriptionPrompt'] : ['prompt', 'tags']) allowed.delete(name);
+  }
   return params.filter((p) => allowed.has(p.name));
 }
 
@@ -174,7 +181,7 @@ function ScalarControl(props: { field: ParamField; id: string; value: string; on
   if (field.multiline || field.isPrompt) {
     return <textarea {...common} rows={field.isPrompt ? 4 : 3} maxLength={field.maxLength} required={field.required} value={props.value} onChange={(e) => props.onChange(e.target.value)} />;
   }
-  return (
+  const text = (
     <input
       {...common}
       type={field.isMedia ? 'url' : 'text'}
@@ -184,6 +191,14 @@ function ScalarControl(props: { field: ParamField; id: string; value: string; on
       value={props.value}
       onChange={(e) => props.onChange(e.target.value)}
     />
+  );
+  if (!field.isMedia) return text;
+  // A URL, or a file from disk whose gateway file URL then fills the field.
+  return (
+    <span className="media-field">
+      {text}
+      <MediaUpload id={`${id}-file`} label={props.label ?? field.label} mediaKind={field.mediaKind} onUploaded={props.onChange} />
+    </span>
   );
 }
 

@@ -14,6 +14,7 @@ import {
   type AttachmentRow,
   findAttachment,
   findOwnedAttachment,
+  findOwnedScopedAttachment,
   insertAttachment,
   listAttachments,
   listExpiredAttachments,
@@ -33,6 +34,8 @@ import type { AttachmentBlock, ContentBlock } from '../conversations/message-inp
 import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts, poolError, TEXT_EXCERPT_CHARS } from './file-checks.ts';
 import { checkMask, DecodeSlots, imageSize } from './mask-checks.ts';
 
+/** The conversation id of playground uploads: no conversation has it (ids are conv_…). */
+export const PLAYGROUND_SCOPE = 'playground';
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const REFERENCE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
@@ -118,10 +121,35 @@ export class AttachmentsService {
   }
 
   async create(caller: AgentCaller, conversationId: string, body: unknown): Promise<AttachmentUpload> {
-    const { db, blobs } = this.#deps;
     const input = parseCreate(body);
-    const conversation = await findConversation(db, ownerOf(caller), conversationId);
+    const conversation = await findConversation(this.#deps.db, ownerOf(caller), conversationId);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
+    return this.#announce(caller, conversation.id, input);
+  }
+
+  /**
+   * A playground upload (a file for a media field of a generation): the same row, upload URL and
+   * checks as an attachment, under the scope PLAYGROUND_SCOPE instead of a conversation.
+   */
+  async createForPlayground(caller: AgentCaller, body: unknown): Promise<AttachmentUpload> {
+    return this.#announce(caller, PLAYGROUND_SCOPE, parseCreate(body));
+  }
+
+  /** Completes a playground upload (idempotent, as `complete`) and gives the public URL of its original. */
+  async completeForPlayground(caller: AgentCaller, uploadId: string): Promise<AttachmentView & { url: string }> {
+    const row = await this.#ownedPlayground(caller, uploadId);
+    const done = await this.#complete(row, () => this.#ownedPlayground(caller, uploadId));
+    return { ...present(done), url: this.#deps.blobs.publicUrl(done.blob_key) };
+  }
+
+  async #ownedPlayground(caller: AgentCaller, uploadId: string): Promise<AttachmentRow> {
+    const row = await findOwnedScopedAttachment(this.#deps.db, ownerOf(caller), PLAYGROUND_SCOPE, uploadId);
+    if (!row) throw new AppError('not_found', 'upload not found');
+    return row;
+  }
+
+  async #announce(caller: AgentCaller, scope: string, input: { name: string; mime: string; sizeBytes: number }): Promise<AttachmentUpload> {
+    const { db, blobs } = this.#deps;
     const now = this.#deps.now();
     const id = newId('att', now);
     const token = randomBytes(24).toString('base64url');
@@ -129,7 +157,7 @@ export class AttachmentsService {
       id,
       user_id: caller.userId,
       storefront: caller.storefront.id,
-      conversation_id: conversation.id,
+      conversation_id: scope,
       name: input.name,
       mime: input.mime,
       size_bytes: input.sizeBytes,
@@ -181,9 +209,12 @@ export class AttachmentsService {
 
   /** Idempotent: a completed attachment answers as it is; a failed check keeps it pending for a new upload. */
   async complete(caller: AgentCaller, attachmentId: string): Promise<AttachmentView> {
+    return present(await this.#complete(await this.#owned(caller, attachmentId), () => this.#owned(caller, attachmentId)));
+  }
+
+  async #complete(row: AttachmentRow, reread: () => Promise<AttachmentRow>): Promise<AttachmentRow> {
     const { db, blobs } = this.#deps;
-    const row = await this.#owned(caller, attachmentId);
-    if (row.status === 'completed') return present(row);
+    if (row.status === 'completed') return row;
     if (row.status === 'expired' || this.#deps.now() >= row.upload_expires_at) throw new AppError('attachment_expired', 'the upload expired before it was completed; create a new attachment');
     const info = await blobs.stat(row.blob_key);
     if (!info) throw new AppError('attachment_not_uploaded', 'nothing was uploaded yet: PUT the bytes to the uploadUrl first');
@@ -206,7 +237,7 @@ export class AttachmentsService {
     };
     if (await markAttachmentCompleted(db, row.id, fields)) await blobs.delete(row.blob_key).catch(() => undefined);
     else await blobs.delete(original).catch(() => undefined);
-    return present(await this.#owned(caller, attachmentId));
+    return reread();
   }
 
   /**

@@ -310,6 +310,42 @@ export interface ApiResponses {
       createdAt: string;
     };
   };
+  /** Announce a file for a media field: its upload URL */
+  'POST /api/v1/playground/uploads': {
+    code: number;
+    data: {
+      attachmentId: string;
+      /** PUT the raw bytes here, without API credentials, with uploadHeaders and the announced Content-Length */
+      uploadUrl: string;
+      uploadMethod?: 'PUT';
+      uploadHeaders?: { [key: string]: string };
+      /** The upload must be completed before this (24 hours) */
+      expiresAt: string;
+      maxBytes?: number;
+    };
+  };
+  /** Finish a playground upload: the bytes are checked, the answer carries its gateway file URL */
+  'POST /api/v1/playground/uploads/{uploadId}/complete': {
+    code: number;
+    data: {
+      attachmentId: string;
+      conversationId?: string;
+      name?: string;
+      mime?: string;
+      sizeBytes?: number;
+      status: 'pending' | 'completed' | 'expired';
+      /** What the check measured: kind (image, video, audio, pdf, text), format, width, height, durationS, pages, chars */
+      facts?: { [key: string]: unknown } | null;
+      sha256?: string | null;
+      createdAt?: string;
+      uploadExpiresAt?: string;
+      completedAt?: string | null;
+      /** 3 days after completion; reading or using it does not extend this */
+      expiresAt?: string | null;
+      /** The gateway file URL of the original: put it in a media field of a generation. */
+      url: string;
+    };
+  };
   /** The status of a task, with its files when finished */
   'GET /api/v1/task/status/{taskId}': {
     code: number;

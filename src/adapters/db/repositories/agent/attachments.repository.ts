@@ -22,6 +22,22 @@ export async function findOwnedAttachment(db: Executor, owner: { userId: string;
   return row && normalize(row);
 }
 
+/**
+ * A playground upload of this user on this storefront: an attachment row under the scope
+ * `conversationId` that no conversation has (docs/decisions.md, "Playground uploads").
+ */
+export async function findOwnedScopedAttachment(db: Executor, owner: { userId: string; storefront: string }, scope: string, id: string): Promise<AttachmentRow | undefined> {
+  const row = await db
+    .selectFrom('agent_attachments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', owner.userId)
+    .where('storefront', '=', owner.storefront)
+    .where('conversation_id', '=', scope)
+    .executeTakeFirst();
+  return row && normalize(row);
+}
+
 /** For the upload URL, which carries no credentials: the signature names the attachment. */
 export async function findAttachment(db: Executor, id: string): Promise<AttachmentRow | undefined> {
   const row = await db.selectFrom('agent_attachments').selectAll().where('id', '=', id).executeTakeFirst();
