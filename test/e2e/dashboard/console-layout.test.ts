@@ -120,16 +120,17 @@ describe('console layout at laptop and phone widths', { skip }, () => {
       await page.getByLabel('Name', { exact: true }).fill(name);
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.getByTestId('created-key').waitFor();
-      await page.getByRole('row', { name: new RegExp(name) }).waitFor();
+      // The keys table (the limits table below it names each key too).
+      await page.getByRole('region', { name: 'Active keys' }).getByRole('row', { name: new RegExp(name) }).waitFor();
     }
     for (const viewport of [WIDE, PHONE]) {
       await page.setViewportSize(viewport);
       const widths = await page.evaluate(() => {
-        const region = document.querySelector('section.table-scroll') as HTMLElement;
+        const region = document.querySelector('section.table-scroll[aria-label="Active keys"]') as HTMLElement;
         return { table: region.scrollWidth, region: region.clientWidth };
       });
       assert.ok(widths.table <= widths.region, `the keys table fits its box at ${viewport.width} px (${widths.table} > ${widths.region})`);
-      const short = await page.getByRole('rowheader', { name: 'ci runner' }).boundingBox();
+      const short = await page.getByRole('region', { name: 'Active keys' }).getByRole('rowheader', { name: 'ci runner' }).boundingBox();
       assert.ok(short && short.x >= 0 && short.x + short.width <= viewport.width, `the short name is in view at ${viewport.width} px`);
     }
     await page.setViewportSize(WIDE);

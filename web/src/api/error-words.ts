@@ -51,6 +51,9 @@ const WORDS: Record<ErrorCode | 'network_error', string> = {
 /** Codes whose server message adds what the words cannot (which field, which limit): it follows them, cleaned. */
 const DETAILED = new Set<string>(['invalid_input', 'invalid_attachment', 'invalid_output_schema', 'conflict', 'forbidden', 'payload_too_large', 'storage_quota_exceeded', 'model_not_found']);
 
+/** Codes whose message is the upstream provider's: it follows the words, cleaned, as what the provider said. */
+const PROVIDER_SAID = new Set<string>(['upstream_error', 'upstream_timeout']);
+
 /** Field names the API uses, as a person calls them. */
 const LABELS: Record<string, string> = {
   amountCents: 'Amount',
@@ -124,6 +127,11 @@ export function plainMessage(message: string, param?: string): string {
 export function describeApiError(error: { code: string; message: string; param?: string | undefined; status: number }, context?: 'admin'): string {
   if (context === 'admin' && error.code === 'insufficient_balance') return "The user's balance cannot go below zero: correct by at most what they have.";
   const words = (WORDS as Record<string, string>)[error.code] ?? (error.status >= 500 ? WORDS.internal_error : WORDS.invalid_input);
+  if (PROVIDER_SAID.has(error.code)) {
+    // The provider's own reason (a refusal, a policy, an outage) helps a person decide what to do next.
+    const said = plainMessage(error.message);
+    return said === '' ? words : `${words} The provider said: ${said}`;
+  }
   if (!DETAILED.has(error.code)) return words;
   const detail = plainMessage(error.message, error.param);
   if (detail === '') return words;
