@@ -46,9 +46,13 @@ interface Case {
  * 413 with the rest of the body unread, and on a loaded machine the reset can overtake the answer
  * (noted in the closing note of stop 24: no lingering close yet).
  */
+/** Requests sent again after a reset (each one the lane may have counted). */
+let resent = 0;
+
 async function send(gw: TestGateway, path: string, headers: Record<string, string>, body: Case['body']): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
     try {
+      if (attempt > 1) resent++;
       return await sendOnce(gw, path, headers, body);
     } catch (error) {
       if (!(error instanceof ResetBeforeAnswer) || attempt >= 3) throw error;
@@ -183,6 +187,9 @@ describeEachMode(
           answers.push(await send(ctx.gw, path, c.headers, c.body));
         }
         if (c.lane) expectedOnLane++;
+        // A request sent again after a reset went down the same path (the lane's when it counts it).
+        if (c.lane) expectedOnLane += resent;
+        resent = 0;
         const [lane, fastify] = answers as [Answer, Answer];
         // The status each case is about, so that a broken case cannot pass by failing alike on both paths.
         assert.equal(lane.status, c.status, `${c.name}: ${lane.body.slice(0, 300)}`);
