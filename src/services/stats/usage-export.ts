@@ -93,7 +93,11 @@ async function* paged<Row extends { created_at: number; id: string }>(read: (cur
   }
 }
 
+/** Inputs larger than this (pictures inline, up to the create route's 32 MiB) are not parsed on the loop for an export. */
+const PARSED_INPUT_BYTES = 64 * 1024;
+
 function promptOf(row: TaskRow): { text: string } | null {
+  if (row.input_json.length > PARSED_INPUT_BYTES) return { text: '(input too large to show here; see the generation)' };
   try {
     const input = JSON.parse(row.input_json) as { prompt?: unknown };
     if (typeof input.prompt !== 'string') return null;
