@@ -120,6 +120,70 @@ export function plainMessage(message: string, param?: string): string {
   return text === '' ? '' : text[0]?.toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
 }
 
+/** Schema keywords a refusal can point at, as a person calls them. */
+const SCHEMA_KEYWORDS: Record<string, string> = {
+  type: 'its type',
+  properties: 'its fields',
+  required: 'its list of required fields',
+  additionalProperties: 'its extra-fields setting',
+  items: 'its items',
+  enum: 'its allowed values',
+  anyOf: 'its choices',
+  $ref: 'its reference',
+  $defs: 'its definitions',
+  pattern: 'its pattern',
+  format: 'its format',
+  multipleOf: 'its step',
+  minimum: 'its minimum',
+  maximum: 'its maximum',
+  exclusiveMinimum: 'its minimum',
+  exclusiveMaximum: 'its maximum',
+  minItems: 'its least number of items',
+  maxItems: 'its greatest number of items',
+};
+
+/**
+ * A JSON pointer into a result schema (`outputSchema/properties/address/properties/zip/pattern`) as
+ * a place a person finds: "the field address › zip, its pattern". Long pointers are cut to their end.
+ */
+export function schemaPlaceWords(pointer: string): string {
+  const tokens = pointer
+    .replace(/^outputSchema/, '')
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path: string[] = [];
+  let keyword: string | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] ?? '';
+    const next = tokens[i + 1];
+    if ((token === 'properties' || token === '$defs') && next !== undefined) {
+      path.push(token === '$defs' ? `definition ${next}` : next);
+      i++;
+    } else if (token === 'items') {
+      if (next === undefined) keyword = SCHEMA_KEYWORDS.items;
+      else path.push('each item');
+    } else if ((token === 'anyOf' || token === 'enum' || token === 'type') && next !== undefined && /^\d+$/.test(next)) {
+      if (token === 'anyOf') path.push(`choice ${Number(next) + 1}`);
+      else keyword = token === 'enum' ? `allowed value ${Number(next) + 1}` : SCHEMA_KEYWORDS.type;
+      i++;
+    } else {
+      keyword = SCHEMA_KEYWORDS[token] ?? `its ${fieldLabel(token).toLowerCase()}`;
+    }
+  }
+  const shown = path.length > 6 ? ['…', ...path.slice(-5)] : path;
+  const place = shown.length ? `the field ${shown.join(' › ')}` : 'the top level';
+  return keyword ? `${place}, ${keyword}` : place;
+}
+
+/** A refused result schema: where (the pointer in words) and why (the server's reason, cleaned). */
+function schemaErrorWords(error: { message: string; param?: string | undefined }): string {
+  const pointer = error.param ?? /^(outputSchema\S*):/.exec(error.message)?.[1];
+  const reason = plainMessage(error.message.replace(/^outputSchema\S*:\s*/, ''));
+  const where = pointer?.startsWith('outputSchema') ? ` at ${schemaPlaceWords(pointer)}` : '';
+  return `The result format is not valid${where}${reason ? `: ${reason}` : '.'}`;
+}
+
 /**
  * The words for an error the API answered with. `context` `admin` is an operator acting on another
  * user's account (a correction below zero is not the operator's balance).
@@ -132,6 +196,7 @@ export function describeApiError(error: { code: string; message: string; param?:
     const said = plainMessage(error.message);
     return said === '' ? words : `${words} The provider said: ${said}`;
   }
+  if (error.code === 'invalid_output_schema') return schemaErrorWords(error);
   if (!DETAILED.has(error.code)) return words;
   const detail = plainMessage(error.message, error.param);
   if (detail === '') return words;

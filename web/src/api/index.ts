@@ -88,6 +88,14 @@ export type MessageAccepted = Data<'POST /api/v1/agent/conversations/{conversati
 /** Where to upload an announced attachment. */
 export type AttachmentSlot = Data<'POST /api/v1/agent/conversations/{conversationId}/attachments'>;
 export type WorkflowSummary = Item<Data<'GET /api/v1/agent/workflows'>>;
+/** An assistant profile a conversation can start with. */
+export type AgentProfile = Item<Data<'GET /api/v1/agent/profiles'>>;
+/** A model a run can use (a text model drives a manual run; a media model makes its media). */
+export type AgentModel = Item<Data<'GET /api/v1/agent/models'>>;
+export type AgentModelType = AgentModel['type'];
+/** The other conversations a conversation's runs may search, and their version. */
+export type ContextReferences = Data<'GET /api/v1/agent/conversations/{conversationId}/context-references'>;
+export type ContextReference = Item<ContextReferences['references']>;
 /** An artifact to pick from (the newest first). */
 export type RecentArtifact = Item<Data<'GET /api/v1/agent/artifacts'>>;
 /** Your agent defaults and their version (0: never saved, the built-in defaults). */

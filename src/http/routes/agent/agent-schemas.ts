@@ -339,3 +339,35 @@ export const contextReferencesView: JsonSchema = {
     references: { type: 'array', items: { ...contextReference, properties: { ...(contextReference.properties as object), title: { type: ['string', 'null'] } } } },
   },
 };
+
+export const agentProfileView: JsonSchema = {
+  type: 'object',
+  required: ['profileId', 'name', 'description'],
+  properties: {
+    profileId: { type: 'string', description: 'The value of a conversation\'s profileId' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+  },
+};
+
+export const agentModelView: JsonSchema = {
+  type: 'object',
+  required: ['id', 'name', 'type', 'kind', 'vendor', 'priceUnit', 'priceFrom', 'executable', 'capabilities'],
+  properties: {
+    id: { type: 'string', description: 'The value of selectedModelId and of the settings\' model fields' },
+    name: { type: 'string' },
+    type: { type: 'string', enum: ['TEXT', 'IMAGE', 'VIDEO', 'MUSIC'] },
+    kind: { type: 'string', enum: ['llm', 'media'], description: 'llm: a text model (drives a run in manual mode); media: makes images, videos or music' },
+    vendor: { type: ['string', 'null'] },
+    priceUnit: { type: 'string' },
+    priceFrom: { type: ['string', 'null'], description: 'The lowest price in USD per priceUnit (decimal string)' },
+    pricing: { description: 'The price table (text models: USD per million tokens)' },
+    executable: { type: 'boolean', description: 'A route exists whose provider is configured' },
+    capabilities: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Text models: tools, imageInput and structuredOutput as verified, failed or unverified, contextWindow, maxOutputTokens; media models: referenceImages, acceptsReferenceImages',
+    },
+    routes: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Text models: each route\'s provider, upstream model and verified capabilities' },
+  },
+};

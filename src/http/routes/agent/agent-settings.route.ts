@@ -3,7 +3,7 @@ import type { AppServices } from '../../../services/app-services.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse } from '../../schemas.ts';
 import { agentCaller } from './agent-caller.ts';
-import { putSettingsBody, settingsView } from './agent-schemas.ts';
+import { agentModelView, agentProfileView, putSettingsBody, settingsView } from './agent-schemas.ts';
 import { AGENT_PROFILES } from '../../../domain/agent/profiles.ts';
 
 export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppServices): void {
@@ -49,7 +49,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
         summary: 'Assistant profiles a conversation can start with',
         tags: ['Agent'],
         auth: 'apiKey',
-        responses: { 200: { description: 'Profiles', schema: envelope({ type: 'array', items: { type: 'object' } }) } },
+        responses: { 200: { description: 'Profiles', schema: envelope({ type: 'array', items: agentProfileView }) } },
       },
     },
     handler: async () => ({ code: 200, data: AGENT_PROFILES.map((p) => ({ profileId: p.id, name: p.name, description: p.description })) }),
@@ -64,7 +64,7 @@ export function registerAgentSettingsRoutes(app: FastifyInstance, services: AppS
           'Text models report tools, imageInput and structuredOutput as verified, failed or unverified, from probes the gateway ran on each route (never from the model name); media models their prices and how many reference images they take.',
         tags: ['Agent'],
         auth: 'apiKey',
-        responses: { 200: { description: 'Models', schema: envelope({ type: 'array', items: { type: 'object' } }) } },
+        responses: { 200: { description: 'Models', schema: envelope({ type: 'array', items: agentModelView }) } },
       },
     },
     handler: async () => ({ code: 200, data: await services.agent.models.list() }),

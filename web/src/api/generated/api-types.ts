@@ -713,12 +713,36 @@ export interface ApiResponses {
   /** Assistant profiles a conversation can start with */
   'GET /api/v1/agent/profiles': {
     code: number;
-    data: { [key: string]: unknown }[];
+    data: {
+      /** The value of a conversation's profileId */
+      profileId: string;
+      name: string;
+      description: string;
+    }[];
   };
   /** The models an agent run can use, with prices and verified route capabilities */
   'GET /api/v1/agent/models': {
     code: number;
-    data: { [key: string]: unknown }[];
+    data: {
+      /** The value of selectedModelId and of the settings' model fields */
+      id: string;
+      name: string;
+      type: 'TEXT' | 'IMAGE' | 'VIDEO' | 'MUSIC';
+      /** llm: a text model (drives a run in manual mode); media: makes images, videos or music */
+      kind: 'llm' | 'media';
+      vendor: string | null;
+      priceUnit: string;
+      /** The lowest price in USD per priceUnit (decimal string) */
+      priceFrom: string | null;
+      /** The price table (text models: USD per million tokens) */
+      pricing?: unknown;
+      /** A route exists whose provider is configured */
+      executable: boolean;
+      /** Text models: tools, imageInput and structuredOutput as verified, failed or unverified, contextWindow, maxOutputTokens; media models: referenceImages, acceptsReferenceImages */
+      capabilities: { [key: string]: unknown };
+      /** Text models: each route's provider, upstream model and verified capabilities */
+      routes?: { [key: string]: unknown }[];
+    }[];
   };
   /** Your conversations, latest activity first */
   'GET /api/v1/agent/conversations': {

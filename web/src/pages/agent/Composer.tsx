@@ -4,6 +4,7 @@ import { Link } from '../../router.tsx';
 import type { MessageAccepted } from '../../api/index.ts';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
 import { MaskPainter } from './MaskPainter.tsx';
+import { isSchemaRefusal, StructuredOutputSection, useStructuredOutput } from './StructuredOutputSection.tsx';
 import { typeOf, useUploads } from './useUploads.ts';
 
 const MAX_FILES = 10;
@@ -23,9 +24,13 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
   const [dragging, setDragging] = useState(false);
   const [painting, setPainting] = useState<string | undefined>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const schemaInput = useRef<HTMLTextAreaElement>(null);
+  const output = useStructuredOutput();
   const files = useUploads(props.conversationId);
   const busyRun = activeRun !== undefined && !TERMINAL_RUN_STATUSES.has(activeRun.status);
   const canSend = !busy && !files.busy && (draft.trim() !== '' || files.blocks.length > 0);
+  // Steering joins the active run, whose result format was fixed when it started.
+  const steering = busyRun && mode === 'steer' && activeRun?.canSteer === true;
 
   const addFiles = (list: FileList | null) => {
     if (!list) return;
@@ -43,19 +48,28 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
       setError(new Error('Enter the spending limit in USD, for example 1.50, or leave it empty for your default.'));
       return;
     }
+    // A schema that is not valid JSON (or too long) is refused here: its error is already in place.
+    if (!steering && output.check.kind === 'invalid') {
+      schemaInput.current?.focus();
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
       const content = [...(text ? [{ type: 'text', text }] : []), ...files.blocks];
       const body: Record<string, unknown> = { clientMessageId: crypto.randomUUID(), content };
       if (micro) body.maxCostMicroUsd = micro;
+      if (!steering) Object.assign(body, output.fields());
       if (busyRun) body.deliveryMode = mode === 'steer' && activeRun?.canSteer ? 'steer' : 'followup';
       const accepted = await requestData<MessageAccepted>('POST', `/api/v1/agent/conversations/${encodeURIComponent(props.conversationId)}/messages`, { body });
       setDraft('');
       files.clear();
       props.onSent(accepted.runId);
     } catch (e) {
-      setError(e);
+      if (isSchemaRefusal(e)) {
+        output.setRefusal(errorMessage(e));
+        schemaInput.current?.focus();
+      } else setError(e);
     } finally {
       setBusy(false);
     }
@@ -126,6 +140,7 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
           }}
         />
       ) : null}
+      {steering ? null : <StructuredOutputSection output={output} idPrefix="composer" textareaRef={schemaInput} />}
       <div className="agent-composer-options">
         <input ref={fileInput} type="file" multiple hidden aria-label="Files to attach" onChange={(e) => {
           addFiles(e.target.files);
@@ -150,7 +165,7 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
           </fieldset>
         ) : null}
         <button type="submit" className="button button-primary" disabled={!canSend}>
-          {busyRun ? (mode === 'steer' && activeRun?.canSteer ? 'Steer' : 'Queue') : 'Send'}
+          {busyRun ? (steering ? 'Steer' : 'Queue') : 'Send'}
         </button>
       </div>
       {error instanceof ApiError && error.code === 'insufficient_balance' ? (

@@ -6,6 +6,8 @@ import { navigate } from '../../router.tsx';
 import { type AgentEvent, type Artifact, type Conversation, RUN_STATUS_LABELS, type RunResult, type RunView, TERMINAL_RUN_STATUSES, type ThreadMessage } from './agent-types.ts';
 import { ArtifactMedia } from './ArtifactMedia.tsx';
 import { ConversationActions } from './ConversationActions.tsx';
+import { ConversationContext } from './ConversationContext.tsx';
+import { ConversationSummary } from './ConversationSummary.tsx';
 import { Composer } from './Composer.tsx';
 import { PendingActionCard } from './PendingActionCard.tsx';
 import { ReplyText } from './ReplyText.tsx';
@@ -174,6 +176,8 @@ export function ConversationThread(props: { conversationId: string; onChanged: (
           onError={setLoadError}
         />
       </div>
+      {conversation ? <ConversationSummary conversation={conversation} /> : null}
+      {conversation ? <ConversationContext conversationId={conversationId} /> : null}
       <ErrorNotice error={loadError} what="The conversation could not be loaded" />
       <ol className="transcript agent-transcript" ref={transcriptRef} aria-label="Thread" data-testid="agent-thread">
         {items.length === 0 ? <li className="muted">Describe what to make: “a 5 second video of waves, then music for it”.</li> : null}

@@ -10,6 +10,8 @@ export interface Conversation {
   titleSource: string;
   mode: 'auto' | 'manual';
   selectedModelId: string | null;
+  profileId: string | null;
+  projectId: string | null;
   activeRunId: string | null;
   lastEventSequence: number;
   lastActivityAt: string;
