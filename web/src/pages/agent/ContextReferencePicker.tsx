@@ -89,7 +89,7 @@ export function ContextReferencePicker(props: {
           <ul className="plain-list agent-context-results" aria-label="Conversations to add">
             {results !== undefined && offered.length === 0 ? <li className="small muted">{search ? 'No other conversation matches.' : 'No other conversations yet.'}</li> : null}
             {offered.map((r) => (
-              <li key={r.conversationId}>
+              <li key={r.conversationId} className="agent-context-result">
                 <button type="button" className="button button-small" disabled={props.disabled || full} onClick={() => props.onAdd({ conversationId: r.conversationId, title: r.title })}>
                   Add {referenceTitle(r.title)}
                 </button>
