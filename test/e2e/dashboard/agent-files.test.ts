@@ -119,25 +119,18 @@ describe('agent files in a browser (issue 21 items 1 and 2)', { skip }, () => {
   test('item 2: a sound given for analysis is reported in the run panel, at both sizes', async () => {
     const conversationId = await startConversation();
 
-    // The composer attaches with usageIntent auto; the API client asks for analysis explicitly.
-    const sound = silenceWav();
-    const announced = await api<{ attachmentId: string; uploadUrl: string; uploadHeaders: Record<string, string> }>('POST', `/api/v1/agent/conversations/${conversationId}/attachments`, {
-      name: 'jingle.wav',
-      mime: 'audio/wav',
-      sizeBytes: sound.length,
-    });
-    const put = await fetch(announced.uploadUrl, { method: 'PUT', body: new Uint8Array(sound), headers: { 'content-type': announced.uploadHeaders['content-type'] ?? 'audio/wav' } });
-    assert.equal(put.status, 200, await put.text());
-    const completed = await api<{ status?: string }>('POST', `/api/v1/agent/attachments/${announced.attachmentId}/complete`, {});
-    assert.equal(completed.status, 'completed', JSON.stringify(completed));
+    // The file is given for analysis with the composer's own control.
+    await page.getByLabel('Files to attach').setInputFiles({ name: 'jingle.wav', mimeType: 'audio/wav', buffer: silenceWav() });
+    await page.locator('[data-testid="agent-upload"][data-status="ready"]').first().waitFor();
+    await page.getByLabel('How to use jingle.wav').selectOption({ label: 'Read or look at it' });
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/v1/agent/conversations/${conversationId}/messages`));
     const before = await page.getByTestId('agent-answer').count();
-    const accepted = await api<{ runId?: string }>('POST', `/api/v1/agent/conversations/${conversationId}/messages`, {
-      content: [
-        { type: 'text', text: 'an image inspired by this sound' },
-        { type: 'attachment', attachmentId: announced.attachmentId, usageIntent: 'analyze' },
-      ],
-    });
-    assert.match(String(accepted.runId), /^run_/, JSON.stringify(accepted));
+    await send('an image inspired by this sound');
+    const content = ((await sent).postDataJSON() as { content: Array<{ type: string; usageIntent?: string }> }).content;
+    assert.deepEqual(
+      content.filter((b) => b.type === 'attachment').map((b) => b.usageIntent),
+      ['analyze'],
+    );
     // The page learns of the run from the event stream, with no reload.
     const answer = page.getByTestId('agent-answer').nth(before);
     await answer.getByText('Completed').waitFor({ timeout: 60_000 });

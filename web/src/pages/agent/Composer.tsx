@@ -5,7 +5,7 @@ import type { MessageAccepted } from '../../api/index.ts';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
 import { MaskPainter } from './MaskPainter.tsx';
 import { isSchemaRefusal, StructuredOutputSection, useStructuredOutput } from './StructuredOutputSection.tsx';
-import { typeOf, useUploads } from './useUploads.ts';
+import { typeOf, USAGE_INTENT_LABELS, USAGE_INTENTS, useUploads } from './useUploads.ts';
 
 const MAX_FILES = 10;
 
@@ -117,6 +117,20 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
               {u.status === 'uploading' ? <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} /> : null}
               {u.status === 'ready' ? <span className="small muted">ready</span> : null}
               {u.status === 'failed' ? <span className="small">failed: {u.error}</span> : null}{' '}
+              {u.maskFor ? null : (
+                <select
+                  className="agent-upload-intent"
+                  aria-label={`How to use ${u.name}`}
+                  value={u.usageIntent}
+                  onChange={(e) => files.setIntent(u.key, USAGE_INTENTS.find((intent) => intent === e.target.value) ?? 'auto')}
+                >
+                  {USAGE_INTENTS.map((intent) => (
+                    <option key={intent} value={intent}>
+                      {USAGE_INTENT_LABELS[intent]}
+                    </option>
+                  ))}
+                </select>
+              )}{' '}
               {u.status === 'ready' && u.previewUrl && !u.maskFor && !files.uploads.some((m) => m.maskFor === u.key) ? (
                 <button type="button" className="button button-small" onClick={() => setPainting(u.key)}>
                   Paint mask

@@ -16,7 +16,20 @@ export interface Upload {
   error?: string;
   /** A mask: the key of the upload it edits. */
   maskFor?: string;
+  /** What the agent does with the file (SPEC: the attachment block's usageIntent); a mask has none. */
+  usageIntent: UsageIntent;
 }
+
+export const USAGE_INTENTS = ['auto', 'analyze', 'reference', 'both'] as const;
+export type UsageIntent = (typeof USAGE_INTENTS)[number];
+
+/** The choices offered for a file, in words. */
+export const USAGE_INTENT_LABELS: Record<UsageIntent, string> = {
+  auto: 'Let the agent decide',
+  analyze: 'Read or look at it',
+  reference: 'Use it as a reference',
+  both: 'Both',
+};
 
 const TYPES_BY_EXTENSION: Record<string, string> = {
   png: 'image/png',
@@ -73,7 +86,7 @@ export function useUploads(conversationId: string) {
     async (file: Blob, name: string, mime: string, maskFor?: string) => {
       const key = crypto.randomUUID();
       const previewUrl = mime.startsWith('image/') ? URL.createObjectURL(file) : undefined;
-      setUploads((all) => [...all, { key, name, mime, previewUrl, status: 'uploading', progress: 0, ...(maskFor ? { maskFor } : {}) }]);
+      setUploads((all) => [...all, { key, name, mime, previewUrl, status: 'uploading', progress: 0, usageIntent: 'auto', ...(maskFor ? { maskFor } : {}) }]);
       try {
         const created = await requestData<AttachmentSlot>('POST', `/api/v1/agent/conversations/${encodeURIComponent(conversationId)}/attachments`, {
           body: { name, mime, sizeBytes: file.size },
@@ -88,6 +101,7 @@ export function useUploads(conversationId: string) {
     [conversationId, update],
   );
 
+  const setIntent = useCallback((key: string, usageIntent: UsageIntent) => update(key, { usageIntent }), [update]);
   const remove = useCallback((key: string) => setUploads((all) => all.filter((u) => u.key !== key && u.maskFor !== key)), []);
   const clear = useCallback(() => setUploads([]), []);
 
@@ -96,8 +110,15 @@ export function useUploads(conversationId: string) {
     if (u.status !== 'ready' || !u.attachmentId) return [];
     const original = u.maskFor ? uploads.find((o) => o.key === u.maskFor) : undefined;
     if (u.maskFor && !original?.attachmentId) return [];
-    return [{ type: 'attachment', attachmentId: u.attachmentId, ...(original?.attachmentId ? { maskFor: { type: 'attachment', id: original.attachmentId } } : {}) }];
+    return [
+      {
+        type: 'attachment',
+        attachmentId: u.attachmentId,
+        ...(original?.attachmentId ? { maskFor: { type: 'attachment', id: original.attachmentId } } : {}),
+        ...(!u.maskFor && u.usageIntent !== 'auto' ? { usageIntent: u.usageIntent } : {}),
+      },
+    ];
   });
 
-  return { uploads, add, remove, clear, blocks, busy: uploads.some((u) => u.status === 'uploading') };
+  return { uploads, add, remove, setIntent, clear, blocks, busy: uploads.some((u) => u.status === 'uploading') };
 }
