@@ -8,8 +8,11 @@ import { LocalBlobStore } from './adapters/blob/local-blob-store.ts';
 import { S3BlobStore } from './adapters/blob/s3-blob-store.ts';
 import { MemoryEventBus } from './adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from './adapters/bus/redis-event-bus.ts';
+import { MemoryConcurrencyLimiter } from './adapters/concurrency/memory-concurrency-limiter.ts';
+import { RedisConcurrencyLimiter } from './adapters/concurrency/redis-concurrency-limiter.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
+import type { ConcurrencyLimiter } from './ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from './ports/rate-limiter.port.ts';
 import { migrate } from './adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.ts';
@@ -125,8 +128,13 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
   // Its own Redis connection, which fails fast and falls back to memory (never a hard dependency).
   const rateLimiter: RateLimiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, { prefix: config.redisPrefix }) : new MemoryRateLimiter();
+  // API keys' concurrent requests: leases in Redis shared by every process, this process's alone without it.
+  const concurrencyLimiter: ConcurrencyLimiter = config.redisUrl ? new RedisConcurrencyLimiter(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryConcurrencyLimiter();
   // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
-  if (rateLimiter instanceof RedisRateLimiter) await rateLimiter.connected(1_000);
+  await Promise.all([
+    rateLimiter instanceof RedisRateLimiter ? rateLimiter.connected(1_000) : undefined,
+    concurrencyLimiter instanceof RedisConcurrencyLimiter ? concurrencyLimiter.connected(1_000) : undefined,
+  ]);
   const authenticator = new ApiKeyAuthenticator(database.db, bus);
   const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
@@ -150,12 +158,13 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     database,
     bus,
     rateLimiter,
+    concurrencyLimiter,
     logger,
     metrics: new Metrics(),
     catalog,
     apiKeys,
     authenticator,
-    keyDoor: new KeyDoor(database.db, rateLimiter, authenticator),
+    keyDoor: new KeyDoor(database.db, rateLimiter, authenticator, concurrencyLimiter),
     auth,
     signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
@@ -372,6 +381,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.signInLinks.settled();
       await services.mailer.close();
       await services.rateLimiter.close();
+      await services.concurrencyLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       for (const provider of services.mediaProviders.values()) await provider.close?.();
       await services.outbound.close();

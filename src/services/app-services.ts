@@ -9,6 +9,7 @@ import type { GuardedHttpClient } from '../adapters/outbound/guarded-http-client
 import type { BlobStore } from '../ports/blob-store.port.ts';
 import type { CpuPool } from '../ports/cpu-pool.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
+import type { ConcurrencyLimiter } from '../ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from '../ports/rate-limiter.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { MediaProvider } from '../providers/media/media-provider.ts';
@@ -40,6 +41,8 @@ export interface AppServices {
   bus: EventBus;
   /** Abuse limits (redeem guesses, admin failures, checkouts, webhook deliveries): memory, or Redis with a memory fallback. */
   rateLimiter: RateLimiter;
+  /** API keys' concurrent requests: memory, or Redis leases with a memory fallback. */
+  concurrencyLimiter: ConcurrencyLimiter;
   logger: Logger;
   metrics: Metrics;
   /** Spans (off: the no-op tracer); tracer.port.ts. */

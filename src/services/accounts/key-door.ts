@@ -4,9 +4,10 @@
  * (429) and requests per minute (429 with Retry-After, through the rate-limiter port: Redis shared by
  * every process in scale-out, this process's memory without it).
  *
- * Concurrency counts this process's requests in flight with the key (a chat request until its response
- * closes, a create until it answers) plus, for media, the key's tasks not finished in the store. The
- * in-flight count is taken synchronously at admission, so a burst on one process cannot pass it.
+ * Concurrency counts the key's requests in flight (a chat request until its response closes, a create
+ * until it answers) through the concurrency-limiter port: every process's in scale-out (Redis leases),
+ * this process's alone embedded or while Redis is away; plus, for media, the key's tasks not finished
+ * in the store. Only a key with a concurrency limit takes a lease (no Redis call for the others).
  */
 import type { Kysely } from 'kysely';
 import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
@@ -14,6 +15,7 @@ import { findApiKey } from '../../adapters/db/repositories/api-keys.repository.t
 import type { Schema } from '../../adapters/db/schema.ts';
 import { type ApiKeyLimits, keyAllowsModel } from '../../domain/api-key-limits.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { ConcurrencyLimiter } from '../../ports/concurrency-limiter.port.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 
@@ -29,12 +31,13 @@ export class KeyDoor {
   readonly #db: Kysely<Schema>;
   readonly #limiter: RateLimiter;
   readonly #authenticator: ApiKeyAuthenticator;
-  readonly #inFlight = new Map<string, number>();
+  readonly #concurrency: ConcurrencyLimiter;
 
-  constructor(db: Kysely<Schema>, limiter: RateLimiter, authenticator: ApiKeyAuthenticator) {
+  constructor(db: Kysely<Schema>, limiter: RateLimiter, authenticator: ApiKeyAuthenticator, concurrency: ConcurrencyLimiter) {
     this.#db = db;
     this.#limiter = limiter;
     this.#authenticator = authenticator;
+    this.#concurrency = concurrency;
   }
 
   /** Admits a request with `keyId` for `model`, or throws the refusal; release it when it ends. */
@@ -43,21 +46,13 @@ export class KeyDoor {
     const limits = await this.#limitsOf(keyId);
     if (!limits) return NOTHING_TO_RELEASE;
     if (model !== undefined && !keyAllowsModel(limits, model)) throw new AppError('forbidden', `this API key may not use the model ${JSON.stringify(model)}`, { param: 'model' });
-    const running = limits.concurrentGenerations !== null && kind === 'media' ? await this.#runningTasks(keyId) : 0;
-    // From here to the increment nothing awaits: the in-flight count is exact within this process.
-    const inFlight = this.#inFlight.get(keyId) ?? 0;
-    if (limits.concurrentGenerations !== null && inFlight + running >= limits.concurrentGenerations) {
-      throw new AppError('rate_limited', `this API key allows ${limits.concurrentGenerations} concurrent requests`);
+    let release = NOTHING_TO_RELEASE;
+    if (limits.concurrentGenerations !== null) {
+      const running = kind === 'media' ? await this.#runningTasks(keyId) : 0;
+      const verdict = await this.#concurrency.acquire(`key-concurrency:${keyId}`, limits.concurrentGenerations - running);
+      if (!verdict.granted) throw new AppError('rate_limited', `this API key allows ${counted(limits.concurrentGenerations, 'concurrent request')}`);
+      release = verdict.lease.release;
     }
-    this.#inFlight.set(keyId, inFlight + 1);
-    let released = false;
-    const release: Release = () => {
-      if (released) return;
-      released = true;
-      const left = (this.#inFlight.get(keyId) ?? 1) - 1;
-      if (left <= 0) this.#inFlight.delete(keyId);
-      else this.#inFlight.set(keyId, left);
-    };
     if (limits.requestsPerMinute !== null) {
       const verdict = await this.#limiter.hit(`key-rpm:${keyId}`, { max: limits.requestsPerMinute, windowMs: MINUTE_MS }).catch((error: unknown) => {
         release();
@@ -65,7 +60,7 @@ export class KeyDoor {
       });
       if (!verdict.allowed) {
         release();
-        throw new AppError('rate_limited', `this API key allows ${limits.requestsPerMinute} requests per minute`, { retryAfter: retryAfterSeconds(verdict) });
+        throw new AppError('rate_limited', `this API key allows ${counted(limits.requestsPerMinute, 'request')} per minute`, { retryAfter: retryAfterSeconds(verdict) });
       }
     }
     return release;
@@ -87,4 +82,9 @@ export class KeyDoor {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+/** `1 request`, `3 requests`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

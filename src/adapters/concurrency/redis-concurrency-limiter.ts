@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  type ConcurrencyLease,
+  type ConcurrencyLimiter,
+  type ConcurrencyVerdict,
+  DEFAULT_LEASE_MS,
+  DEFAULT_RENEW_EVERY_MS,
+  type LeaseTimings,
+} from '../../ports/concurrency-limiter.port.ts';
+import { MemoryConcurrencyLimiter } from './memory-concurrency-limiter.ts';
+
+/**
+ * A sorted set per key: lease ids scored by their expiry. Expired leases go first, then the slot is
+ * taken if one is free; the set itself lives as long as its longest lease, so an abandoned key leaves
+ * nothing behind. Returns {granted 0|1, held}.
+ */
+const ACQUIRE_SCRIPT = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[2]) then return {0, held} end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return {1, held + 1}`;
+
+/** Moves the expiry of leases still in the set (XX: one that expired may have been given away). */
+const RENEW_SCRIPT = `for i = 3, #ARGV do redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[i]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl >= 0 and ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
+export interface RedisConcurrencyLimiterOptions extends LeaseTimings {
+  /** Prepended to every key (the deployment's SWITCHBOARD_REDIS_PREFIX). */
+  prefix?: string;
+  /** A command not answered within this falls back to memory (default 150 ms). */
+  commandTimeoutMs?: number;
+  /** After a failure, Redis is not tried again for this long (default 5 s). */
+  breakMs?: number;
+  /** Told once when the limiter falls back to memory and once when Redis is back. */
+  logger?: Pick<Logger, 'warn' | 'info'>;
+  now?: () => number;
+}
+
+/**
+ * Scale-out mode: the leases of every process in Redis. Redis is a helper, never a dependency: no
+ * offline queue, a short command time-out, and after a failure a circuit breaker that counts in this
+ * process's memory for a few seconds (each process then enforces the cap alone: N processes allow N
+ * times it). No request waits longer than one time-out for Redis, and none fails because of it.
+ *
+ * Expiry scores come from this process's clock: a skew between processes of a fraction of a second
+ * moves a crashed process's slots' return by as much, nothing else.
+ */
+export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
+  readonly #client: Redis;
+  readonly #prefix: string;
+  readonly #fallback: MemoryConcurrencyLimiter;
+  readonly #leaseMs: number;
+  readonly #renewEveryMs: number;
+  readonly #breakMs: number;
+  readonly #logger: Pick<Logger, 'warn' | 'info'> | undefined;
+  readonly #now: () => number;
+  /** Lease ids are unique across processes: this instance's random part, then a counter. */
+  readonly #instance = randomBytes(6).toString('hex');
+  /** Redis key → ids of the leases this process holds there (what renewal and close work on). */
+  readonly #held = new Map<string, Set<string>>();
+  #next = 0;
+  #openUntil = 0;
+  #fellBack = false;
+  #renewTimer: NodeJS.Timeout | undefined;
+
+  constructor(url: string, options: RedisConcurrencyLimiterOptions = {}) {
+    this.#prefix = `${options.prefix ?? 'switchboard:'}cc:`;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#renewEveryMs = options.renewEveryMs ?? DEFAULT_RENEW_EVERY_MS;
+    this.#breakMs = options.breakMs ?? 5_000;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.#fallback = new MemoryConcurrencyLimiter({ leaseMs: this.#leaseMs, renewEveryMs: this.#renewEveryMs, now: this.#now });
+    this.#client = new Redis(url, {
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs ?? 150,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      connectTimeout: 2_000,
+      // Keep trying to reconnect in the background, at most every 5 s.
+      retryStrategy: (times) => Math.min(times * 250, 5_000),
+    });
+    // Failures surface through the commands; an unhandled 'error' event would end the process.
+    this.#client.on('error', () => {});
+  }
+
+  /** True while slots are counted in memory because Redis failed recently or is not connected. */
+  get degraded(): boolean {
+    return this.#now() < this.#openUntil || this.#client.status !== 'ready';
+  }
+
+  /** Resolves once connected, or after `timeoutMs` whatever the state (until then, memory counts). */
+  async connected(timeoutMs: number): Promise<void> {
+    if (this.#client.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#client.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#client.once('ready', done);
+    });
+  }
+
+  async acquire(key: string, max: number): Promise<ConcurrencyVerdict> {
+    if (max <= 0) return { granted: false, held: 0 };
+    if (this.degraded) return this.#fallBack(key, max, 'Redis is not connected');
+    const redisKey = this.#prefix + key;
+    const id = `${this.#instance}:${++this.#next}`;
+    let granted: boolean;
+    let held: number;
+    try {
+      const now = this.#now();
+      [granted, held] = parseReply(await this.#client.eval(ACQUIRE_SCRIPT, 1, redisKey, String(now), String(max), String(now + this.#leaseMs), id, String(this.#leaseMs)));
+    } catch (error) {
+      this.#openUntil = this.#now() + this.#breakMs;
+      return this.#fallBack(key, max, error instanceof Error ? error.message : String(error));
+    }
+    this.#recovered();
+    if (!granted) return { granted: false, held };
+    this.#hold(redisKey, id);
+    return { granted: true, lease: this.#lease(redisKey, id) };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#renewTimer);
+    this.#renewTimer = undefined;
+    if (this.#client.status === 'ready') {
+      const pipeline = this.#client.pipeline();
+      for (const [redisKey, ids] of this.#held) pipeline.zrem(redisKey, ...ids);
+      // Bounded by the command time-out; leases left behind expire by themselves.
+      await pipeline.exec().catch(() => undefined);
+    }
+    this.#held.clear();
+    this.#client.disconnect();
+    await this.#fallback.close();
+  }
+
+  #fallBack(key: string, max: number, reason: string): ConcurrencyVerdict {
+    if (!this.#fellBack) {
+      this.#fellBack = true;
+      this.#logger?.warn({ reason }, 'concurrency limits: Redis unavailable, each process enforces them alone until it is back');
+    }
+    return this.#fallback.acquireNow(key, max);
+  }
+
+  #recovered(): void {
+    if (!this.#fellBack) return;
+    this.#fellBack = false;
+    this.#logger?.info('concurrency limits: Redis is back, shared across processes again');
+  }
+
+  #hold(redisKey: string, id: string): void {
+    let ids = this.#held.get(redisKey);
+    if (!ids) {
+      ids = new Set();
+      this.#held.set(redisKey, ids);
+    }
+    ids.add(id);
+    if (!this.#renewTimer) {
+      this.#renewTimer = setInterval(() => this.#renew(), this.#renewEveryMs);
+      this.#renewTimer.unref();
+    }
+  }
+
+  #lease(redisKey: string, id: string): ConcurrencyLease {
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const ids = this.#held.get(redisKey);
+        ids?.delete(id);
+        if (ids?.size === 0) this.#held.delete(redisKey);
+        if (this.#held.size === 0) {
+          clearInterval(this.#renewTimer);
+          this.#renewTimer = undefined;
+        }
+        // Not renewed any more, so the lease expires by itself if this does not reach Redis.
+        if (this.#client.status === 'ready') this.#client.zrem(redisKey, id).catch(() => undefined);
+      },
+    };
+  }
+
+  /** One script call per key with leases held here (bounded by the requests in flight). */
+  #renew(): void {
+    if (this.degraded) return;
+    const now = this.#now();
+    for (const [redisKey, ids] of this.#held) {
+      this.#client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...ids).catch(() => {
+        this.#openUntil = this.#now() + this.#breakMs;
+      });
+    }
+  }
+}
+
+function parseReply(reply: unknown): [boolean, number] {
+  if (!Array.isArray(reply) || reply.length !== 2) throw new Error('unexpected reply from the concurrency script');
+  return [Number(reply[0]) === 1, Number(reply[1])];
+}
