@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { MemoryRateLimiter } from '../../src/adapters/rate-limit/memory-rate-limiter.ts';
 import { RedisRateLimiter } from '../../src/adapters/rate-limit/redis-rate-limiter.ts';
 import type { RateLimiter } from '../../src/ports/rate-limiter.port.ts';
 import { serviceSkipReason, TEST_REDIS_URL } from '../support/services.ts';
+import { refusedRedisUrl, startSilentRedis } from '../support/silent-redis.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,11 +77,7 @@ for (const kind of ['memory', 'redis'] as const) {
 describe('rate limiter [redis unreachable]', () => {
   test('falls back to memory at once: limits still hold and no call waits on Redis', async () => {
     // A port that accepts nothing: connections are refused.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    const limiter = new RedisRateLimiter(`redis://127.0.0.1:${port}`, { prefix: 'sbtest:down:' });
+    const limiter = new RedisRateLimiter(await refusedRedisUrl(), { prefix: 'sbtest:down:' });
     const limit = { max: 3, windowMs: 60_000 };
     const started = performance.now();
     const verdicts = [];
@@ -96,37 +92,9 @@ describe('rate limiter [redis unreachable]', () => {
   });
 
   test('a Redis that never answers costs at most the command time-out, then the breaker skips it', async () => {
-    // Answers the client's ready check (INFO) and nothing else: every later command would hang
-    // without the time-out.
-    const sockets: Array<import('node:net').Socket> = [];
-    const server = createServer((socket) => {
-      sockets.push(socket);
-      let buffered = '';
-      socket.on('data', (data) => {
-        buffered += data.toString();
-        for (let command = takeCommand(); command; command = takeCommand()) {
-          const name = command[0]?.toLowerCase();
-          if (name === 'hello') socket.write("-ERR unknown command 'HELLO'\r\n");
-          else if (name === 'client') socket.write('+OK\r\n');
-          else if (name === 'info') {
-            const info = 'redis_version:7.0.0\r\nloading:0\r\n';
-            socket.write(`$${info.length}\r\n${info}\r\n`);
-          }
-        }
-      });
-      /** One whole RESP command (an array of bulk strings) off the buffer, or undefined. */
-      function takeCommand(): string[] | undefined {
-        const lines = buffered.split('\r\n');
-        const count = Number(lines[0]?.slice(1));
-        if (!lines[0]?.startsWith('*') || lines.length < 1 + 2 * count + 1) return undefined;
-        const args = Array.from({ length: count }, (_, i) => lines[2 + 2 * i] ?? '');
-        buffered = lines.slice(1 + 2 * count).join('\r\n');
-        return args;
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    const limiter = new RedisRateLimiter(`redis://127.0.0.1:${port}`, { prefix: 'sbtest:hang:', commandTimeoutMs: 100, breakMs: 60_000 });
+    // Answers the client's ready check and nothing else: every later command would hang without the time-out.
+    const silent = await startSilentRedis();
+    const limiter = new RedisRateLimiter(silent.url, { prefix: 'sbtest:hang:', commandTimeoutMs: 100, breakMs: 60_000 });
     try {
       const deadline = Date.now() + 3000;
       while (limiter.degraded && Date.now() < deadline) await sleep(10);
@@ -145,8 +113,7 @@ describe('rate limiter [redis unreachable]', () => {
       assert.ok(times.slice(1).every((t) => t < 90), `later calls did not wait for Redis: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
     } finally {
       await limiter.close();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await silent.close();
     }
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import {
   type ConcurrencyLease,
   type ConcurrencyLimiter,
@@ -30,6 +29,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl >= 0 and ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
+/** What the limiter says about Redis coming and going (a pino logger fits). */
+export interface FallbackLog {
+  warn(details: { reason: string }, message: string): void;
+  info(message: string): void;
+}
+
 export interface RedisConcurrencyLimiterOptions extends LeaseTimings {
   /** Prepended to every key (the deployment's SWITCHBOARD_REDIS_PREFIX). */
   prefix?: string;
@@ -38,7 +43,7 @@ export interface RedisConcurrencyLimiterOptions extends LeaseTimings {
   /** After a failure, Redis is not tried again for this long (default 5 s). */
   breakMs?: number;
   /** Told once when the limiter falls back to memory and once when Redis is back. */
-  logger?: Pick<Logger, 'warn' | 'info'>;
+  logger?: FallbackLog;
   now?: () => number;
 }
 
@@ -58,7 +63,7 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   readonly #leaseMs: number;
   readonly #renewEveryMs: number;
   readonly #breakMs: number;
-  readonly #logger: Pick<Logger, 'warn' | 'info'> | undefined;
+  readonly #logger: FallbackLog | undefined;
   readonly #now: () => number;
   /** Lease ids are unique across processes: this instance's random part, then a counter. */
   readonly #instance = randomBytes(6).toString('hex');
