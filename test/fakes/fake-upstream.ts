@@ -78,6 +78,9 @@ export interface FakeExchange {
 
 export class FakeUpstreamServer {
   readonly requests: RecordedRequest[] = [];
+  /** Exchanges open now (request received, response not closed), and the most seen at once since the last reset. */
+  openNow = 0;
+  peakOpen = 0;
   #queue: FakeChatScript[] = [];
   #default: FakeChatScript = {};
   #responder: ((body: unknown) => FakeChatScript | undefined) | undefined;
@@ -122,6 +125,7 @@ export class FakeUpstreamServer {
     this.#queue = [];
     this.#default = {};
     this.requests.length = 0;
+    this.peakOpen = this.openNow;
   }
 
   async close(): Promise<void> {
@@ -130,6 +134,9 @@ export class FakeUpstreamServer {
   }
 
   async #accept(req: IncomingMessage, res: ServerResponse, handle: (exchange: FakeExchange) => Promise<void>): Promise<void> {
+    this.openNow += 1;
+    this.peakOpen = Math.max(this.peakOpen, this.openNow);
+    res.once('close', () => (this.openNow -= 1));
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body: unknown;

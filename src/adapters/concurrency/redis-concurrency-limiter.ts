@@ -126,6 +126,9 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
       [granted, held] = parseReply(await this.#client.eval(ACQUIRE_SCRIPT, 1, redisKey, String(now), String(max), String(now + this.#leaseMs), id, String(this.#leaseMs)));
     } catch (error) {
       this.#openUntil = this.#now() + this.#breakMs;
+      // A timed-out script may still run once Redis answers; this follows it on the same connection
+      // and takes back the slot it would have taken, so a slow Redis does not leak leases.
+      if (this.#client.status === 'ready') this.#client.zrem(redisKey, id).catch(() => undefined);
       return this.#fallBack(key, max, error instanceof Error ? error.message : String(error));
     }
     this.#recovered();
