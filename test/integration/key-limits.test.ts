@@ -165,4 +165,20 @@ describeEachMode('per-key limits', (ctx) => {
     assert.ok(passed >= 1 && refused.length > 0, `${passed} passed, ${refused.length} refused`);
     assert.equal((refused[0]?.body as { error: { code: string } } | undefined)?.error.code, 'rate_limited');
   });
+
+  test('the refusal counts in words: a limit of 1 is "1 concurrent request", of 2 "2 concurrent requests"', async () => {
+    const { key: owner } = await ctx.gw.createUser(100_000);
+    for (const [limit, words] of [
+      [1, 'this API key allows 1 concurrent request'],
+      [2, 'this API key allows 2 concurrent requests'],
+    ] as const) {
+      const limited = await createKey(ctx.gw, owner, { concurrentGenerations: limit });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => ctx.gw.api(limited.key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: `words ${limit} ${i}` } })),
+      );
+      const refused = answers.find((a) => a.status === 429);
+      assert.ok(refused, answers.map((a) => a.status).join(','));
+      assert.equal((refused.body as { error: { message: string } }).error.message, words);
+    }
+  });
 });
