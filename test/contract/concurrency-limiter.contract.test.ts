@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { MemoryConcurrencyLimiter } from '../../src/adapters/concurrency/memory-concurrency-limiter.ts';
 import { type FallbackLog, RedisConcurrencyLimiter, type RedisConcurrencyLimiterOptions } from '../../src/adapters/concurrency/redis-concurrency-limiter.ts';
 import type { ConcurrencyLease, ConcurrencyLimiter, ConcurrencyVerdict, LeaseTimings } from '../../src/ports/concurrency-limiter.port.ts';
@@ -117,6 +118,22 @@ describe('concurrency limiter [redis, shared]', async () => {
     assert.equal(again.granted, true, 'a slot released on one is free on the other');
     await a.close();
     await b.close();
+  });
+
+  test('a lease still held that Redis lost (expired during an outage) is put back by the next renewal', { skip }, async () => {
+    const holder = await make({ leaseMs: 1_000, renewEveryMs: 50 });
+    const other = await make();
+    leaseOf(await holder.acquire('lost', 1));
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      assert.equal(await redis.del(`${prefix}cc:lost`), 1, 'the set was where the adapter keeps it');
+      await sleep(200);
+      assert.equal((await other.acquire('lost', 1)).granted, false, 'the running request counts again');
+    } finally {
+      redis.disconnect();
+      await holder.close();
+      await other.close();
+    }
   });
 
   test('close gives back the leases still held', { skip }, async () => {

@@ -23,10 +23,14 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
 return {1, held + 1}`;
 
-/** Moves the expiry of leases still in the set (XX: one that expired may have been given away). */
-const RENEW_SCRIPT = `for i = 3, #ARGV do redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[i]) end
+/**
+ * Moves the expiry of the leases this process still holds. One that expired meanwhile (Redis was away
+ * longer than a lease) is put back: its request is still running, so it counts, even if that puts the
+ * key over its limit until some end; no new request is admitted until then.
+ */
+const RENEW_SCRIPT = `for i = 3, #ARGV do redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i]) end
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl >= 0 and ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
 /** What the limiter says about Redis coming and going (a pino logger fits). */
