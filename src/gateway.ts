@@ -127,9 +127,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   await migrate(database);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
   // Its own Redis connection, which fails fast and falls back to memory (never a hard dependency).
-  const rateLimiter: RateLimiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, { prefix: config.redisPrefix }) : new MemoryRateLimiter();
+  const rateLimiter: RateLimiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, { prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs }) : new MemoryRateLimiter();
   // API keys' concurrent requests: leases in Redis shared by every process, this process's alone without it.
-  const concurrencyLimiter: ConcurrencyLimiter = config.redisUrl ? new RedisConcurrencyLimiter(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryConcurrencyLimiter();
+  const concurrencyLimiter: ConcurrencyLimiter = config.redisUrl ? new RedisConcurrencyLimiter(config.redisUrl, { prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs, logger }) : new MemoryConcurrencyLimiter();
   // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
   await Promise.all([
     rateLimiter instanceof RedisRateLimiter ? rateLimiter.connected(1_000) : undefined,

@@ -127,6 +127,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share a Redis. */
   redisPrefix: string;
+  /** SWITCHBOARD_REDIS_TIMEOUT_MS: how long a rate or concurrency limit waits for Redis before counting in memory. */
+  redisCommandTimeoutMs: number;
   s3: S3Config | undefined;
   /** Outgoing mail (sign-in links): SMTP_URL and MAIL_FROM; without SMTP_URL messages go to the log. */
   mail: MailConfig;

@@ -68,6 +68,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     databaseUrl,
     redisUrl,
     redisPrefix: env.SWITCHBOARD_REDIS_PREFIX || 'switchboard:',
+    redisCommandTimeoutMs: envInt(env, 'SWITCHBOARD_REDIS_TIMEOUT_MS', 150, { min: 10, max: 5_000 }),
     s3: parseS3(env),
     mail: parseMail(env, publicBaseUrl),
     adminToken: parseAdminToken(env),
