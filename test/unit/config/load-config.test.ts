@@ -100,3 +100,10 @@ test('abuse limits and webhook ports have defaults, and the config file and envi
   refusal({ SWITCHBOARD_CONFIG: file('bad-limit.json', JSON.stringify({ limits: { redeemPerKey: { max: 0 } } })) }, 'limits.redeemPerKey.max');
   refusal({ SWITCHBOARD_CONFIG: file('bad-name.json', JSON.stringify({ limits: { guesses: 3 } })) }, 'limits.guesses');
 });
+
+test('the limits wait 150 ms for Redis unless SWITCHBOARD_REDIS_TIMEOUT_MS says otherwise, within 10 ms to 5 s', () => {
+  assert.equal(loadConfig({}, dir).redisCommandTimeoutMs, 150);
+  assert.equal(loadConfig({ SWITCHBOARD_REDIS_TIMEOUT_MS: '1000' }, dir).redisCommandTimeoutMs, 1000);
+  refusal({ SWITCHBOARD_REDIS_TIMEOUT_MS: '5' }, 'SWITCHBOARD_REDIS_TIMEOUT_MS');
+  refusal({ SWITCHBOARD_REDIS_TIMEOUT_MS: 'soon' }, 'SWITCHBOARD_REDIS_TIMEOUT_MS');
+});
