@@ -55,14 +55,6 @@ export class MemoryConcurrencyLimiter implements ConcurrencyLimiter {
     return { granted: true, lease: this.#lease(key, id) };
   }
 
-  /** Leases held under `key` now (expired ones not counted). */
-  heldNow(key: string): number {
-    const now = this.#now();
-    let n = 0;
-    for (const expiresAt of this.#held.get(key)?.values() ?? []) if (expiresAt > now) n += 1;
-    return n;
-  }
-
   async close(): Promise<void> {
     this.#stopRenewing();
     this.#held.clear();
