@@ -127,8 +127,14 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
               aria-describedby={describedBy('limit-expires', HINTS.expires, problems.expires)}
             />
           </Field>
-          <Field id="limit-models" label="Allowed models" hint={HINTS.models}>
-            <input id="limit-models" value={editing.draft.models} onChange={(e) => set({ models: e.target.value })} aria-describedby="limit-models-hint" />
+          <Field id="limit-models" label="Allowed models" hint={HINTS.models} error={problems.models}>
+            <input
+              id="limit-models"
+              value={editing.draft.models}
+              onChange={(e) => set({ models: e.target.value })}
+              aria-invalid={problems.models ? true : undefined}
+              aria-describedby={describedBy('limit-models', HINTS.models, problems.models)}
+            />
           </Field>
           <Field id="limit-rpm" label="Requests per minute" hint={HINTS.rpm} error={problems.rpm}>
             <input

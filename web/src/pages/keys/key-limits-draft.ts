@@ -25,6 +25,8 @@ export interface LimitsBody {
 }
 
 const MAX_WHOLE = 1_000_000;
+/** As many as the server takes. */
+const MAX_MODELS = 200;
 /** Dollars with at most six decimals (the book is in micro-USD). */
 const USD = /^\d{1,9}(\.\d{1,6})?$/;
 const WHOLE = /^\d{1,7}$/;
@@ -85,6 +87,8 @@ export function checkDraft(draft: LimitsDraft, now: number): { ok: true; body: L
     .split(',')
     .map((m) => m.trim())
     .filter((m) => m !== '');
+  const distinct = [...new Set(models)];
+  if (distinct.length > MAX_MODELS) problems.models = `At most ${MAX_MODELS} models; leave it empty to allow every model.`;
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -92,7 +96,7 @@ export function checkDraft(draft: LimitsDraft, now: number): { ok: true; body: L
       spendCapMicroUsd: cap === '' ? null : usdTextToMicro(cap),
       spendCapPeriod: cap === '' ? null : draft.period,
       expiresAt,
-      allowedModels: models.length === 0 ? null : [...new Set(models)],
+      allowedModels: distinct.length === 0 ? null : distinct,
       requestsPerMinute: rpm,
       concurrentGenerations: concurrency,
     },
