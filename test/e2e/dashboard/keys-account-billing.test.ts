@@ -205,11 +205,17 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     }
     assert.ok(charged > 0n && charged <= 50_000n, `the key's charges (${charged}) are within the cap`);
     await go(page, '/keys');
-    const spentCell = limitsRow.getByRole('cell').first();
-    assert.equal(shownMicro((await spentCell.textContent()) ?? ''), charged, 'spend this month on the page = the ledger');
+    const spent = limitsRow.getByTestId('key-spend-this-month');
+    assert.equal(shownMicro((await spent.textContent()) ?? ''), charged, 'spend this month on the page = the ledger');
     assert.equal(BigInt((await api<KeyView[]>('GET', '/api/v1/keys')).find((k) => k.id === keyId)?.spendThisMonthMicroUsd ?? -1), charged);
     await assertAccessibleBasics(page, 'keys with limits');
     await shootBoth(page, 'keys-limits-saved');
+    // On a phone each key's row stacks: its Edit limits is on screen, not behind a sideways scroll.
+    await page.setViewportSize(PHONE);
+    const edit = await page.getByRole('button', { name: `Edit limits of ${KEY_NAME}` }).boundingBox();
+    assert.ok(edit && edit.x >= 0 && edit.x + edit.width <= PHONE.width, 'Edit limits is in view on a phone');
+    await limitsRow.getByText('Spent this month (UTC):').waitFor();
+    await page.setViewportSize(WIDE);
     assert.deepEqual(pageErrors, []);
   });
 

@@ -71,11 +71,11 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
       <h2 id="key-limits">Limits and spend</h2>
       <ErrorNotice error={error} />
       <TableScroll label="Key limits">
-        <table>
+        <table className="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">Key</th>
-              <th scope="col">Spent this month</th>
+              <th scope="col">Spent this month (UTC)</th>
               <th scope="col">Limits</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -86,8 +86,14 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
             {props.keys.map((key) => (
               <tr key={key.id} data-limits-key-id={key.id}>
                 <th scope="row">{key.name}</th>
-                <td>{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</td>
-                <td>{summary(key.limits)}</td>
+                <td>
+                  <span className="stacked-label">Spent this month (UTC): </span>
+                  <span data-testid="key-spend-this-month">{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</span>
+                </td>
+                <td>
+                  <span className="stacked-label">Limits: </span>
+                  {summary(key.limits)}
+                </td>
                 <td className="actions">
                   <button type="button" className="button button-small" onClick={() => open(key)} aria-label={`Edit limits of ${key.name}`}>
                     Edit limits
