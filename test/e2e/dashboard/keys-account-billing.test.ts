@@ -145,6 +145,15 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     assert.equal((await api<KeyView[]>('GET', '/api/v1/keys')).find((k) => k.id === keyId)?.limits.requestsPerMinute, null);
     await assertAccessibleBasics(page, 'keys with refused limits');
     await shootBoth(page, 'keys-limits-refused');
+    // An hour ago in UTC is still hours ahead as a New York wall time: read as UTC, it has passed.
+    const hourAgoUtc = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
+    await page.getByLabel('Spend cap (USD)').fill('');
+    await page.getByLabel('Requests per minute').fill('');
+    await page.getByLabel('Expires (UTC)').fill(hourAgoUtc);
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.locator('#limit-expires-error').getByText('has passed', { exact: false }).waitFor();
+    assert.equal(await page.locator('#limit-cap-error').count(), 0, 'a corrected field loses its error');
+    assert.deepEqual(patches, [], 'nothing was sent');
 
     // Every limit, the expiry a UTC time on a day that is still the day before in New York.
     const year = new Date().getUTCFullYear() + 1;
@@ -361,6 +370,14 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     assert.equal(costs, -debits.reduce((sum, e) => sum + BigInt(e.amountMicroUsd), 0n), 'generation costs = their ledger debits');
     assert.ok(generations.every((g) => g.prompt === QUOTED_PROMPT), 'the prompt with a comma and quotes survives');
     assert.equal(generations.filter((g) => g.api_key === KEY_NAME).length, debits.length - 1, "the key's generations carry its name");
+
+    // The range is the range: the day before holds none of it.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.locator('#export-from').fill(yesterday);
+    await page.locator('#export-to').fill(yesterday);
+    const before = await download('Download the ledger (CSV)');
+    assert.equal(before.name, `switchboard-ledger-${yesterday}-to-${yesterday}.csv`);
+    assert.deepEqual(csvObjects(before.text), [], 'only the header');
     assert.deepEqual(pageErrors, []);
   });
 });
