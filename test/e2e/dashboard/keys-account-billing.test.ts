@@ -332,8 +332,10 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     const entries = await ledger();
 
     await go(page, '/billing');
-    const today = new Date().toISOString().slice(0, 10);
-    await page.locator('#export-from').fill(today);
+    // Yesterday and today (UTC): every entry of this test, even one written just before midnight.
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const [yesterday, today] = [day(1), day(0)];
+    await page.locator('#export-from').fill(yesterday);
     await page.locator('#export-to').fill(today);
     await page.getByRole('heading', { name: 'Export' }).scrollIntoViewIfNeeded();
     await shootBoth(page, 'billing-export');
@@ -343,7 +345,7 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     };
 
     const ledgerCsv = await download('Download the ledger (CSV)');
-    assert.equal(ledgerCsv.name, `switchboard-ledger-${today}-to-${today}.csv`);
+    assert.equal(ledgerCsv.name, `switchboard-ledger-${yesterday}-to-${today}.csv`);
     const rows = csvObjects(ledgerCsv.text);
     assert.deepEqual(
       rows.map((r) => r.entry_id),
@@ -371,12 +373,11 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     assert.ok(generations.every((g) => g.prompt === QUOTED_PROMPT), 'the prompt with a comma and quotes survives');
     assert.equal(generations.filter((g) => g.api_key === KEY_NAME).length, debits.length - 1, "the key's generations carry its name");
 
-    // The range is the range: the day before holds none of it.
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    await page.locator('#export-from').fill(yesterday);
-    await page.locator('#export-to').fill(yesterday);
+    // The range is the range: the days before hold none of it.
+    await page.locator('#export-from').fill(day(3));
+    await page.locator('#export-to').fill(day(2));
     const before = await download('Download the ledger (CSV)');
-    assert.equal(before.name, `switchboard-ledger-${yesterday}-to-${yesterday}.csv`);
+    assert.equal(before.name, `switchboard-ledger-${day(3)}-to-${day(2)}.csv`);
     assert.deepEqual(csvObjects(before.text), [], 'only the header');
     assert.deepEqual(pageErrors, []);
   });
