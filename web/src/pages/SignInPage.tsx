@@ -126,7 +126,15 @@ function EmailLinkForm(props: { email: string }) {
     return (
       <p>
         No password, or forgot it?{' '}
-        <button type="button" className="button button-small" onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            // The address typed above the password, if any, is the one the link is for.
+            setEmail(props.email);
+            setOpen(true);
+          }}
+        >
           Email me a sign-in link
         </button>
       </p>

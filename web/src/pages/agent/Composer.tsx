@@ -1,8 +1,8 @@
 import { type DragEvent, type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../../api/client.ts';
-import { Link } from '../../router.tsx';
 import type { MessageAccepted } from '../../api/index.ts';
 import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
+import { type EmptyBalance, EmptyBalanceNotice, emptyBalance } from './EmptyBalance.tsx';
 import { MaskPainter } from './MaskPainter.tsx';
 import { isSchemaRefusal, StructuredOutputSection, useStructuredOutput } from './StructuredOutputSection.tsx';
 import { typeOf, USAGE_INTENT_LABELS, USAGE_INTENTS, useUploads } from './useUploads.ts';
@@ -21,6 +21,7 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
   const [mode, setMode] = useState<'followup' | 'steer'>('followup');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [empty, setEmpty] = useState<EmptyBalance>();
   const [dragging, setDragging] = useState(false);
   const [painting, setPainting] = useState<string | undefined>();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -55,7 +56,14 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
     }
     setBusy(true);
     setError(undefined);
+    setEmpty(undefined);
     try {
+      // A new run or a follow-up from an empty balance is refused before it is sent (steering joins a run already paid for).
+      const broke = steering ? undefined : await emptyBalance();
+      if (broke) {
+        setEmpty(broke);
+        return;
+      }
       const content = [...(text ? [{ type: 'text', text }] : []), ...files.blocks];
       const body: Record<string, unknown> = { clientMessageId: crypto.randomUUID(), content };
       if (micro) body.maxCostMicroUsd = micro;
@@ -69,6 +77,10 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
       if (isSchemaRefusal(e)) {
         output.setRefusal(errorMessage(e));
         schemaInput.current?.focus();
+      } else if (e instanceof ApiError && e.code === 'insufficient_balance') {
+        const broke = await emptyBalance();
+        if (broke) setEmpty(broke);
+        else setError(e);
       } else setError(e);
     } finally {
       setBusy(false);
@@ -182,12 +194,8 @@ export function Composer(props: { conversationId: string; activeRun: RunView | u
           {busyRun ? (steering ? 'Steer' : 'Queue') : 'Send'}
         </button>
       </div>
-      {error instanceof ApiError && error.code === 'insufficient_balance' ? (
-        // An empty balance cannot start a run: said with the way out, as the playground does.
-        <div className="notice notice-error" role="alert" data-testid="agent-empty-balance">
-          <strong>The message was not sent: </strong>
-          {errorMessage(error)} <Link to="/billing">Add funds</Link>, then send it again.
-        </div>
+      {empty ? (
+        <EmptyBalanceNotice money={empty} />
       ) : error ? (
         <div className="notice notice-error" role="alert">
           <strong>The message was not sent: </strong>

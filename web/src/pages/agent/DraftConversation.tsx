@@ -4,6 +4,7 @@ import type { MessageAccepted } from '../../api/index.ts';
 import { navigate } from '../../router.tsx';
 import { usdToMicroString } from './agent-types.ts';
 import { ConversationSetup, DEFAULT_SETUP, type SetupChoice, setupFields } from './ConversationSetup.tsx';
+import { type EmptyBalance, EmptyBalanceNotice, emptyBalance } from './EmptyBalance.tsx';
 import { ContextReferencePicker, MAX_REFERENCES, type PickedReference } from './ContextReferencePicker.tsx';
 import { isSchemaRefusal, StructuredOutputSection, useStructuredOutput } from './StructuredOutputSection.tsx';
 import { useAgentChoices } from './useAgentChoices.ts';
@@ -24,6 +25,7 @@ export function DraftConversation(props: { projectId: string | undefined; onStar
   /** Set when the conversation was created but its first message was refused for its schema. */
   const [created, setCreated] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
+  const [empty, setEmpty] = useState<EmptyBalance>();
   const choices = useAgentChoices();
   const output = useStructuredOutput();
   const schemaInput = useRef<HTMLTextAreaElement>(null);
@@ -48,8 +50,16 @@ export function DraftConversation(props: { projectId: string | undefined; onStar
     }
     setBusy(true);
     setError(undefined);
+    setEmpty(undefined);
     setModelError(undefined);
     try {
+      // An empty balance is refused before the conversation exists, so the draft and its choices stay here.
+      const broke = await emptyBalance();
+      if (broke) {
+        setEmpty(broke);
+        setBusy(false);
+        return;
+      }
       const conversationId = created ?? (await requestData<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { body: { ...(props.projectId ? { projectId: props.projectId } : {}), ...setupFields(setup) } })).conversationId;
       const base = `/api/v1/agent/conversations/${encodeURIComponent(conversationId)}`;
       let failed: unknown;
@@ -66,6 +76,14 @@ export function DraftConversation(props: { projectId: string | undefined; onStar
         failed = e;
       }
       props.onStarted();
+      const brokeMeanwhile = failed instanceof ApiError && failed.code === 'insufficient_balance' ? await emptyBalance() : undefined;
+      if (brokeMeanwhile) {
+        // Spent elsewhere since the check: the conversation exists, the message stays here to send again.
+        setCreated(conversationId);
+        setEmpty(brokeMeanwhile);
+        setBusy(false);
+        return;
+      }
       if (isSchemaRefusal(failed)) {
         // The conversation exists, its first message does not: the schema is fixed here and sent again into it.
         setCreated(conversationId);
@@ -100,7 +118,7 @@ export function DraftConversation(props: { projectId: string | undefined; onStar
       <form className="chat-input agent-composer" onSubmit={send}>
         {created ? (
           <p className="small" data-testid="draft-created">
-            The conversation was created with your choices; fix the result schema and send again.
+            The conversation was created with your choices; {empty ? 'add funds' : 'fix the result schema'} and send again.
           </p>
         ) : (
           <>
@@ -138,6 +156,7 @@ export function DraftConversation(props: { projectId: string | undefined; onStar
             Send
           </button>
         </div>
+        {empty ? <EmptyBalanceNotice money={empty} /> : null}
         {error ? (
           <div className="notice notice-error" role="alert">
             <strong>The conversation was not started: </strong>

@@ -1,48 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import type { ApiKey } from '../../api/index.ts';
-import { ErrorNotice, Field, TableScroll } from '../../components/common.tsx';
+import { describedBy, ErrorNotice, Field, TableScroll } from '../../components/common.tsx';
 import { formatMicroUsd, formatTime } from '../../format.ts';
+import { checkDraft, draftOf, type LimitsDraft, type LimitsField } from './key-limits-draft.ts';
 
 type Limits = ApiKey['limits'];
-
-/** The form's text fields: empty means "no limit". */
-interface Draft {
-  capUsd: string;
-  period: 'total' | 'month';
-  expires: string;
-  models: string;
-  rpm: string;
-  concurrency: string;
-}
-
-function draftOf(limits: Limits): Draft {
-  return {
-    capUsd: limits.spendCapMicroUsd === null ? '' : String(limits.spendCapMicroUsd / 1_000_000),
-    period: limits.spendCapPeriod === 'month' ? 'month' : 'total',
-    expires: limits.expiresAt ? limits.expiresAt.slice(0, 16) : '',
-    models: (limits.allowedModels ?? []).join(', '),
-    rpm: limits.requestsPerMinute === null ? '' : String(limits.requestsPerMinute),
-    concurrency: limits.concurrentGenerations === null ? '' : String(limits.concurrentGenerations),
-  };
-}
-
-/** The body of PATCH /api/v1/keys/:id: every limit sent, empty fields as null (removed). */
-function limitsOf(draft: Draft) {
-  const whole = (text: string) => (text.trim() === '' ? null : Number.parseInt(text, 10));
-  const models = draft.models
-    .split(',')
-    .map((m) => m.trim())
-    .filter((m) => m !== '');
-  return {
-    spendCapMicroUsd: draft.capUsd.trim() === '' ? null : Math.round(Number.parseFloat(draft.capUsd) * 1_000_000),
-    spendCapPeriod: draft.capUsd.trim() === '' ? null : draft.period,
-    expiresAt: draft.expires === '' ? null : new Date(draft.expires).toISOString(),
-    allowedModels: models.length === 0 ? null : models,
-    requestsPerMinute: whole(draft.rpm),
-    concurrentGenerations: whole(draft.concurrency),
-  };
-}
 
 function summary(limits: Limits): string {
   const parts: string[] = [];
@@ -54,19 +17,38 @@ function summary(limits: Limits): string {
   return parts.length === 0 ? 'No limits' : parts.join(' · ');
 }
 
+const FIELD_IDS: Record<LimitsField, string> = { capUsd: 'limit-cap', expires: 'limit-expires', models: 'limit-models', rpm: 'limit-rpm', concurrency: 'limit-concurrency' };
+const HINTS = {
+  capUsd: 'Empty: no cap. Running requests count against it.',
+  expires: 'Empty: never. A date and time in UTC, like every time on this dashboard.',
+  models: 'Comma-separated; empty: every model.',
+  rpm: 'Empty: no limit.',
+  concurrency: 'Generations and chat requests running at once. Empty: no limit.',
+};
+
 /** Each active key's limits and spend this month, with a form to change them (issue 21, item 15). */
 export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
-  const [editing, setEditing] = useState<{ id: string; draft: Draft } | undefined>();
+  const [editing, setEditing] = useState<{ id: string; draft: LimitsDraft } | undefined>();
+  const [problems, setProblems] = useState<Partial<Record<LimitsField, string>>>({});
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (!editing) return;
-    setBusy(true);
     setError(undefined);
+    // Refused here, in words and beside the field, before the API sees it.
+    const checked = checkDraft(editing.draft, Date.now());
+    if (!checked.ok) {
+      setProblems(checked.problems);
+      const first = (['capUsd', 'expires', 'models', 'rpm', 'concurrency'] as const).find((f) => checked.problems[f]);
+      if (first) document.getElementById(FIELD_IDS[first])?.focus();
+      return;
+    }
+    setProblems({});
+    setBusy(true);
     try {
-      await requestData('PATCH', `/api/v1/keys/${encodeURIComponent(editing.id)}`, { body: { limits: limitsOf(editing.draft) } });
+      await requestData('PATCH', `/api/v1/keys/${encodeURIComponent(editing.id)}`, { body: { limits: checked.body } });
       setEditing(undefined);
       props.onChanged();
     } catch (e) {
@@ -77,17 +59,23 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
   };
 
   if (props.keys.length === 0) return null;
-  const set = (change: Partial<Draft>) => setEditing((current) => (current ? { id: current.id, draft: { ...current.draft, ...change } } : current));
+  const set = (change: Partial<LimitsDraft>) => setEditing((current) => (current ? { id: current.id, draft: { ...current.draft, ...change } } : current));
+  const open = (key: ApiKey) => {
+    setProblems({});
+    setError(undefined);
+    setEditing({ id: key.id, draft: draftOf(key.limits) });
+  };
+  const editedName = props.keys.find((k) => k.id === editing?.id)?.name;
   return (
     <section className="panel" aria-labelledby="key-limits">
       <h2 id="key-limits">Limits and spend</h2>
       <ErrorNotice error={error} />
       <TableScroll label="Key limits">
-        <table>
+        <table className="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">Key</th>
-              <th scope="col">Spent this month</th>
+              <th scope="col">Spent this month (UTC)</th>
               <th scope="col">Limits</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -98,10 +86,16 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
             {props.keys.map((key) => (
               <tr key={key.id} data-limits-key-id={key.id}>
                 <th scope="row">{key.name}</th>
-                <td>{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</td>
-                <td>{summary(key.limits)}</td>
+                <td>
+                  <span className="stacked-label">Spent this month (UTC): </span>
+                  <span data-testid="key-spend-this-month">{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</span>
+                </td>
+                <td>
+                  <span className="stacked-label">Limits: </span>
+                  {summary(key.limits)}
+                </td>
                 <td className="actions">
-                  <button type="button" className="button button-small" onClick={() => setEditing({ id: key.id, draft: draftOf(key.limits) })} aria-label={`Edit limits of ${key.name}`}>
+                  <button type="button" className="button button-small" onClick={() => open(key)} aria-label={`Edit limits of ${key.name}`}>
                     Edit limits
                   </button>
                 </td>
@@ -111,9 +105,17 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
         </table>
       </TableScroll>
       {editing ? (
-        <form onSubmit={save} aria-label="Key limits">
-          <Field id="limit-cap" label="Spend cap (USD)" hint="Empty: no cap. Running requests count against it.">
-            <input id="limit-cap" inputMode="decimal" value={editing.draft.capUsd} onChange={(e) => set({ capUsd: e.target.value })} aria-describedby="limit-cap-hint" />
+        <form onSubmit={save} aria-label={`Limits of ${editedName ?? 'the key'}`} noValidate>
+          <h3>Limits of {editedName}</h3>
+          <Field id="limit-cap" label="Spend cap (USD)" hint={HINTS.capUsd} error={problems.capUsd}>
+            <input
+              id="limit-cap"
+              inputMode="decimal"
+              value={editing.draft.capUsd}
+              onChange={(e) => set({ capUsd: e.target.value })}
+              aria-invalid={problems.capUsd ? true : undefined}
+              aria-describedby={describedBy('limit-cap', HINTS.capUsd, problems.capUsd)}
+            />
           </Field>
           <Field id="limit-period" label="Cap period">
             <select id="limit-period" value={editing.draft.period} onChange={(e) => set({ period: e.target.value === 'month' ? 'month' : 'total' })}>
@@ -121,17 +123,44 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
               <option value="month">Per calendar month (UTC)</option>
             </select>
           </Field>
-          <Field id="limit-expires" label="Expires" hint="Empty: never.">
-            <input id="limit-expires" type="datetime-local" value={editing.draft.expires} onChange={(e) => set({ expires: e.target.value })} aria-describedby="limit-expires-hint" />
+          <Field id="limit-expires" label="Expires (UTC)" hint={HINTS.expires} error={problems.expires}>
+            <input
+              id="limit-expires"
+              type="datetime-local"
+              value={editing.draft.expires}
+              onChange={(e) => set({ expires: e.target.value })}
+              aria-invalid={problems.expires ? true : undefined}
+              aria-describedby={describedBy('limit-expires', HINTS.expires, problems.expires)}
+            />
           </Field>
-          <Field id="limit-models" label="Allowed models" hint="Comma-separated; empty: every model.">
-            <input id="limit-models" value={editing.draft.models} onChange={(e) => set({ models: e.target.value })} aria-describedby="limit-models-hint" />
+          <Field id="limit-models" label="Allowed models" hint={HINTS.models} error={problems.models}>
+            <input
+              id="limit-models"
+              value={editing.draft.models}
+              onChange={(e) => set({ models: e.target.value })}
+              aria-invalid={problems.models ? true : undefined}
+              aria-describedby={describedBy('limit-models', HINTS.models, problems.models)}
+            />
           </Field>
-          <Field id="limit-rpm" label="Requests per minute" hint="Empty: no limit.">
-            <input id="limit-rpm" inputMode="numeric" value={editing.draft.rpm} onChange={(e) => set({ rpm: e.target.value })} aria-describedby="limit-rpm-hint" />
+          <Field id="limit-rpm" label="Requests per minute" hint={HINTS.rpm} error={problems.rpm}>
+            <input
+              id="limit-rpm"
+              inputMode="numeric"
+              value={editing.draft.rpm}
+              onChange={(e) => set({ rpm: e.target.value })}
+              aria-invalid={problems.rpm ? true : undefined}
+              aria-describedby={describedBy('limit-rpm', HINTS.rpm, problems.rpm)}
+            />
           </Field>
-          <Field id="limit-concurrency" label="Concurrent requests" hint="Empty: no limit.">
-            <input id="limit-concurrency" inputMode="numeric" value={editing.draft.concurrency} onChange={(e) => set({ concurrency: e.target.value })} aria-describedby="limit-concurrency-hint" />
+          <Field id="limit-concurrency" label="Concurrent generations" hint={HINTS.concurrency} error={problems.concurrency}>
+            <input
+              id="limit-concurrency"
+              inputMode="numeric"
+              value={editing.draft.concurrency}
+              onChange={(e) => set({ concurrency: e.target.value })}
+              aria-invalid={problems.concurrency ? true : undefined}
+              aria-describedby={describedBy('limit-concurrency', HINTS.concurrency, problems.concurrency)}
+            />
           </Field>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Saving…' : 'Save limits'}
