@@ -4,7 +4,7 @@
  * Every send is an ordinary delivery row plus its job, so a test event and a redelivery are signed,
  * retried and address-checked exactly like the events of runs.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { findAgentWebhook, type AgentWebhookRow } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import type { Schema } from '../../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../../adapters/db/tables/media.tables.ts';
@@ -136,8 +136,9 @@ export class AgentWebhookDeliveriesService {
           created_at: now,
           delivered_at: null,
         })
-        // The partial unique index of migration 029: one pending delivery per (destination, event).
-        .onConflict((oc) => oc.columns(['destination_id', 'message_id']).where('status', '=', 'pending').where('destination_id', 'is not', null).doNothing())
+        // The partial unique index of migration 029: one pending delivery per (destination, event). Its
+        // predicate is written as literals: SQLite matches the index only on the same text, not a parameter.
+        .onConflict((oc) => oc.columns(['destination_id', 'message_id']).where('status', '=', sql.lit('pending')).where('destination_id', 'is not', null).doNothing())
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
