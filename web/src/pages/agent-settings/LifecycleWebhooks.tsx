@@ -114,7 +114,7 @@ export function LifecycleWebhooks() {
       {list.data?.length === 0 ? <p className="empty">No destinations yet.</p> : null}
       {list.data?.length ? (
         <TableScroll label="Lifecycle webhook destinations">
-          <table>
+          <table className="stack-on-phone">
             <thead>
               <tr>
                 <th scope="col">URL</th>
