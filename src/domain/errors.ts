@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'proposal_stale'
   | 'question_not_pending'
   | 'run_not_resumable'
+  | 'webhook_revoked'
+  | 'webhook_disabled'
   | 'agent_runs_disabled'
   | 'invalid_attachment'
   | 'attachment_not_uploaded'
@@ -63,6 +65,8 @@ export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, strin
   proposal_stale: [409, 'Conflict'],
   question_not_pending: [409, 'Conflict'],
   run_not_resumable: [409, 'Conflict'],
+  webhook_revoked: [409, 'Conflict'],
+  webhook_disabled: [409, 'Conflict'],
   agent_runs_disabled: [403, 'Forbidden'],
   invalid_attachment: [400, 'InvalidInput'],
   attachment_not_uploaded: [409, 'Conflict'],

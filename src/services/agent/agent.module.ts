@@ -21,6 +21,9 @@ import { AgentModelsService } from './settings/agent-models.service.ts';
 import { AttachmentsService } from './attachments/attachments.service.ts';
 import { AgentSettingsService } from './settings/agent-settings.service.ts';
 import { AgentWebhooksService } from './events/agent-webhooks.service.ts';
+import { AgentWebhookDeliveriesService } from './events/agent-webhook-deliveries.service.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
+import { MemoryRateLimiter } from '../../adapters/rate-limit/memory-rate-limiter.ts';
 import { AgentWriter } from './events/agent-writer.ts';
 import { ContextReferencesService } from './conversations/context-references.service.ts';
 import { ConversationsService } from './conversations/conversations.service.ts';
@@ -47,6 +50,8 @@ export interface AgentServices {
   controls: RunControlsService;
   views: RunViewsService;
   webhooks: AgentWebhooksService;
+  /** Test events, recent deliveries and redelivery of a destination (Settings). */
+  webhookDeliveries: AgentWebhookDeliveriesService;
   attachments: AttachmentsService;
   context: ContextReferencesService;
   projects: ProjectsService;
@@ -75,6 +80,8 @@ export interface AgentModuleDeps {
   clock?: AgentClock;
   /** Drops routes that cannot serve a dispatch's input, as a create through the API does. */
   routeRefusal?: RouteRefusalCheck;
+  /** Counts test events per user; the gateway's shared limiter (this process's memory when not given). */
+  rateLimiter?: RateLimiter;
 }
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
@@ -99,6 +106,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
+    webhookDeliveries: new AgentWebhookDeliveriesService({ db, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
     attachments,
     context: new ContextReferencesService({ db, writer }),
     projects,

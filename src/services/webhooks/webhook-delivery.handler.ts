@@ -64,7 +64,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 const BUSY_RECHECK_MS = 15_000;
 /** How long past its time-out an attempt's exchange is still taken to be in flight (the write of its result). */
 const IN_FLIGHT_MARGIN_MS = 5_000;
-const UNFINISHED_ATTEMPT = 'no result recorded: the attempt is in progress, or the worker stopped during it';
+export const UNFINISHED_ATTEMPT = 'no result recorded: the attempt is in progress, or the worker stopped during it';
 /** Refusals that no retry can change: the URL itself is not deliverable. */
 const PERMANENT_FAILURES: ReadonlySet<OutboundFailure> = new Set(['invalid_url', 'scheme', 'private_address', 'port']);
 

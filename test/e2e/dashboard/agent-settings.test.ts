@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
@@ -10,7 +12,9 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * limit, saves models, a fallback, the routing policy and a new limit under the version it read,
  * refuses a limit that is not an amount in place, and adds, lists and revokes a lifecycle webhook
  * whose secret is shown once. The asset import on a project (item 12) offers the newest artifacts to
- * pick instead of a typed id, and says apart "no such artifact" and "no storage plan".
+ * pick instead of a typed id, and says apart "no such artifact" and "no storage plan". A destination
+ * gets a test event from its row; its recent deliveries show a failing receiver's HTTP status in
+ * words, and Redeliver sends the same event id once the receiver is fixed.
  * Screenshots: agent-settings-*-wide.png and agent-settings-*-phone.png.
  */
 const skip = browserSkipReason();
@@ -148,6 +152,54 @@ describe('agent settings page', { skip }, () => {
     await page.getByText('No destinations yet.').waitFor();
     assert.deepEqual(await api<unknown[]>('GET', '/api/v1/agent/webhooks'), []);
     assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
+  });
+
+  test('a test event is sent from the row; the failed delivery reads in words; Redeliver sends the same event id', async () => {
+    const received: IncomingHttpHeaders[] = [];
+    let status = 500;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.headers);
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      // Added through the API: the form asks for https, and this receiver is plain http on 127.0.0.1.
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/agent-e2e`;
+      const hook = await api<{ webhookId: string }>('POST', '/api/v1/agent/webhooks', { url, eventTypes: ['*'] });
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Agent settings' }).waitFor();
+      const row = page.getByRole('row', { name: /agent-e2e/ });
+      await row.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('status').getByText('Test event queued.', { exact: false }).waitFor();
+      const panel = page.getByRole('region', { name: /Recent deliveries/ });
+      const cards = panel.getByTestId('agent-webhook-delivery');
+      await cards.first().getByText('the receiver answered HTTP 500').waitFor();
+      assert.match((await cards.first().textContent()) ?? '', /Pending.*webhook\.test.*HTTP status500/s);
+      await assertAccessibleBasics(page, 'agent settings with webhook deliveries');
+      await shootBoth('webhook-deliveries');
+
+      // The receiver is fixed: Redeliver sends the waiting retry now, then a delivered event again.
+      status = 200;
+      await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
+      await panel.getByRole('status').getByText(/already on its way/).waitFor();
+      await cards.first().getByText('Delivered').waitFor();
+      await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
+      await panel.getByRole('status').getByText('Redelivery queued, with the same event id.').waitFor();
+      await cards.nth(1).waitFor();
+      await panel.getByText('Pending').waitFor({ state: 'detached' });
+      assert.equal(await cards.count(), 2);
+      assert.equal(received.length, 3);
+      assert.equal(new Set(received.map((h) => h['webhook-id'])).size, 1, 'one event id across the attempt, the retry and the redelivery');
+      await shootBoth('webhook-redelivered');
+      await api('DELETE', `/api/v1/agent/webhooks/${hook.webhookId}`);
+      assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   test('the asset import picks a recent artifact; an unknown id and a missing storage plan read differently', async () => {

@@ -26,6 +26,8 @@ const WORDS: Record<ErrorCode | 'network_error', string> = {
   proposal_stale: 'That proposal is out of date. Look at the latest one.',
   question_not_pending: 'That question was already answered.',
   run_not_resumable: 'This run cannot be resumed.',
+  webhook_revoked: 'This webhook was revoked; add a new one.',
+  webhook_disabled: 'This webhook is disabled; add a new one once the receiver works.',
   agent_runs_disabled: 'The assistant is turned off on this site.',
   invalid_attachment: 'That file cannot be used.',
   attachment_not_uploaded: 'The file has not finished uploading.',

@@ -104,6 +104,10 @@ export type AgentSettings = AgentSettingsView['settings'];
 export type AgentWebhook = Item<Data<'GET /api/v1/agent/webhooks'>>;
 /** The answer to a create: the signing secret is shown only here. */
 export type NewAgentWebhook = Data<'POST /api/v1/agent/webhooks'>;
+export type AgentWebhookDeliveryPage = Data<'GET /api/v1/agent/webhooks/{webhookId}/deliveries'>;
+export type AgentWebhookDelivery = Item<AgentWebhookDeliveryPage['items']>;
+/** A test event or a redelivery: the delivery that carries it; `queued: false` when it was already pending. */
+export type QueuedAgentWebhookDelivery = Data<'POST /api/v1/agent/webhooks/{webhookId}/test'>;
 
 // Operator (admin API)
 export type ProviderPage = ApiResponses['GET /admin/v1/providers'];

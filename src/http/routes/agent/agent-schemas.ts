@@ -264,6 +264,34 @@ export const webhookView: JsonSchema = {
   },
 };
 
+export const webhookQueuedView: JsonSchema = {
+  type: 'object',
+  required: ['deliveryId', 'eventId', 'queued'],
+  properties: {
+    deliveryId: { type: 'string', description: 'The delivery that will carry the event (whd_…)' },
+    eventId: { type: 'string', description: 'The event id, sent as webhook-id; a redelivery keeps it' },
+    queued: { type: 'boolean', description: 'False: the event was already pending for this destination, nothing was added' },
+  },
+};
+
+export const webhookDeliveryView: JsonSchema = {
+  type: 'object',
+  required: ['deliveryId', 'eventId', 'eventType', 'status', 'attempts', 'lastStatusCode', 'lastError', 'createdAt', 'lastAttemptAt', 'nextAttemptAt', 'deliveredAt'],
+  properties: {
+    deliveryId: { type: 'string' },
+    eventId: { type: 'string', description: 'Sent as webhook-id; the same on every attempt and redelivery' },
+    eventType: { type: 'string', description: 'An event type, or webhook.test' },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    attempts: { type: 'integer' },
+    lastStatusCode: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status at the last attempt; null when none answered' },
+    lastError: { type: ['string', 'null'], description: 'Why the last attempt failed, in words (network addresses are not shown)' },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+    nextAttemptAt: { type: ['string', 'null'], format: 'date-time', description: 'While pending: when the next attempt is due' },
+    deliveredAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
 export const attachmentBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,

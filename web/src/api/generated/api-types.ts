@@ -1057,6 +1057,55 @@ export interface ApiResponses {
       secret?: string;
     };
   };
+  /** Send a signed webhook.test event to a destination */
+  'POST /api/v1/agent/webhooks/{webhookId}/test': {
+    code: number;
+    data: {
+      /** The delivery that will carry the event (whd_…) */
+      deliveryId: string;
+      /** The event id, sent as webhook-id; a redelivery keeps it */
+      eventId: string;
+      /** False: the event was already pending for this destination, nothing was added */
+      queued: boolean;
+    };
+  };
+  /** A destination's recent deliveries, newest first */
+  'GET /api/v1/agent/webhooks/{webhookId}/deliveries': {
+    code: number;
+    data: {
+      items?: {
+        deliveryId: string;
+        /** Sent as webhook-id; the same on every attempt and redelivery */
+        eventId: string;
+        /** An event type, or webhook.test */
+        eventType: string;
+        status: 'pending' | 'delivered' | 'failed';
+        attempts: number;
+        /** The receiver's HTTP status at the last attempt; null when none answered */
+        lastStatusCode: number | null;
+        /** Why the last attempt failed, in words (network addresses are not shown) */
+        lastError: string | null;
+        createdAt: string;
+        lastAttemptAt: string | null;
+        /** While pending: when the next attempt is due */
+        nextAttemptAt: string | null;
+        deliveredAt: string | null;
+      }[];
+      nextCursor?: string | null;
+    };
+  };
+  /** Send a delivery's event again, under the same event id */
+  'POST /api/v1/agent/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': {
+    code: number;
+    data: {
+      /** The delivery that will carry the event (whd_…) */
+      deliveryId: string;
+      /** The event id, sent as webhook-id; a redelivery keeps it */
+      eventId: string;
+      /** False: the event was already pending for this destination, nothing was added */
+      queued: boolean;
+    };
+  };
   /** Announce an attachment: its upload URL */
   'POST /api/v1/agent/conversations/{conversationId}/attachments': {
     code: number;

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
-import type { AgentWebhook, NewAgentWebhook } from '../../api/index.ts';
+import type { AgentWebhook, NewAgentWebhook, QueuedAgentWebhookDelivery } from '../../api/index.ts';
 import { CopyButton, describedBy, ErrorNotice, Field, Loading, TableScroll, useAsync } from '../../components/common.tsx';
 import { formatTime } from '../../format.ts';
+import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 
 /** The lifecycle events a destination can ask for; "*" is every one of them. */
 const EVENT_CHOICES = [
@@ -13,7 +14,10 @@ const EVENT_CHOICES = [
   { value: 'message.completed', label: 'Message completed' },
 ] as const;
 
-/** Agent lifecycle webhook destinations: add one (its secret shown once), list them, revoke one. */
+/**
+ * Agent lifecycle webhook destinations: add one (its secret shown once), list them, send one a test
+ * event, read its recent deliveries (redeliver from there), revoke one.
+ */
 export function LifecycleWebhooks() {
   const [tick, setTick] = useState(0);
   const list = useAsync((signal) => requestData<AgentWebhook[]>('GET', '/api/v1/agent/webhooks', { signal }), [tick]);
@@ -23,6 +27,9 @@ export function LifecycleWebhooks() {
   const [formError, setFormError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState<string | undefined>();
   const [rowError, setRowError] = useState<string | undefined>();
+  const [rowNotice, setRowNotice] = useState<string | undefined>();
+  const [openDeliveries, setOpenDeliveries] = useState<string | undefined>();
+  const [sent, setSent] = useState(0);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -53,6 +60,19 @@ export function LifecycleWebhooks() {
       setRowError(errorMessage(e));
     }
   };
+  const sendTest = async (webhookId: string) => {
+    setRowError(undefined);
+    setRowNotice(undefined);
+    try {
+      await requestData<QueuedAgentWebhookDelivery>('POST', `/api/v1/agent/webhooks/${encodeURIComponent(webhookId)}/test`);
+      setRowNotice('Test event queued. Its delivery shows below.');
+      setOpenDeliveries(webhookId);
+      setSent((n) => n + 1);
+    } catch (e) {
+      setRowError(errorMessage(e));
+    }
+  };
+  const openHook = list.data?.find((hook) => hook.webhookId === openDeliveries);
   const toggle = (value: string, on: boolean) => setEvents((list) => (on ? [...list.filter((v) => v !== value), value] : list.filter((v) => v !== value)));
 
   return (
@@ -94,7 +114,7 @@ export function LifecycleWebhooks() {
       {list.data?.length === 0 ? <p className="empty">No destinations yet.</p> : null}
       {list.data?.length ? (
         <TableScroll label="Lifecycle webhook destinations">
-          <table>
+          <table className="stack-on-phone">
             <thead>
               <tr>
                 <th scope="col">URL</th>
@@ -128,9 +148,24 @@ export function LifecycleWebhooks() {
                         </button>
                       </fieldset>
                     ) : (
-                      <button type="button" className="button button-small" onClick={() => setConfirming(hook.webhookId)}>
-                        Revoke…
-                      </button>
+                      <div className="webhook-row-actions">
+                        {hook.status === 'active' ? (
+                          <button type="button" className="button button-small" onClick={() => hook.webhookId && sendTest(hook.webhookId)}>
+                            Send test event
+                          </button>
+                        ) : null}
+                        <button
+                          type="button"
+                          className="button button-small"
+                          aria-expanded={openDeliveries === hook.webhookId}
+                          onClick={() => setOpenDeliveries((open) => (open === hook.webhookId ? undefined : hook.webhookId))}
+                        >
+                          Recent deliveries
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setConfirming(hook.webhookId)}>
+                          Revoke…
+                        </button>
+                      </div>
                     )}
                   </td>
                 </tr>
@@ -144,6 +179,12 @@ export function LifecycleWebhooks() {
           {rowError}
         </p>
       ) : null}
+      {rowNotice ? (
+        <p className="notice notice-success" role="status">
+          {rowNotice}
+        </p>
+      ) : null}
+      {openHook ? <WebhookDeliveries key={openHook.webhookId} webhook={openHook} refreshKey={sent} onClose={() => setOpenDeliveries(undefined)} /> : null}
     </section>
   );
 }

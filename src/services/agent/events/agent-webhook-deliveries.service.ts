@@ -1,0 +1,243 @@
+/**
+ * What the Settings page does with one lifecycle webhook destination beyond create and revoke (issue
+ * 21 item 17): send a signed `webhook.test` event, read its recent deliveries, and redeliver an event.
+ * Every send is an ordinary delivery row plus its job, so a test event and a redelivery are signed,
+ * retried and address-checked exactly like the events of runs.
+ */
+import { type Kysely, sql } from 'kysely';
+import { findAgentWebhook, type AgentWebhookRow } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
+import type { Schema } from '../../../adapters/db/schema.ts';
+import type { WebhookDeliveriesTable } from '../../../adapters/db/tables/media.tables.ts';
+import type { RateLimitSetting } from '../../../config/config.types.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { newId } from '../../../domain/ids.ts';
+import { type RateLimiter, retryAfterSeconds } from '../../../ports/rate-limiter.port.ts';
+import type { WorkQueue } from '../../../ports/work-queue.port.ts';
+import { JOB_QUEUES, newJob } from '../../../workers/job-catalog.ts';
+import { UNFINISHED_ATTEMPT } from '../../webhooks/webhook-delivery.handler.ts';
+import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
+import { type AgentCaller, ownerOf } from '../agent-caller.ts';
+import { describeDeliveryError } from './delivery-error-words.ts';
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+
+export interface AgentWebhookDeliveryView {
+  deliveryId: string;
+  /** The `webhook-id` header: the same on every attempt and every redelivery of the event. */
+  eventId: string;
+  eventType: string;
+  status: WebhookDeliveriesTable['status'];
+  attempts: number;
+  lastStatusCode: number | null;
+  /** Why the last attempt failed, in words; addresses are never shown. */
+  lastError: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface QueuedDelivery {
+  deliveryId: string;
+  eventId: string;
+  /** False when the event was already pending for this destination (a redelivery then adds nothing). */
+  queued: boolean;
+}
+
+export class AgentWebhookDeliveriesService {
+  readonly #db: Kysely<Schema>;
+  readonly #queue: WorkQueue;
+  readonly #limiter: RateLimiter;
+  readonly #testLimit: RateLimitSetting;
+  readonly #now: () => number;
+
+  constructor(deps: { db: Kysely<Schema>; queue: WorkQueue; limiter: RateLimiter; testLimit: RateLimitSetting; now?: () => number }) {
+    this.#db = deps.db;
+    this.#queue = deps.queue;
+    this.#limiter = deps.limiter;
+    this.#testLimit = deps.testLimit;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async sendTest(caller: AgentCaller, webhookId: string): Promise<QueuedDelivery> {
+    const webhook = await this.#sendable(caller, webhookId);
+    const verdict = await this.#limiter.hit(`webhook-test:user:${caller.userId}`, this.#testLimit);
+    if (!verdict.allowed) {
+      const retryAfter = retryAfterSeconds(verdict);
+      throw new AppError('rate_limited', `too many test events sent; try again in ${retryAfter} s`, { retryAfter });
+    }
+    const now = this.#now();
+    const eventId = newId('evt', now);
+    const createdAt = new Date(now).toISOString();
+    const data = { id: eventId, type: TEST_EVENT_TYPE, webhookId: webhook.id, createdAt, data: { message: 'A test event sent from Switchboard; nothing happened.' } };
+    const deliveryId = await this.#db.transaction().execute((tx) =>
+      enqueueWebhookDelivery(tx, this.#queue, {
+        userId: caller.userId,
+        messageId: eventId,
+        destinationId: webhook.id,
+        eventType: TEST_EVENT_TYPE,
+        url: webhook.url,
+        body: { type: TEST_EVENT_TYPE, timestamp: createdAt, data },
+        now,
+      }),
+    );
+    if (deliveryId === undefined) throw new Error('a test delivery with a fresh event id cannot collide');
+    await this.#wake();
+    return { deliveryId, eventId, queued: true };
+  }
+
+  /** Newest first; the cursor is the last item of the previous page. */
+  async list(caller: AgentCaller, webhookId: string, query: { cursor?: string; limit?: string }): Promise<{ items: AgentWebhookDeliveryView[]; nextCursor: string | null }> {
+    await this.#owned(caller, webhookId);
+    const limit = parseLimit(query.limit);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let select = this.#db.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhookId).where('user_id', '=', caller.userId);
+    if (after) select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    const lastAttempts = await this.#lastAttemptTimes(page.map((row) => row.id));
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => present(row, lastAttempts.get(row.id) ?? null)),
+      nextCursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.id) : null,
+    };
+  }
+
+  /**
+   * Queues the delivery's event again under the same event id. When that event is already pending
+   * for this destination, nothing is added: a delivery waiting for its next retry is brought forward
+   * to now, one in flight is left alone.
+   */
+  async redeliver(caller: AgentCaller, webhookId: string, deliveryId: string): Promise<QueuedDelivery> {
+    const webhook = await this.#sendable(caller, webhookId);
+    const original = await this.#db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('destination_id', '=', webhook.id).where('user_id', '=', caller.userId).executeTakeFirst();
+    if (!original) throw new AppError('not_found', 'no such delivery of this webhook destination');
+    const now = this.#now();
+    const result = await this.#db.transaction().execute(async (tx): Promise<QueuedDelivery> => {
+      const id = newId('whd', now);
+      const inserted = await tx
+        .insertInto('webhook_deliveries')
+        .values({
+          id,
+          user_id: original.user_id,
+          task_id: null,
+          message_id: original.message_id,
+          destination_id: webhook.id,
+          event_type: original.event_type,
+          url: webhook.url,
+          payload_json: original.payload_json,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          last_status_code: null,
+          last_error: null,
+          created_at: now,
+          delivered_at: null,
+        })
+        // The partial unique index of migration 029: one pending delivery per (destination, event). Its
+        // predicate is written as literals: SQLite matches the index only on the same text, not a parameter.
+        .onConflict((oc) => oc.columns(['destination_id', 'message_id']).where('status', '=', sql.lit('pending')).where('destination_id', 'is not', null).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (inserted) {
+        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id }, now));
+        return { deliveryId: id, eventId: original.message_id, queued: true };
+      }
+      const pending = await tx.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhook.id).where('message_id', '=', original.message_id).where('status', '=', 'pending').executeTakeFirst();
+      if (!pending) throw new AppError('conflict', 'the pending delivery of this event just ended; ask again');
+      await bringForward(tx, this.#queue, pending, now);
+      return { deliveryId: pending.id, eventId: original.message_id, queued: false };
+    });
+    await this.#wake();
+    return result;
+  }
+
+  async #owned(caller: AgentCaller, webhookId: string): Promise<AgentWebhookRow> {
+    const row = await findAgentWebhook(this.#db, webhookId);
+    const owner = ownerOf(caller);
+    if (!row || row.user_id !== owner.userId || row.storefront !== owner.storefront) throw new AppError('not_found', 'webhook destination not found');
+    return row;
+  }
+
+  async #sendable(caller: AgentCaller, webhookId: string): Promise<AgentWebhookRow> {
+    const row = await this.#owned(caller, webhookId);
+    if (row.revoked_at !== null) throw new AppError('webhook_revoked', 'this webhook destination was revoked; create a new one');
+    if (row.disabled_at !== null) {
+      throw new AppError('webhook_disabled', `this webhook destination is disabled (${row.disabled_reason ?? 'no reason recorded'}); create a new one once the receiver works`);
+    }
+    return row;
+  }
+
+  async #lastAttemptTimes(deliveryIds: string[]): Promise<Map<string, number>> {
+    if (deliveryIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_id', (eb) => eb.fn.max('started_at').as('last')])
+      .where('delivery_id', 'in', deliveryIds)
+      .groupBy('delivery_id')
+      .execute();
+    return new Map(rows.map((row) => [row.delivery_id, Number(row.last)]));
+  }
+
+  async #wake(): Promise<void> {
+    // The job is committed: a lost wake only delays it to the workers' next poll.
+    await this.#queue.wake(JOB_QUEUES.webhooks).catch(() => undefined);
+  }
+}
+
+/** A pending delivery waiting for a retry is due now; one whose attempt is in flight is left to it. */
+async function bringForward(tx: Parameters<typeof enqueueWebhookDelivery>[0], queue: WorkQueue, pending: WebhookDeliveriesTable, now: number): Promise<void> {
+  if (pending.next_attempt_at === null || pending.next_attempt_at <= now) return;
+  if (pending.attempts > 0) {
+    const lastAttempt = await tx.selectFrom('webhook_attempts').select('error').where('delivery_id', '=', pending.id).where('attempt_no', '=', pending.attempts).executeTakeFirst();
+    if (lastAttempt?.error === UNFINISHED_ATTEMPT) return;
+  }
+  // Compare-and-set on what was read: a worker that claimed the attempt meanwhile keeps its hold.
+  const moved = await tx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now })
+    .where('id', '=', pending.id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', pending.attempts)
+    .where('next_attempt_at', '=', pending.next_attempt_at)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id }, now));
+}
+
+function present(row: WebhookDeliveriesTable, lastAttemptAt: number | null): AgentWebhookDeliveryView {
+  return {
+    deliveryId: row.id,
+    eventId: row.message_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.last_status_code,
+    lastError: describeDeliveryError(row.last_error),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    lastAttemptAt: lastAttemptAt === null ? null : new Date(lastAttemptAt).toISOString(),
+    nextAttemptAt: row.status === 'pending' && row.next_attempt_at !== null ? new Date(Number(row.next_attempt_at)).toISOString() : null,
+    deliveredAt: row.delivered_at === null ? null : new Date(Number(row.delivered_at)).toISOString(),
+  };
+}
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PAGE;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw invalidInput(`limit must be an integer from 1 to ${MAX_PAGE}`, 'limit');
+  return n;
+}
+
+function encodeCursor(createdAt: number, id: string): string {
+  return Buffer.from(`${createdAt}.${id}`).toString('base64url');
+}
+
+function decodeCursor(value: string): { createdAt: number; id: string } {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const dot = text.indexOf('.');
+  const createdAt = Number(text.slice(0, dot));
+  const id = text.slice(dot + 1);
+  if (dot < 1 || !Number.isSafeInteger(createdAt) || !/^whd_[0-9a-z]{26}$/u.test(id)) throw invalidInput('cursor is not one this endpoint returned', 'cursor');
+  return { createdAt, id };
+}
