@@ -3,7 +3,7 @@ import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import type { CatalogModel, CostEstimate, CreatedTask, Me, TaskData } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
 import { CopyAsCode } from '../components/CopyAsCode.tsx';
-import { MusicTracks } from '../components/MusicTracks.tsx';
+import { filesOutsideTracks, MusicTracks } from '../components/MusicTracks.tsx';
 import { buildInput, type FormValue, type FormValues, fieldOfParam, missingRequired, ParamForm } from '../components/ParamForm.tsx';
 import { formatMicroUsd } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -206,11 +206,11 @@ export function PlaygroundPage() {
                 </p>
                 {task.errorMessage ? <p className="field-error">{task.errorMessage} The charge was refunded.</p> : null}
                 <div className="file-list">
-                  {task.files.map((file, i) => (
+                  {filesOutsideTracks(task.output, task.files).map((file, i) => (
                     <FilePreview key={file.fileUrl} file={file} label={`Generated ${file.fileType} ${i + 1}`} large />
                   ))}
                 </div>
-                <MusicTracks taskId={task.taskId} model={model.id} output={task.output} />
+                <MusicTracks taskId={task.taskId} model={model.id} output={task.output} files={task.files} />
               </>
             ) : null}
           </section>
