@@ -1364,7 +1364,7 @@ export interface ApiResponses {
       type: 'retain' | 'import';
       status: 'pending' | 'completed' | 'failed';
       source: {
-        type: 'generation' | 'artifact';
+        type: 'generation' | 'artifact' | 'upload';
         id: string;
         outputIndex: number | null;
       };
@@ -1380,7 +1380,7 @@ export interface ApiResponses {
         kind: 'retained' | 'project_asset';
         projectId: string | null;
         source: {
-          type: 'generation' | 'artifact';
+          type: 'generation' | 'artifact' | 'upload';
           id: string;
           outputIndex: number | null;
         };
@@ -1408,7 +1408,7 @@ export interface ApiResponses {
         kind: 'retained' | 'project_asset';
         projectId: string | null;
         source: {
-          type: 'generation' | 'artifact';
+          type: 'generation' | 'artifact' | 'upload';
           id: string;
           outputIndex: number | null;
         };
@@ -1439,7 +1439,7 @@ export interface ApiResponses {
       kind: 'retained' | 'project_asset';
       projectId: string | null;
       source: {
-        type: 'generation' | 'artifact';
+        type: 'generation' | 'artifact' | 'upload';
         id: string;
         outputIndex: number | null;
       };
