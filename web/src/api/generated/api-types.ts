@@ -1417,7 +1417,7 @@ export interface ApiResponses {
       nextCursor: string | null;
     };
   };
-  /** Copy an artifact into the project's assets (202: accepted, not yet copied) */
+  /** Copy an artifact, a generation's file or an upload into the project's assets (202: accepted, not yet copied) */
   'POST /api/v1/agent/projects/{projectId}/assets/import': {
     code: number;
     data: {
