@@ -174,11 +174,23 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await page.getByRole('button', { name: 'Import into the project' }).click();
     await page.getByText(/^Imported task_.*-1\./).waitFor();
 
-    const assets = await api<{ items: Array<{ assetId: string; role: string; sourceArtifactId: string | null }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
+    // A file from disk: uploaded through the playground uploads API, then chosen and imported.
+    const { default: sharp } = await import('sharp');
+    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 20, g: 160, b: 90 } } }).png().toBuffer();
+    await page.getByLabel('Upload a file for the project').setInputFiles({ name: 'mark.png', mimeType: 'image/png', buffer: picture });
+    await picker.getByRole('radio', { name: /^Uploaded file att_/ }).waitFor();
+    assert.ok(await picker.getByRole('radio', { name: /^Uploaded file att_/ }).isChecked(), 'the upload is chosen');
+    await page.getByLabel('Role').selectOption('other');
+    await page.getByRole('button', { name: 'Import into the project' }).click();
+    await page.getByText(/^Imported att_/).waitFor();
+
+    const assets = await api<{ items: Array<{ assetId: string; role: string; sourceArtifactId: string | null; sizeBytes: number }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
     assert.deepEqual(assets.items.map((a) => [a.role, a.sourceArtifactId]).sort(), [
       ['logo', artifactId],
+      ['other', null],
       ['reference', null],
     ]);
+    assert.equal(assets.items.find((a) => a.role === 'other')?.sizeBytes, picture.length, 'the copy is the file from disk');
     const files = await api<{ items: Array<{ source: { type: string; id: string; outputIndex: number | null } }> }>('GET', '/api/v1/agent/storage/files');
     assert.ok(files.items.some((f) => f.source.type === 'generation' && f.source.id === songTaskId && f.source.outputIndex === 1), 'the song\'s second file was copied');
     await assertAccessibleBasics(page, 'project with imported assets');
