@@ -118,7 +118,7 @@ export function requiredNow(params: ParamField[], values: FormValues): Map<strin
 }
 
 /**
- * The required fields still empty, by label ("Tags", "Source task ID or Audio URL"), in form order:
+ * The required fields still empty, by label ("Tags", "Source task ID or Audio URL"), always-required ones first:
  * the same rules the gateway's validation applies, so Generate is blocked with words, not a 400.
  */
 export function missingRequired(params: ParamField[], values: FormValues): string[] {
