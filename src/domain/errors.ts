@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'storage_plan_required'
   | 'storage_quota_exceeded'
   | 'storage_quote_invalid'
+  | 'source_not_found'
   | 'topups_disabled'
   | 'redeem_code_invalid'
   | 'redeem_code_already_redeemed'
@@ -76,6 +77,7 @@ export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, strin
   storage_plan_required: [402, 'PaymentRequired'],
   storage_quota_exceeded: [409, 'Conflict'],
   storage_quote_invalid: [409, 'Conflict'],
+  source_not_found: [404, 'NotFound'],
   topups_disabled: [403, 'Forbidden'],
   redeem_code_invalid: [404, 'NotFound'],
   redeem_code_already_redeemed: [409, 'Conflict'],

@@ -93,7 +93,7 @@ function mediaEntry(def: MediaModelDef): MediaEntry {
     table,
     description: def.description,
     hidden: false,
-    params: withFieldsByValue(fields.map(toParamField), family),
+    params: withRequiredWhen(withFieldsByValue(fields.map(toParamField), family), family),
     capabilities: deriveCapabilities(fields, ignored),
     schema: inputJsonSchema(def.id, fields),
   };
@@ -107,6 +107,16 @@ function withFieldsByValue(params: ParamField[], family: FamilyDef): ParamField[
   const names = new Set(params.map((p) => p.name));
   const values = param.options?.map((o) => String(o.value)) ?? Object.keys(decides.fields);
   param.fieldsByValue = Object.fromEntries(values.map((v) => [v, (decides.fields[v] ?? []).filter((n) => names.has(n))]));
+  return params;
+}
+
+/** Publishes each of the family's mode- and action-dependent requirements on the param it names. */
+function withRequiredWhen(params: ParamField[], family: FamilyDef): ParamField[] {
+  for (const { field, ...requirement } of family.requiredWhen ?? []) {
+    const param = params.find((p) => p.name === field);
+    if (!param) continue;
+    param.requiredWhen = [...(param.requiredWhen ?? []), { ...requirement, when: { ...requirement.when }, ...(requirement.orFields ? { orFields: [...requirement.orFields] } : {}) }];
+  }
   return params;
 }
 

@@ -3,6 +3,8 @@
  * them. One declaration per input family drives validation, the `params` list, `capabilities` and
  * the JSON Schema used in OpenAPI.
  */
+import type { PublishedRequirement } from './dsl/required-when.ts';
+
 export type ModelType = 'TEXT' | 'MUSIC' | 'IMAGE' | 'VIDEO';
 export type ModelKind = 'media' | 'llm';
 export type PriceUnit = 'generation' | 'second' | 'megatoken';
@@ -53,6 +55,11 @@ export interface ParamField {
    * shows only those. Absent on fields that decide nothing.
    */
   fieldsByValue?: Record<string, string[]>;
+  /**
+   * When the field is required besides `required` (always): each entry names the values of other
+   * fields (defaults count) under which it is, other fields that would do instead, and why in words.
+   */
+  requiredWhen?: PublishedRequirement[];
 }
 
 export interface PriceTier {

@@ -48,5 +48,18 @@ export const PARAM_FIELD_JSON_SCHEMA: Record<string, unknown> = {
       additionalProperties: { type: 'array', items: { type: 'string' } },
       description: 'A choice that decides which other fields apply: for each value, the names of the fields it uses (others are refused)',
     },
+    requiredWhen: {
+      type: 'array',
+      description: 'When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields that would do instead, and why',
+      items: {
+        type: 'object',
+        required: ['when', 'reason'],
+        properties: {
+          when: { type: 'object', additionalProperties: { type: 'array', items: { type: ['string', 'boolean'] } } },
+          orFields: { type: 'array', items: { type: 'string' } },
+          reason: { type: 'string' },
+        },
+      },
+    },
   },
 };

@@ -11,7 +11,8 @@ import { findProject } from '../../adapters/db/repositories/agent/projects.repos
 import type { Schema } from '../../adapters/db/schema.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
-import type { AcceptedOperation, StorageFilesService, StorageOwner } from './storage-files.service.ts';
+import { type AcceptedOperation, parseRetainSource, type StorageFilesService, type StorageOwner } from './storage-files.service.ts';
+import type { StorageSource } from './storage-sources.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 
 /** What an asset is for in the brand (docs/decisions.md "Project assets"). */
@@ -35,7 +36,7 @@ export class ProjectAssetImport {
         mime: file.mime,
         size_bytes: file.size_bytes,
         blob_key: file.blob_key,
-        source_artifact_id: operation.source_id,
+        source_artifact_id: operation.source_type === 'artifact' ? operation.source_id : null,
         created_at: file.created_at,
         deleted_at: null,
       });
@@ -44,13 +45,23 @@ export class ProjectAssetImport {
 
   async import(owner: StorageOwner, projectId: string, body: unknown, idempotencyKeyHeader: unknown): Promise<AcceptedOperation> {
     const key = parseIdempotencyKey(idempotencyKeyHeader, true) as string;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {artifactId, role}', 'body');
-    const fields = body as Record<string, unknown>;
-    for (const name of Object.keys(fields)) if (name !== 'artifactId' && name !== 'role') throw invalidInput(`unknown field ${echo(name)}; allowed: artifactId, role`, name);
-    if (typeof fields.artifactId !== 'string' || fields.artifactId.length === 0 || fields.artifactId.length > 100) throw invalidInput('artifactId is required: an artifact of yours', 'artifactId');
-    const role = fields.role;
-    if (typeof role !== 'string' || !(ASSET_ROLES as readonly string[]).includes(role)) throw invalidInput(`role must be one of ${ASSET_ROLES.join(', ')}`, 'role');
+    const { source, role } = parseImport(body);
     if (!(await findProject(this.#db, owner, projectId))) throw new AppError('not_found', `project ${echo(projectId)} not found`);
-    return this.#files.accept(owner, { type: 'import', source: { type: 'artifact', id: fields.artifactId }, projectId, role }, `asset_import:${owner.userId}:${projectId}`, key);
+    return this.#files.accept(owner, { type: 'import', source, projectId, role }, `asset_import:${owner.userId}:${projectId}`, key);
   }
+}
+
+const SOURCE_FIELDS = ['artifactId', 'generationId', 'uploadId'] as const;
+
+/** `{artifactId} | {generationId, outputIndex?} | {uploadId}`, and a role. */
+function parseImport(body: unknown): { source: StorageSource; role: string } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {artifactId | generationId, outputIndex? | uploadId, role}', 'body');
+  const { role, uploadId, ...rest } = body as Record<string, unknown>;
+  if (typeof role !== 'string' || !(ASSET_ROLES as readonly string[]).includes(role)) throw invalidInput(`role must be one of ${ASSET_ROLES.join(', ')}`, 'role');
+  const given = SOURCE_FIELDS.filter((f) => (body as Record<string, unknown>)[f] !== undefined);
+  if (given.length !== 1) throw invalidInput(`give exactly one source: ${SOURCE_FIELDS.join(', ')}${given.length ? ` (got ${given.join(', ')})` : ''}`, given[1] ?? 'artifactId');
+  if (uploadId === undefined) return { source: parseRetainSource(rest), role };
+  for (const name of Object.keys(rest)) throw invalidInput(`${echo(name)} does not go with uploadId`, name);
+  if (typeof uploadId !== 'string' || uploadId.length === 0 || uploadId.length > 100) throw invalidInput('uploadId must be an upload id (att_…)', 'uploadId');
+  return { source: { type: 'upload', id: uploadId }, role };
 }

@@ -27,6 +27,7 @@ import {
   type StorageOperationRow,
 } from '../../adapters/db/repositories/storage.repository.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
+import type { StorageSourceType } from '../../adapters/db/tables/storage.tables.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
@@ -56,7 +57,7 @@ export interface StorageFileView {
   url: string;
   kind: 'retained' | 'project_asset';
   projectId: string | null;
-  source: { type: 'generation' | 'artifact'; id: string; outputIndex: number | null };
+  source: { type: StorageSourceType; id: string; outputIndex: number | null };
   createdAt: string;
 }
 
@@ -64,7 +65,7 @@ export interface StorageOperationView {
   operationId: string;
   type: 'retain' | 'import';
   status: 'pending' | 'completed' | 'failed';
-  source: { type: 'generation' | 'artifact'; id: string; outputIndex: number | null };
+  source: { type: StorageSourceType; id: string; outputIndex: number | null };
   projectId: string | null;
   role: string | null;
   file: StorageFileView | null;
@@ -132,7 +133,7 @@ export class StorageFilesService {
     const earlier = await findIdempotentResponse<AcceptedOperation>(this.#db, scope, key, hash);
     if (earlier) return earlier;
     const now = this.#now();
-    await this.#requireRoom(owner.userId, 0);
+    // The source first: an id that names nothing of yours is source_not_found, whether or not you have a plan.
     const resolved = await resolveSource(this.#db, this.#blobs, owner, request.source, now);
     await this.#requireRoom(owner.userId, resolved.bytes);
     const accepted = await this.#db.transaction().execute(async (tx) => {
@@ -254,7 +255,7 @@ export class StorageFilesService {
     const op = await findOperation(this.#db, operationId);
     if (op?.status !== 'pending') return;
     const owner = { userId: op.user_id, storefront: op.storefront };
-    const source: StorageSource = op.source_type === 'generation' ? { type: 'generation', id: op.source_id, outputIndex: op.output_index ?? 0 } : { type: 'artifact', id: op.source_id };
+    const source: StorageSource = op.source_type === 'generation' ? { type: 'generation', id: op.source_id, outputIndex: op.output_index ?? 0 } : { type: op.source_type, id: op.source_id };
     const fail = async (code: string, message: string) => {
       await finishOperation(this.#db, op.id, { status: 'failed', errorCode: code, errorMessage: message }, this.#now());
     };
@@ -334,7 +335,7 @@ export function createStorageCopyGiveUp(db: Kysely<Schema>, now: () => number = 
   };
 }
 
-function parseRetainSource(body: unknown): StorageSource {
+export function parseRetainSource(body: unknown): StorageSource {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidInput('the body must be {generationId, outputIndex} or {artifactId}', 'body');
   const fields = body as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (!['generationId', 'outputIndex', 'artifactId'].includes(key)) throw invalidInput(`unknown field ${echo(key)}; allowed: generationId, outputIndex, artifactId`, key);

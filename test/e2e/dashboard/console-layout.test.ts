@@ -145,7 +145,7 @@ describe('console layout at laptop and phone widths', { skip }, () => {
     await page.getByLabel('Name', { exact: true }).fill('Layout brand');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { level: 1, name: 'Layout brand' }).waitFor();
-    for (const id of ['p-name', 'p-instructions', 'p-brand-name', 'p-voice', 'p-logo', 'default-imageModelId', 'asset-artifact', 'asset-role']) await assertStacked(id);
+    for (const id of ['p-name', 'p-instructions', 'p-brand-name', 'p-voice', 'p-logo', 'default-imageModelId', 'asset-role']) await assertStacked(id);
     await assertAccessibleBasics(page, 'project');
     await shootBoth('project-brand');
     await go('/account');

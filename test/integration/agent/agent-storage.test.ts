@@ -389,7 +389,10 @@ describeEachMode(
       assert.equal((await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId, artifactId: 'x' })).status, 400);
       assert.equal((await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId, outputIndex: 5 })).status, 404);
       const other = await agentClient(ctx.gw, 100);
-      assert.equal((await other.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId })).status, 402);
+      // Another user's generation names nothing of theirs: source_not_found before any question of a plan.
+      const foreign = await other.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId });
+      assert.equal(foreign.status, 404);
+      assert.equal(foreign.body.error?.code, 'source_not_found');
 
       const a = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId }, { 'idempotency-key': 'keep-1' });
       assert.equal(a.status, 202, JSON.stringify(a.body));
@@ -486,7 +489,9 @@ describeEachMode(
       clock.advance(periodEnd(ms(q.period.start), 0) - clock.now() + 1);
       await ctx.gw.gateway.services.storage.billing.run();
       assert.equal((await fetch(url)).status, 200, 'kept during grace');
-      const write = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId }, { 'idempotency-key': 'in-grace' });
+      // A file that is still there (the first one ran out its 3 days with the month): no new writes in grace.
+      const fresh = await generateImage(ctx.gw, c);
+      const write = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: fresh }, { 'idempotency-key': 'in-grace' });
       assert.equal(write.status, 402, 'no new writes during grace');
       clock.advance(72 * HOUR);
       await ctx.gw.gateway.services.storage.billing.run();

@@ -58,3 +58,12 @@ test('an operator correcting a balance below zero is not told to add funds', () 
   assert.doesNotMatch(shown, /add funds/i);
   assert.match(describeApiError({ code: 'insufficient_balance', status: 402, message: 'insufficient balance' }), /Add funds/);
 });
+
+test('an unknown import source and a missing storage plan read differently (issue 21, item 12)', () => {
+  const unknown = describeApiError({ code: 'source_not_found', status: 404, message: 'artifact art_x is not available (not yours, or its file expired)', param: 'artifactId' });
+  const noPlan = describeApiError({ code: 'storage_plan_required', status: 402, message: 'saving files needs an active storage plan' });
+  assert.match(unknown, /not found/);
+  assert.doesNotMatch(unknown, /plan/i);
+  assert.match(noPlan, /storage plan/);
+  assert.notEqual(unknown, noPlan);
+});

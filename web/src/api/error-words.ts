@@ -35,6 +35,7 @@ const WORDS: Record<ErrorCode | 'network_error', string> = {
   attachment_expired: 'That file has expired. Upload it again.',
   invalid_output_schema: 'The requested result format is not valid.',
   storage_plan_required: 'This needs a storage plan. Choose one on the Storage page.',
+  source_not_found: 'That file was not found: it is not yours, or it is gone (generated files are kept 3 days). Pick another one.',
   storage_quota_exceeded: 'Your storage is full. Delete files or choose a bigger plan.',
   storage_quote_invalid: 'That price quote has expired. Ask for a new one.',
   topups_disabled: 'Card payments are not set up on this gateway.',

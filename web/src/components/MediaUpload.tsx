@@ -17,7 +17,7 @@ const ACCEPT: Record<string, string> = {
  * A file from disk for a media field (issue 21, item 16): announced, PUT to its upload URL, checked
  * by the gateway, and then the field holds the gateway file URL the model receives.
  */
-export function MediaUpload(props: { id: string; label: string; mediaKind: string | undefined; onUploaded: (url: string) => void }) {
+export function MediaUpload(props: { id: string; label: string; mediaKind: string | undefined; onUploaded: (url: string, uploadId: string) => void }) {
   const [state, setState] = useState<{ busy: boolean; error?: string; name?: string }>({ busy: false });
 
   async function upload(file: File): Promise<void> {
@@ -28,7 +28,7 @@ export function MediaUpload(props: { id: string; label: string; mediaKind: strin
       const put = await fetch(slot.uploadUrl, { method: 'PUT', headers: { 'content-type': mime }, body: file, credentials: 'omit' });
       if (!put.ok) throw new Error(`the upload was refused (${put.status}) ${(await put.text()).slice(0, 200)}`);
       const done = await requestData<{ url: string }>('POST', `/api/v1/playground/uploads/${encodeURIComponent(slot.attachmentId)}/complete`);
-      props.onUploaded(done.url);
+      props.onUploaded(done.url, slot.attachmentId);
       setState({ busy: false, name: file.name });
     } catch (error) {
       setState({ busy: false, error: errorMessage(error) });

@@ -1,3 +1,4 @@
+import { conditionHolds, isFilled, rulesOfParams, unmetRequirements } from '../../../src/domain/catalog/dsl/required-when.ts';
 import type { ParamField, ParamOption } from '../api/index.ts';
 import { FieldNotes } from './common.tsx';
 import { MediaUpload } from './MediaUpload.tsx';
@@ -89,6 +90,46 @@ export function buildInput(params: ParamField[], values: FormValues): Record<str
   return input;
 }
 
+/** What the gateway will validate: the defaults of the fields that apply, then what was filled in. */
+function effectiveInput(params: ParamField[], values: FormValues): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of activeParams(params, values)) if (field.default !== undefined && field.default !== null) input[field.name] = field.default;
+  return { ...input, ...buildInput(params, values) };
+}
+
+/**
+ * The fields required now, each with its mark: always-required ones, and those the published rules
+ * require in this action and mode ("required", or "required: this or Audio URL" for alternatives).
+ */
+export function requiredNow(params: ParamField[], values: FormValues): Map<string, string> {
+  const input = effectiveInput(params, values);
+  const labelOf = (name: string) => params.find((p) => p.name === name)?.label ?? name;
+  const marks = new Map<string, string>();
+  for (const field of params) if (field.required) marks.set(field.name, 'required');
+  for (const rule of rulesOfParams(params)) {
+    if (!conditionHolds(rule.when, input)) continue;
+    const group = [rule.field, ...(rule.orFields ?? [])];
+    for (const name of group) {
+      const others = group.filter((n) => n !== name).map(labelOf);
+      if (!marks.has(name)) marks.set(name, others.length ? `required: this or ${others.join(' or ')}` : 'required');
+    }
+  }
+  return marks;
+}
+
+/**
+ * The required fields still empty, by label ("Tags", "Source task ID or Audio URL"), always-required ones first:
+ * the same rules the gateway's validation applies, so Generate is blocked with words, not a 400.
+ */
+export function missingRequired(params: ParamField[], values: FormValues): string[] {
+  const active = activeParams(params, values);
+  const input = effectiveInput(params, values);
+  const labelOf = (name: string) => params.find((p) => p.name === name)?.label ?? name;
+  const always = active.filter((p) => p.required && !isFilled(input[p.name])).map((p) => p.label);
+  const unmet = unmetRequirements(rulesOfParams(active), input).map((r) => [r.field, ...(r.orFields ?? [])].map(labelOf).join(' or '));
+  return [...new Set([...always, ...unmet])];
+}
+
 /** `input.size` or `input.imageUrls[0]` → the top-level field name. */
 export function fieldOfParam(param: string | undefined): string | undefined {
   if (!param?.startsWith('input.')) return undefined;
@@ -105,12 +146,14 @@ interface ParamFormProps {
 
 export function ParamForm(props: ParamFormProps) {
   const visible = activeParams(props.params, props.values).filter((p) => !p.deprecated || props.values[p.name] !== undefined);
+  const required = requiredNow(props.params, props.values);
   return (
     <div className="param-form">
       {visible.map((field) => (
         <ParamInput
           key={field.name}
-          field={field}
+          field={required.has(field.name) ? { ...field, required: true } : field}
+          requiredMark={required.get(field.name)}
           value={props.values[field.name]}
           onChange={(v) => props.onChange(field.name, v)}
           error={props.errorField === field.name ? props.errorMessage : undefined}
@@ -120,11 +163,12 @@ export function ParamForm(props: ParamFormProps) {
   );
 }
 
-function Label(props: { field: ParamField; htmlFor?: string; asLegend?: boolean }) {
+function Label(props: { field: ParamField; htmlFor?: string; asLegend?: boolean; mark?: string | undefined }) {
+  const mark = props.mark ?? (props.field.required ? 'required' : undefined);
   const text = (
     <>
       {props.field.label}
-      {props.field.required ? <span className="required"> (required)</span> : null}
+      {mark ? <span className="required"> ({mark})</span> : null}
     </>
   );
   return props.asLegend ? <legend>{text}</legend> : <label htmlFor={props.htmlFor}>{text}</label>;
@@ -149,6 +193,7 @@ function ScalarControl(props: { field: ParamField; id: string; value: string; on
     id,
     'aria-describedby': describe(id, field, props.error),
     'aria-invalid': props.error ? true : undefined,
+    'aria-required': field.required ? true : undefined,
     ...(props.label ? { 'aria-label': props.label } : {}),
   };
   if (field.options?.length) {
@@ -179,7 +224,7 @@ function ScalarControl(props: { field: ParamField; id: string; value: string; on
     );
   }
   if (field.multiline || field.isPrompt) {
-    return <textarea {...common} rows={field.isPrompt ? 4 : 3} maxLength={field.maxLength} required={field.required} value={props.value} onChange={(e) => props.onChange(e.target.value)} />;
+    return <textarea {...common} rows={field.isPrompt ? 4 : 3} maxLength={field.maxLength} value={props.value} onChange={(e) => props.onChange(e.target.value)} />;
   }
   const text = (
     <input
@@ -202,8 +247,8 @@ function ScalarControl(props: { field: ParamField; id: string; value: string; on
   );
 }
 
-function ParamInput(props: { field: ParamField; value: FormValue | undefined; onChange: (v: FormValue | undefined) => void; error?: string | undefined }) {
-  const { field, value, error } = props;
+function ParamInput(props: { field: ParamField; value: FormValue | undefined; onChange: (v: FormValue | undefined) => void; error?: string | undefined; requiredMark?: string | undefined }) {
+  const { field, value, error, requiredMark } = props;
   const id = idOf(field.name);
 
   if (field.isArray && field.fields) {
@@ -211,7 +256,7 @@ function ParamInput(props: { field: ParamField; value: FormValue | undefined; on
     const canAdd = field.maxItems === undefined || items.length < field.maxItems;
     return (
       <fieldset className="field field-group" aria-describedby={describe(id, field, error)}>
-        <Label field={field} asLegend />
+        <Label field={field} asLegend mark={requiredMark} />
         {items.map((item, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
           <div className="array-row" key={index}>
@@ -248,7 +293,7 @@ function ParamInput(props: { field: ParamField; value: FormValue | undefined; on
     const canAdd = field.maxItems === undefined || items.length < field.maxItems;
     return (
       <fieldset className="field field-group" aria-describedby={describe(id, field, error)}>
-        <Label field={field} asLegend />
+        <Label field={field} asLegend mark={requiredMark} />
         {items.map((item, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
           <div className="array-row array-row-inline" key={index}>
@@ -279,7 +324,7 @@ function ParamInput(props: { field: ParamField; value: FormValue | undefined; on
     return (
       <div className="field field-checkbox">
         <input id={id} type="checkbox" checked={checked} aria-describedby={describe(id, field, error)} onChange={(e) => props.onChange(e.target.checked)} />
-        <Label field={field} htmlFor={id} />
+        <Label field={field} htmlFor={id} mark={requiredMark} />
         <Hint id={id} field={field} error={error} />
       </div>
     );
@@ -287,7 +332,7 @@ function ParamInput(props: { field: ParamField; value: FormValue | undefined; on
 
   return (
     <div className="field">
-      <Label field={field} htmlFor={id} />
+      <Label field={field} htmlFor={id} mark={requiredMark} />
       <ScalarControl field={field} id={id} value={typeof value === 'string' ? value : ''} onChange={(v) => props.onChange(v === '' ? undefined : v)} error={error} />
       <Hint id={id} field={field} error={error} />
     </div>

@@ -3,7 +3,7 @@ import { ApiError, requestData } from '../api/client.ts';
 import type { GenerationDetail, WebhookDelivery } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
 import { KeepButton } from '../components/KeepButton.tsx';
-import { MusicTracks, songTitleOf } from '../components/MusicTracks.tsx';
+import { filesOutsideTracks, MusicTracks, songTitleOf } from '../components/MusicTracks.tsx';
 import { formatCents, formatMicroUsd, formatTime } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -73,14 +73,17 @@ export function GenerationDetailPage(props: { id: string }) {
             <section className="panel" aria-labelledby="files">
               <h2 id="files">Files</h2>
               <div className="file-list">
-                {g.files.map((file, i) => (
-                  <div key={file.fileUrl}>
-                    <FilePreview file={file} label={`File ${i + 1} of ${g.files.length}${g.prompt ? `: ${g.prompt.slice(0, 80)}` : ''}`} large />
-                    <KeepButton generationId={props.id} outputIndex={i} />
-                  </div>
-                ))}
+                {filesOutsideTracks(g.output, g.files).map((file) => {
+                  const i = g.files.indexOf(file);
+                  return (
+                    <div key={file.fileUrl}>
+                      <FilePreview file={file} label={`File ${i + 1} of ${g.files.length}${g.prompt ? `: ${g.prompt.slice(0, 80)}` : ''}`} large />
+                      <KeepButton generationId={props.id} outputIndex={i} />
+                    </div>
+                  );
+                })}
               </div>
-              <MusicTracks taskId={g.taskId} model={g.model} output={g.output} />
+              <MusicTracks taskId={g.taskId} model={g.model} output={g.output} files={g.files} extra={(i) => <KeepButton generationId={props.id} outputIndex={i} />} />
             </section>
           ) : null}
 

@@ -3,8 +3,8 @@ import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import type { CatalogModel, CostEstimate, CreatedTask, Me, TaskData } from '../api/index.ts';
 import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
 import { CopyAsCode } from '../components/CopyAsCode.tsx';
-import { MusicTracks } from '../components/MusicTracks.tsx';
-import { buildInput, type FormValue, type FormValues, fieldOfParam, ParamForm } from '../components/ParamForm.tsx';
+import { filesOutsideTracks, MusicTracks } from '../components/MusicTracks.tsx';
+import { buildInput, type FormValue, type FormValues, fieldOfParam, missingRequired, ParamForm } from '../components/ParamForm.tsx';
 import { formatMicroUsd } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 
@@ -30,6 +30,7 @@ export function PlaygroundPage() {
   const [task, setTask] = useState<TaskData | undefined>();
   const [createError, setCreateError] = useState<unknown>();
   const [creating, setCreating] = useState(false);
+  const [missing, setMissing] = useState<string[]>([]);
   const resultRef = useRef<HTMLElement>(null);
   const me = useAsync((signal) => requestData<Me>('GET', '/api/v1/user/me', { signal }), []);
 
@@ -42,6 +43,7 @@ export function PlaygroundPage() {
       if (given !== null && !param.isArray && param.kind !== 'boolean') preset[param.name] = given;
     }
     setValues(preset);
+    setMissing([]);
     setEstimate({ state: 'idle' });
   }, [modelId, model]);
 
@@ -93,9 +95,18 @@ export function PlaygroundPage() {
 
   const change = (name: string, value: FormValue | undefined) => setValues((v) => ({ ...v, [name]: value }));
 
+  // Once Generate was refused for missing fields, the message follows the form until they are filled.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when the form changes.
+  useEffect(() => {
+    if (model && missing.length > 0) setMissing(missingRequired(model.params, values));
+  }, [values]);
+
   const create = async (event: FormEvent) => {
     event.preventDefault();
     if (!model) return;
+    const unfilled = missingRequired(model.params, values);
+    setMissing(unfilled);
+    if (unfilled.length > 0) return;
     setCreating(true);
     setCreateError(undefined);
     setTask(undefined);
@@ -123,7 +134,7 @@ export function PlaygroundPage() {
       {catalog.loading && !catalog.data ? <Loading label="Loading models…" /> : null}
       {model ? (
         <div className="playground">
-          <form className="panel playground-form" onSubmit={create} aria-labelledby="request-title">
+          <form className="panel playground-form" onSubmit={create} aria-labelledby="request-title" noValidate>
             <h2 id="request-title">Request</h2>
             <div className="field">
               <label htmlFor="model">Model</label>
@@ -164,6 +175,11 @@ export function PlaygroundPage() {
                 This request costs more than your balance. <Link to="/billing">Add funds</Link> or change the request.
               </div>
             ) : null}
+            {missing.length > 0 ? (
+              <div className="notice notice-error" role="alert" data-testid="missing-fields">
+                Fill in the required {missing.length === 1 ? 'field' : 'fields'} first: {missing.join(', ')}.
+              </div>
+            ) : null}
             <button type="submit" className="button button-primary" disabled={creating || overBalance || (task !== undefined && !TERMINAL.has(task.status))}>
               {creating ? 'Creating…' : 'Generate'}
             </button>
@@ -190,11 +206,11 @@ export function PlaygroundPage() {
                 </p>
                 {task.errorMessage ? <p className="field-error">{task.errorMessage} The charge was refunded.</p> : null}
                 <div className="file-list">
-                  {task.files.map((file, i) => (
+                  {filesOutsideTracks(task.output, task.files).map((file, i) => (
                     <FilePreview key={file.fileUrl} file={file} label={`Generated ${file.fileType} ${i + 1}`} large />
                   ))}
                 </div>
-                <MusicTracks taskId={task.taskId} model={model.id} output={task.output} />
+                <MusicTracks taskId={task.taskId} model={model.id} output={task.output} files={task.files} />
               </>
             ) : null}
           </section>

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, request, requestData } from '../api/client.ts';
 import { settleStorageOperation } from '../api/storage-operations.ts';
 import type { AcceptedOperation, Asset, AssetPage, CatalogModel, Project, ProjectModelDefaults, ProjectPage, ProjectVersionPage } from '../api/index.ts';
-import { ArtifactPicker } from '../components/ArtifactPicker.tsx';
+import { type AssetSource, AssetSourcePicker } from '../components/AssetSourcePicker.tsx';
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
@@ -225,28 +225,32 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
 }
 
 function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onImported: () => void }) {
-  const [artifactId, setArtifactId] = useState('');
+  const [source, setSource] = useState<AssetSource | undefined>();
   const [role, setRole] = useState('product');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: string }>({});
   const importAsset = async (event: FormEvent) => {
     event.preventDefault();
+    if (!source) {
+      setState({ error: new Error('Pick a file first: a recent artifact, a file of a recent generation, or one from disk.') });
+      return;
+    }
     setState({ busy: true });
     try {
       const accepted = await requestData<AcceptedOperation>('POST', `/api/v1/agent/projects/${encodeURIComponent(props.projectId)}/assets/import`, {
-        body: { artifactId: artifactId.trim(), role },
+        body: { ...source, role },
         headers: { 'idempotency-key': crypto.randomUUID() },
       });
       const op = await settleStorageOperation(accepted.operationId);
       setState({ done: `Imported ${op.file?.name ?? 'the file'}.` });
-      setArtifactId('');
+      setSource(undefined);
       props.onImported();
     } catch (e) {
       setState({ error: e });
     }
   };
   const needsPlan = state.error instanceof ApiError && (state.error.code === 'storage_plan_required' || state.error.code === 'storage_quota_exceeded');
-  // A 404 here means the id names no artifact of yours (mistyped, expired or its conversation deleted), not a storage problem.
-  const unknownArtifact = state.error instanceof ApiError && state.error.status === 404;
+  // source_not_found: the chosen file is no longer there (expired, or its conversation deleted), not a storage problem.
+  const sourceGone = state.error instanceof ApiError && state.error.code === 'source_not_found';
   return (
     <section className="panel" aria-labelledby="assets-title">
       <h2 id="assets-title">Assets</h2>
@@ -260,10 +264,7 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
         ))}
       </ul>
       <form className="narrow-form" onSubmit={importAsset}>
-        <ArtifactPicker value={artifactId} onChange={setArtifactId} />
-        <Field id="asset-artifact" label="Or paste an artifact id">
-          <input id="asset-artifact" required className="mono" value={artifactId} onChange={(e) => setArtifactId(e.target.value)} placeholder="art_…" />
-        </Field>
+        <AssetSourcePicker value={source} onChange={setSource} />
         <Field id="asset-role" label="Role">
           <select id="asset-role" value={role} onChange={(e) => setRole(e.target.value)}>
             {ROLES.map((r) => (
@@ -286,9 +287,9 @@ function Assets(props: { projectId: string; assets: Asset[]; error: unknown; onI
         <p className="notice notice-error" role="alert">
           Importing keeps the file in your storage, which needs a storage plan with room for it. <Link to="/storage">Storage plans</Link>
         </p>
-      ) : unknownArtifact ? (
+      ) : sourceGone ? (
         <p className="notice notice-error" role="alert">
-          No artifact has this id: check it, or pick one of the recent artifacts above. Artifacts expire, and leave with a deleted conversation.
+          That file is not available any more: generated files are kept 3 days, and artifacts leave with a deleted conversation. Pick another one above.
         </p>
       ) : (
         <ErrorNotice error={state.error} what="The import did not work" />

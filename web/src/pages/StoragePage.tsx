@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
+import { LogoUseWarning } from '../components/LogoUseWarning.tsx';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
 import { ErrorNotice, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
 import { formatBytes, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
@@ -324,6 +325,7 @@ function Files(props: { onDeleted: () => void }) {
                 <td>
                   {confirming === file.fileId ? (
                     <span className="actions">
+                      <LogoUseWarning file={file} />
                       <span className="small">Its link stops working; its space is freed at once.</span>{' '}
                       <button type="button" className="button button-small button-danger" onClick={() => remove(file)} aria-label={`Confirm delete ${file.name}`}>
                         Confirm delete

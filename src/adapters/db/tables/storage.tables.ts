@@ -48,7 +48,8 @@ export interface StorageChargesTable {
 }
 
 export type StorageFileKind = 'retained' | 'project_asset';
-export type StorageSourceType = 'generation' | 'artifact';
+/** `upload`: a file from disk through the playground uploads API (asset import only). */
+export type StorageSourceType = 'generation' | 'artifact' | 'upload';
 
 export interface StorageFilesTable {
   id: string;

@@ -5,6 +5,7 @@
  */
 import type { FamilyId, MeasuredMedia, MediaKind, OutputSpec, PriceUnit, ProbeRequest, ValidatedInput } from '../catalog.types.ts';
 import type { DefaultValue, FieldDef, OptionDef } from './field.types.ts';
+import type { RequiredRule } from './required-when.ts';
 import type { Rule, RuleContext } from './rules.ts';
 
 export interface FamilyContext {
@@ -54,6 +55,8 @@ export interface FamilyDef {
   readonly output: (input: ValidatedInput, ctx: FamilyContext) => OutputSpec;
   /** A choice field whose value decides which other fields apply, published as its `fieldsByValue`. */
   readonly fieldsByChoice?: { readonly field: string; readonly fields: Readonly<Record<string, readonly string[]>> };
+  /** Fields required only in some modes or actions: a rule checks them, and each param publishes its own. */
+  readonly requiredWhen?: readonly RequiredRule[];
 }
 
 export function defineFamily(def: FamilyDef): FamilyDef {

@@ -3,7 +3,9 @@ import type { OutputSpec, ValidatedInput } from '../catalog.types.ts';
 import { defineFamily, enumDimension } from '../dsl/family.ts';
 import { videoOutput } from '../dsl/output.ts';
 import { count, has, numberOf, type RuleContext, refuse, str } from '../dsl/rules.ts';
-import { AUDIO_ENGINES, CUSTOM_MODE_ACTIONS, LYRICS_ENGINES, SUNO_ACTION_FIELDS, SUNO_FIELDS, SECTION_ACTIONS, SOURCE_ACTIONS } from './suno.fields.ts';
+import { unmetRequirements } from '../dsl/required-when.ts';
+import { AUDIO_ENGINES, CUSTOM_MODE_ACTIONS, LYRICS_ENGINES, SOURCE_ACTIONS, SUNO_ACTION_FIELDS, SUNO_FIELDS } from './suno.fields.ts';
+import { SUNO_REQUIRED } from './suno.required.ts';
 
 function action(input: ValidatedInput): string {
   return String(input.action);
@@ -18,41 +20,9 @@ function onlyActionFields({ input, given }: RuleContext): void {
   }
 }
 
-function required(input: ValidatedInput, fields: readonly string[], a: string): void {
-  for (const f of fields) if (!has(input, f)) throw refuse(f, `is required for action ${a}`);
-}
-
-const REQUIRED: Readonly<Record<string, readonly string[]>> = {
-  extend: ['continueAt'],
-  cover: ['audioUrl'],
-  'add-instrumental': ['audioUrl', 'tags'],
-  'add-vocals': ['audioUrl', 'prompt', 'tags'],
-  upload: ['audioUrl'],
-  sound: ['prompt'],
-  lyrics: ['prompt'],
-  'boost-style': ['tags'],
-  wav: ['sourceTaskId'],
-  'timestamped-lyrics': ['sourceTaskId'],
-  'music-cover': ['sourceTaskId'],
-  'replace-section': ['sourceTaskId', 'prompt'],
-  'music-video': ['sourceTaskId'],
-  concat: ['sourceTaskId'],
-  voice: ['name'],
-  'fade-in': ['durationS'],
-  'fade-out': ['durationS'],
-  'adjust-speed': ['speed'],
-  inspo: ['audioUrls'],
-  mashup: ['sourceTaskIds'],
-};
-
 function actionNeeds({ input }: RuleContext): void {
   const a = action(input);
-  if (SOURCE_ACTIONS.has(a)) {
-    if (!has(input, 'sourceTaskId') && !has(input, 'audioUrl')) throw refuse('sourceTaskId', `or input.audioUrl is required for action ${a} (the source track)`);
-    if (has(input, 'sourceTaskId') && has(input, 'audioUrl')) throw refuse('audioUrl', 'cannot be combined with input.sourceTaskId (give one source track)');
-  }
-  required(input, REQUIRED[a] ?? [], a);
-  if (SECTION_ACTIONS.has(a)) required(input, ['startS', 'endS'], a);
+  if (SOURCE_ACTIONS.has(a) && has(input, 'sourceTaskId') && has(input, 'audioUrl')) throw refuse('audioUrl', 'cannot be combined with input.sourceTaskId (give one source track)');
   const start = numberOf(input, 'startS');
   const end = numberOf(input, 'endS');
   if (start !== undefined && end !== undefined && end <= start) throw refuse('endS', `must be greater than input.startS (${end} <= ${start})`);
@@ -77,7 +47,6 @@ function engines({ input }: RuleContext): void {
     const allowed = a === 'lyrics' ? LYRICS_ENGINES : AUDIO_ENGINES;
     if (!allowed.includes(mv)) throw refuse('mv', `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} for action ${a} (got "${mv}")`);
   }
-  if (mv === 'custom' && !has(input, 'customModel')) throw refuse('customModel', 'is required when mv is custom');
   if (has(input, 'customModel') && mv !== 'custom') throw refuse('customModel', 'is only used when mv is custom');
 }
 
@@ -86,14 +55,21 @@ function customMode({ input }: RuleContext): void {
   if (!CUSTOM_MODE_ACTIONS.has(a)) return;
   if (input.custom === true) {
     if (has(input, 'gptDescriptionPrompt')) throw refuse('gptDescriptionPrompt', 'is for simple mode; in custom mode (custom: true) give prompt and tags');
-    if (!has(input, 'tags')) throw refuse('tags', 'is required in custom mode (custom: true)');
-    if (!has(input, 'prompt') && input.makeInstrumental !== true) throw refuse('prompt', 'is required in custom mode (the lyrics) unless makeInstrumental is true');
     return;
   }
   for (const f of ['prompt', 'tags']) {
     if (has(input, f)) throw refuse(f, 'is only used in custom mode (custom: true); in simple mode give gptDescriptionPrompt');
   }
-  if (a === 'music' && !has(input, 'gptDescriptionPrompt')) throw refuse('gptDescriptionPrompt', 'is required in simple mode (custom: false)');
+}
+
+function required(input: ValidatedInput, fields: readonly string[], a: string): void {
+  for (const f of fields) if (!has(input, f)) throw refuse(f, `is required for action ${a}`);
+}
+
+/** The per-action and per-mode requirements, from the same list the catalog publishes to forms. */
+function requirements({ input }: RuleContext): void {
+  const unmet = unmetRequirements(SUNO_REQUIRED, input)[0];
+  if (unmet) throw refuse(unmet.field, `${(unmet.orFields ?? []).map((f) => `or input.${f} `).join('')}is required ${unmet.reason}`);
 }
 
 /** Defaults of fields the action does not use are dropped, so the input holds only what applies. */
@@ -156,7 +132,8 @@ export const SUNO = defineFamily({
   type: 'MUSIC',
   fields: SUNO_FIELDS,
   fieldsByChoice: { field: 'action', fields: SUNO_ACTION_FIELDS },
-  rules: [onlyActionFields, engines, actionNeeds, customMode],
+  rules: [onlyActionFields, engines, actionNeeds, customMode, requirements],
+  requiredWhen: SUNO_REQUIRED,
   normalize: dropUnused,
   billing: { unit: 'generation', dimensions: { action: enumDimension('action') } },
   output: m1Output,

@@ -139,7 +139,7 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
           202: { description: 'Accepted', schema: envelope(acceptedOperationView) },
           400: errorResponse('Invalid body'),
           402: errorResponse('No active storage plan (storage_plan_required)'),
-          404: errorResponse('The source is not yours or no longer kept'),
+          404: errorResponse('The source is not yours or no longer kept (source_not_found), checked before the plan'),
           409: errorResponse('The file does not fit the quota (storage_quota_exceeded), or the key was used with another body'),
         },
       },
@@ -190,16 +190,16 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
     schema: { params: idParam('projectId', 'Project id'), body: importAssetBody, headers: { ...idempotencyHeader, required: ['idempotency-key'] } },
     config: {
       docs: {
-        summary: 'Copy an artifact into the project\'s assets (202: accepted, not yet copied)',
+        summary: 'Copy an artifact, a generation\'s file or an upload into the project\'s assets (202: accepted, not yet copied)',
         description:
-          'A separate copy in paid storage: deleting the source (or its 3 days running out) keeps it. Poll GET /agent/storage/operations/{operationId}; the asset then appears in GET /agent/projects/{id}/assets and GET /agent/storage/files. The same Idempotency-Key replays the same operation and makes one copy. Needs an active storage plan with room.',
+          'The source is exactly one of {artifactId}, {generationId, outputIndex?} or {uploadId} (a completed POST /api/v1/playground/uploads). A separate copy in paid storage: deleting the source (or its 3 days running out) keeps it. Poll GET /agent/storage/operations/{operationId}; the asset then appears in GET /agent/projects/{id}/assets and GET /agent/storage/files. The same Idempotency-Key replays the same operation and makes one copy. Needs an active storage plan with room.',
         tags: ['Agent storage'],
         auth: 'apiKey',
         responses: {
           202: { description: 'Accepted', schema: envelope(acceptedOperationView) },
           400: errorResponse('Invalid body or missing Idempotency-Key'),
           402: errorResponse('No active storage plan (storage_plan_required)'),
-          404: errorResponse('Not your project, or the artifact is not available'),
+          404: errorResponse('Not your project (not_found), or the source names nothing of yours that is still kept (source_not_found, answered before the plan is checked)'),
           409: errorResponse('The file does not fit the quota (storage_quota_exceeded), or the key was used with another body'),
         },
       },

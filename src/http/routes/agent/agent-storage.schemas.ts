@@ -8,7 +8,7 @@ const view = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'o
 
 const microUsd = (description: string): JsonSchema => ({ type: 'string', description: `${description} (decimal integer string of micro-USD; 1000000 = USD 1)` });
 const period: JsonSchema = view({ start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } });
-const source: JsonSchema = view({ type: { type: 'string', enum: ['generation', 'artifact'] }, id: { type: 'string' }, outputIndex: { type: ['integer', 'null'] } });
+const source: JsonSchema = view({ type: { type: 'string', enum: ['generation', 'artifact', 'upload'] }, id: { type: 'string' }, outputIndex: { type: ['integer', 'null'] } });
 
 export const storagePlanView: JsonSchema = view({
   planId: { type: 'string' },
@@ -125,9 +125,13 @@ export const filePageView: JsonSchema = view({ items: { type: 'array', items: st
 export const importAssetBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['artifactId', 'role'],
+  required: ['role'],
+  description: 'Exactly one source: {artifactId}, {generationId, outputIndex?} or {uploadId}, and a role',
   properties: {
     artifactId: { type: 'string', maxLength: 100, description: 'An artifact of yours on this storefront' },
+    generationId: { type: 'string', maxLength: 100, description: 'Or a generation (task) of yours whose files are still kept' },
+    outputIndex: { type: 'integer', minimum: 0, maximum: 99, description: 'With generationId: the position in its files (default 0)' },
+    uploadId: { type: 'string', maxLength: 100, description: 'Or a completed upload of yours (POST /api/v1/playground/uploads, att_…)' },
     role: { type: 'string', enum: [...ASSET_ROLES], description: 'What the asset is for in the brand' },
   },
 };

@@ -75,6 +75,12 @@ export interface components {
         }[];
         /** A choice that decides which other fields apply: for each value, the names of the fields it uses (others are refused) */
         fieldsByValue?: { [key: string]: string[] };
+        /** When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields that would do instead, and why */
+        requiredWhen?: {
+          when: { [key: string]: (string | boolean)[] };
+          orFields?: string[];
+          reason: string;
+        }[];
       }[];
       protocols?: ('openai' | 'anthropic')[];
     };
@@ -1407,7 +1413,7 @@ export interface ApiResponses {
       type: 'retain' | 'import';
       status: 'pending' | 'completed' | 'failed';
       source: {
-        type: 'generation' | 'artifact';
+        type: 'generation' | 'artifact' | 'upload';
         id: string;
         outputIndex: number | null;
       };
@@ -1423,7 +1429,7 @@ export interface ApiResponses {
         kind: 'retained' | 'project_asset';
         projectId: string | null;
         source: {
-          type: 'generation' | 'artifact';
+          type: 'generation' | 'artifact' | 'upload';
           id: string;
           outputIndex: number | null;
         };
@@ -1451,7 +1457,7 @@ export interface ApiResponses {
         kind: 'retained' | 'project_asset';
         projectId: string | null;
         source: {
-          type: 'generation' | 'artifact';
+          type: 'generation' | 'artifact' | 'upload';
           id: string;
           outputIndex: number | null;
         };
@@ -1460,7 +1466,7 @@ export interface ApiResponses {
       nextCursor: string | null;
     };
   };
-  /** Copy an artifact into the project's assets (202: accepted, not yet copied) */
+  /** Copy an artifact, a generation's file or an upload into the project's assets (202: accepted, not yet copied) */
   'POST /api/v1/agent/projects/{projectId}/assets/import': {
     code: number;
     data: {
@@ -1482,7 +1488,7 @@ export interface ApiResponses {
       kind: 'retained' | 'project_asset';
       projectId: string | null;
       source: {
-        type: 'generation' | 'artifact';
+        type: 'generation' | 'artifact' | 'upload';
         id: string;
         outputIndex: number | null;
       };
