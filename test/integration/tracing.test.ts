@@ -90,4 +90,10 @@ test('tracing is off unless an OTEL_* variable names an exporter', () => {
   assert.equal(readTracingConfig({}).recordContent, false);
   assert.equal(readTracingConfig({ SWITCHBOARD_TRACE_CONTENT: '1' }).recordContent, true);
   assert.throws(() => readTracingConfig({ OTEL_TRACES_EXPORTER: 'zipkin' }), /OTEL_TRACES_EXPORTER/);
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+  assert.equal(readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).exporter, 'otlp');
+  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL.*http\/json/);
+  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }), /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
+  // Only the OTLP exporter reads the protocol: the console exporter or tracing off is not refused for it.
+  assert.equal(readTracingConfig({ OTEL_TRACES_EXPORTER: 'console', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).exporter, 'console');
 });
