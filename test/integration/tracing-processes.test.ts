@@ -11,22 +11,28 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type ChaosUpstreams, MEDIA_MODEL, startChaosUpstreams } from '../support/chaos/upstreams.ts';
 import { ADMIN_TOKEN, type GatewayMode } from '../support/gateway.ts';
+import { ScriptedOrchestrator } from '../fakes/scripted-orchestrator.ts';
 import { type CollectedSpan, type OtlpCollector, startOtlpCollector } from '../support/otlp-collector.ts';
 import { call, createSharedStores, type GatewayProcess, type SharedStores, spawnGateway } from '../support/processes.ts';
 import { REQUIRE_SERVICES, serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
 
+/** The orchestrator a new user's agent runs with (the preferred one in src/domain/agent/agent-settings.ts). */
+const ORCHESTRATOR = 'gpt-5.4-mini';
 const MEDIA_PROMPT_WORDS = 'lighthouse-secret-prompt-words';
 const AGENT_PROMPT_WORDS = 'otter-secret-agent-words';
 
 interface Traced {
   collector: OtlpCollector;
   upstreams: ChaosUpstreams;
+  orchestrator: ScriptedOrchestrator;
   stores: SharedStores;
   processes: GatewayProcess[];
   apiUrl: string;
   key: string;
   taskId: string;
   runId: string;
+  /** What the run's model calls cost, as the run reports it. */
+  runSettledMicro: number;
 }
 
 const SERVER = 2;
@@ -35,7 +41,11 @@ const CLIENT = 3;
 async function start(mode: GatewayMode): Promise<Traced> {
   const collector = await startOtlpCollector();
   const upstreams = await startChaosUpstreams();
-  const stores = await createSharedStores(mode, { ...upstreams.config, chat: { maxOutputTokens: 256 } });
+  // The agent's default orchestrator goes to a scripted OpenAI-style upstream (it answers the tool-calling probe too).
+  const orchestrator = await ScriptedOrchestrator.start('openai');
+  const providers = { ...upstreams.config.providers, orch: orchestrator.provider() };
+  const routes = { ...upstreams.config.routes, [ORCHESTRATOR]: ['orch'] };
+  const stores = await createSharedStores(mode, { ...upstreams.config, providers, routes, chat: { maxOutputTokens: 256 } });
   const otel = {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -58,6 +68,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
   const conversation = await call(api.url, key, 'POST', '/api/v1/agent/conversations', { title: 'traced' });
   assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
   const conversationId = (conversation.body as { data: { conversationId: string } }).data.conversationId;
+  orchestrator.plan(conversationId, { text: 'Otters hold hands while they sleep.', usage: { input: 20, output: 16 } });
   const sent = await call(api.url, key, 'POST', `/api/v1/agent/conversations/${conversationId}/messages`, {
     content: [{ type: 'text', text: `tell me about an ${AGENT_PROMPT_WORDS}` }],
     clientMessageId: 'traced-1',
@@ -71,14 +82,16 @@ async function start(mode: GatewayMode): Promise<Traced> {
     return status === 'finished';
   });
   let lastRun = '';
+  let runSettledMicro = 0;
   await until(() => `run ${runId} at rest (${lastRun})`, async () => {
-    const body = (await call(api.url, key, 'GET', `/api/v1/agent/runs/${runId}`)).body as { data: { status: string } };
+    const body = (await call(api.url, key, 'GET', `/api/v1/agent/runs/${runId}`)).body as { data: { status: string; costs: { settledMicroUsd: string } } };
     const status = body.data.status;
+    runSettledMicro = Number(body.data.costs.settledMicroUsd);
     lastRun = JSON.stringify(body).slice(0, 1500);
     // Ended, or waiting for the user (the orchestrator may ask what to make): either way its job is done.
     return ['completed', 'failed', 'cancelled', 'waiting_for_clarification', 'waiting_for_model_approval', 'waiting_for_budget'].includes(status);
   });
-  return { collector, upstreams, stores, processes, apiUrl: api.url, key, taskId, runId };
+  return { collector, upstreams, orchestrator, stores, processes, apiUrl: api.url, key, taskId, runId, runSettledMicro };
 }
 
 async function until(what: string | (() => string), done: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -94,6 +107,7 @@ async function stop(t: Traced | undefined): Promise<void> {
   for (const p of t.processes) await p.stop();
   await t.stores.dispose();
   await t.upstreams.close();
+  await t.orchestrator.close();
   await t.collector.close();
 }
 
@@ -161,11 +175,16 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
       assert.equal(model.kind, CLIENT);
       assert.equal(roleOf(model), workerRole);
       assert.ok(all.some((s) => s.spanId === model.parentSpanId), 'the model call belongs to a span of the run');
-      assert.equal(typeof model.attributes['gen_ai.request.model'], 'string');
-      assert.equal(typeof model.attributes['gen_ai.provider.name'], 'string');
-      assert.ok((model.attributes['gen_ai.usage.input_tokens'] as number) > 0);
-      assert.ok((model.attributes['gen_ai.usage.output_tokens'] as number) > 0);
+      assert.equal(model.attributes['gen_ai.request.model'], ORCHESTRATOR);
+      assert.equal(model.attributes['gen_ai.provider.name'], 'orch');
+      assert.equal(model.attributes['switchboard.route.model'], ORCHESTRATOR);
+      // The scripted answer's usage, as billed.
+      assert.equal(model.attributes['gen_ai.usage.input_tokens'], 20);
+      assert.equal(model.attributes['gen_ai.usage.output_tokens'], 16);
       assert.ok((model.attributes['switchboard.cost_micro_usd'] as number) > 0);
+      // The run's model calls' spans carry what the run was charged for them.
+      const calls = t.collector.spans().filter((s) => s.traceId === request.traceId && s.name.startsWith('chat ') && s.kind === CLIENT);
+      assert.equal(calls.reduce((sum, s) => sum + Number(s.attributes['switchboard.cost_micro_usd'] ?? 0), 0), t.runSettledMicro);
       // No span about the run is in another trace.
       const aboutRun = t.collector.spans().filter((s) => s.attributes['switchboard.job.ref'] === t?.runId);
       assert.deepEqual([...new Set(aboutRun.map((s) => s.traceId))], [request.traceId]);
