@@ -30,6 +30,8 @@ interface Traced {
   apiUrl: string;
   key: string;
   taskId: string;
+  /** A task whose first provider refused the submit, finished by the second. */
+  failoverTaskId: string;
   runId: string;
   /** What the run's model calls cost, as the run reports it. */
   runSettledMicro: number;
@@ -64,6 +66,10 @@ async function start(mode: GatewayMode): Promise<Traced> {
   const created = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: MEDIA_MODEL, input: { prompt: `a ${MEDIA_PROMPT_WORDS} at dusk [ok]` } });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+  // The primary answers this one's submit with a 500: the task fails over to the reserve provider.
+  const failingOver = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: MEDIA_MODEL, input: { prompt: `a ${MEDIA_PROMPT_WORDS} at dawn [p500]` } });
+  assert.equal(failingOver.status, 200, JSON.stringify(failingOver.body));
+  const failoverTaskId = (failingOver.body as { data: { taskId: string } }).data.taskId;
 
   const conversation = await call(api.url, key, 'POST', '/api/v1/agent/conversations', { title: 'traced' });
   assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
@@ -76,11 +82,13 @@ async function start(mode: GatewayMode): Promise<Traced> {
   assert.ok(sent.status === 200 || sent.status === 202, JSON.stringify(sent.body));
   const runId = (sent.body as { data: { runId: string } }).data.runId;
 
-  await until(`task ${taskId} finished`, async () => {
-    const status = ((await call(api.url, key, 'GET', `/api/v1/task/status/${taskId}`)).body as { data: { status: string } }).data.status;
-    assert.notEqual(status, 'failed');
-    return status === 'finished';
-  });
+  for (const id of [taskId, failoverTaskId]) {
+    await until(`task ${id} finished`, async () => {
+      const status = ((await call(api.url, key, 'GET', `/api/v1/task/status/${id}`)).body as { data: { status: string } }).data.status;
+      assert.notEqual(status, 'failed');
+      return status === 'finished';
+    });
+  }
   let lastRun = '';
   let runSettledMicro = 0;
   await until(() => `run ${runId} at rest (${lastRun})`, async () => {
@@ -91,7 +99,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
     // Ended, or waiting for the user (the orchestrator may ask what to make): either way its job is done.
     return ['completed', 'failed', 'cancelled', 'waiting_for_clarification', 'waiting_for_model_approval', 'waiting_for_budget'].includes(status);
   });
-  return { collector, upstreams, orchestrator, stores, processes, apiUrl: api.url, key, taskId, runId, runSettledMicro };
+  return { collector, upstreams, orchestrator, stores, processes, apiUrl: api.url, key, taskId, failoverTaskId, runId, runSettledMicro };
 }
 
 async function until(what: string | (() => string), done: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -161,6 +169,23 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
       }
       assert.equal(submit.attributes['switchboard.upstream.outcome'], 'accepted');
       assert.ok(all.every((s) => s.traceId === request.traceId));
+    });
+
+    test('a task that fails over to a second provider is still one trace, with a span per provider call', async () => {
+      assert.ok(t);
+      const id = t.failoverTaskId;
+      const refused = await t.collector.waitFor('the refused submit', (s) => s.name.startsWith('media submit') && s.attributes['switchboard.task.id'] === id && s.attributes['gen_ai.provider.name'] === 'kie-main');
+      const accepted = await t.collector.waitFor('the reserve submit', (s) => s.name.startsWith('media submit') && s.attributes['switchboard.task.id'] === id && s.attributes['gen_ai.provider.name'] === 'fal-reserve');
+      await t.collector.waitFor('the reserve poll', (s) => s.name.startsWith('media poll') && s.attributes['switchboard.task.id'] === id && s.attributes['gen_ai.provider.name'] === 'fal-reserve');
+      assert.equal(refused.attributes['switchboard.upstream.outcome'], 'failed');
+      assert.equal(refused.attributes['switchboard.attempt.no'], 1);
+      assert.equal(accepted.attributes['switchboard.upstream.outcome'], 'accepted');
+      assert.equal(accepted.attributes['switchboard.attempt.no'], 2);
+      assert.equal(accepted.attributes['switchboard.route.model'], 'fal-ai/z-image/turbo');
+      const { request } = await traceOf(t.collector, '/api/v1/generation/create', 'task', id);
+      const aboutTask = t.collector.spans().filter((s) => s.attributes['switchboard.job.ref'] === id || s.attributes['switchboard.task.id'] === id);
+      assert.deepEqual([...new Set(aboutTask.map((s) => s.traceId))], [request.traceId]);
+      assert.notEqual(request.traceId, (await traceOf(t.collector, '/api/v1/generation/create', 'task', t.taskId)).request.traceId, 'each task its own trace');
     });
 
     test('an agent run is one trace: the message request, the run job and its model calls with usage and cost', async () => {
