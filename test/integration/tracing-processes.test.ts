@@ -4,7 +4,8 @@
  * scale-out with a separate API process and a separate worker process on PostgreSQL and Redis, and
  * embedded (one process on SQLite). A media task and an agent run each make one trace: the API's
  * request span, the worker's job spans (children of the request, through the trace context saved
- * with the job) and the upstream calls' spans under them, with the GenAI attributes and our cost.
+ * with the job) and the upstream calls' spans under them, with the GenAI attributes and our cost;
+ * so is a task that fails over to a second provider, and one whose unanswered submit is reconciled.
  * No prompt text and no API key is in any exported byte; resources tell the processes apart.
  */
 import assert from 'node:assert/strict';
@@ -32,6 +33,8 @@ interface Traced {
   taskId: string;
   /** A task whose first provider refused the submit, finished by the second. */
   failoverTaskId: string;
+  /** A task whose first submit went unanswered (an unknown outcome, reconciled). */
+  reconciledTaskId: string;
   runId: string;
   /** What the run's model calls cost, as the run reports it. */
   runSettledMicro: number;
@@ -70,6 +73,10 @@ async function start(mode: GatewayMode): Promise<Traced> {
   const failingOver = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: MEDIA_MODEL, input: { prompt: `a ${MEDIA_PROMPT_WORDS} at dawn [p500]` } });
   assert.equal(failingOver.status, 200, JSON.stringify(failingOver.body));
   const failoverTaskId = (failingOver.body as { data: { taskId: string } }).data.taskId;
+  // The primary never answers this one's submit: its outcome is unknown, so the worker asks (reconcile).
+  const hanging = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: MEDIA_MODEL, input: { prompt: `a ${MEDIA_PROMPT_WORDS} at night [hang]` } });
+  assert.equal(hanging.status, 200, JSON.stringify(hanging.body));
+  const reconciledTaskId = (hanging.body as { data: { taskId: string } }).data.taskId;
 
   const conversation = await call(api.url, key, 'POST', '/api/v1/agent/conversations', { title: 'traced' });
   assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
@@ -82,7 +89,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
   assert.ok(sent.status === 200 || sent.status === 202, JSON.stringify(sent.body));
   const runId = (sent.body as { data: { runId: string } }).data.runId;
 
-  for (const id of [taskId, failoverTaskId]) {
+  for (const id of [taskId, failoverTaskId, reconciledTaskId]) {
     await until(`task ${id} finished`, async () => {
       const status = ((await call(api.url, key, 'GET', `/api/v1/task/status/${id}`)).body as { data: { status: string } }).data.status;
       assert.notEqual(status, 'failed');
@@ -99,7 +106,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
     // Ended, or waiting for the user (the orchestrator may ask what to make): either way its job is done.
     return ['completed', 'failed', 'cancelled', 'waiting_for_clarification', 'waiting_for_model_approval', 'waiting_for_budget'].includes(status);
   });
-  return { collector, upstreams, orchestrator, stores, processes, apiUrl: api.url, key, taskId, failoverTaskId, runId, runSettledMicro };
+  return { collector, upstreams, orchestrator, stores, processes, apiUrl: api.url, key, taskId, failoverTaskId, reconciledTaskId, runId, runSettledMicro };
 }
 
 async function until(what: string | (() => string), done: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -186,6 +193,20 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
       const aboutTask = t.collector.spans().filter((s) => s.attributes['switchboard.job.ref'] === id || s.attributes['switchboard.task.id'] === id);
       assert.deepEqual([...new Set(aboutTask.map((s) => s.traceId))], [request.traceId]);
       assert.notEqual(request.traceId, (await traceOf(t.collector, '/api/v1/generation/create', 'task', t.taskId)).request.traceId, 'each task its own trace');
+    });
+
+    test('a submit whose outcome is unknown: the reconcile call is a span of the same trace', async () => {
+      assert.ok(t);
+      const id = t.reconciledTaskId;
+      const unknown = await t.collector.waitFor('the unanswered submit', (s) => s.name.startsWith('media submit') && s.attributes['switchboard.task.id'] === id && s.attributes['gen_ai.provider.name'] === 'kie-main');
+      const reconcile = await t.collector.waitFor('the reconcile', (s) => s.name.startsWith('media reconcile') && s.attributes['switchboard.task.id'] === id);
+      assert.equal(unknown.attributes['switchboard.upstream.outcome'], 'unknown');
+      assert.equal(reconcile.kind, CLIENT);
+      assert.equal(reconcile.attributes['gen_ai.provider.name'], 'kie-main');
+      assert.equal(typeof reconcile.attributes['switchboard.upstream.outcome'], 'string');
+      const { request } = await traceOf(t.collector, '/api/v1/generation/create', 'task', id);
+      assert.equal(reconcile.traceId, request.traceId);
+      assert.equal(unknown.traceId, request.traceId);
     });
 
     test('an agent run is one trace: the message request, the run job and its model calls with usage and cost', async () => {
