@@ -55,6 +55,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_SERVICE_NAME: 'switchboard-trace-test',
+    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=tracing-test',
     // Batches go out every 100 ms instead of 5 s: the test waits for spans, not for the default delay.
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
@@ -247,6 +248,7 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
       for (const resource of resources.values()) {
         assert.equal(resource['service.name'], 'switchboard-trace-test');
         assert.equal(resource['telemetry.sdk.language'], 'nodejs');
+        assert.equal(resource['deployment.environment.name'], 'tracing-test', 'OTEL_RESOURCE_ATTRIBUTES is read');
       }
       assert.deepEqual([...resources.values()].map((r) => r['switchboard.role']).sort(), mode === 'scaleout' ? ['api', 'worker'] : ['all']);
     });
