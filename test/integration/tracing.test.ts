@@ -1,8 +1,8 @@
 /**
  * OpenTelemetry tracing (issue 22, item 3) against whole gateways in both modes, spans collected by the
  * SDK's in-memory exporter: a chat completion makes a request span and an upstream span with the
- * GenAI attributes (and no prompt text or key); a media create and its task run in the worker share
- * one trace, carried in the job row. Off by default: no OTEL_* variable, the no-op tracer.
+ * GenAI attributes (and no prompt text or key), and so does an embeddings request; a media create and
+ * its task run in the worker share one trace, carried in the job row. Off by default: no OTEL_* variable, the no-op tracer.
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
@@ -62,6 +62,29 @@ describeEachMode(
       assert.equal(upstream.spanContext().traceId, request.spanContext().traceId);
       const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
       assert.ok(!everything.includes('secret-prompt-words'), 'no prompt text without SWITCHBOARD_TRACE_CONTENT=1');
+      assert.ok(!everything.includes(key), 'no API key');
+    });
+
+    test('an embeddings request: an upstream span with the GenAI attributes, its tokens and cost, no input text', async () => {
+      const { userId, key } = await ctx.gw.createUser(100);
+      const input = 'embed these secret-embedding-words please';
+      // No route configured: the built-in local provider answers, through the same upstream call.
+      const answer = await openAiClient(ctx.gw, key).embeddings.create({ model: 'text-embedding-3-large', input });
+      const row = await ctx.gw.gateway.services.database.db.selectFrom('chat_requests').select('id').where('user_id', '=', userId).where('protocol', '=', 'embeddings').executeTakeFirstOrThrow();
+      const settled = await settledRow(ctx.gw, row.id);
+      assert.equal(settled.status, 'succeeded');
+      assert.ok(settled.cost_micro > 0);
+
+      const request = await spanNamed('POST /api/v1/embeddings');
+      const upstream = await spanNamed('embeddings text-embedding-3-large', (s) => s.spanContext().traceId === request.spanContext().traceId);
+      assert.equal(upstream.attributes['gen_ai.operation.name'], 'embeddings');
+      assert.equal(upstream.attributes['gen_ai.request.model'], 'text-embedding-3-large');
+      assert.equal(upstream.attributes['gen_ai.embeddings.dimension.count'], answer.data[0]?.embedding.length);
+      assert.equal(upstream.attributes['gen_ai.usage.input_tokens'], answer.usage.prompt_tokens);
+      assert.equal(upstream.attributes['switchboard.cost_micro_usd'], settled.cost_micro);
+      assert.equal(upstream.parentSpanContext?.spanId, request.spanContext().spanId);
+      const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
+      assert.ok(!everything.includes('secret-embedding-words'), 'no input text');
       assert.ok(!everything.includes(key), 'no API key');
     });
 
