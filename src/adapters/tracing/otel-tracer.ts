@@ -19,8 +19,6 @@ export interface OtelTracerOptions {
   recordContent: boolean;
   /** What this process does (api, worker or all), as `switchboard.role`: processes of one deployment told apart. */
   role?: string;
-  /** This process, as `service.instance.id` (a fresh UUID per process when not given). */
-  instanceId?: string;
 }
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
@@ -101,7 +99,8 @@ function extract(traceparent: string): Context {
 function processResource(options: OtelTracerOptions): Resource {
   const ours = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: options.serviceName,
-    [ATTR_SERVICE_INSTANCE_ID]: options.instanceId ?? randomUUID(),
+    // A fresh UUID per process, as the semantic conventions suggest: a restart is a new instance.
+    [ATTR_SERVICE_INSTANCE_ID]: randomUUID(),
     ...(options.role ? { 'switchboard.role': options.role } : {}),
   });
   return defaultResource().merge(ours).merge(detectResources({ detectors: [envDetector] }));
