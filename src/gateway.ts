@@ -203,6 +203,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     logger,
     metrics: services.metrics,
     timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
+    tracer,
   });
   const chat = new ChatService({
     db: database.db,
@@ -310,7 +311,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
 /** The tracer config.tracing asks for: none (the no-op) unless an OTEL_* variable names an exporter. */
 function tracerFor(config: Config): Tracer {
   const { exporter, serviceName, recordContent } = config.tracing;
-  return exporter === 'none' ? NOOP_TRACER : new OtelTracer({ exporter, serviceName, recordContent });
+  return exporter === 'none' ? NOOP_TRACER : new OtelTracer({ exporter, serviceName, recordContent, role: config.role });
 }
 
 function timingOverrides(options: Record<string, unknown> | undefined): Partial<typeof DEFAULT_TIMINGS> {

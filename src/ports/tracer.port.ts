@@ -10,7 +10,10 @@ export type SpanAttributes = Record<string, string | number | boolean | undefine
 export interface SpanOptions {
   /** `server` for a request we answer, `client` for a call we make, `internal` (the default) otherwise. */
   kind?: 'server' | 'client' | 'internal';
-  /** A trace context string (from `Tracer.currentContext` in another process): the span continues that trace. */
+  /**
+   * A trace context string (from `Tracer.currentContext` in another process): the span continues that
+   * trace. null: the span starts a trace of its own. Absent: the span is a child of the active one.
+   */
   parent?: string | null;
 }
 

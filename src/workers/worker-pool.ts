@@ -235,7 +235,7 @@ export class WorkerPool {
         const timeout = new AbortController();
         const timer = setTimeout(() => timeout.abort(new JobTimeout(kind.timeoutMs)), kind.timeoutMs);
         let outcome: JobOutcome;
-        const span = tracer.startSpan(`job ${job.kind}`, { 'switchboard.job.kind': job.kind, 'switchboard.job.ref': job.refId, 'switchboard.job.attempt': job.attempts }, { parent: job.traceContext });
+        const span = tracer.startSpan(`job ${job.kind}`, { 'switchboard.job.kind': job.kind, 'switchboard.job.ref': job.refId, 'switchboard.job.attempt': job.attempts }, { parent: job.traceContext ?? null });
         try {
           outcome = await tracer.withSpan(span, () => kind.handler(job, AbortSignal.any([signal, timeout.signal]), context));
         } catch (error) {

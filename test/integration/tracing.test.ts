@@ -1,21 +1,32 @@
 /**
  * OpenTelemetry tracing (issue 22, item 3) against whole gateways in both modes, spans collected by the
  * SDK's in-memory exporter: a chat completion makes a request span and an upstream span with the
- * GenAI attributes (and no prompt text or key); a media create and its task run in the worker share
- * one trace, carried in the job row. Off by default: no OTEL_* variable, the no-op tracer.
+ * GenAI attributes (and no prompt text or key), and so do an embeddings request and an upstream token
+ * count; a media create and its task run in the worker share one trace, carried in the job row. Off
+ * by default: no OTEL_* variable, the no-op tracer.
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AnthropicCountTokensFake } from '../fakes/anthropic-count-tokens.fake.ts';
 import { OtelTracer } from '../../src/adapters/tracing/otel-tracer.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { readTracingConfig } from '../../src/config/tracing-config.ts';
-import { expectedCost, openAiClient, prices, settledRow, startChatFakes } from '../support/chat-gateway.ts';
+import { anthropicClient, expectedCost, openAiClient, prices, settledRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode } from '../support/gateway.ts';
 import { waitForTask } from '../support/tasks.ts';
 
 const fakes = await startChatFakes();
 after(() => fakes.close());
+// Claude Sonnet's token counts go to a fake of Anthropic's count endpoint.
+const counter = await AnthropicCountTokensFake.start();
+after(() => counter.close());
+const base = fakes.config as { providers: Record<string, unknown>; routes: Record<string, unknown> };
+const config = {
+  ...fakes.config,
+  providers: { ...base.providers, count: { type: 'anthropic', baseUrl: counter.baseUrl, apiKey: counter.apiKey, timeoutMs: 5000 } },
+  routes: { ...base.routes, 'claude-sonnet-4-6': [{ provider: 'count', model: 'claude-upstream-sonnet' }] },
+};
 
 /** The exporter of the gateway started last (each mode's gateway gets its own tracer). */
 let exporter = new InMemorySpanExporter();
@@ -65,6 +76,44 @@ describeEachMode(
       assert.ok(!everything.includes(key), 'no API key');
     });
 
+    test('an embeddings request: an upstream span with the GenAI attributes, its tokens and cost, no input text', async () => {
+      const { userId, key } = await ctx.gw.createUser(100);
+      const input = 'embed these secret-embedding-words please';
+      // No route configured: the built-in local provider answers, through the same upstream call.
+      const answer = await openAiClient(ctx.gw, key).embeddings.create({ model: 'text-embedding-3-large', input });
+      const row = await ctx.gw.gateway.services.database.db.selectFrom('chat_requests').select('id').where('user_id', '=', userId).where('protocol', '=', 'embeddings').executeTakeFirstOrThrow();
+      const settled = await settledRow(ctx.gw, row.id);
+      assert.equal(settled.status, 'succeeded');
+      assert.ok(settled.cost_micro > 0);
+
+      const request = await spanNamed('POST /api/v1/embeddings');
+      const upstream = await spanNamed('embeddings text-embedding-3-large', (s) => s.spanContext().traceId === request.spanContext().traceId);
+      assert.equal(upstream.attributes['gen_ai.operation.name'], 'embeddings');
+      assert.equal(upstream.attributes['gen_ai.request.model'], 'text-embedding-3-large');
+      assert.equal(upstream.attributes['gen_ai.embeddings.dimension.count'], answer.data[0]?.embedding.length);
+      assert.equal(upstream.attributes['gen_ai.usage.input_tokens'], answer.usage.prompt_tokens);
+      assert.equal(upstream.attributes['switchboard.cost_micro_usd'], settled.cost_micro);
+      assert.equal(upstream.parentSpanContext?.spanId, request.spanContext().spanId);
+      const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
+      assert.ok(!everything.includes('secret-embedding-words'), 'no input text');
+      assert.ok(!everything.includes(key), 'no API key');
+    });
+
+    test('a token count asked of the upstream: a span with the counted tokens, at no cost, no prompt text', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      counter.enqueue({ usage: { input: 4242 } });
+      const counted = await anthropicClient(ctx.gw, key).messages.countTokens({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'count secret-count-words' }] });
+      assert.equal(counted.input_tokens, 4242);
+      const request = await spanNamed('POST /api/v1/messages/count_tokens');
+      const upstream = await spanNamed('count_tokens claude-sonnet-4-6', (s) => s.spanContext().traceId === request.spanContext().traceId);
+      assert.equal(upstream.attributes['gen_ai.request.model'], 'claude-sonnet-4-6');
+      assert.equal(upstream.attributes['gen_ai.provider.name'], 'count');
+      assert.equal(upstream.attributes['switchboard.route.model'], 'claude-upstream-sonnet');
+      assert.equal(upstream.attributes['gen_ai.usage.input_tokens'], 4242);
+      assert.equal(upstream.attributes['switchboard.cost_micro_usd'], 0);
+      assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes)).includes('secret-count-words'));
+    });
+
     test('a media create and its task run in the worker share one trace, carried in the job', async () => {
       const { key } = await ctx.gw.createUser(100);
       const body = { model: 'nano-banana-2', input: { prompt: 'a lighthouse at dusk', size: '1:1', resolution: '1K' } };
@@ -79,7 +128,7 @@ describeEachMode(
       assert.equal(run.spanContext().traceId, request.spanContext().traceId);
     });
   },
-  { configFile: fakes.config, tracer },
+  { configFile: config, tracer },
 );
 
 test('tracing is off unless an OTEL_* variable names an exporter', () => {
@@ -90,4 +139,10 @@ test('tracing is off unless an OTEL_* variable names an exporter', () => {
   assert.equal(readTracingConfig({}).recordContent, false);
   assert.equal(readTracingConfig({ SWITCHBOARD_TRACE_CONTENT: '1' }).recordContent, true);
   assert.throws(() => readTracingConfig({ OTEL_TRACES_EXPORTER: 'zipkin' }), /OTEL_TRACES_EXPORTER/);
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+  assert.equal(readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).exporter, 'otlp');
+  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL.*http\/json/);
+  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }), /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
+  // Only the OTLP exporter reads the protocol: the console exporter or tracing off is not refused for it.
+  assert.equal(readTracingConfig({ OTEL_TRACES_EXPORTER: 'console', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).exporter, 'console');
 });

@@ -4,11 +4,12 @@
  * reading), batched so the hot path never waits on the network. Tests hand in an in-memory exporter,
  * exported span by span.
  */
-import { type Context, context, propagation, type Span as OtelSpan, SpanKind, SpanStatusCode, trace, type Tracer as ApiTracer } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
+import { type Context, context, propagation, ROOT_CONTEXT, type Span as OtelSpan, SpanKind, SpanStatusCode, trace, type Tracer as ApiTracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, detectResources, envDetector, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Span, SpanAttributes, SpanOptions, Tracer } from '../../ports/tracer.port.ts';
 
 export interface OtelTracerOptions {
@@ -16,6 +17,8 @@ export interface OtelTracerOptions {
   exporter: 'otlp' | 'console' | SpanExporter;
   serviceName: string;
   recordContent: boolean;
+  /** What this process does (api, worker or all), as `switchboard.role`: processes of one deployment told apart. */
+  role?: string;
 }
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
@@ -55,7 +58,7 @@ export class OtelTracer implements Tracer {
     this.recordContent = options.recordContent;
     const exporter = options.exporter === 'otlp' ? new OTLPTraceExporter() : options.exporter === 'console' ? new ConsoleSpanExporter() : options.exporter;
     const processor = typeof options.exporter === 'string' ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter);
-    this.#provider = new NodeTracerProvider({ resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }), spanProcessors: [processor] });
+    this.#provider = new NodeTracerProvider({ resource: processResource(options), spanProcessors: [processor] });
     // The context manager (AsyncLocalStorage) and the W3C propagator are process-wide; a second
     // tracer in the same process (tests) finds them set, which is as good.
     this.#provider.register();
@@ -63,7 +66,8 @@ export class OtelTracer implements Tracer {
   }
 
   startSpan(name: string, attributes?: SpanAttributes, options?: SpanOptions): Span {
-    const parent = options?.parent ? extract(options.parent) : context.active();
+    // null: a trace of its own, never whatever happens to be active (a job pumped from inside a request).
+    const parent = options?.parent ? extract(options.parent) : options?.parent === null ? ROOT_CONTEXT : context.active();
     return new OtelSpanHandle(this.#tracer.startSpan(name, { kind: KINDS[options?.kind ?? 'internal'], ...(attributes ? { attributes } : {}) }, parent));
   }
 
@@ -84,5 +88,20 @@ export class OtelTracer implements Tracer {
 }
 
 function extract(traceparent: string): Context {
-  return propagation.extract(context.active(), { traceparent });
+  // On the root context: the stored trace is the parent, not the span that happens to be active.
+  return propagation.extract(ROOT_CONTEXT, { traceparent });
+}
+
+/**
+ * The SDK's defaults (telemetry.sdk.*), then ours, then OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME,
+ * which win: an operator's own instance id or service name is kept.
+ */
+function processResource(options: OtelTracerOptions): Resource {
+  const ours = resourceFromAttributes({
+    [ATTR_SERVICE_NAME]: options.serviceName,
+    // A fresh UUID per process, as the semantic conventions suggest: a restart is a new instance.
+    [ATTR_SERVICE_INSTANCE_ID]: randomUUID(),
+    ...(options.role ? { 'switchboard.role': options.role } : {}),
+  });
+  return defaultResource().merge(ours).merge(detectResources({ detectors: [envDetector] }));
 }

@@ -13,6 +13,7 @@ import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import { approximatePromptTokens } from '../../domain/chat/token-count.estimator.ts';
 import { invalidInput } from '../../domain/errors.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
+import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 import type { UpstreamExtras } from '../embeddings/upstream-extras.ts';
 import type { ChatRouter } from './chat-router.ts';
 
@@ -22,6 +23,8 @@ export interface CountTokensDeps {
   extras: UpstreamExtras;
   metrics: Metrics;
   logger: Logger;
+  /** A span per upstream count (free: its cost is 0); none: the no-op tracer. */
+  tracer?: Tracer;
 }
 
 export interface TokenCount {
@@ -44,7 +47,18 @@ export class CountTokensService {
     for (const route of this.#deps.router.routes(model.id)) {
       const counter = this.#deps.extras.counter(route.provider);
       if (!counter) continue;
+      const tracer = this.#deps.tracer ?? NOOP_TRACER;
+      const span = tracer.enabled
+        ? tracer.startSpan(
+            `count_tokens ${model.id}`,
+            { 'gen_ai.request.model': model.id, 'gen_ai.provider.name': route.provider, 'switchboard.route.provider': route.provider, 'switchboard.route.model': route.model },
+            { kind: 'client' },
+          )
+        : undefined;
       const result = await counter.countTokens(request, { upstreamModel: route.model }, signal);
+      if (result.ok) span?.setAttributes({ 'gen_ai.usage.input_tokens': result.inputTokens, 'switchboard.cost_micro_usd': 0 });
+      else span?.recordError(new Error(`${result.error.status} ${result.error.message}`));
+      span?.end();
       const outcome = result.ok ? 'ok' : result.error.status === 499 ? 'cancelled' : result.error.retryable ? 'failed' : 'refused';
       this.#deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'count_tokens', outcome });
       if (result.ok) return { inputTokens: result.inputTokens, estimated: false };

@@ -27,6 +27,8 @@ import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ChatRequestOutcome, NewChatRequest } from '../chat/chat-records.ts';
 import type { ChatRouter } from '../chat/chat-router.ts';
 import type { ChatService } from '../chat/chat.service.ts';
+import type { Span } from '../../ports/tracer.port.ts';
+import { endEmbeddingSpan, startEmbeddingSpan } from './embedding-spans.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { UpstreamExtras } from './upstream-extras.ts';
 
@@ -93,7 +95,7 @@ export class EmbeddingsService {
     const attempt: Attempt = { attempts: 0, route: undefined };
     let outcome = failedOutcome(startedAt, attempt, { code: 'internal_error', message: 'The request ended unexpectedly.' });
     try {
-      const result = await this.#firstAnswer(this.#deps.router.routes(model.id), call, dimensions, attempt);
+      const result = await this.#firstAnswer(model.id, this.#deps.router.routes(model.id), call, dimensions, attempt);
       if (!result.ok) {
         const error = appErrorFromUpstream(result.error);
         outcome = failedOutcome(startedAt, attempt, { code: error.code, message: result.error.message }, call.abort.signal.aborted);
@@ -113,6 +115,7 @@ export class EmbeddingsService {
       };
       return { id: record.id, model: model.id, embeddings: result.embeddings, costMicro: cost };
     } finally {
+      endEmbeddingSpan(attempt.span, outcome);
       await this.#deps.chat.settleMetered(record, outcome);
     }
   }
@@ -129,7 +132,7 @@ export class EmbeddingsService {
     throw invalidInput(`The model ${JSON.stringify(id)} is not an embedding model of this gateway; GET /api/v1/models lists them.`, 'model');
   }
 
-  async #firstAnswer(routes: RouteTarget[], call: EmbeddingCall, dimensions: number, attempt: Attempt): Promise<{ ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError }> {
+  async #firstAnswer(publicModel: string, routes: RouteTarget[], call: EmbeddingCall, dimensions: number, attempt: Attempt): Promise<{ ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError }> {
     const signal = call.abort.signal;
     let last: ChatUpstreamError = { status: 502, retryable: false, message: 'No route could serve this model.' };
     for (const route of routes) {
@@ -141,10 +144,16 @@ export class EmbeddingsService {
         last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${this.#deps.router.providerType(route.provider) ?? 'unknown'}) cannot serve embeddings.` };
         continue;
       }
+      const span = startEmbeddingSpan(this.#deps.chat.tracer, publicModel, route, dimensions);
       const result = await provider.embed(call.request, { upstreamModel: route.model, dimensions }, signal);
       this.#record(route.provider, result.ok ? undefined : result.error);
-      if (result.ok) return result;
+      if (result.ok) {
+        // Ended with the usage and the cost when the request settles.
+        attempt.span = span;
+        return result;
+      }
       last = result.error;
+      endEmbeddingSpan(span, { status: 'failed', inputTokens: 0, costMicro: 0, errorMessage: `${last.status} ${last.message}` });
       if (!last.retryable) break;
       this.#deps.logger.info({ provider: route.provider, status: last.status, message: last.message }, 'embeddings route failed; trying the next');
     }
@@ -161,6 +170,8 @@ export class EmbeddingsService {
 interface Attempt {
   attempts: number;
   route: RouteTarget | undefined;
+  /** The span of the call that answered (the failed ones are ended as they fail). */
+  span?: Span;
 }
 
 /** The outcome of a request that charged nothing (the base the success fills in). */

@@ -23,6 +23,6 @@ export function buildTextExtras(deps: { config: Pick<Config, 'providers'>; catal
   const router = deps.chat.router;
   return {
     embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger }),
-    countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger }),
+    countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger, tracer: deps.chat.tracer }),
   };
 }

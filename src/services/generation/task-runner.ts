@@ -26,6 +26,8 @@ import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/
 import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
 import { newJob } from '../../workers/job-catalog.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
+import type { Tracer } from '../../ports/tracer.port.ts';
+import { traceMediaCall } from './media-spans.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
 
@@ -71,6 +73,8 @@ export interface TaskRunnerDeps {
   now?: () => number;
   /** The gateway's calendar (the clock tests move), which dates the 3-day retention of files. */
   calendarNow?: () => number;
+  /** A span per upstream call (media-spans.ts); none: the no-op tracer. */
+  tracer?: Tracer;
 }
 
 /**
@@ -188,7 +192,7 @@ export class TaskRunner {
     } else await insertAttempt(this.deps.db, attempt);
     const provider = this.deps.providers(route.provider);
     if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);
-    const outcome = await provider.submit(this.mediaJob(task, attempt, signal));
+    const outcome = await traceMediaCall(this.deps.tracer, 'submit', task, attempt, () => provider.submit(this.mediaJob(task, attempt, signal)));
     this.deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'media', outcome: outcome.kind });
     switch (outcome.kind) {
       case 'accepted': {
@@ -224,7 +228,7 @@ export class TaskRunner {
     }
     // A callback may have told us the upstream id meanwhile.
     if (attempt.upstream_id) return this.adopt(attempt, attempt.upstream_id, provider);
-    const outcome = provider ? await provider.reconcile(this.mediaJob(task, attempt, signal)) : ({ kind: 'absent' } as const);
+    const outcome = provider ? await traceMediaCall(this.deps.tracer, 'reconcile', task, attempt, () => provider.reconcile(this.mediaJob(task, attempt, signal))) : ({ kind: 'absent' } as const);
     switch (outcome.kind) {
       case 'found':
         return this.adopt(attempt, outcome.upstreamId, provider);
@@ -255,7 +259,8 @@ export class TaskRunner {
       await provider.cancel?.(this.mediaJob(task, attempt, signal), attempt.upstream_id).catch(() => {});
       return this.abandon(task, routes, attempt, 'the provider took too long', job);
     }
-    const outcome = await provider.poll(this.mediaJob(task, attempt, signal), attempt.upstream_id);
+    const upstreamId = attempt.upstream_id;
+    const outcome = await traceMediaCall(this.deps.tracer, 'poll', task, attempt, () => provider.poll(this.mediaJob(task, attempt, signal), upstreamId));
     switch (outcome.kind) {
       case 'pending': {
         await incrementPolls(this.deps.db, attempt.id);
