@@ -2,6 +2,12 @@ import type { Config } from '../config/config.types.ts';
 import { startGateway } from '../gateway.ts';
 import { recordRunningGateway } from './running-gateway.ts';
 
+/**
+ * The longest a SIGTERM'd `serve` takes before it exits on its own (drained or not). Process
+ * supervisors must wait longer than this before they SIGKILL (the deploy files' stop timeouts).
+ */
+export const SHUTDOWN_BOUND_MS = 30_000;
+
 /** Runs the gateway until SIGINT/SIGTERM, then drains: in-flight requests and jobs finish first. */
 export async function runServe(config: Config): Promise<number> {
   const gateway = await startGateway(config, {
@@ -33,9 +39,9 @@ export async function runServe(config: Config): Promise<number> {
       stopping = true;
       logger.info({ signal }, 'shutting down');
       const force = setTimeout(() => {
-        logger.error('shutdown took longer than 30 s; exiting');
+        logger.error(`shutdown took longer than ${SHUTDOWN_BOUND_MS / 1000} s; exiting`);
         resolve(1);
-      }, 30_000);
+      }, SHUTDOWN_BOUND_MS);
       force.unref();
       gateway
         .close()
