@@ -137,11 +137,13 @@ describe('hostile files and bodies do not hold the event loop [embedded]', () =>
 
     // A payload that holds the loop does so every time; a slow health check on a machine whose two
     // cores are shared with other test files is chance. So a payload over the bound is sent again, up
-    // to twice, and counts as holding the loop only when every round was over it.
+    // to four times after a pause (the heavy neighbours, process kills and browser runs, come in
+    // bursts), and counts as holding the loop only when every round was over it.
     for (const [index, figure] of figures.entries()) {
       const entry = payloads[index];
       if (!entry || figure.addedMs < MAX_ADDED_MS) continue;
-      for (let round = 0; round < 2; round++) {
+      for (let round = 0; round < 4; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
         const again = await measureOnce(`${figure.payload} (again)`, entry[1]);
         t.diagnostic(`${figure.payload}: +${figure.addedMs} ms, again: +${again.addedMs} ms`);
         if (again.addedMs < figure.addedMs) figures[index] = { ...again, payload: figure.payload };
