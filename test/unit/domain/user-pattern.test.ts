@@ -101,16 +101,15 @@ describe('user patterns: what is accepted, with ECMAScript meaning', () => {
 });
 
 describe('user patterns: linear time', () => {
-  it('a pattern with the shape of (a+)+c, allowed by the rule, runs in linear time on RE2 where RegExp backtracks', () => {
+  // A hang detector, not a timing: RegExp would take longer than the universe on this text, RE2 a few
+  // milliseconds (bench/hostile-input.ts measures the event loop on the run that checks such a pattern).
+  it('a pattern with the shape of (a+)+c, allowed by the rule, runs in linear time on RE2 where RegExp backtracks', { timeout: 30_000 }, () => {
     // (a|a)* is accepted (each alternative is a fixed part) and is exponential on a backtracking engine.
     const pattern = '^(a|a)*c$';
     assert.equal(checkUserPattern(pattern).ok, true);
     const compiled = compileUserPattern(pattern);
-    const text = 'a'.repeat(100_000);
-    const started = performance.now();
-    assert.equal(compiled.test(text), false);
-    // The hostile-input bound of issue 17 (100 ms); RegExp would take longer than the universe.
-    assert.ok(performance.now() - started < 100, `${performance.now() - started} ms`);
+    assert.equal(compiled.test('a'.repeat(100_000)), false);
+    assert.equal(compiled.test(`${'a'.repeat(100_000)}c`), true);
   });
 });
 
