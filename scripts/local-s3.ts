@@ -9,28 +9,9 @@
  * Prints the S3_* settings the gateway processes need, then serves until SIGINT or SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-
-interface S3rverOptions {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: Array<{ name: string }>;
-}
-
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-
-type S3rverConstructor = new (options: S3rverOptions) => S3rverInstance;
-
-/** The one key pair s3rver accepts (it checks signatures). */
-const S3RVER_KEY = 'S3RVER';
+import { startS3rver } from './support/s3rver.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,14 +34,13 @@ if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(values.bucket)) {
 const directory = resolve(values.dir);
 mkdirSync(directory, { recursive: true });
 
-const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
-const server = new S3rver({ address: values.host, port, silent: true, directory, configureBuckets: [{ name: values.bucket }] });
-const address = await server.run();
+const server = await startS3rver({ host: values.host, port, directory, bucket: values.bucket });
+const { config } = server;
 
 process.stdout.write(
-  `S3 server on http://${values.host}:${address.port}, objects in ${directory}\n` +
-    `S3_ENDPOINT=http://${values.host}:${address.port}\nS3_BUCKET=${values.bucket}\n` +
-    `S3_ACCESS_KEY_ID=${S3RVER_KEY}\nS3_SECRET_ACCESS_KEY=${S3RVER_KEY}\nS3_REGION=us-east-1\n`,
+  `S3 server on ${config.endpoint}, objects in ${directory}\n` +
+    `S3_ENDPOINT=${config.endpoint}\nS3_BUCKET=${config.bucket}\n` +
+    `S3_ACCESS_KEY_ID=${config.accessKeyId}\nS3_SECRET_ACCESS_KEY=${config.secretAccessKey}\nS3_REGION=${config.region}\n`,
 );
 
 const stop = () => {

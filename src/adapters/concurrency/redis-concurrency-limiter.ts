@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import {
   type ConcurrencyLease,
   type ConcurrencyLimiter,
@@ -8,6 +7,7 @@ import {
   DEFAULT_RENEW_EVERY_MS,
   type LeaseTimings,
 } from '../../ports/concurrency-limiter.port.ts';
+import { BoundedRedis, type BoundedRedisOptions } from '../resilience/bounded-redis.ts';
 import { MemoryConcurrencyLimiter } from './memory-concurrency-limiter.ts';
 
 /**
@@ -39,34 +39,28 @@ export interface FallbackLog {
   info(message: string): void;
 }
 
-export interface RedisConcurrencyLimiterOptions extends LeaseTimings {
+export interface RedisConcurrencyLimiterOptions extends LeaseTimings, BoundedRedisOptions {
   /** Prepended to every key (the deployment's SWITCHBOARD_REDIS_PREFIX). */
   prefix?: string;
-  /** A command not answered within this falls back to memory (default 150 ms). */
-  commandTimeoutMs?: number;
-  /** After a failure, Redis is not tried again for this long (default 5 s). */
-  breakMs?: number;
   /** Told once when the limiter falls back to memory and once when Redis is back. */
   logger?: FallbackLog;
-  now?: () => number;
 }
 
 /**
- * Scale-out mode: the leases of every process in Redis. Redis is a helper, never a dependency: no
- * offline queue, a short command time-out, and after a failure a circuit breaker that counts in this
- * process's memory for a few seconds (each process then enforces the cap alone: N processes allow N
- * times it). No request waits longer than one time-out for Redis, and none fails because of it.
+ * Scale-out mode: the leases of every process in Redis. Redis is a helper, never a dependency (see
+ * `BoundedRedis`): while it is skipped, slots are counted in this process's memory (each process then
+ * enforces the cap alone: N processes allow N times it). No request waits longer than one command
+ * time-out for Redis, and none fails because of it.
  *
  * Expiry scores come from this process's clock: a skew between processes of a fraction of a second
  * moves a crashed process's slots' return by as much, nothing else.
  */
 export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
-  readonly #client: Redis;
+  readonly #redis: BoundedRedis;
   readonly #prefix: string;
   readonly #fallback: MemoryConcurrencyLimiter;
   readonly #leaseMs: number;
   readonly #renewEveryMs: number;
-  readonly #breakMs: number;
   readonly #logger: FallbackLog | undefined;
   readonly #now: () => number;
   /** Lease ids are unique across processes: this instance's random part, then a counter. */
@@ -74,7 +68,6 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   /** Redis key → ids of the leases this process holds there (what renewal and close work on). */
   readonly #held = new Map<string, Set<string>>();
   #next = 0;
-  #openUntil = 0;
   #fellBack = false;
   #renewTimer: NodeJS.Timeout | undefined;
 
@@ -82,40 +75,20 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     this.#prefix = `${options.prefix ?? 'switchboard:'}cc:`;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#renewEveryMs = options.renewEveryMs ?? DEFAULT_RENEW_EVERY_MS;
-    this.#breakMs = options.breakMs ?? 5_000;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#fallback = new MemoryConcurrencyLimiter({ leaseMs: this.#leaseMs, renewEveryMs: this.#renewEveryMs, now: this.#now });
-    this.#client = new Redis(url, {
-      enableOfflineQueue: false,
-      commandTimeout: options.commandTimeoutMs ?? 150,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      connectTimeout: 2_000,
-      // Keep trying to reconnect in the background, at most every 5 s.
-      retryStrategy: (times) => Math.min(times * 250, 5_000),
-    });
-    // Failures surface through the commands; an unhandled 'error' event would end the process.
-    this.#client.on('error', () => {});
+    this.#redis = new BoundedRedis(url, options);
   }
 
   /** True while slots are counted in memory because Redis failed recently or is not connected. */
   get degraded(): boolean {
-    return this.#now() < this.#openUntil || this.#client.status !== 'ready';
+    return this.#redis.skipped;
   }
 
   /** Resolves once connected, or after `timeoutMs` whatever the state (until then, memory counts). */
-  async connected(timeoutMs: number): Promise<void> {
-    if (this.#client.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#client.off('ready', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.#client.once('ready', done);
-    });
+  connected(timeoutMs: number): Promise<void> {
+    return this.#redis.connected(timeoutMs);
   }
 
   async acquire(key: string, max: number): Promise<ConcurrencyVerdict> {
@@ -127,12 +100,12 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     let held: number;
     try {
       const now = this.#now();
-      [granted, held] = parseReply(await this.#client.eval(ACQUIRE_SCRIPT, 1, redisKey, String(now), String(max), String(now + this.#leaseMs), id, String(this.#leaseMs)));
+      [granted, held] = parseReply(await this.#redis.client.eval(ACQUIRE_SCRIPT, 1, redisKey, String(now), String(max), String(now + this.#leaseMs), id, String(this.#leaseMs)));
     } catch (error) {
-      this.#openUntil = this.#now() + this.#breakMs;
+      this.#redis.failed();
       // A timed-out script may still run once Redis answers; this follows it on the same connection
       // and takes back the slot it would have taken, so a slow Redis does not leak leases.
-      if (this.#client.status === 'ready') this.#client.zrem(redisKey, id).catch(() => undefined);
+      if (this.#redis.ready) this.#redis.client.zrem(redisKey, id).catch(() => undefined);
       return this.#fallBack(key, max, error instanceof Error ? error.message : String(error));
     }
     this.#recovered();
@@ -144,14 +117,14 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   async close(): Promise<void> {
     clearInterval(this.#renewTimer);
     this.#renewTimer = undefined;
-    if (this.#client.status === 'ready') {
-      const pipeline = this.#client.pipeline();
+    if (this.#redis.ready) {
+      const pipeline = this.#redis.client.pipeline();
       for (const [redisKey, ids] of this.#held) pipeline.zrem(redisKey, ...ids);
       // Bounded by the command time-out; leases left behind expire by themselves.
       await pipeline.exec().catch(() => undefined);
     }
     this.#held.clear();
-    this.#client.disconnect();
+    this.#redis.disconnect();
     await this.#fallback.close();
   }
 
@@ -196,7 +169,7 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
           this.#renewTimer = undefined;
         }
         // Not renewed any more, so the lease expires by itself if this does not reach Redis.
-        if (this.#client.status === 'ready') this.#client.zrem(redisKey, id).catch(() => undefined);
+        if (this.#redis.ready) this.#redis.client.zrem(redisKey, id).catch(() => undefined);
       },
     };
   }
@@ -206,8 +179,8 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     if (this.degraded) return;
     const now = this.#now();
     for (const [redisKey, ids] of this.#held) {
-      this.#client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...ids).catch(() => {
-        this.#openUntil = this.#now() + this.#breakMs;
+      this.#redis.client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...ids).catch(() => {
+        this.#redis.failed();
       });
     }
   }
