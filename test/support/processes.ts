@@ -79,12 +79,18 @@ export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | '
   if (options.stderr) child.stderr?.on('data', options.stderr);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   if (role !== 'worker') {
-    const deadline = Date.now() + 30_000;
+    // 60 s: on CI's two cores, shared with browsers and other fleets, a start has taken over 30 s.
+    const deadline = Date.now() + 60_000;
     for (;;) {
       try {
         if ((await fetch(`${url}/healthz`)).ok) break;
       } catch {}
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway process on ${url} did not start`);
+      if (Date.now() > deadline || child.exitCode !== null) {
+        // Not left running behind the failure: nobody else holds this process.
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await exited;
+        throw new Error(`gateway process on ${url} did not start`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -123,7 +123,13 @@ export class ChaosFleet {
     const names: Array<[FleetRole, number]> = [];
     for (let i = 0; i < this.#options.apis; i++) names.push(['api', i]);
     for (let i = 0; i < this.#options.workers; i++) names.push(['worker', i]);
-    await Promise.all(names.map(([role, slot]) => this.#spawn(role, slot)));
+    const started = await Promise.allSettled(names.map(([role, slot]) => this.#spawn(role, slot)));
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) {
+      // The ones that did start are stopped here: a caller whose start threw does not own a fleet to stop.
+      await this.stop();
+      throw failed.reason;
+    }
   }
 
   current(role: FleetRole, slot: number): Incarnation {
