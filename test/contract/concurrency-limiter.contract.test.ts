@@ -12,6 +12,7 @@ import { type FallbackLog, RedisConcurrencyLimiter, type RedisConcurrencyLimiter
 import type { ConcurrencyLease, ConcurrencyLimiter, ConcurrencyVerdict, LeaseTimings } from '../../src/ports/concurrency-limiter.port.ts';
 import { serviceSkipReason, TEST_REDIS_URL } from '../support/services.ts';
 import { refusedRedisUrl, startSilentRedis } from '../support/silent-redis.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -133,6 +134,41 @@ describe('concurrency limiter [redis, shared]', async () => {
       redis.disconnect();
       await holder.close();
       await other.close();
+    }
+  });
+
+  test('leases granted from memory during an outage count in Redis once it is back, until they are released', { skip }, async () => {
+    const redisUrl = new URL(TEST_REDIS_URL);
+    const proxy = await startTcpProxy(Number(redisUrl.port || 6379), redisUrl.hostname);
+    const cutOff = await make();
+    const through = new RedisConcurrencyLimiter(`redis://${proxy.address}`, { prefix, breakMs: 100, renewEveryMs: 50 });
+    const redis = new Redis(TEST_REDIS_URL);
+    const held = () => redis.zcard(`${prefix}cc:outage`);
+    const until = async (what: string, check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 10_000;
+      while (!(await check())) {
+        assert.ok(Date.now() < deadline, what);
+        await sleep(20);
+      }
+    };
+    try {
+      await ready(through);
+      proxy.cut();
+      await until('the limiter saw Redis go', async () => through.degraded);
+      const first = leaseOf(await through.acquire('outage', 3));
+      const second = leaseOf(await through.acquire('outage', 3));
+      assert.equal(await held(), 0, 'counted in memory only');
+      proxy.restore();
+      await until('the two running requests were written into Redis', async () => (await held()) === 2);
+      assert.equal(granted(await Promise.all([1, 2, 3].map(() => cutOff.acquire('outage', 3)))), 1, 'another process sees them');
+      first.release();
+      second.release();
+      await until('released in Redis too', async () => (await held()) === 1);
+    } finally {
+      redis.disconnect();
+      await through.close();
+      await cutOff.close();
+      await proxy.close();
     }
   });
 

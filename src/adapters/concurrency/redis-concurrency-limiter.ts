@@ -50,7 +50,9 @@ export interface RedisConcurrencyLimiterOptions extends LeaseTimings, BoundedRed
  * Scale-out mode: the leases of every process in Redis. Redis is a helper, never a dependency (see
  * `BoundedRedis`): while it is skipped, slots are counted in this process's memory (each process then
  * enforces the cap alone: N processes allow N times it). No request waits longer than one command
- * time-out for Redis, and none fails because of it.
+ * time-out for Redis, and none fails because of it. The leases granted from memory that are still
+ * held when Redis answers again are written into it (at the next renewal or acquire), so the shared
+ * count includes the requests the outage let in until they end.
  *
  * Expiry scores come from this process's clock: a skew between processes of a fraction of a second
  * moves a crashed process's slots' return by as much, nothing else.
@@ -67,6 +69,8 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   readonly #instance = randomBytes(6).toString('hex');
   /** Redis key → ids of the leases this process holds there (what renewal and close work on). */
   readonly #held = new Map<string, Set<string>>();
+  /** Redis key → ids of leases granted from memory while Redis was skipped, not yet written into it. */
+  readonly #unshared = new Map<string, Set<string>>();
   #next = 0;
   #fellBack = false;
   #renewTimer: NodeJS.Timeout | undefined;
@@ -120,10 +124,12 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     if (this.#redis.ready) {
       const pipeline = this.#redis.client.pipeline();
       for (const [redisKey, ids] of this.#held) pipeline.zrem(redisKey, ...ids);
+      for (const [redisKey, ids] of this.#unshared) pipeline.zrem(redisKey, ...ids);
       // Bounded by the command time-out; leases left behind expire by themselves.
       await pipeline.exec().catch(() => undefined);
     }
     this.#held.clear();
+    this.#unshared.clear();
     this.#redis.disconnect();
     await this.#fallback.close();
   }
@@ -133,22 +139,60 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
       this.#fellBack = true;
       this.#logger?.warn({ reason }, 'concurrency limits: Redis unavailable, each process enforces them alone until it is back');
     }
-    return this.#fallback.acquireNow(key, max);
+    const verdict = this.#fallback.acquireNow(key, max);
+    if (!verdict.granted) return verdict;
+    const redisKey = this.#prefix + key;
+    const id = `${this.#instance}:${++this.#next}`;
+    addTo(this.#unshared, redisKey, id);
+    this.#startRenewing();
+    const shared = this.#lease(redisKey, id);
+    return {
+      granted: true,
+      lease: {
+        release: () => {
+          verdict.lease.release();
+          shared.release();
+        },
+      },
+    };
   }
 
   #recovered(): void {
+    if (this.#unshared.size > 0) this.#share();
     if (!this.#fellBack) return;
     this.#fellBack = false;
     this.#logger?.info('concurrency limits: Redis is back, shared across processes again');
   }
 
-  #hold(redisKey: string, id: string): void {
-    let ids = this.#held.get(redisKey);
-    if (!ids) {
-      ids = new Set();
-      this.#held.set(redisKey, ids);
+  /**
+   * Writes the leases granted from memory into Redis, whatever the limit (their requests are running),
+   * so that until they end the other processes count them; from then on they are renewed and released
+   * as the others. A lease released while this was on its way is taken out again.
+   */
+  #share(): void {
+    const now = this.#now();
+    for (const [redisKey, ids] of this.#unshared) {
+      const sent = [...ids];
+      this.#redis.client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...sent).then(
+        () => {
+          const still = this.#unshared.get(redisKey);
+          for (const id of sent) {
+            if (still?.delete(id)) this.#hold(redisKey, id);
+            else if (this.#redis.ready) this.#redis.client.zrem(redisKey, id).catch(() => undefined);
+          }
+          if (still?.size === 0) this.#unshared.delete(redisKey);
+        },
+        () => this.#redis.failed(),
+      );
     }
-    ids.add(id);
+  }
+
+  #hold(redisKey: string, id: string): void {
+    addTo(this.#held, redisKey, id);
+    this.#startRenewing();
+  }
+
+  #startRenewing(): void {
     if (!this.#renewTimer) {
       this.#renewTimer = setInterval(() => this.#renew(), this.#renewEveryMs);
       this.#renewTimer.unref();
@@ -161,10 +205,9 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
       release: () => {
         if (released) return;
         released = true;
-        const ids = this.#held.get(redisKey);
-        ids?.delete(id);
-        if (ids?.size === 0) this.#held.delete(redisKey);
-        if (this.#held.size === 0) {
+        removeFrom(this.#held, redisKey, id);
+        removeFrom(this.#unshared, redisKey, id);
+        if (this.#held.size === 0 && this.#unshared.size === 0) {
           clearInterval(this.#renewTimer);
           this.#renewTimer = undefined;
         }
@@ -177,6 +220,7 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   /** One script call per key with leases held here (bounded by the requests in flight). */
   #renew(): void {
     if (this.degraded) return;
+    this.#recovered();
     const now = this.#now();
     for (const [redisKey, ids] of this.#held) {
       this.#redis.client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...ids).catch(() => {
@@ -184,6 +228,21 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
       });
     }
   }
+}
+
+function addTo(sets: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = sets.get(key);
+  if (!ids) {
+    ids = new Set();
+    sets.set(key, ids);
+  }
+  ids.add(id);
+}
+
+function removeFrom(sets: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = sets.get(key);
+  ids?.delete(id);
+  if (ids?.size === 0) sets.delete(key);
 }
 
 function parseReply(reply: unknown): [boolean, number] {
