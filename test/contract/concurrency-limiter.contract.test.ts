@@ -194,8 +194,9 @@ describe('concurrency limiter [redis unreachable]', () => {
     const verdicts = await Promise.all(Array.from({ length: 20 }, () => limiter.acquire('k', 3)));
     const elapsed = performance.now() - started;
     assert.equal(granted(verdicts), 3);
-    // Without the fallback these calls would wait for a connection; the bound is generous for a busy machine.
-    assert.ok(elapsed < 1000, `twenty calls took ${elapsed.toFixed(0)} ms`);
+    // Without the fallback these calls would wait for a connection (until the test's time-out): the bound
+    // tells that from a busy machine.
+    assert.ok(elapsed < 5000, `twenty calls took ${elapsed.toFixed(0)} ms`);
     assert.equal(limiter.degraded, true);
     for (const v of verdicts) if (v.granted) v.lease.release();
     assert.equal((await limiter.acquire('k', 3)).granted, true, 'memory releases too');
@@ -213,12 +214,12 @@ describe('concurrency limiter [redis unreachable]', () => {
       const burst = await Promise.all(Array.from({ length: 10 }, () => limiter.acquire('h', 2)));
       const first = performance.now() - t0;
       assert.equal(granted(burst), 2, 'each process holds the cap alone');
-      assert.ok(first >= 90 && first < 1000, `the burst waited for the time-out only: ${first.toFixed(0)} ms`);
+      // The upper bound only tells a time-out from a hang: a busy machine may take longer than 100 ms.
+      assert.ok(first >= 90 && first < 5000, `the burst waited for the time-out: ${first.toFixed(0)} ms`);
       assert.equal(limiter.degraded, true, 'the breaker is open');
-      const t1 = performance.now();
+      const sent = silent.unanswered();
       assert.equal((await limiter.acquire('h', 2)).granted, false);
-      const later = performance.now() - t1;
-      assert.ok(later < 90, `a later call did not wait for Redis: ${later.toFixed(0)} ms`);
+      assert.equal(silent.unanswered(), sent, 'a later call sent nothing to Redis, so it did not wait for it');
       assert.equal(warnings.length, 1, `logged once: ${JSON.stringify(warnings)}`);
       // Release and close do not wait on the stuck server either.
       for (const v of burst) if (v.granted) v.lease.release();
@@ -226,7 +227,7 @@ describe('concurrency limiter [redis unreachable]', () => {
     } finally {
       const t2 = performance.now();
       await limiter.close();
-      assert.ok(performance.now() - t2 < 1000, 'close is bounded');
+      assert.ok(performance.now() - t2 < 5000, 'close does not wait on the stuck server');
       await silent.close();
     }
   });

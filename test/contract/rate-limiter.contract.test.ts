@@ -84,8 +84,9 @@ describe('rate limiter [redis unreachable]', () => {
     for (let i = 0; i < 5; i++) verdicts.push(await limiter.hit('k', limit));
     const elapsed = performance.now() - started;
     assert.deepEqual(verdicts.map((v) => v.allowed), [true, true, true, false, false]);
-    // Without the fallback these calls would wait for a connection; the bound is generous for a busy machine.
-    assert.ok(elapsed < 1000, `five calls took ${elapsed.toFixed(0)} ms`);
+    // Without the fallback these calls would wait for a connection (until the test's time-out): the bound
+    // tells that from a busy machine.
+    assert.ok(elapsed < 5000, `five calls took ${elapsed.toFixed(0)} ms`);
     assert.equal((await limiter.peek('k', limit)).allowed, false);
     assert.equal(limiter.degraded, true);
     await limiter.close();
@@ -108,9 +109,10 @@ describe('rate limiter [redis unreachable]', () => {
         times.push(performance.now() - t);
       }
       assert.deepEqual(verdicts.map((v) => v.allowed), [true, true, false, false]);
-      assert.ok((times[0] ?? 0) >= 90 && (times[0] ?? 0) < 1000, `the first call waited for the time-out only: ${times[0]?.toFixed(0)} ms`);
+      // The upper bound only tells a time-out from a hang: a busy machine may take longer than 100 ms.
+      assert.ok((times[0] ?? 0) >= 90 && (times[0] ?? 0) < 5000, `the first call waited for the time-out: ${times[0]?.toFixed(0)} ms`);
       assert.equal(limiter.degraded, true, 'the breaker is open: Redis is skipped');
-      assert.ok(times.slice(1).every((t) => t < 90), `later calls did not wait for Redis: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      assert.equal(silent.unanswered(), 1, 'later calls sent nothing to Redis, so they did not wait for it');
     } finally {
       await limiter.close();
       await silent.close();

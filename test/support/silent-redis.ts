@@ -7,11 +7,14 @@ import { createServer, type Server, type Socket } from 'node:net';
  */
 export interface SilentRedis {
   url: string;
+  /** Commands received and never answered (the handshake's are answered and not counted). */
+  unanswered(): number;
   close(): Promise<void>;
 }
 
 export async function startSilentRedis(): Promise<SilentRedis> {
   const sockets = new Set<Socket>();
+  let unanswered = 0;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -26,7 +29,7 @@ export async function startSilentRedis(): Promise<SilentRedis> {
         else if (name === 'info') {
           const info = 'redis_version:7.0.0\r\nloading:0\r\n';
           socket.write(`$${info.length}\r\n${info}\r\n`);
-        }
+        } else unanswered += 1;
       }
     });
     /** One whole RESP command (an array of bulk strings) off the buffer, or undefined. */
@@ -43,6 +46,7 @@ export async function startSilentRedis(): Promise<SilentRedis> {
   const port = (server.address() as { port: number }).port;
   return {
     url: `redis://127.0.0.1:${port}`,
+    unanswered: () => unanswered,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
