@@ -9,6 +9,9 @@ import { REQUIRE_SERVICES } from '../../support/services.ts';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-output/screenshots');
+/** The two sizes a page is checked at: a laptop, and a phone that must never scroll sideways. */
+export const WIDE = { width: 1366, height: 900 };
+export const PHONE = { width: 390, height: 844 };
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 /**
@@ -40,6 +43,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return relative(ROOT, file);
+}
+
+/**
+ * Screenshots as <name>-wide.png and <name>-phone.png, their paths pushed on `shots`; at the phone's
+ * width the page may not scroll sideways. The page is left at the laptop's width.
+ */
+export async function shootBothWidths(page: Page, name: string, shots: string[]): Promise<void> {
+  await page.setViewportSize(WIDE);
+  shots.push(await screenshot(page, `${name}-wide`));
+  await page.setViewportSize(PHONE);
+  const widths = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return { scroll: root.scrollWidth, client: root.clientWidth };
+  });
+  assert.ok(widths.scroll <= widths.client, `${name} scrolls sideways at ${PHONE.width} px (${widths.scroll} > ${widths.client})`);
+  shots.push(await screenshot(page, `${name}-phone`));
+  await page.setViewportSize(WIDE);
 }
 
 /**

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createUser } from '../../../src/services/accounts/accounts.service.ts';
 import { FakeSmtpServer, type ReceivedMail } from '../../fakes/smtp.fake.ts';
 import { csvObjects, usdToMicro } from '../../support/csv.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, PHONE, pageApi, signUpInBrowser, WIDE } from './browser.ts';
+import { openPage, openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * Issue 21, items 15, 3, 10 and 19 as a user meets them, in headless Chromium (its clock in New York,
@@ -18,8 +19,6 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  */
 const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const TIME_ZONE = 'America/New_York';
 const KEY_NAME = 'ci, "capped"';
 const QUOTED_PROMPT = 'a pier, at "noon"';
@@ -51,34 +50,15 @@ function mailText(mail: ReceivedMail): string {
 const shownMicro = (text: string) => usdToMicro(text.trim().replace(/^\$/, '').replace(/,/g, ''));
 
 describe('keys, sign-in by link, an empty balance and exports in a browser', { skip }, () => {
-  let gw: TestGateway;
+  let signedIn: SignedInBrowser;
   let smtp: FakeSmtpServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  let gw: TestGateway;
   let page: Page;
-  let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
-  const newContext = () => browser.newContext({ viewport: WIDE, timezoneId: TIME_ZONE, acceptDownloads: true });
-  const go = async (on: Page, path: string) => {
-    await on.goto(gw.url + path);
-    await on.locator('h1').first().waitFor();
-  };
-  /** Screenshots at both sizes; at the phone's width nothing may scroll sideways. */
-  const shootBoth = async (on: Page, name: string) => {
-    await on.setViewportSize(WIDE);
-    shots.push(await screenshot(on, `keys-account-billing-${name}-wide`));
-    await on.setViewportSize(PHONE);
-    const widths = await on.evaluate(() => {
-      const root = document.scrollingElement ?? document.documentElement;
-      return { scroll: root.scrollWidth, client: root.clientWidth };
-    });
-    assert.ok(widths.scroll <= widths.client, `${name} scrolls sideways at 390 px (${widths.scroll} > ${widths.client})`);
-    shots.push(await screenshot(on, `keys-account-billing-${name}-phone`));
-    await on.setViewportSize(WIDE);
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
+  const go = (on: Page, path: string) => signedIn.go(on, path);
+  const shootBoth = (on: Page, name: string) => signedIn.shootBoth(on, name);
   const waitFinished = async (taskId: string) => {
     for (let i = 0; i < 300; i++) {
       const { status } = await api<{ status: string }>('GET', `/api/v1/task/status/${taskId}`);
@@ -90,24 +70,20 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
   const ledger = async () => (await api<{ items: LedgerItem[] }>('GET', '/api/v1/billing/ledger?limit=200')).items;
 
   before(async () => {
-    ensureWebBuilt();
     smtp = await FakeSmtpServer.start();
-    gw = await startTestGateway('embedded', { env: { SMTP_URL: smtp.url, MAIL_FROM: 'Switchboard <no-reply@example.test>' } });
-    browser = await launchChromium();
-    context = await newContext();
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    userId = await signUpInBrowser(page, gw.url, `keys.${Date.now()}@example.com`, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: CREDIT_NOTE }, { 'idempotency-key': `keys-e2e-${userId}` });
+    signedIn = await openSignedInBrowser({
+      name: 'keys-account-billing',
+      gateway: { env: { SMTP_URL: smtp.url, MAIL_FROM: 'Switchboard <no-reply@example.test>' } },
+      context: { timezoneId: TIME_ZONE, acceptDownloads: true },
+      creditCents: 500,
+      creditNote: CREDIT_NOTE,
+    });
+    ({ gw, page, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
+    await signedIn?.close();
     await smtp?.close();
-    console.log(`# keys/account/billing screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
   });
 
   test('item 15: every limit set on the Keys page reaches the API, is enforced, and the spend this month equals the ledger', async () => {
@@ -231,9 +207,8 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
   test('item 3: a sign-in link from the sign-in page, then a first password without a current one, then a password sign-in', async () => {
     const email = `linked.${Date.now()}@example.com`;
     await createUser(gw.gateway.services.database.db, { email });
-    const linkContext = await newContext();
-    const linked = await linkContext.newPage();
-    linked.setDefaultTimeout(30_000);
+    const linkContext = await signedIn.newContext();
+    const linked = await openPage(linkContext);
     try {
       await go(linked, '/login');
       await linked.getByLabel('Email', { exact: true }).fill(email);
@@ -277,11 +252,9 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
   });
 
   test('item 10: an agent message from a $0 balance is refused up front with one Add funds, the draft kept', async () => {
-    const brokeContext = await newContext();
-    const broke = await brokeContext.newPage();
-    broke.setDefaultTimeout(30_000);
+    const brokeContext = await signedIn.newContext();
     const errors: string[] = [];
-    broke.on('pageerror', (error) => errors.push(error.message));
+    const broke = await openPage(brokeContext, errors);
     const posts: string[] = [];
     broke.on('request', (request) => {
       if (request.method() === 'POST' && /\/api\/v1\/agent\/conversations/.test(request.url())) posts.push(request.url());

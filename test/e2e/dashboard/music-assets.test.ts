@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * Issue 21, items 11 and 12, in headless Chromium against an embedded gateway on the built-in local
@@ -13,49 +14,25 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * on the Storage page warns first. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
  */
 const skip = browserSkipReason();
-const PASSWORD = 'a long e2e passphrase';
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 describe('music form and asset sources at laptop and phone widths', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let userId = '';
   let projectId = '';
   let songTaskId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
-  const shootBoth = async (name: string) => {
-    await page.setViewportSize(WIDE);
-    shots.push(await screenshot(page, `music-assets-${name}-wide`));
-    await page.setViewportSize(PHONE);
-    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(sideways <= 0, `${name}: no sideways scroll at 390 px (${sideways} px too wide)`);
-    shots.push(await screenshot(page, `music-assets-${name}-phone`));
-    await page.setViewportSize(WIDE);
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
+  const shootBoth = (name: string) => signedIn.shootBoth(page, name);
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: WIDE });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    userId = await signUpInBrowser(page, gw.url, `music.${Date.now()}@example.com`, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 1000, note: 'music e2e' }, { 'idempotency-key': 'music-e2e-credit' });
+    signedIn = await openSignedInBrowser({ name: 'music-assets', creditCents: 1000, creditNote: 'music e2e' });
+    ({ gw, page, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# music and assets screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('Suno: required fields are marked per mode and action; Generate names the missing ones and sends nothing', async () => {

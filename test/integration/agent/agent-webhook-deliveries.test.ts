@@ -5,18 +5,12 @@
  * 404 (another user's), 409 (revoked, disabled) and 429 (too many test events).
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
+import { test } from 'node:test';
 import { type AgentClient, agentClient } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import { verifySigned, webhookReceiverForFile } from '../../support/webhook-receiver.ts';
 
 interface DeliveryView {
   deliveryId: string;
@@ -38,47 +32,7 @@ interface Queued {
   queued: boolean;
 }
 
-/** A receiver on 127.0.0.1 answering each path with the status set for it (200 unless told). */
-class Receiver {
-  readonly received: Received[] = [];
-  readonly #statuses = new Map<string, number>();
-  #server: Server | undefined;
-  origin = '';
-
-  async start(): Promise<void> {
-    this.#server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-        this.received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(this.#statuses.get(path) ?? 200).end();
-      });
-    });
-    const server = this.#server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-
-  answer(path: string, status: number): void {
-    this.#statuses.set(path, status);
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  async close(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
-  }
-}
-
-const receiver = new Receiver();
-before(() => receiver.start());
-after(() => receiver.close());
+const receiver = webhookReceiverForFile();
 
 const TESTS_PER_WINDOW = 6;
 
@@ -129,7 +83,7 @@ describeAgent(
       const listed = await until(() => deliveries(c, hook.webhookId), (page) => page.items[0]?.status === 'delivered', 'the test delivery');
       assert.equal(receiver.at(path).length, 1);
       const [arrived] = receiver.at(path);
-      const payload = new Webhook(hook.secret).verify(arrived?.body ?? '', arrived?.headers ?? {}) as { type: string; data: { id: string; webhookId: string } };
+      const payload = verifySigned(hook.secret, arrived) as { type: string; data: { id: string; webhookId: string } };
       assert.equal(payload.type, 'webhook.test');
       assert.equal(payload.data.webhookId, hook.webhookId);
       assert.equal(arrived?.headers['webhook-id'], queued.eventId);
@@ -170,7 +124,7 @@ describeAgent(
       assert.deepEqual(both.items.map((d) => d.deliveryId), [resent.deliveryId, queued.deliveryId], 'newest first');
       const bodies = receiver.at(path).map((r) => r.body);
       assert.equal(bodies[2], bodies[0]);
-      new Webhook(hook.secret).verify(bodies[2] ?? '', receiver.at(path)[2]?.headers ?? {});
+      verifySigned(hook.secret, receiver.at(path)[2]);
     });
 
     test('an unreachable receiver is described in words without its address', async () => {

@@ -4,64 +4,14 @@
  * across retries, 410 disabling the destination, and private destinations refused.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
+import { test } from 'node:test';
 import { AgentWebhooksService } from '../../../src/services/agent/events/agent-webhooks.service.ts';
 import { agentClient } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
 import { createTestDatabase } from '../../support/databases.ts';
+import { verifySigned, webhookReceiverForFile } from '../../support/webhook-receiver.ts';
 
-interface Delivery {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A receiver on 127.0.0.1 answering each path with its scripted statuses (the last one repeats). */
-class Receiver {
-  readonly deliveries: Delivery[] = [];
-  readonly #scripts = new Map<string, number[]>();
-  #server: Server | undefined;
-  origin = '';
-
-  async start(): Promise<void> {
-    this.#server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-        this.deliveries.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
-        const script = this.#scripts.get(path) ?? [200];
-        const status = (script.length > 1 ? script.shift() : script[0]) ?? 200;
-        res.writeHead(status).end();
-      });
-    });
-    const server = this.#server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-
-  answer(path: string, ...statuses: number[]): void {
-    this.#scripts.set(path, statuses);
-  }
-
-  at(path: string): Delivery[] {
-    return this.deliveries.filter((d) => d.path === path);
-  }
-
-  async close(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
-  }
-}
-
-const receiver = new Receiver();
-before(() => receiver.start());
-after(() => receiver.close());
+const receiver = webhookReceiverForFile();
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -88,9 +38,8 @@ describeAgent(
       await c.waitFor((await c.send(conversationId, 'an image')).runId, ['completed']);
       await until(() => receiver.at(path).length === 2, 10_000, 'two deliveries');
       const history = await c.events(conversationId);
-      const verifier = new Webhook(secret);
       for (const delivery of receiver.at(path)) {
-        const payload = verifier.verify(delivery.body, delivery.headers) as { type: string; timestamp: string; data: { id: string; sequence: number } };
+        const payload = verifySigned(secret, delivery) as { type: string; timestamp: string; data: { id: string; sequence: number } };
         const event = history.find((e) => e.id === delivery.headers['webhook-id']);
         assert.ok(event, 'webhook-id is the event id');
         assert.equal(payload.type, event.type);
@@ -98,7 +47,7 @@ describeAgent(
       }
       assert.deepEqual(receiver.at(path).map((d) => JSON.parse(d.body).type).sort(), ['artifact.created', 'run.completed']);
       // Another user's destination hears nothing of this conversation.
-      assert.equal(receiver.deliveries.filter((d) => d.path !== path && d.body.includes(conversationId)).length, 0);
+      assert.equal(receiver.received.filter((d) => d.path !== path && d.body.includes(conversationId)).length, 0);
     });
 
     test('a retry keeps the webhook-id; 410 Gone disables the destination; a conversation scope filters', async () => {

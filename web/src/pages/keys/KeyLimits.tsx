@@ -17,14 +17,26 @@ function summary(limits: Limits): string {
   return parts.length === 0 ? 'No limits' : parts.join(' · ');
 }
 
-const FIELD_IDS: Record<LimitsField, string> = { capUsd: 'limit-cap', expires: 'limit-expires', models: 'limit-models', rpm: 'limit-rpm', concurrency: 'limit-concurrency' };
-const HINTS = {
-  capUsd: 'Empty: no cap. Running requests count against it.',
-  expires: 'Empty: never. A date and time in UTC, like every time on this dashboard.',
-  models: 'Comma-separated; empty: every model.',
-  rpm: 'Empty: no limit.',
-  concurrency: 'Generations and chat requests running at once. Empty: no limit.',
-};
+/** A limit typed into a text field; the expiry is a date picker, the numbers offer a phone's number pad. */
+interface LimitInput {
+  field: LimitsField;
+  id: string;
+  label: string;
+  hint: string;
+  type?: 'datetime-local';
+  inputMode?: 'decimal' | 'numeric';
+}
+
+/** The form's controls in page order; 'period' is the cap's period, a choice rather than a text field. */
+const LIMIT_CONTROLS: ReadonlyArray<LimitInput | 'period'> = [
+  { field: 'capUsd', id: 'limit-cap', label: 'Spend cap (USD)', hint: 'Empty: no cap. Running requests count against it.', inputMode: 'decimal' },
+  'period',
+  { field: 'expires', id: 'limit-expires', label: 'Expires (UTC)', hint: 'Empty: never. A date and time in UTC, like every time on this dashboard.', type: 'datetime-local' },
+  { field: 'models', id: 'limit-models', label: 'Allowed models', hint: 'Comma-separated; empty: every model.' },
+  { field: 'rpm', id: 'limit-rpm', label: 'Requests per minute', hint: 'Empty: no limit.', inputMode: 'numeric' },
+  { field: 'concurrency', id: 'limit-concurrency', label: 'Concurrent generations', hint: 'Generations and chat requests running at once. Empty: no limit.', inputMode: 'numeric' },
+];
+const LIMIT_INPUTS = LIMIT_CONTROLS.filter((control): control is LimitInput => control !== 'period');
 
 /** Each active key's limits and spend this month, with a form to change them (issue 21, item 15). */
 export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
@@ -41,8 +53,8 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
     const checked = checkDraft(editing.draft, Date.now());
     if (!checked.ok) {
       setProblems(checked.problems);
-      const first = (['capUsd', 'expires', 'models', 'rpm', 'concurrency'] as const).find((f) => checked.problems[f]);
-      if (first) document.getElementById(FIELD_IDS[first])?.focus();
+      const first = LIMIT_INPUTS.find((input) => checked.problems[input.field]);
+      if (first) document.getElementById(first.id)?.focus();
       return;
     }
     setProblems({});
@@ -107,61 +119,28 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
       {editing ? (
         <form onSubmit={save} aria-label={`Limits of ${editedName ?? 'the key'}`} noValidate>
           <h3>Limits of {editedName}</h3>
-          <Field id="limit-cap" label="Spend cap (USD)" hint={HINTS.capUsd} error={problems.capUsd}>
-            <input
-              id="limit-cap"
-              inputMode="decimal"
-              value={editing.draft.capUsd}
-              onChange={(e) => set({ capUsd: e.target.value })}
-              aria-invalid={problems.capUsd ? true : undefined}
-              aria-describedby={describedBy('limit-cap', HINTS.capUsd, problems.capUsd)}
-            />
-          </Field>
-          <Field id="limit-period" label="Cap period">
-            <select id="limit-period" value={editing.draft.period} onChange={(e) => set({ period: e.target.value === 'month' ? 'month' : 'total' })}>
-              <option value="total">In total</option>
-              <option value="month">Per calendar month (UTC)</option>
-            </select>
-          </Field>
-          <Field id="limit-expires" label="Expires (UTC)" hint={HINTS.expires} error={problems.expires}>
-            <input
-              id="limit-expires"
-              type="datetime-local"
-              value={editing.draft.expires}
-              onChange={(e) => set({ expires: e.target.value })}
-              aria-invalid={problems.expires ? true : undefined}
-              aria-describedby={describedBy('limit-expires', HINTS.expires, problems.expires)}
-            />
-          </Field>
-          <Field id="limit-models" label="Allowed models" hint={HINTS.models} error={problems.models}>
-            <input
-              id="limit-models"
-              value={editing.draft.models}
-              onChange={(e) => set({ models: e.target.value })}
-              aria-invalid={problems.models ? true : undefined}
-              aria-describedby={describedBy('limit-models', HINTS.models, problems.models)}
-            />
-          </Field>
-          <Field id="limit-rpm" label="Requests per minute" hint={HINTS.rpm} error={problems.rpm}>
-            <input
-              id="limit-rpm"
-              inputMode="numeric"
-              value={editing.draft.rpm}
-              onChange={(e) => set({ rpm: e.target.value })}
-              aria-invalid={problems.rpm ? true : undefined}
-              aria-describedby={describedBy('limit-rpm', HINTS.rpm, problems.rpm)}
-            />
-          </Field>
-          <Field id="limit-concurrency" label="Concurrent generations" hint={HINTS.concurrency} error={problems.concurrency}>
-            <input
-              id="limit-concurrency"
-              inputMode="numeric"
-              value={editing.draft.concurrency}
-              onChange={(e) => set({ concurrency: e.target.value })}
-              aria-invalid={problems.concurrency ? true : undefined}
-              aria-describedby={describedBy('limit-concurrency', HINTS.concurrency, problems.concurrency)}
-            />
-          </Field>
+          {LIMIT_CONTROLS.map((control) =>
+            control === 'period' ? (
+              <Field key="period" id="limit-period" label="Cap period">
+                <select id="limit-period" value={editing.draft.period} onChange={(e) => set({ period: e.target.value === 'month' ? 'month' : 'total' })}>
+                  <option value="total">In total</option>
+                  <option value="month">Per calendar month (UTC)</option>
+                </select>
+              </Field>
+            ) : (
+              <Field key={control.field} id={control.id} label={control.label} hint={control.hint} error={problems[control.field]}>
+                <input
+                  id={control.id}
+                  type={control.type}
+                  inputMode={control.inputMode}
+                  value={editing.draft[control.field]}
+                  onChange={(e) => set({ [control.field]: e.target.value })}
+                  aria-invalid={problems[control.field] ? true : undefined}
+                  aria-describedby={describedBy(control.id, control.hint, problems[control.field])}
+                />
+              </Field>
+            ),
+          )}
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Saving…' : 'Save limits'}
           </button>

@@ -1,0 +1,70 @@
+/**
+ * A webhook receiver for tests: an HTTP server on 127.0.0.1 that records every request and answers
+ * each path with the statuses scripted for it, and the signature check a receiver would make.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedWebhook {
+  path: string;
+  /** Single-valued headers only: the webhook-* headers a signature check reads. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  readonly #scripts = new Map<string, number[]>();
+  #server: Server | undefined;
+  origin = '';
+
+  async start(): Promise<void> {
+    this.#server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        this.received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
+        const script = this.#scripts.get(path) ?? [200];
+        const status = (script.length > 1 ? script.shift() : script[0]) ?? 200;
+        res.writeHead(status).end();
+      });
+    });
+    const server = this.#server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** The statuses the next requests to `path` get, in order; the last one repeats (200 until told). */
+  answer(path: string, ...statuses: number[]): void {
+    this.#scripts.set(path, statuses);
+  }
+
+  at(path: string): ReceivedWebhook[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async close(): Promise<void> {
+    this.#server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
+  }
+}
+
+/** A receiver started before the test file's tests and closed after them. */
+export function webhookReceiverForFile(): WebhookReceiver {
+  const receiver = new WebhookReceiver();
+  before(() => receiver.start());
+  after(() => receiver.close());
+  return receiver;
+}
+
+/** The payload of a Standard Webhooks delivery, checked with the reference library; throws when the signature does not verify. */
+export function verifySigned(secret: string, delivery: ReceivedWebhook | undefined): unknown {
+  assert.ok(delivery, 'a delivery to verify');
+  return new Webhook(secret).verify(delivery.body, delivery.headers);
+}
