@@ -40,11 +40,10 @@ describeAgent(
       const run = await c.send(conversationId, 'talk slowly');
       await c.waitFor(run.runId, ['running']);
       await new Promise((r) => setTimeout(r, 400));
-      const started = Date.now();
       await c.call('POST', `/api/v1/agent/runs/${run.runId}/stop`);
       const done = await c.waitFor(run.runId, ['cancelled'], 10_000);
-      assert.ok(Date.now() - started < 2500, 'the call was cancelled, not waited for');
-      assert.equal(done.steps.find((s) => s.kind === 'model')?.status, 'cancelled');
+      // A call waited for would have ended its step with the answer (succeeded, and charged).
+      assert.equal(done.steps.find((s) => s.kind === 'model')?.status, 'cancelled', 'the call was cancelled, not waited for');
       assert.equal(done.budget.committedMicroUsd, '0');
       await assertBooksBalance(ctx.gw);
     });
