@@ -16,6 +16,8 @@ const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
 const WIDE = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
+/** A phone turned sideways: wider than the stacking breakpoint (760 px), so the Files table is a table. */
+const PHONE_LANDSCAPE = { width: 844, height: 390 };
 
 describe('music form and asset sources at laptop and phone widths', { skip }, () => {
   let gw: TestGateway;
@@ -196,6 +198,46 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await assertAccessibleBasics(page, 'project with imported assets');
     await shootBoth('project-picker');
     assert.deepEqual(pageErrors, []);
+  });
+
+  test('Storage on a phone, upright and sideways: a long file name wraps inside the page; Delete and its confirm stay in view', async () => {
+    const assets = await api<{ items: Array<{ assetId: string; role: string; name: string }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
+    const other = assets.items.find((a) => a.role === 'other');
+    assert.ok(other);
+    // Names are made from ids today; one unbroken 120-character name is the worst a name can be.
+    const longName = `${'brand-mark-final-approved-'.repeat(4)}${'x'.repeat(16)}.png`;
+    const { db } = gw.gateway.services.database;
+    await db.updateTable('storage_files').set({ name: longName }).where('id', '=', other.assetId).execute();
+    await db.updateTable('agent_project_assets').set({ name: longName }).where('id', '=', other.assetId).execute();
+    await page.goto(`${gw.url}/storage`);
+    await page.getByRole('heading', { level: 1, name: 'Storage' }).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(longName.slice(0, 40)) });
+    await row.waitFor();
+    for (const [viewport, label] of [[PHONE, 'Delete'], [PHONE_LANDSCAPE, 'Delete'], [WIDE, 'Delete'], [PHONE, 'Confirm delete'], [PHONE_LANDSCAPE, 'Confirm delete']] as const) {
+      await page.setViewportSize(viewport);
+      if (label === 'Confirm delete' && (await row.getByRole('button', { name: /^Confirm delete/ }).count()) === 0) await row.getByRole('button', { name: /^Delete/ }).click();
+      const fit = await row.evaluate((tr, [name, label]) => {
+        const link = [...tr.querySelectorAll('a')].find((a) => a.textContent === name) as HTMLElement;
+        const scroller = tr.closest('.table-scroll') as HTMLElement;
+        const button = [...tr.querySelectorAll('button')].find((b) => b.textContent?.trim() === label) as HTMLElement;
+        const box = button.getBoundingClientRect();
+        return {
+          nameShown: link.scrollWidth <= link.clientWidth + 1 || link.title === name,
+          nameRight: Math.round(link.getBoundingClientRect().right),
+          tableOverflow: scroller.scrollWidth - scroller.clientWidth,
+          buttonRight: Math.round(box.right),
+          buttonWidth: Math.round(box.width),
+          width: window.innerWidth,
+        };
+      }, [longName, label] as const);
+      const where = `${viewport.width} px, ${label}`;
+      assert.ok(fit.nameShown, `${where}: the whole name is readable (wrapped, or in its title)`);
+      assert.ok(fit.nameRight <= fit.width, `${where}: the name ends inside the page (${fit.nameRight} > ${fit.width})`);
+      assert.ok(fit.tableOverflow <= 0, `${where}: the Files table does not scroll sideways (${fit.tableOverflow} px)`);
+      assert.ok(fit.buttonWidth > 0 && fit.buttonRight <= fit.width, `${where}: the button is in view (right edge ${fit.buttonRight} of ${fit.width})`);
+    }
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await shootBoth('storage-long-name');
   });
 
   test('Storage: deleting the file a project uses as its logo warns first, naming the project', async () => {
