@@ -7,10 +7,11 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
 /**
  * Issue 21, items 11 and 12, in headless Chromium against an embedded gateway on the built-in local
  * provider, at a laptop (1366×900) and a phone (390×844, no sideways scroll): the Suno form marks
- * the fields its action and mode require and refuses Generate naming the missing ones; a song's
- * players sit in their track cards; a project imports an artifact and a generation's file through
- * the picker; an unknown source reads differently from a missing plan; deleting the project's logo
- * on the Storage page warns first. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
+ * the fields its action and mode require (a voice's recording or track, one of the two) and refuses
+ * Generate naming the missing ones; a song's players sit in their track cards; a project imports an
+ * artifact and a generation's file through the picker; an unknown source reads differently from a
+ * missing plan; a long file name in Storage wraps and leaves Delete in view, upright and sideways;
+ * deleting the project's logo on the Storage page warns first. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
  */
 const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
@@ -90,6 +91,26 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await page.getByRole('button', { name: 'Generate' }).click();
     assert.match((await missing.textContent()) ?? '', /Source task ID or Audio URL, Continue at|Continue at, Source task ID or Audio URL/);
     await shootBoth('suno-extend-required');
+
+    // A voice comes from a recording or from a clip of a track: one of the two, marked both ways.
+    const mark = async (name: string) => (await page.locator(`label[for="param-${name}"]`).textContent()) ?? '';
+    await page.getByLabel(/^Action/).selectOption('voice');
+    await page.getByLabel(/^Voice audio URL/).waitFor();
+    assert.match(await mark('voiceAudioUrl'), /\(required: this or Source task ID\)/);
+    assert.match(await mark('sourceTaskId'), /\(required: this or Voice audio URL\)/);
+    assert.match(await mark('name'), /\(required\)/);
+    assert.doesNotMatch(await mark('startS'), /required/, 'the track\'s other fields wait until a track is chosen');
+    await page.getByLabel(/^Name/).fill('Ava');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await missing.filter({ hasText: /^Fill in the required field first: Voice audio URL or Source task ID\.$/ }).waitFor();
+    await shootBoth('suno-voice-either');
+    await page.getByLabel(/^Vox audio ID/).fill('vox_1');
+    assert.match(await mark('startS'), /\(required\)/);
+    assert.match(await mark('sourceTaskId'), /\(required\)/);
+    assert.doesNotMatch(await mark('voiceAudioUrl'), /required/, 'the recording is no longer asked for');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await missing.filter({ hasText: /^Fill in the required fields first: Source task ID, Start \(s\), End \(s\)\.$/ }).waitFor();
+    assert.equal(await page.getByTestId('task-status').count(), 0, 'nothing was created');
     assert.deepEqual(pageErrors, []);
   });
 
