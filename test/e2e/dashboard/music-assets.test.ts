@@ -11,7 +11,8 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * Generate naming the missing ones; a song's players sit in their track cards; a project imports an
  * artifact and a generation's file through the picker; an unknown source reads differently from a
  * missing plan; a long file name in Storage wraps and leaves Delete in view, upright and sideways;
- * deleting the project's logo on the Storage page warns first. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
+ * deleting the project's logo on the Storage page warns first, and the project page then says the
+ * logo was deleted and takes another. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
  */
 const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
@@ -285,6 +286,31 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await shootBoth('logo-warning');
     await page.getByRole('button', { name: `Confirm delete ${logo.name}` }).click();
     await page.getByRole('button', { name: `Delete ${logo.name}` }).waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('the project page says its logo was deleted and takes another; nothing is changed behind the user\'s back', async () => {
+    const before = await api<{ version: number; brand: { logoAssetId: string | null } }>('GET', `/api/v1/agent/projects/${projectId}`);
+    const assets = await api<{ items: Array<{ assetId: string; name: string; role: string }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
+    assert.ok(before.brand.logoAssetId && !assets.items.some((a) => a.assetId === before.brand.logoAssetId), 'the deleted logo is still named (docs/decisions.md)');
+    await page.goto(`${gw.url}/projects/${projectId}`);
+    await page.getByRole('heading', { level: 1, name: 'Tea brand' }).waitFor();
+    const logoField = page.getByLabel('Logo', { exact: true });
+    await page.getByRole('alert').filter({ hasText: /^Logo deleted: / }).waitFor();
+    assert.equal(await logoField.getAttribute('aria-invalid'), 'true');
+    assert.equal(await logoField.locator('option:checked').textContent(), 'Logo deleted');
+    await assertAccessibleBasics(page, 'project with a deleted logo');
+    await shootBoth('project-logo-deleted');
+
+    const replacement = assets.items.find((a) => a.role === 'other');
+    assert.ok(replacement);
+    await logoField.selectOption(replacement.assetId);
+    await page.getByRole('alert').filter({ hasText: /^Logo deleted: / }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save a new version' }).click();
+    await page.getByText(`Saved as version ${before.version + 1}.`).waitFor();
+    const after = await api<{ version: number; brand: { logoAssetId: string | null } }>('GET', `/api/v1/agent/projects/${projectId}`);
+    assert.equal(after.brand.logoAssetId, replacement.assetId);
+    assert.equal(await page.getByText(/^Logo deleted/).count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });
