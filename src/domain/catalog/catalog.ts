@@ -115,7 +115,9 @@ function withRequiredWhen(params: ParamField[], family: FamilyDef): ParamField[]
   for (const { field, ...requirement } of family.requiredWhen ?? []) {
     const param = params.find((p) => p.name === field);
     if (!param) continue;
-    param.requiredWhen = [...(param.requiredWhen ?? []), { ...requirement, when: { ...requirement.when }, ...(requirement.orFields ? { orFields: [...requirement.orFields] } : {}) }];
+    param.requiredWhen = [...(param.requiredWhen ?? []), { ...requirement, when: { ...requirement.when }, ...(requirement.orFields ? { orFields: [...requirement.orFields] } : {}),
+      ...(requirement.alternatives ? { alternatives: requirement.alternatives.map((set) => [...set]) } : {}),
+    }];
   }
   return params;
 }

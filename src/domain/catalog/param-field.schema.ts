@@ -50,13 +50,18 @@ export const PARAM_FIELD_JSON_SCHEMA: Record<string, unknown> = {
     },
     requiredWhen: {
       type: 'array',
-      description: 'When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields that would do instead, and why',
+      description: 'When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields (or sets of fields) that would do instead, and why',
       items: {
         type: 'object',
         required: ['when', 'reason'],
         properties: {
           when: { type: 'object', additionalProperties: { type: 'array', items: { type: ['string', 'boolean'] } } },
           orFields: { type: 'array', items: { type: 'string' } },
+          alternatives: {
+            type: 'array',
+            description: 'Either/or between sets of fields: met when every field of one set is filled; the set in use is the first with a field filled',
+            items: { type: 'array', items: { type: 'string' } },
+          },
           reason: { type: 'string' },
         },
       },

@@ -2,18 +2,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason } from './browser.ts';
+import { assertAccessibleBasics, browserSkipReason, PHONE, WIDE } from './browser.ts';
 import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * Issue 21, items 11 and 12, in headless Chromium against an embedded gateway on the built-in local
  * provider, at a laptop (1366×900) and a phone (390×844, no sideways scroll): the Suno form marks
- * the fields its action and mode require and refuses Generate naming the missing ones; a song's
- * players sit in their track cards; a project imports an artifact and a generation's file through
- * the picker; an unknown source reads differently from a missing plan; deleting the project's logo
- * on the Storage page warns first. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
+ * the fields its action and mode require (a voice's recording or track, one of the two) and refuses
+ * Generate naming the missing ones; a song's players sit in their track cards; a project imports an
+ * artifact and a generation's file through the picker; an unknown source reads differently from a
+ * missing plan; a long file name in Storage wraps and leaves Delete in view, upright and sideways;
+ * deleting the project's logo on the Storage page warns first, and the project page then says the
+ * logo was deleted and takes another. Screenshots: music-assets-*-wide.png and music-assets-*-phone.png.
  */
 const skip = browserSkipReason();
+/** A phone turned sideways: wider than the stacking breakpoint (760 px), so the Files table is a table. */
+const PHONE_LANDSCAPE = { width: 844, height: 390 };
 
 describe('music form and asset sources at laptop and phone widths', { skip }, () => {
   let signedIn: SignedInBrowser;
@@ -65,6 +69,26 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await page.getByRole('button', { name: 'Generate' }).click();
     assert.match((await missing.textContent()) ?? '', /Source task ID or Audio URL, Continue at|Continue at, Source task ID or Audio URL/);
     await shootBoth('suno-extend-required');
+
+    // A voice comes from a recording or from a clip of a track: one of the two, marked both ways.
+    const mark = async (name: string) => (await page.locator(`label[for="param-${name}"]`).textContent()) ?? '';
+    await page.getByLabel(/^Action/).selectOption('voice');
+    await page.getByLabel(/^Voice audio URL/).waitFor();
+    assert.match(await mark('voiceAudioUrl'), /\(required: this or Source task ID\)/);
+    assert.match(await mark('sourceTaskId'), /\(required: this or Voice audio URL\)/);
+    assert.match(await mark('name'), /\(required\)/);
+    assert.doesNotMatch(await mark('startS'), /required/, 'the track\'s other fields wait until a track is chosen');
+    await page.getByLabel(/^Name/).fill('Ava');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await missing.filter({ hasText: /^Fill in the required field first: Voice audio URL or Source task ID\.$/ }).waitFor();
+    await shootBoth('suno-voice-either');
+    await page.getByLabel(/^Vox audio ID/).fill('vox_1');
+    assert.match(await mark('startS'), /\(required\)/);
+    assert.match(await mark('sourceTaskId'), /\(required\)/);
+    assert.doesNotMatch(await mark('voiceAudioUrl'), /required/, 'the recording is no longer asked for');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await missing.filter({ hasText: /^Fill in the required fields first: Source task ID, Start \(s\), End \(s\)\.$/ }).waitFor();
+    assert.equal(await page.getByTestId('task-status').count(), 0, 'nothing was created');
     assert.deepEqual(pageErrors, []);
   });
 
@@ -175,6 +199,46 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     assert.deepEqual(pageErrors, []);
   });
 
+  test('Storage on a phone, upright and sideways: a long file name wraps inside the page; Delete and its confirm stay in view', async () => {
+    const assets = await api<{ items: Array<{ assetId: string; role: string; name: string }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
+    const other = assets.items.find((a) => a.role === 'other');
+    assert.ok(other);
+    // Names are made from ids today; one unbroken 120-character name is the worst a name can be.
+    const longName = `${'brand-mark-final-approved-'.repeat(4)}${'x'.repeat(16)}.png`;
+    const { db } = gw.gateway.services.database;
+    await db.updateTable('storage_files').set({ name: longName }).where('id', '=', other.assetId).execute();
+    await db.updateTable('agent_project_assets').set({ name: longName }).where('id', '=', other.assetId).execute();
+    await page.goto(`${gw.url}/storage`);
+    await page.getByRole('heading', { level: 1, name: 'Storage' }).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(longName.slice(0, 40)) });
+    await row.waitFor();
+    for (const [viewport, label] of [[PHONE, 'Delete'], [PHONE_LANDSCAPE, 'Delete'], [WIDE, 'Delete'], [PHONE, 'Confirm delete'], [PHONE_LANDSCAPE, 'Confirm delete']] as const) {
+      await page.setViewportSize(viewport);
+      if (label === 'Confirm delete' && (await row.getByRole('button', { name: /^Confirm delete/ }).count()) === 0) await row.getByRole('button', { name: /^Delete/ }).click();
+      const fit = await row.evaluate((tr, [name, label]) => {
+        const link = [...tr.querySelectorAll('a')].find((a) => a.textContent === name) as HTMLElement;
+        const scroller = tr.closest('.table-scroll') as HTMLElement;
+        const button = [...tr.querySelectorAll('button')].find((b) => b.textContent?.trim() === label) as HTMLElement;
+        const box = button.getBoundingClientRect();
+        return {
+          nameShown: link.scrollWidth <= link.clientWidth + 1 || link.title === name,
+          nameRight: Math.round(link.getBoundingClientRect().right),
+          tableOverflow: scroller.scrollWidth - scroller.clientWidth,
+          buttonRight: Math.round(box.right),
+          buttonWidth: Math.round(box.width),
+          width: window.innerWidth,
+        };
+      }, [longName, label] as const);
+      const where = `${viewport.width} px, ${label}`;
+      assert.ok(fit.nameShown, `${where}: the whole name is readable (wrapped, or in its title)`);
+      assert.ok(fit.nameRight <= fit.width, `${where}: the name ends inside the page (${fit.nameRight} > ${fit.width})`);
+      assert.ok(fit.tableOverflow <= 0, `${where}: the Files table does not scroll sideways (${fit.tableOverflow} px)`);
+      assert.ok(fit.buttonWidth > 0 && fit.buttonRight <= fit.width, `${where}: the button is in view (right edge ${fit.buttonRight} of ${fit.width})`);
+    }
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await shootBoth('storage-long-name');
+  });
+
   test('Storage: deleting the file a project uses as its logo warns first, naming the project', async () => {
     const assets = await api<{ items: Array<{ assetId: string; role: string; name: string }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
     const logo = assets.items.find((a) => a.role === 'logo');
@@ -199,6 +263,31 @@ describe('music form and asset sources at laptop and phone widths', { skip }, ()
     await shootBoth('logo-warning');
     await page.getByRole('button', { name: `Confirm delete ${logo.name}` }).click();
     await page.getByRole('button', { name: `Delete ${logo.name}` }).waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('the project page says its logo was deleted and takes another; nothing is changed behind the user\'s back', async () => {
+    const before = await api<{ version: number; brand: { logoAssetId: string | null } }>('GET', `/api/v1/agent/projects/${projectId}`);
+    const assets = await api<{ items: Array<{ assetId: string; name: string; role: string }> }>('GET', `/api/v1/agent/projects/${projectId}/assets`);
+    assert.ok(before.brand.logoAssetId && !assets.items.some((a) => a.assetId === before.brand.logoAssetId), 'the deleted logo is still named (docs/decisions.md)');
+    await page.goto(`${gw.url}/projects/${projectId}`);
+    await page.getByRole('heading', { level: 1, name: 'Tea brand' }).waitFor();
+    const logoField = page.getByLabel('Logo', { exact: true });
+    await page.getByRole('alert').filter({ hasText: /^Logo deleted: / }).waitFor();
+    assert.equal(await logoField.getAttribute('aria-invalid'), 'true');
+    assert.equal(await logoField.locator('option:checked').textContent(), 'Logo deleted');
+    await assertAccessibleBasics(page, 'project with a deleted logo');
+    await shootBoth('project-logo-deleted');
+
+    const replacement = assets.items.find((a) => a.role === 'other');
+    assert.ok(replacement);
+    await logoField.selectOption(replacement.assetId);
+    await page.getByRole('alert').filter({ hasText: /^Logo deleted: / }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save a new version' }).click();
+    await page.getByText(`Saved as version ${before.version + 1}.`).waitFor();
+    const after = await api<{ version: number; brand: { logoAssetId: string | null } }>('GET', `/api/v1/agent/projects/${projectId}`);
+    assert.equal(after.brand.logoAssetId, replacement.assetId);
+    assert.equal(await page.getByText(/^Logo deleted/).count(), 0);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { requiredFieldNames, rulesOfParams, unmetRequirements } from '../../../src/domain/catalog/dsl/required-when.ts';
+import { missingOf, requiredFieldNames, requiredMarks, rulesOfParams, unmetRequirements } from '../../../src/domain/catalog/dsl/required-when.ts';
 import { SUNO_ACTIONS } from '../../../src/domain/catalog/families/suno.fields.ts';
 import { SUNO_REQUIRED } from '../../../src/domain/catalog/families/suno.required.ts';
 import { AUD, AUD2, catalog, rejects, valid } from './catalog-helpers.ts';
@@ -25,6 +25,10 @@ const SAMPLE: Record<string, unknown> = {
   prompt: '[Verse] rain on the window',
   gptDescriptionPrompt: 'a song about rain',
   name: 'Ava',
+  voiceAudioUrl: AUD,
+  verificationAudioUrl: AUD2,
+  phraseId: 'phrase_1',
+  voxAudioId: 'vox_1',
   durationS: 2,
   speed: 1.5,
   audioUrls: [AUD, AUD2],
@@ -32,10 +36,6 @@ const SAMPLE: Record<string, unknown> = {
   startS: 10,
   endS: 20,
   customModel: { name: 'mine', audioUrls: Array.from({ length: 6 }, (_, i) => `https://media.example.com/t${i}.mp3`) },
-};
-/** What an action needs besides the listed rules (a voice from a recording: checked by the family's own rule). */
-const EXTRA: Record<string, Record<string, unknown>> = {
-  voice: { voiceAudioUrl: AUD, verificationAudioUrl: AUD2, phraseId: 'phrase_1' },
 };
 
 /** The input a form with defaults holds before anything is filled in. */
@@ -55,10 +55,14 @@ function cases(): Array<{ name: string; base: Record<string, unknown> }> {
   return out;
 }
 
-/** The fields the rules require for `base`, each filled with its sample (the first of an or-group only). */
+/**
+ * The fields the rules require for `base`, each filled with its sample: the first of an or-group
+ * only, and the whole first set of an either/or rule.
+ */
 function complete(base: Record<string, unknown>): { input: Record<string, unknown>; required: string[] } {
-  const input = defaults({ ...base, ...(EXTRA[String(base.action)] ?? {}) });
-  const required = published.filter((r) => requiredFieldNames([r], input).size > 0).map((r) => r.field);
+  const input = defaults(base);
+  const applying = published.filter((r) => requiredFieldNames([r], input).size > 0);
+  const required = applying.flatMap((r) => (r.alternatives ? [...(r.alternatives[0] ?? [])] : [r.field]));
   for (const field of required) input[field] = SAMPLE[field];
   return { input, required: [...new Set(required)] };
 }
@@ -74,13 +78,14 @@ describe('Suno required fields: one list for the service and the form', () => {
   for (const { name, base } of cases()) {
     test(`${name}: a complete input passes; each required field left out is refused on that field`, () => {
       const { input, required } = complete(base);
-      assert.deepEqual(unmetRequirements(published, input), [], 'the form finds nothing missing');
+      assert.deepEqual(unmetRequirements(published, input), [], `the form finds nothing missing in ${JSON.stringify(input)}`);
       assert.doesNotThrow(() => valid(S, input), `the service accepts ${JSON.stringify(input)}`);
       for (const field of required) {
         const without = { ...input };
         delete without[field];
         const unmet = unmetRequirements(published, without);
-        assert.equal(unmet[0]?.field, field, `the form names ${field} as missing`);
+        assert.ok(unmet[0], `the form finds ${field} missing`);
+        assert.equal(missingOf(unmet[0], without)[0]?.[0], field, `the form names ${field} as missing`);
         rejects(S, without, field, /is required/);
       }
     });
@@ -102,5 +107,35 @@ describe('Suno required fields: one list for the service and the form', () => {
     assert.deepEqual([rule?.field, rule?.orFields], ['sourceTaskId', ['audioUrl']]);
     assert.deepEqual(unmetRequirements(published, defaults({ action: 'stems', audioUrl: AUD })), []);
     rejects(S, { action: 'stems' }, 'sourceTaskId', /or input.audioUrl is required for action stems/);
+  });
+
+  test('a voice: one of two sets (a recording, or a clip of a track), marked, named and refused alike', () => {
+    const [rule] = published.filter((r) => r.alternatives);
+    assert.deepEqual(rule?.alternatives, [
+      ['voiceAudioUrl', 'verificationAudioUrl', 'phraseId'],
+      ['sourceTaskId', 'voxAudioId', 'startS', 'endS'],
+    ]);
+    assert.ok(rule && params.find((p) => p.name === rule.field)?.requiredWhen?.some((r) => r.alternatives), 'published on the param it names');
+    const marks = (base: Record<string, unknown>) => Object.fromEntries([...requiredMarks(published, defaults({ action: 'voice', ...base }))].sort());
+    const need = (base: Record<string, unknown>) => unmetRequirements(published, defaults({ action: 'voice', name: 'Ava', ...base })).flatMap((r) => missingOf(r, defaults({ action: 'voice', name: 'Ava', ...base })));
+
+    // Nothing chosen yet: the first field of each set, as alternatives to each other.
+    assert.deepEqual(marks({}), { name: [], sourceTaskId: ['voiceAudioUrl'], voiceAudioUrl: ['sourceTaskId'] });
+    assert.deepEqual(need({}), [['voiceAudioUrl', 'sourceTaskId']]);
+    rejects(S, { action: 'voice', name: 'Ava' }, 'voiceAudioUrl', /or input.sourceTaskId is required for action voice/);
+
+    // A recording begun: its set is required, the track's is not.
+    assert.deepEqual(marks({ voiceAudioUrl: AUD }), { name: [], phraseId: [], verificationAudioUrl: [], voiceAudioUrl: [] });
+    assert.deepEqual(need({ voiceAudioUrl: AUD }), [['verificationAudioUrl'], ['phraseId']]);
+    rejects(S, { action: 'voice', name: 'Ava', voiceAudioUrl: AUD }, 'verificationAudioUrl', /is required for action voice/);
+
+    // A clip of a track begun: the track's set.
+    assert.deepEqual(marks({ voxAudioId: 'vox_1' }), { endS: [], name: [], sourceTaskId: [], startS: [], voxAudioId: [] });
+    assert.deepEqual(need({ voxAudioId: 'vox_1', sourceTaskId: 'task_song' }), [['startS'], ['endS']]);
+    rejects(S, { action: 'voice', name: 'Ava', voxAudioId: 'vox_1', sourceTaskId: 'task_song' }, 'startS', /is required for action voice/);
+
+    assert.deepEqual(need({ voxAudioId: 'vox_1', sourceTaskId: 'task_song', startS: 5, endS: 20 }), []);
+    assert.doesNotThrow(() => valid(S, { action: 'voice', name: 'Ava', voxAudioId: 'vox_1', sourceTaskId: 'task_song', startS: 5, endS: 20 }));
+    assert.doesNotThrow(() => valid(S, { action: 'voice', name: 'Ava', voiceAudioUrl: AUD, verificationAudioUrl: AUD2, phraseId: 'phrase_1' }));
   });
 });

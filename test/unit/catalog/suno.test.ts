@@ -99,7 +99,7 @@ describe('M1 (Suno): per-action requirements', () => {
     assert.doesNotThrow(() => valid(S, { action: 'voice', ...upload, singerSkillLevel: 'Advanced' }));
     rejects(S, { action: 'voice', ...upload, name: undefined }, 'name', /required for action voice/);
     rejects(S, { action: 'voice', voiceAudioUrl: AUD, name: 'Ava' }, 'verificationAudioUrl', /required for action voice/);
-    rejects(S, { action: 'voice', name: 'Ava', ...src, voxAudioId: 'vox_1' }, 'startS', /voice from a track/);
+    rejects(S, { action: 'voice', name: 'Ava', ...src, voxAudioId: 'vox_1' }, 'startS', /required for action voice/);
     assert.doesNotThrow(() => valid(S, { action: 'voice', name: 'Ava', ...src, voxAudioId: 'vox_1', startS: 5, endS: 20 }));
     rejects(S, { action: 'voice', ...upload, voxAudioId: 'vox_1' }, 'voiceAudioUrl', /recording or from a track/);
     rejects(S, { action: 'voice', ...upload, singerSkillLevel: 'Expert' }, 'singerSkillLevel');

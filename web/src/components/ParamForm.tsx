@@ -1,4 +1,4 @@
-import { conditionHolds, isFilled, rulesOfParams, unmetRequirements } from '../../../src/domain/catalog/dsl/required-when.ts';
+import { isFilled, missingOf, requiredMarks, rulesOfParams, unmetRequirements } from '../../../src/domain/catalog/dsl/required-when.ts';
 import type { ParamField, ParamOption } from '../api/index.ts';
 import { FieldNotes } from './common.tsx';
 import { MediaUpload } from './MediaUpload.tsx';
@@ -106,13 +106,8 @@ export function requiredNow(params: ParamField[], values: FormValues): Map<strin
   const labelOf = (name: string) => params.find((p) => p.name === name)?.label ?? name;
   const marks = new Map<string, string>();
   for (const field of params) if (field.required) marks.set(field.name, 'required');
-  for (const rule of rulesOfParams(params)) {
-    if (!conditionHolds(rule.when, input)) continue;
-    const group = [rule.field, ...(rule.orFields ?? [])];
-    for (const name of group) {
-      const others = group.filter((n) => n !== name).map(labelOf);
-      if (!marks.has(name)) marks.set(name, others.length ? `required: this or ${others.join(' or ')}` : 'required');
-    }
+  for (const [name, others] of requiredMarks(rulesOfParams(params), input)) {
+    if (!marks.has(name)) marks.set(name, others.length ? `required: this or ${others.map(labelOf).join(' or ')}` : 'required');
   }
   return marks;
 }
@@ -126,7 +121,7 @@ export function missingRequired(params: ParamField[], values: FormValues): strin
   const input = effectiveInput(params, values);
   const labelOf = (name: string) => params.find((p) => p.name === name)?.label ?? name;
   const always = active.filter((p) => p.required && !isFilled(input[p.name])).map((p) => p.label);
-  const unmet = unmetRequirements(rulesOfParams(active), input).map((r) => [r.field, ...(r.orFields ?? [])].map(labelOf).join(' or '));
+  const unmet = unmetRequirements(rulesOfParams(active), input).flatMap((r) => missingOf(r, input).map((need) => need.map(labelOf).join(' or ')));
   return [...new Set([...always, ...unmet])];
 }
 

@@ -6,6 +6,7 @@ import { type AssetSource, AssetSourcePicker } from '../components/AssetSourcePi
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
 import { formatBytes, formatTime } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
+import { ProjectLogoField } from './ProjectLogoField.tsx';
 
 const ROLES = ['logo', 'product', 'character', 'style', 'background', 'reference', 'other'];
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -94,7 +95,9 @@ function ProjectDetail(props: { id: string }) {
           {notice.text}
         </p>
       ) : null}
-      {project.data ? <ProjectForm key={project.data.version} project={project.data} assets={assets.data?.items ?? []} onSaved={saved} onConflict={() => saved()} /> : null}
+      {project.data ? (
+        <ProjectForm key={project.data.version} project={project.data} assets={assets.data?.items ?? []} assetsComplete={assets.data?.nextCursor === null} onSaved={saved} onConflict={() => saved()} />
+      ) : null}
       <Assets projectId={props.id} assets={assets.data?.items ?? []} error={assets.error} onImported={assets.reload} />
       <section className="panel" aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
@@ -113,7 +116,7 @@ function ProjectDetail(props: { id: string }) {
   );
 }
 
-function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (version: number) => void; onConflict: () => void }) {
+function ProjectForm(props: { project: Project; assets: Asset[]; assetsComplete: boolean; onSaved: (version: number) => void; onConflict: () => void }) {
   const { project } = props;
   const catalog = useAsync((signal) => request<CatalogModel[]>('GET', '/api/v1/catalog', { signal }), []);
   const [name, setName] = useState(project.name);
@@ -198,16 +201,7 @@ function ProjectForm(props: { project: Project; assets: Asset[]; onSaved: (versi
             Add colour
           </button>
         </fieldset>
-        <Field id="p-logo" label="Logo">
-          <select id="p-logo" value={logo} onChange={(e) => setLogo(e.target.value)}>
-            <option value="">None</option>
-            {props.assets.map((a) => (
-              <option key={a.assetId} value={a.assetId}>
-                {a.name} ({a.role})
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ProjectLogoField value={logo} assets={props.assets} complete={props.assetsComplete} onChange={setLogo} />
         {modelSelect('imageModelId', 'Image model', 'IMAGE')}
         {modelSelect('videoModelId', 'Video model', 'VIDEO')}
         {modelSelect('musicModelId', 'Music model', 'MUSIC')}

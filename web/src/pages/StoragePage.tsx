@@ -292,7 +292,7 @@ function Files(props: { onDeleted: () => void }) {
       {!first.loading && files.length === 0 ? <p className="muted">No files kept yet. Keep a generation from its page, or import assets into a project.</p> : null}
       {files.length > 0 ? (
         <TableScroll label="Files">
-        <table className="stack-on-phone">
+        <table className="stack-on-phone storage-files">
           <thead>
             <tr>
               <th scope="col">File</th>

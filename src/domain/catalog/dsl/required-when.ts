@@ -13,6 +13,13 @@ export interface PublishedRequirement {
   readonly when: RequiredCondition;
   /** Other fields that satisfy the need as well (a source track: sourceTaskId or audioUrl). */
   readonly orFields?: readonly string[];
+  /**
+   * Either/or between sets of fields ("one of these"): the need is met when every field of one set is
+   * filled (a voice: a recording, its verification and phrase; or a track's id, clip, start and end).
+   * The set in use is the first with a field filled; until one is, only each set's first field is
+   * required, as alternatives. The rule's `field` is the first field of the first set.
+   */
+  readonly alternatives?: readonly (readonly string[])[];
   /** Why, in words following "is required": "for action extend", "in custom mode (custom: true)". */
   readonly reason: string;
 }
@@ -37,16 +44,64 @@ export function conditionHolds(when: RequiredCondition, input: Readonly<Record<s
   });
 }
 
-/** The rules that apply to this input (with its defaults) and that it does not meet, in declaration order. */
-export function unmetRequirements(rules: readonly RequiredRule[], input: Readonly<Record<string, unknown>>): RequiredRule[] {
-  return rules.filter((rule) => conditionHolds(rule.when, input) && ![rule.field, ...(rule.orFields ?? [])].some((name) => isFilled(input[name])));
+/** The set of an either/or rule this input is using: the first with a field filled; none yet, undefined. */
+function setInUse(sets: readonly (readonly string[])[], input: Readonly<Record<string, unknown>>): readonly string[] | undefined {
+  return sets.find((set) => set.some((name) => isFilled(input[name])));
 }
 
-/** The names of the fields a rule makes required for this input (met or not): the form marks them. */
-export function requiredFieldNames(rules: readonly RequiredRule[], input: Readonly<Record<string, unknown>>): Set<string> {
-  const out = new Set<string>();
-  for (const rule of rules) if (conditionHolds(rule.when, input)) for (const name of [rule.field, ...(rule.orFields ?? [])]) out.add(name);
+function isMet(rule: RequiredRule, input: Readonly<Record<string, unknown>>): boolean {
+  if (rule.alternatives) return rule.alternatives.some((set) => set.every((name) => isFilled(input[name])));
+  return [rule.field, ...(rule.orFields ?? [])].some((name) => isFilled(input[name]));
+}
+
+/** The rules that apply to this input (with its defaults) and that it does not meet, in declaration order. */
+export function unmetRequirements(rules: readonly RequiredRule[], input: Readonly<Record<string, unknown>>): RequiredRule[] {
+  return rules.filter((rule) => conditionHolds(rule.when, input) && !isMet(rule, input));
+}
+
+/**
+ * What an unmet rule still needs, each entry one need given by the fields that would meet it
+ * ([["sourceTaskId", "audioUrl"]]; for a voice begun from a track, [["startS"], ["endS"]]).
+ */
+export function missingOf(rule: RequiredRule, input: Readonly<Record<string, unknown>>): string[][] {
+  if (!rule.alternatives) return [[rule.field, ...(rule.orFields ?? [])]];
+  const set = setInUse(rule.alternatives, input);
+  if (!set) return [rule.alternatives.map((s) => s[0] as string)];
+  return set.filter((name) => !isFilled(input[name])).map((name) => [name]);
+}
+
+/** The service's refusal of an unmet rule: on the first field it needs, naming what else would do. */
+export function unmetMessage(rule: RequiredRule, input: Readonly<Record<string, unknown>>): { field: string; message: string } {
+  const [need = [rule.field]] = missingOf(rule, input);
+  const [field = rule.field, ...others] = need;
+  const sets = rule.alternatives ? ` (one of: ${rule.alternatives.map((set) => set.join(', ')).join('; or ')})` : '';
+  return { field, message: `${others.map((f) => `or input.${f} `).join('')}is required ${rule.reason}${sets}` };
+}
+
+/**
+ * The fields the rules make required for this input (met or not), each with the fields that would do
+ * instead: the form marks them ("required", "required: this or Audio URL").
+ */
+export function requiredMarks(rules: readonly RequiredRule[], input: Readonly<Record<string, unknown>>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const mark = (group: readonly string[]) => {
+    for (const name of group) if (!out.has(name)) out.set(name, group.filter((n) => n !== name));
+  };
+  for (const rule of rules) {
+    if (!conditionHolds(rule.when, input)) continue;
+    if (!rule.alternatives) mark([rule.field, ...(rule.orFields ?? [])]);
+    else {
+      const set = setInUse(rule.alternatives, input);
+      if (set) for (const name of set) mark([name]);
+      else mark(rule.alternatives.map((s) => s[0] as string));
+    }
+  }
   return out;
+}
+
+/** The names of the fields a rule makes required for this input (met or not). */
+export function requiredFieldNames(rules: readonly RequiredRule[], input: Readonly<Record<string, unknown>>): Set<string> {
+  return new Set(requiredMarks(rules, input).keys());
 }
 
 /** The rules published on params, back as one list (params in order, each param's rules in order). */

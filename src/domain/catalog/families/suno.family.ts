@@ -3,7 +3,7 @@ import type { OutputSpec, ValidatedInput } from '../catalog.types.ts';
 import { defineFamily, enumDimension } from '../dsl/family.ts';
 import { videoOutput } from '../dsl/output.ts';
 import { count, has, numberOf, type RuleContext, refuse, str } from '../dsl/rules.ts';
-import { unmetRequirements } from '../dsl/required-when.ts';
+import { unmetMessage, unmetRequirements } from '../dsl/required-when.ts';
 import { AUDIO_ENGINES, CUSTOM_MODE_ACTIONS, LYRICS_ENGINES, SOURCE_ACTIONS, SUNO_ACTION_FIELDS, SUNO_FIELDS } from './suno.fields.ts';
 import { SUNO_REQUIRED } from './suno.required.ts';
 
@@ -31,9 +31,8 @@ function actionNeeds({ input }: RuleContext): void {
     const fromTrack = ['sourceTaskId', 'voxAudioId'];
     const usesUpload = upload.some((f) => has(input, f));
     const usesTrack = fromTrack.some((f) => has(input, f));
+    // Which of the two it needs is a published rule (suno.required.ts); giving both is refused here.
     if (usesUpload && usesTrack) throw refuse('voiceAudioUrl', 'cannot be combined with input.sourceTaskId/voxAudioId (a voice comes from a recording or from a track)');
-    if (usesTrack) required(input, [...fromTrack, 'startS', 'endS'], 'voice from a track');
-    else required(input, upload, 'voice');
   }
   if (count(input, 'audioIds') > count(input, 'sourceTaskIds')) {
     throw refuse('audioIds', `must not be longer than input.sourceTaskIds (${count(input, 'audioIds')} > ${count(input, 'sourceTaskIds')})`);
@@ -62,14 +61,12 @@ function customMode({ input }: RuleContext): void {
   }
 }
 
-function required(input: ValidatedInput, fields: readonly string[], a: string): void {
-  for (const f of fields) if (!has(input, f)) throw refuse(f, `is required for action ${a}`);
-}
-
 /** The per-action and per-mode requirements, from the same list the catalog publishes to forms. */
 function requirements({ input }: RuleContext): void {
   const unmet = unmetRequirements(SUNO_REQUIRED, input)[0];
-  if (unmet) throw refuse(unmet.field, `${(unmet.orFields ?? []).map((f) => `or input.${f} `).join('')}is required ${unmet.reason}`);
+  if (!unmet) return;
+  const { field, message } = unmetMessage(unmet, input);
+  throw refuse(field, message);
 }
 
 /** Defaults of fields the action does not use are dropped, so the input holds only what applies. */

@@ -31,14 +31,20 @@ const BY_ACTION: Readonly<Record<string, readonly string[]>> = {
 
 const CUSTOM = [...CUSTOM_MODE_ACTIONS];
 
+/** A voice comes from a recording (with its verification phrase) or from a vocal clip of a track. */
+const VOICE_SOURCES = [
+  ['voiceAudioUrl', 'verificationAudioUrl', 'phraseId'],
+  ['sourceTaskId', 'voxAudioId', 'startS', 'endS'],
+] as const;
+
 /**
- * In the order the service checks them: the source track, each action's own fields, the section,
- * then the mode (custom or simple) and the custom engine. A voice's recording-or-track choice is
- * checked by the family's rule (it depends on which fields were given, not on a mode).
+ * In the order the service checks them: the source track, each action's own fields, the voice's
+ * source, the section, then the mode (custom or simple) and the custom engine.
  */
 export const SUNO_REQUIRED: readonly RequiredRule[] = [
   ...[...SOURCE_ACTIONS].map((a): RequiredRule => ({ field: 'sourceTaskId', orFields: ['audioUrl'], when: { action: [a] }, reason: `for action ${a} (the source track)` })),
   ...Object.entries(BY_ACTION).flatMap(([a, fields]) => fields.map((field): RequiredRule => ({ field, when: { action: [a] }, reason: `for action ${a}` }))),
+  { field: 'voiceAudioUrl', alternatives: VOICE_SOURCES, when: { action: ['voice'] }, reason: 'for action voice (a recording, or a vocal clip of a track)' },
   ...[...SECTION_ACTIONS].flatMap((a) => ['startS', 'endS'].map((field): RequiredRule => ({ field, when: { action: [a] }, reason: `for action ${a}` }))),
   { field: 'tags', when: { action: CUSTOM, custom: [true] }, reason: 'in custom mode (custom: true)' },
   { field: 'prompt', when: { action: CUSTOM, custom: [true], makeInstrumental: [false] }, reason: 'in custom mode (the lyrics) unless makeInstrumental is true' },

@@ -75,10 +75,12 @@ export interface components {
         }[];
         /** A choice that decides which other fields apply: for each value, the names of the fields it uses (others are refused) */
         fieldsByValue?: { [key: string]: string[] };
-        /** When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields that would do instead, and why */
+        /** When the field is required besides `required`: the values of other fields (defaults count) that make it so, other fields (or sets of fields) that would do instead, and why */
         requiredWhen?: {
           when: { [key: string]: (string | boolean)[] };
           orFields?: string[];
+          /** Either/or between sets of fields: met when every field of one set is filled; the set in use is the first with a field filled */
+          alternatives?: string[][];
           reason: string;
         }[];
       }[];

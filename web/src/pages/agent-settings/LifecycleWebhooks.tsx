@@ -34,8 +34,10 @@ export function LifecycleWebhooks() {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setFormError(undefined);
-    if (!/^https:\/\/\S+$/.test(url.trim())) {
-      setFormError('Enter an https:// address');
+    // Only the shape is checked here: whether plain http is allowed is the operator's setting, so the
+    // scheme, port and host are left to the server, whose refusal shows beside the field.
+    if (!URL.canParse(url.trim())) {
+      setFormError('Enter a full address, like https://example.com/agent-events');
       return;
     }
     if (events.length === 0) {
