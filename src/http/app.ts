@@ -11,6 +11,7 @@ import { dashboardNotFoundPage, webUploadOrigins } from './static/web-app.route.
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
+import { readBodyParts } from './body-stream.ts';
 import { RequestPipeline } from './request-pipeline.ts';
 import type { Span } from '../ports/tracer.port.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -95,7 +96,10 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   // The same JSON reading as the chat lane: poisoning refused, nesting bounded (json-body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => pipeline.parseJson(body as Buffer, done));
+  // Read in segments rather than Fastify's `parseAs: 'buffer'`, which joins the whole body on the loop (body-stream.ts).
+  app.addContentTypeParser('application/json', (request, payload, done) =>
+    readBodyParts(payload, request.headers['content-length'], request.routeOptions.bodyLimit, (error, parts) => (error ? done(error) : pipeline.parseJson(parts ?? [], done))),
+  );
   app.decorateRequest('auth', null);
   // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
   installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
