@@ -11,6 +11,8 @@ import { dashboardNotFoundPage, webUploadOrigins } from './static/web-app.route.
 import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
+import { readBodyParts } from './body-stream.ts';
+import { ConnectionDrain } from './connection-drain.ts';
 import { RequestPipeline } from './request-pipeline.ts';
 import type { Span } from '../ports/tracer.port.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -48,6 +50,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
     logger: services.logger,
   });
   let closing = false;
+  let drain: ConnectionDrain | undefined;
   const chatLane = createChatLane({
     pipeline,
     // The same text routes the Fastify twins serve (routes/chat-completions.route.ts, routes/messages.route.ts).
@@ -78,8 +81,11 @@ export function buildHttpApp(services: AppServices): HttpApp {
       // trickled body live far longer than requestTimeout).
       const connectionsCheckingInterval = Math.max(250, Math.min(5_000, Math.floor(services.config.requestTimeoutMs / 4)));
       const server = createServer({ connectionsCheckingInterval }, (req, res) => {
+        drain?.admit(res);
         if (!chatLane(req, res)) fastifyHandler(req, res);
       });
+      // Kept-alive connections close without resetting a request at the start of a drain (connection-drain.ts).
+      drain = new ConnectionDrain(server);
       // What Fastify sets on a server it builds itself (its defaults, as we pass none of these).
       const timeouts = options as { keepAliveTimeout?: number; connectionTimeout?: number };
       server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000;
@@ -95,12 +101,16 @@ export function buildHttpApp(services: AppServices): HttpApp {
   });
   // The same JSON reading as the chat lane: poisoning refused, nesting bounded (json-body.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => pipeline.parseJson(body as Buffer, done));
+  // Read in segments rather than Fastify's `parseAs: 'buffer'`, which joins the whole body on the loop (body-stream.ts).
+  app.addContentTypeParser('application/json', (request, payload, done) =>
+    readBodyParts(payload, request.headers['content-length'], request.routeOptions.bodyLimit, (error, parts) => (error ? done(error) : pipeline.parseJson(parts ?? [], done))),
+  );
   app.decorateRequest('auth', null);
   // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
   installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
+    drain?.start();
     // Agent event streams never end by themselves: they would hold the close until its bound. Their
     // readers resume elsewhere; chat streams in flight are left to finish (chat.close's grace).
     openStreams.shutdown();

@@ -16,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
 import { payloadTooLarge } from './body-limits.ts';
+import { BodySegments } from './body-segments.ts';
 import { JSON_CONTENT_TYPE } from './error-handler.ts';
 import type { Span } from '../ports/tracer.port.ts';
 import type { RequestPipeline } from './request-pipeline.ts';
@@ -57,8 +58,7 @@ class LaneRequest {
   readonly #id: string;
   readonly #started = performance.now();
   readonly span: Span;
-  #chunks: Buffer[] = [];
-  #size = 0;
+  #body: BodySegments | undefined;
 
   constructor(pipeline: RequestPipeline, route: TextRoute, req: IncomingMessage, res: ServerResponse, caller: TextCaller) {
     this.#pipeline = pipeline;
@@ -77,6 +77,7 @@ class LaneRequest {
       this.#tooLarge();
       return;
     }
+    this.#body = new BodySegments(declared);
     this.#req.on('data', this.#data);
     this.#req.once('end', this.#end);
     // A client that leaves while sending: nothing to answer, the close is logged.
@@ -84,21 +85,20 @@ class LaneRequest {
   }
 
   readonly #data = (chunk: Buffer): void => {
-    this.#size += chunk.length;
-    if (this.#size > this.#route.bodyLimit) {
+    const body = this.#body as BodySegments;
+    if (body.size + chunk.length > this.#route.bodyLimit) {
       this.#req.off('data', this.#data);
       this.#req.off('end', this.#end);
+      body.take();
       this.#tooLarge();
       return;
     }
-    this.#chunks.push(chunk);
+    body.push(chunk);
   };
 
   readonly #end = (): void => {
-    const chunks = this.#chunks;
-    this.#chunks = [];
-    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size);
-    this.#pipeline.parseJson(body, this.#parsed);
+    // Gathered in segments, never joined here: a large body goes to the CPU pool as they are (body-segments.ts).
+    this.#pipeline.parseJson((this.#body as BodySegments).take(), this.#parsed);
   };
 
   readonly #parsed = (error: Error | null, value?: unknown): void => {

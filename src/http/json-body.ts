@@ -5,9 +5,11 @@
  * values bounded (src/domain/json-text.ts).
  *
  * Small bodies are read on the event loop: up to INLINE_JSON_BYTES, with the values bounded, that is a
- * few milliseconds at most. Larger ones (pictures in base64, up to a route's limit) are decoded, checked
- * and parsed in the CPU pool, and the value comes back by structured clone; with the values bounded the
- * copy is cheap too (a 30 MB string arrives in about 15 ms).
+ * few milliseconds at most. Larger ones (pictures in base64, up to a route's limit) arrive as the
+ * segments they were gathered in (body-segments.ts), never joined on the loop, and are handed to the
+ * CPU pool without a copy, where they are joined, decoded, checked and parsed; the value comes back by
+ * structured clone, and with the values bounded that copy is cheap too (a 30 MB string arrives in
+ * about 15 ms).
  */
 import { AppError } from '../domain/errors.ts';
 import { type JsonTextLimits, parseJsonText } from '../domain/json-text.ts';
@@ -28,12 +30,13 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /**
- * A body as received, answered through `done` (the shape of Fastify's content-type parsers): a small one
- * at once, without a promise, the common case on the hot path; a large one from the CPU pool.
+ * A body as received (its parts in order), answered through `done` (the shape of Fastify's content-type
+ * parsers): a small one at once, without a promise, the common case on the hot path; a large one from
+ * the CPU pool.
  */
-export function parseJsonBuffer(body: Buffer, cpu: CpuPool, done: (error: Error | null, value?: unknown) => void): void {
-  if (body.length > INLINE_JSON_BYTES) {
-    readJsonBody(body, cpu).then(
+export function parseJsonParts(parts: Buffer[], cpu: CpuPool, done: (error: Error | null, value?: unknown) => void): void {
+  if (sizeOf(parts) > INLINE_JSON_BYTES) {
+    readJsonBody(parts, cpu).then(
       (value) => done(null, value),
       (error: unknown) => done(error as Error),
     );
@@ -41,7 +44,7 @@ export function parseJsonBuffer(body: Buffer, cpu: CpuPool, done: (error: Error 
   }
   let value: unknown;
   try {
-    value = parseJsonBody(body.toString('utf8'));
+    value = parseJsonBody(textOf(parts));
   } catch (error) {
     done(error as Error);
     return;
@@ -49,18 +52,36 @@ export function parseJsonBuffer(body: Buffer, cpu: CpuPool, done: (error: Error 
   done(null, value);
 }
 
-/** A body as received; when it goes to the pool its buffer is handed over, so the caller must not reuse it. */
-export async function readJsonBody(body: Buffer, cpu: CpuPool): Promise<unknown> {
-  if (body.length <= INLINE_JSON_BYTES) return parseJsonBody(body.toString('utf8'));
-  const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+/**
+ * A body as received: one Buffer, or the parts BodySegments gathered (each the start of an ArrayBuffer
+ * of its own). When it goes to the pool the parts' buffers are handed over without a copy (a single
+ * Buffer's only when it is its whole ArrayBuffer), so the caller must not reuse them.
+ */
+export async function readJsonBody(body: Buffer | Buffer[], cpu: CpuPool): Promise<unknown> {
+  const parts = Array.isArray(body) ? body : [body];
+  if (sizeOf(parts) <= INLINE_JSON_BYTES) return parseJsonBody(textOf(parts));
+  const owned = Array.isArray(body) ? parts : parts.filter((part) => part.byteOffset === 0 && part.byteLength === part.buffer.byteLength);
+  const transfer = owned.map((part) => part.buffer).filter((buffer) => buffer instanceof ArrayBuffer);
   let result: Awaited<ReturnType<typeof parseJsonText>>;
   try {
-    result = await cpu.run('parseJson', { bytes: body, limits: JSON_BODY_LIMITS }, whole ? { transfer: [body.buffer] } : {});
+    result = await cpu.run('parseJson', { parts, limits: JSON_BODY_LIMITS }, { transfer });
   } catch (error) {
     throw bodyTaskError(error);
   }
   if (!result.ok) throw new AppError('invalid_input', result.message);
   return result.value;
+}
+
+function sizeOf(parts: Buffer[]): number {
+  let size = 0;
+  for (const part of parts) size += part.length;
+  return size;
+}
+
+/** A small body's text (a single part, the common case, without a copy). */
+function textOf(parts: Buffer[]): string {
+  if (parts.length === 1) return (parts[0] as Buffer).toString('utf8');
+  return Buffer.concat(parts).toString('utf8');
 }
 
 function bodyTaskError(error: unknown): unknown {

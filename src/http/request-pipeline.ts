@@ -16,7 +16,7 @@ import { AccessLog } from './access-log.ts';
 import { cachedApiKeyAuth } from './auth.ts';
 import { type ErrorAnswer, errorAnswer, logFailure, toAppError } from './error-handler.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
-import { parseJsonBuffer } from './json-body.ts';
+import { parseJsonParts } from './json-body.ts';
 import type { AuthContext, ErrorFormat } from './request-context.ts';
 import { createRequestIds } from './request-ids.ts';
 
@@ -50,9 +50,9 @@ export class RequestPipeline {
     return cachedApiKeyAuth(this.#deps.authenticator, headers);
   }
 
-  /** A JSON body: poisoning refused, nesting and values bounded, large bodies in the CPU pool (json-body.ts). */
-  parseJson(body: Buffer, done: (error: Error | null, value?: unknown) => void): void {
-    parseJsonBuffer(body, this.#deps.cpu, done);
+  /** A JSON body in the parts BodySegments gathered: poisoning refused, nesting and values bounded, large bodies in the CPU pool (json-body.ts). */
+  parseJson(parts: Buffer[], done: (error: Error | null, value?: unknown) => void): void {
+    parseJsonParts(parts, this.#deps.cpu, done);
   }
 
   /**

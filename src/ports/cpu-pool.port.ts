@@ -14,8 +14,8 @@ export type TaskCatalog = Record<string, { input: unknown; output: unknown }>;
 
 /** The gateway's tasks. Expected refusals are values in the output, never thrown. */
 export type CpuTaskCatalog = {
-  /** A large JSON request body (src/http/json-body.ts). */
-  parseJson: { input: { bytes: Uint8Array; limits: JsonTextLimits }; output: JsonTextResult };
+  /** A large JSON request body, in the parts it was received in (src/http/json-body.ts). */
+  parseJson: { input: { parts: Uint8Array[]; limits: JsonTextLimits }; output: JsonTextResult };
   /** An uploaded PDF: structure, pages and the text a run reads. */
   inspectPdf: { input: { bytes: Uint8Array; maxChars: number }; output: PdfInspection };
   /** An uploaded text or JSON file: UTF-8, no NUL, JSON syntax, and the text a run reads. */

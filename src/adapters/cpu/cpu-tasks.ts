@@ -7,7 +7,7 @@ import type { CpuTaskCatalog } from '../../ports/cpu-pool.port.ts';
 import type { TaskImplementations } from './serve-tasks.ts';
 
 export const CPU_TASKS: TaskImplementations<CpuTaskCatalog> = {
-  parseJson: ({ bytes, limits }) => parseJsonText(new TextDecoder().decode(bytes), limits),
+  parseJson: ({ parts, limits }) => parseJsonText(new TextDecoder().decode(Buffer.concat(parts)), limits),
   inspectPdf: ({ bytes, maxChars }) => inspectPdf(bytes, maxChars),
   inspectText: ({ bytes, json, maxChars }) => inspectText(bytes, json, maxChars),
   countMaskPixels: ({ grey }) => countMaskPixels(grey),

@@ -200,13 +200,14 @@ export class ThreadPool<C extends TaskCatalog> implements TaskPool<C> {
   }
 }
 
-/** The bytes a task holds while it waits: its buffers and strings (the top level of its input). */
+/** The bytes a task holds while it waits: its buffers (alone or in a list) and strings, at the top level of its input. */
 function bytesOf(input: unknown): number {
   if (input === null || typeof input !== 'object') return 0;
   let bytes = 0;
   for (const value of Object.values(input)) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (typeof value === 'string') bytes += value.length;
+    else if (Array.isArray(value)) for (const item of value) if (ArrayBuffer.isView(item)) bytes += item.byteLength;
   }
   return bytes;
 }

@@ -51,7 +51,8 @@ export function chatErrorCodeForStatus(status: number): ErrorCode {
 
 /** A data URI `data:<media type>;base64,<data>` split into its parts, or undefined. */
 export function parseDataUri(uri: string): { mediaType: string; data: string } | undefined {
-  const match = /^data:([^;,]+);base64,(.*)$/s.exec(uri);
+  // Only the head is matched: a pattern over the data too ran through all of a 16 MB picture (10 ms on the loop).
+  const match = /^data:([^;,]+);base64,/.exec(uri);
   if (!match) return undefined;
-  return { mediaType: match[1]!, data: match[2]! };
+  return { mediaType: match[1]!, data: uri.slice(match[0].length) };
 }

@@ -102,7 +102,7 @@ describe('thread pool', () => {
   test("the gateway's worker script runs its catalog", async () => {
     const pool = new ThreadPool<CpuTaskCatalog>({ script: new URL('../../../src/adapters/cpu/cpu-worker.ts', import.meta.url), deadlineMs: (kind) => CPU_TASK_DEADLINES_MS[kind as keyof CpuTaskCatalog] });
     try {
-      const parsed = await pool.run('parseJson', { bytes: new TextEncoder().encode('{"a":[1,2,{"b":"c"}]}'), limits: { maxDepth: 8, maxValues: 100 } });
+      const parsed = await pool.run('parseJson', { parts: [new TextEncoder().encode('{"a":[1,'), new TextEncoder().encode('2,{"b":"c"}]}')], limits: { maxDepth: 8, maxValues: 100 } });
       assert.deepEqual(parsed, { ok: true, value: { a: [1, 2, { b: 'c' }] } });
       assert.deepEqual(await pool.run('countMaskPixels', { grey: Uint8Array.from([0, 10, 128, 250, 255]) }), { white: 2, black: 2, total: 5 });
     } finally {
