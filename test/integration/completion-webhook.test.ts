@@ -1,38 +1,18 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { after, before, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
+import { test } from 'node:test';
 import { describeEachMode } from '../support/gateway.ts';
 import { waitForTask } from '../support/tasks.ts';
+import { type ReceivedWebhook, verifySigned, webhookReceiverForFile } from '../support/webhook-receiver.ts';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+const receiver = webhookReceiverForFile();
+receiver.answer('/hook', 204);
+/** Read once the receiver has started (it listens on a port of its own choosing). */
+const receiverUrl = () => `${receiver.origin}/hook`;
 
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
-
-before(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const address = receiver.address();
-  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
-});
-after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-
-async function deliveriesFor(taskId: string, timeoutMs = 10_000): Promise<Received[]> {
+async function deliveriesFor(taskId: string, timeoutMs = 10_000): Promise<ReceivedWebhook[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mine = received.filter((r) => r.body.includes(taskId));
+    const mine = receiver.at('/hook').filter((r) => r.body.includes(taskId));
     if (mine.length > 0 || Date.now() > deadline) return mine;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -44,12 +24,12 @@ describeEachMode(
     test('a finished task calls the webhook with the status body, signed per Standard Webhooks', async () => {
       const { key } = await ctx.gw.createUser(100);
       const secret = ((await ctx.gw.api(key, 'GET', '/api/v1/webhooks/secret')).body as { data: { secret: string } }).data.secret;
-      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'hooked' }, webhook: receiverUrl });
+      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'hooked' }, webhook: receiverUrl() });
       const taskId = (created.body as { data: { taskId: string } }).data.taskId;
       await waitForTask(ctx.gw, key, taskId);
       const [delivery] = await deliveriesFor(taskId);
       assert.ok(delivery, 'the webhook was called');
-      const payload = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { code: number; data: { taskId: string; status: string } };
+      const payload = verifySigned(secret, delivery) as { code: number; data: { taskId: string; status: string } };
       assert.equal(payload.data.status, 'finished');
       const status = (await ctx.gw.api(key, 'GET', `/api/v1/task/status/${taskId}`)).body;
       assert.deepEqual(JSON.parse(delivery.body), status, 'the webhook and the status endpoint agree');
@@ -60,19 +40,19 @@ describeEachMode(
         await new Promise((r) => setTimeout(r, 20));
         detail = (await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as Detail;
       }
-      assert.equal(detail.data.webhook.url, receiverUrl);
+      assert.equal(detail.data.webhook.url, receiverUrl());
       assert.equal(detail.data.webhook.deliveries[0]?.status, 'delivered');
     });
 
     test('a failed task calls the webhook too, with its error message', async () => {
       const { key } = await ctx.gw.createUser(100);
       const secret = ((await ctx.gw.api(key, 'GET', '/api/v1/webhooks/secret')).body as { data: { secret: string } }).data.secret;
-      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'grok-imagine-image', input: { prompt: 'doomed' }, webhook: receiverUrl });
+      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'grok-imagine-image', input: { prompt: 'doomed' }, webhook: receiverUrl() });
       const taskId = (created.body as { data: { taskId: string } }).data.taskId;
       await waitForTask(ctx.gw, key, taskId);
       const [delivery] = await deliveriesFor(taskId);
       assert.ok(delivery);
-      const payload = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { data: { status: string; errorMessage: string } };
+      const payload = verifySigned(secret, delivery) as { data: { status: string; errorMessage: string } };
       assert.equal(payload.data.status, 'failed');
       assert.match(payload.data.errorMessage, /injected failure/);
     });

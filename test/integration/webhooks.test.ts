@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -28,72 +26,9 @@ import type { JobOutcome } from '../../src/ports/work-queue.port.ts';
 import { JOB_QUEUES } from '../../src/workers/job-catalog.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+import { webhookReceiverForFile } from '../support/webhook-receiver.ts';
 
 const quiet = pino({ level: 'silent' });
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-/** A webhook receiver on 127.0.0.1: answers each path from its script (the last answer repeats). */
-class Receiver {
-  readonly received: Received[] = [];
-  private readonly scripts = new Map<string, Answer[]>();
-  private server: Server | undefined;
-  origin = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        this.received.push({ path, headers: flat(req.headers), body: Buffer.concat(chunks).toString('utf8') });
-        const script = this.scripts.get(path) ?? [{ status: 200 }];
-        const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
-        const send = () => res.writeHead(answer.status, answer.headers ?? {}).end('ok');
-        if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
-        else send();
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** A fresh path answered with these statuses in turn. */
-  url(name: string, ...answers: Array<number | Answer>): string {
-    const path = `/${name}-${Math.random().toString(36).slice(2, 8)}`;
-    this.scripts.set(
-      path,
-      answers.map((a) => (typeof a === 'number' ? { status: a } : a)),
-    );
-    return `${this.origin}${path}`;
-  }
-
-  at(url: string): Received[] {
-    const path = new URL(url).pathname;
-    return this.received.filter((r) => r.path === path);
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
-
-function flat(headers: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
 
 const statusBody = (taskId: string, status: string) => ({
   code: 200,
@@ -118,7 +53,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_0
 }
 
 describeEachDatabase('webhooks', (t) => {
-  const receiver = new Receiver();
+  const receiver = webhookReceiverForFile();
   const allowing = new GuardedHttpClient({ allowPrivate: true });
   let queue: DbWorkQueue;
   let userId = '';
@@ -126,14 +61,10 @@ describeEachDatabase('webhooks', (t) => {
   let taskSeq = 0;
 
   before(async () => {
-    await receiver.start();
     queue = new DbWorkQueue(t.handle, new MemoryEventBus());
     const user = await createUser(t.handle.db, {});
     userId = user.id;
     secret = user.webhook_secret;
-  });
-  after(async () => {
-    await receiver.stop();
   });
 
   const handlerWith = (deps: Partial<WebhookHandlerDeps> = {}) =>

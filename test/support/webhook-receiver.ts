@@ -1,6 +1,6 @@
 /**
  * A webhook receiver for tests: an HTTP server on 127.0.0.1 that records every request and answers
- * each path with the statuses scripted for it, and the signature check a receiver would make.
+ * each path as scripted for it, and the signature check a receiver would make.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -15,9 +15,17 @@ export interface ReceivedWebhook {
   body: string;
 }
 
+/** An answer beyond a bare status: headers (Retry-After, Location), or held back past a sender's time-out. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
-  readonly #scripts = new Map<string, number[]>();
+  readonly #scripts = new Map<string, ScriptedAnswer[]>();
+  #paths = 0;
   #server: Server | undefined;
   origin = '';
 
@@ -30,9 +38,11 @@ export class WebhookReceiver {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
         this.received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
-        const script = this.#scripts.get(path) ?? [200];
-        const status = (script.length > 1 ? script.shift() : script[0]) ?? 200;
-        res.writeHead(status).end();
+        const script = this.#scripts.get(path) ?? [];
+        const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
+        const send = () => res.writeHead(answer.status, answer.headers).end();
+        if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+        else send();
       });
     });
     const server = this.#server;
@@ -40,12 +50,24 @@ export class WebhookReceiver {
     this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  /** The statuses the next requests to `path` get, in order; the last one repeats (200 until told). */
-  answer(path: string, ...statuses: number[]): void {
-    this.#scripts.set(path, statuses);
+  /** The answers the next requests to `path` get, in order; the last one repeats (200 until told). */
+  answer(path: string, ...answers: Array<number | ScriptedAnswer>): void {
+    this.#scripts.set(
+      path,
+      answers.map((a) => (typeof a === 'number' ? { status: a } : a)),
+    );
   }
 
-  at(path: string): ReceivedWebhook[] {
+  /** The full URL of a path no other test uses, answered as given (see answer). */
+  url(name: string, ...answers: Array<number | ScriptedAnswer>): string {
+    const path = `/${name}-${++this.#paths}`;
+    this.answer(path, ...answers);
+    return this.origin + path;
+  }
+
+  /** What arrived at a path, or at a URL from url(). */
+  at(pathOrUrl: string): ReceivedWebhook[] {
+    const path = pathOrUrl.startsWith('/') ? pathOrUrl : new URL(pathOrUrl).pathname;
     return this.received.filter((r) => r.path === path);
   }
 
@@ -55,7 +77,7 @@ export class WebhookReceiver {
   }
 }
 
-/** A receiver started before the test file's tests and closed after them. */
+/** A receiver started before the tests around the call (a file's, or a describe's) and closed after them. */
 export function webhookReceiverForFile(): WebhookReceiver {
   const receiver = new WebhookReceiver();
   before(() => receiver.start());

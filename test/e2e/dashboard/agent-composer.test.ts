@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ScriptedOrchestrator } from '../../fakes/scripted-orchestrator.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The agent composer's choices in headless Chromium against a whole gateway in embedded mode, on a
@@ -14,8 +15,6 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * test reads what the run's model was sent.
  */
 const skip = browserSkipReason();
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const MANUAL_MODEL = 'gpt-5.4';
 const RESULT_SCHEMA = {
   type: 'object',
@@ -32,55 +31,39 @@ interface ConversationRecord {
 }
 
 describe('agent composer in a browser', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
   let orchestrator: ScriptedOrchestrator;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let sourceId = '';
   let manualUrl = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   /** Requests that would create or send something (counted to prove a refusal sent nothing). */
   const writes: string[] = [];
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
   const lastAnswer = () => page.getByTestId('agent-answer').last();
-  const sideways = () => page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  const shootBoth = async (name: string) => {
-    await page.setViewportSize(WIDE);
-    shots.push(await screenshot(page, `agent-composer-${name}-wide`));
-    await page.setViewportSize(PHONE);
-    shots.push(await screenshot(page, `agent-composer-${name}-phone`));
-    const widths = await sideways();
-    assert.ok(widths.scroll <= widths.client, `${name} does not scroll sideways on a phone (${widths.scroll} > ${widths.client})`);
-    await page.setViewportSize(WIDE);
-  };
+  const shootBoth = (name: string) => signedIn.shootBoth(page, name);
 
   before(async () => {
-    ensureWebBuilt();
     orchestrator = await ScriptedOrchestrator.start('openai');
-    gw = await startTestGateway('embedded', { configFile: { providers: { orch: orchestrator.provider() }, routes: { [MANUAL_MODEL]: ['orch'] } } });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: WIDE });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    signedIn = await openSignedInBrowser({
+      name: 'agent-composer',
+      gateway: { configFile: { providers: { orch: orchestrator.provider() }, routes: { [MANUAL_MODEL]: ['orch'] } } },
+      creditCents: 500,
+      creditNote: 'agent composer e2e',
+    });
+    ({ gw, page, pageErrors } = signedIn);
     page.on('request', (request) => {
       if (request.method() !== 'GET' && /\/api\/v1\/agent\/conversations/.test(request.url())) writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
-    const userId = await signUpInBrowser(page, gw.url, `agent-composer.${Date.now()}@example.com`, 'a long e2e passphrase');
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'agent composer e2e' }, { 'idempotency-key': 'agent-composer-e2e-credit' });
     sourceId = (await api<{ conversationId: string }>('POST', '/api/v1/agent/conversations', { title: 'Harbour notes' })).conversationId;
     await api('POST', '/api/v1/agent/conversations', { title: 'Unrelated errands' });
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
+    await signedIn?.close();
     await orchestrator?.close();
-    console.log(`# agent composer screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
   });
 
   test('a manual conversation with a model picked by name, a profile and context from another conversation', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import type { TestGateway } from '../../support/gateway.ts';
+import { browserSkipReason, screenshot } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * Issue 21 items 1 and 2 in the browser, with the built-in planner (embedded mode): a mask painted
@@ -10,8 +11,6 @@ import { browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_
  * for analysis is reported in the page's run panel, at desktop and phone sizes.
  */
 const skip = browserSkipReason();
-const EMAIL = `agent.files.${Date.now()}@example.com`;
-const PASSWORD = 'a long e2e passphrase';
 
 async function photoPng(): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
@@ -38,31 +37,20 @@ function silenceWav(): Buffer {
 }
 
 describe('agent files in a browser (issue 21 items 1 and 2)', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
+  let shots: string[] = [];
+  let pageErrors: string[] = [];
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    const userId = await signUpInBrowser(page, gw.url, EMAIL, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'agent files e2e' }, { 'idempotency-key': 'agent-files-e2e-credit' });
+    signedIn = await openSignedInBrowser({ name: 'agent-files', creditCents: 500, creditNote: 'agent files e2e' });
+    ({ gw, page, shots, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# agent files screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   /** A conversation is created by its first message (a draft until then); resolves with its id once that answer completed. */

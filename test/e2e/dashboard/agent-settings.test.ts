@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import type { TestGateway } from '../../support/gateway.ts';
+import { webhookReceiverForFile } from '../../support/webhook-receiver.ts';
+import { assertAccessibleBasics, browserSkipReason } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The agent settings page (issue 21, item 17), in headless Chromium against an embedded gateway, at a
@@ -18,8 +18,6 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * Screenshots: agent-settings-*-wide.png and agent-settings-*-phone.png.
  */
 const skip = browserSkipReason();
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 interface SettingsView {
   version: number;
@@ -27,41 +25,22 @@ interface SettingsView {
 }
 
 describe('agent settings page', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
+  const receiver = webhookReceiverForFile();
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
-  const shootBoth = async (name: string) => {
-    await page.setViewportSize(WIDE);
-    shots.push(await screenshot(page, `agent-settings-${name}-wide`));
-    await page.setViewportSize(PHONE);
-    shots.push(await screenshot(page, `agent-settings-${name}-phone`));
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    assert.ok(widths.scroll <= widths.client, `${name} does not scroll sideways on a phone (${widths.scroll} > ${widths.client})`);
-    await page.setViewportSize(WIDE);
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
+  const shootBoth = (name: string) => signedIn.shootBoth(page, name);
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: WIDE });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    const userId = await signUpInBrowser(page, gw.url, `agent-settings.${Date.now()}@example.com`, 'a long e2e passphrase');
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'agent settings e2e' }, { 'idempotency-key': 'agent-settings-e2e-credit' });
+    signedIn = await openSignedInBrowser({ name: 'agent-settings', creditCents: 500, creditNote: 'agent settings e2e' });
+    ({ gw, page, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# agent settings screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('the agent page links to the settings; the built-in $2 run limit is shown, not hidden', async () => {
@@ -162,55 +141,42 @@ describe('agent settings page', { skip }, () => {
   });
 
   test('a test event is sent from the row; the failed delivery reads in words; Redeliver sends the same event id', async () => {
-    const received: IncomingHttpHeaders[] = [];
-    let status = 500;
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        received.push(req.headers);
-        res.writeHead(status).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    try {
-      // Added from the form: the receiver is plain http, which this gateway's operator allows
-      // (SWITCHBOARD_ALLOW_HTTP_WEBHOOKS=1), so the form takes it too.
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/agent-e2e`;
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Agent settings' }).waitFor();
-      await page.getByLabel('Destination URL').fill(url);
-      await page.getByRole('button', { name: 'Add destination' }).click();
-      await page.getByTestId('agent-webhook-secret').waitFor();
-      const [hook] = await api<{ webhookId: string; url: string }[]>('GET', '/api/v1/agent/webhooks');
-      assert.equal(hook?.url, url, 'the plain http destination is added from the form');
-      const row = page.getByRole('row', { name: /agent-e2e/ });
-      await row.getByRole('button', { name: 'Send test event' }).click();
-      await page.getByRole('status').getByText('Test event queued.', { exact: false }).waitFor();
-      const panel = page.getByRole('region', { name: /Recent deliveries/ });
-      const cards = panel.getByTestId('agent-webhook-delivery');
-      await cards.first().getByText('the receiver answered HTTP 500').waitFor();
-      assert.match((await cards.first().textContent()) ?? '', /Pending.*webhook\.test.*HTTP status500/s);
-      await assertAccessibleBasics(page, 'agent settings with webhook deliveries');
-      await shootBoth('webhook-deliveries');
+    receiver.answer('/agent-e2e', 500);
+    // Added from the form: the receiver is plain http, which this gateway's operator allows
+    // (SWITCHBOARD_ALLOW_HTTP_WEBHOOKS=1), so the form takes it too.
+    const url = `${receiver.origin}/agent-e2e`;
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Agent settings' }).waitFor();
+    await page.getByLabel('Destination URL').fill(url);
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.getByTestId('agent-webhook-secret').waitFor();
+    const [hook] = await api<{ webhookId: string; url: string }[]>('GET', '/api/v1/agent/webhooks');
+    assert.equal(hook?.url, url, 'the plain http destination is added from the form');
+    const row = page.getByRole('row', { name: /agent-e2e/ });
+    await row.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').getByText('Test event queued.', { exact: false }).waitFor();
+    const panel = page.getByRole('region', { name: /Recent deliveries/ });
+    const cards = panel.getByTestId('agent-webhook-delivery');
+    await cards.first().getByText('the receiver answered HTTP 500').waitFor();
+    assert.match((await cards.first().textContent()) ?? '', /Pending.*webhook\.test.*HTTP status500/s);
+    await assertAccessibleBasics(page, 'agent settings with webhook deliveries');
+    await shootBoth('webhook-deliveries');
 
-      // The receiver is fixed: Redeliver sends the waiting retry now, then a delivered event again.
-      status = 200;
-      await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
-      await panel.getByRole('status').getByText(/already on its way/).waitFor();
-      await cards.first().getByText('Delivered').waitFor();
-      await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
-      await panel.getByRole('status').getByText('Redelivery queued, with the same event id.').waitFor();
-      await cards.nth(1).waitFor();
-      await panel.getByText('Pending').waitFor({ state: 'detached' });
-      assert.equal(await cards.count(), 2);
-      assert.equal(received.length, 3);
-      assert.equal(new Set(received.map((h) => h['webhook-id'])).size, 1, 'one event id across the attempt, the retry and the redelivery');
-      await shootBoth('webhook-redelivered');
-      await api('DELETE', `/api/v1/agent/webhooks/${hook?.webhookId}`);
-      assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
-    } finally {
-      receiver.closeAllConnections();
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
-    }
+    // The receiver is fixed: Redeliver sends the waiting retry now, then a delivered event again.
+    receiver.answer('/agent-e2e', 200);
+    await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
+    await panel.getByRole('status').getByText(/already on its way/).waitFor();
+    await cards.first().getByText('Delivered').waitFor();
+    await cards.first().getByRole('button', { name: /^Redeliver/ }).click();
+    await panel.getByRole('status').getByText('Redelivery queued, with the same event id.').waitFor();
+    await cards.nth(1).waitFor();
+    await panel.getByText('Pending').waitFor({ state: 'detached' });
+    assert.equal(await cards.count(), 2);
+    const received = receiver.at('/agent-e2e');
+    assert.equal(received.length, 3);
+    assert.equal(new Set(received.map((r) => r.headers['webhook-id'])).size, 1, 'one event id across the attempt, the retry and the redelivery');
+    await shootBoth('webhook-redelivered');
+    await api('DELETE', `/api/v1/agent/webhooks/${hook?.webhookId}`);
+    assert.deepEqual(pageErrors, [], 'no uncaught errors on the page');
   });
 });

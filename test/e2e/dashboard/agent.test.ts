@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ScriptedOrchestrator } from '../../fakes/scripted-orchestrator.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The dashboard's agent page in headless Chromium against a whole gateway in embedded mode: the
@@ -17,23 +18,19 @@ async function sharpPng(width: number, height: number): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
   return sharp({ create: { width, height, channels: 3, background: { r: 90, g: 110, b: 140 } } }).png().toBuffer();
 }
-const EMAIL = `agent.${Date.now()}@example.com`;
-const PASSWORD = 'a long e2e passphrase';
 
 describe('agent page in a browser', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
   let orchestrator: ScriptedOrchestrator;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let conversationUrl = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const shoot = async (name: string) => {
-    shots.push(await screenshot(page, name));
+    signedIn.shots.push(await screenshot(page, name));
   };
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
   const send = async (text: string, limitUsd?: string) => {
     if (limitUsd !== undefined) await page.getByLabel('Spending limit (USD)').fill(limitUsd);
     await page.getByLabel('Message', { exact: true }).fill(text);
@@ -48,24 +45,19 @@ describe('agent page in a browser', { skip }, () => {
   };
 
   before(async () => {
-    ensureWebBuilt();
     orchestrator = await ScriptedOrchestrator.start('openai');
-    gw = await startTestGateway('embedded', { configFile: { providers: { orch: orchestrator.provider() }, routes: { 'gpt-5.4': ['orch'] } } });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    const userId = await signUpInBrowser(page, gw.url, EMAIL, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'agent e2e' }, { 'idempotency-key': 'agent-e2e-credit' });
+    signedIn = await openSignedInBrowser({
+      name: 'agent',
+      gateway: { configFile: { providers: { orch: orchestrator.provider() }, routes: { 'gpt-5.4': ['orch'] } } },
+      context: { viewport: { width: 1280, height: 1000 } },
+      creditCents: 500,
+    });
+    ({ gw, page, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
+    await signedIn?.close();
     await orchestrator?.close();
-    console.log(`# agent screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
   });
 
   test('a new conversation runs a request live: streamed answer, an image and a video inline, a title, steps and costs', async () => {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
 import { StripeFake } from '../../fakes/stripe.fake.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
+import { type DashboardBrowser, openDashboardBrowser } from './signed-in-browser.ts';
 
 /**
  * Money in, in headless Chromium against a whole gateway and a fake Stripe: an administrator creates a
@@ -16,22 +17,17 @@ const skip = browserSkipReason();
 const PASSWORD = 'a long e2e passphrase';
 
 describe('billing in a browser', { skip }, () => {
+  let dashboardBrowser: DashboardBrowser;
   let gw: TestGateway;
   let stripe: StripeFake;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let userId = '';
   let code = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
-  const go = async (path: string) => {
-    await page.goto(gw.url + path);
-    await page.locator('h1').first().waitFor();
-  };
+  const go = (path: string) => dashboardBrowser.go(page, path);
   const shoot = async (name: string) => {
-    shots.push(await screenshot(page, name));
+    dashboardBrowser.shots.push(await screenshot(page, name));
   };
   const signUp = async (email: string) => {
     await go('/signup');
@@ -44,23 +40,19 @@ describe('billing in a browser', { skip }, () => {
   };
 
   before(async () => {
-    ensureWebBuilt();
     stripe = await StripeFake.start();
-    gw = await startTestGateway('embedded', { env: { STRIPE_API_BASE: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret } });
+    dashboardBrowser = await openDashboardBrowser({
+      name: 'billing',
+      gateway: { env: { STRIPE_API_BASE: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret } },
+      context: { viewport: { width: 1280, height: 900 } },
+    });
+    ({ gw, page, pageErrors } = dashboardBrowser);
     stripe.webhookUrl = `${gw.url}/api/v1/billing/webhooks/stripe`;
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
+    await dashboardBrowser?.close();
     await stripe?.close();
-    console.log(`# billing screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
   });
 
   test('an administrator creates a redeem code, shown once', async () => {

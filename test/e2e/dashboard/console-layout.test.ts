@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { ADMIN_TOKEN, type TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, PHONE, screenshot, WIDE } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The console a paying user keeps (issue 21), in headless Chromium against an embedded gateway, at a
@@ -15,9 +16,6 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * Screenshots: layout-*-wide.png and layout-*-phone.png.
  */
 const skip = browserSkipReason();
-const PASSWORD = 'a long e2e passphrase';
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const LONG_NAME = `deploy-${'x'.repeat(93)}`;
 
 async function sharpPng(width: number, height: number): Promise<Buffer> {
@@ -26,27 +24,16 @@ async function sharpPng(width: number, height: number): Promise<Buffer> {
 }
 
 describe('console layout at laptop and phone widths', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let shots: string[] = [];
+  let pageErrors: string[] = [];
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
-  const go = async (path: string) => {
-    await page.goto(gw.url + path);
-    await page.locator('h1').first().waitFor();
-  };
-  /** A screenshot at both sizes, the page laid out again at each. */
-  const shootBoth = async (name: string) => {
-    await page.setViewportSize(WIDE);
-    shots.push(await screenshot(page, `layout-${name}-wide`));
-    await page.setViewportSize(PHONE);
-    shots.push(await screenshot(page, `layout-${name}-phone`));
-    await page.setViewportSize(WIDE);
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
+  const go = (path: string) => signedIn.go(page, path);
+  const shootBoth = (name: string) => signedIn.shootBoth(page, name);
   /** The page's widths, and when it is too wide the innermost elements that stick out (for the failure message). */
   const sidewaysOverflow = () =>
     page.evaluate(() => {
@@ -77,21 +64,12 @@ describe('console layout at laptop and phone widths', { skip }, () => {
   };
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: WIDE });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    userId = await signUpInBrowser(page, gw.url, `layout.${Date.now()}@example.com`, PASSWORD);
+    signedIn = await openSignedInBrowser({ name: 'layout' });
+    ({ gw, page, userId, shots, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# layout screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('a new account sees Getting started: its base URL, a key to create, a first request, the playground', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { ADMIN_TOKEN, type TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The console as a paying user uses it (issue 13, items 10-12), in headless Chromium against a whole
@@ -14,46 +15,33 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * Screenshots: console-*.png.
  */
 const skip = browserSkipReason();
-const PASSWORD = 'a long e2e passphrase';
 
 describe('the console in a browser', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const shoot = async (name: string) => {
-    shots.push(await screenshot(page, name));
+    signedIn.shots.push(await screenshot(page, name));
   };
-  const go = async (path: string) => {
-    await page.goto(gw.url + path);
-    await page.locator('h1').first().waitFor();
-  };
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
+  const go = (path: string) => signedIn.go(page, path);
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
   const credit = (cents: number, key: string) => gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: cents, note: 'console e2e' }, { 'idempotency-key': key });
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded', {
-      configFile: { providers: { slowjob: { type: 'local', options: { latencyMs: 1500 } } }, routes: { 'z-image-turbo': ['slowjob'] } },
+    signedIn = await openSignedInBrowser({
+      name: 'console',
+      gateway: { configFile: { providers: { slowjob: { type: 'local', options: { latencyMs: 1500 } } }, routes: { 'z-image-turbo': ['slowjob'] } } },
+      context: { viewport: { width: 1280, height: 1000 } },
     });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    userId = await signUpInBrowser(page, gw.url, `console.${Date.now()}@example.com`, PASSWORD);
+    ({ gw, page, userId, pageErrors } = signedIn);
     await credit(500, 'console-credit-1');
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# console screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('music: the form shows the chosen action\'s fields only; the result shows each track\'s details, here and on its page', async () => {

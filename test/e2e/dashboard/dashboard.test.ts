@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, SCREENSHOT_DIR, screenshot } from './browser.ts';
+import type { Page } from 'playwright-core';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
+import { type DashboardBrowser, openDashboardBrowser } from './signed-in-browser.ts';
 
 /**
  * The dashboard in headless Chromium against a whole gateway (embedded mode, the built-in local
@@ -16,39 +17,26 @@ const PASSWORD = 'a long e2e passphrase';
 const TODAY = new Date().toISOString().slice(0, 10);
 
 describe('dashboard in a browser', { skip }, () => {
+  let dashboardBrowser: DashboardBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let apiKey = '';
   let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
-  const go = async (path: string) => {
-    await page.goto(gw.url + path);
-    await page.locator('h1').first().waitFor();
-  };
+  const go = (path: string) => dashboardBrowser.go(page, path);
   const shoot = async (name: string) => {
-    shots.push(await screenshot(page, name));
+    dashboardBrowser.shots.push(await screenshot(page, name));
   };
   const apiStatus = async (key: string) => (await fetch(`${gw.url}/api/v1/user/me`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    dashboardBrowser = await openDashboardBrowser({ name: 'dashboard', context: { viewport: { width: 1280, height: 900 } } });
+    ({ gw, page, pageErrors } = dashboardBrowser);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# dashboard screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await dashboardBrowser?.close();
   });
 
   test('the page is served with its caching and security headers, the SPA paths too', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * Playground uploads (issue 21, item 16), in headless Chromium against an embedded gateway on the
@@ -11,9 +12,6 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * URL; the Suno form's action names and modes. Screenshots: uploads-*-wide.png and uploads-*-phone.png.
  */
 const skip = browserSkipReason();
-const PASSWORD = 'a long e2e passphrase';
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 async function sharpPng(width: number, height: number): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
@@ -21,40 +19,21 @@ async function sharpPng(width: number, height: number): Promise<Buffer> {
 }
 
 describe('playground uploads at laptop and phone widths', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
-  const shootBoth = async (name: string) => {
-    await page.setViewportSize(WIDE);
-    shots.push(await screenshot(page, `uploads-${name}-wide`));
-    await page.setViewportSize(PHONE);
-    shots.push(await screenshot(page, `uploads-${name}-phone`));
-    await page.setViewportSize(WIDE);
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
+  const shootBoth = (name: string) => signedIn.shootBoth(page, name);
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: WIDE });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    userId = await signUpInBrowser(page, gw.url, `uploads.${Date.now()}@example.com`, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'uploads e2e' }, { 'idempotency-key': 'uploads-credit' });
+    signedIn = await openSignedInBrowser({ name: 'uploads', creditCents: 500 });
+    ({ gw, page, pageErrors } = signedIn);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# upload screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('an edit model: a picture from disk fills the image field with a gateway file URL; the task finishes with it', async () => {

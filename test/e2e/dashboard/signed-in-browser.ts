@@ -4,29 +4,31 @@ import { ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, shootBothWidth
 
 const PASSWORD = 'a long e2e passphrase';
 
-export interface SignedInBrowserOptions {
+export interface DashboardBrowserOptions {
   /** The test's name: it starts the account's email and every screenshot's file name. */
   name: string;
   gateway?: TestGatewayOptions;
   /** Beside the laptop-sized viewport, for this context and every one from newContext (a time zone, downloads). */
   context?: BrowserContextOptions;
+}
+
+export interface SignedInBrowserOptions extends DashboardBrowserOptions {
   /** Credited to the new account by the admin API once it is signed up. */
   creditCents?: number;
   creditNote?: string;
 }
 
-/** An embedded gateway with the built dashboard, Chromium, and a page signed up as a new account. */
-export interface SignedInBrowser {
+/** An embedded gateway with the built dashboard, Chromium, and a page on no account yet. */
+export interface DashboardBrowser {
   gw: TestGateway;
   browser: Browser;
   context: BrowserContext;
   page: Page;
-  userId: string;
-  /** The signed-in page's uncaught errors: a test asserts this stays empty. */
+  /** The page's uncaught errors: a test asserts this stays empty. */
   pageErrors: string[];
   /** Every screenshot taken, listed when it closes. */
   shots: string[];
-  /** The API as the signed-in page calls it. */
+  /** The API as the page calls it, with its session. */
   api<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** Another context with the same options, for a second visitor. */
   newContext(): Promise<BrowserContext>;
@@ -37,6 +39,11 @@ export interface SignedInBrowser {
   close(): Promise<void>;
 }
 
+/** A dashboard browser whose page is signed up as a new account. */
+export interface SignedInBrowser extends DashboardBrowser {
+  userId: string;
+}
+
 /** A page with the tests' 30 s wait for elements, its uncaught errors pushed on `errors` when given. */
 export async function openPage(context: BrowserContext, errors?: string[]): Promise<Page> {
   const page = await context.newPage();
@@ -45,8 +52,11 @@ export async function openPage(context: BrowserContext, errors?: string[]): Prom
   return page;
 }
 
-/** Starts everything a dashboard test needs; what it opened is closed again if a step fails. */
-export async function openSignedInBrowser(options: SignedInBrowserOptions): Promise<SignedInBrowser> {
+/**
+ * Starts everything a dashboard test needs but an account, for a test whose subject is signing up;
+ * what it opened is closed again if a step fails.
+ */
+export async function openDashboardBrowser(options: DashboardBrowserOptions): Promise<DashboardBrowser> {
   ensureWebBuilt();
   const opened: Array<{ close(): Promise<void> }> = [];
   const closeAll = async () => {
@@ -62,17 +72,12 @@ export async function openSignedInBrowser(options: SignedInBrowserOptions): Prom
     opened.push(context);
     const pageErrors: string[] = [];
     const page = await openPage(context, pageErrors);
-    const userId = await signUpInBrowser(page, gw.url, `${options.name}.${Date.now()}@example.com`, PASSWORD);
-    if (options.creditCents) {
-      await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: options.creditCents, note: options.creditNote ?? `${options.name} e2e` }, { 'idempotency-key': `${options.name}-e2e-${userId}` });
-    }
     const shots: string[] = [];
     return {
       gw,
       browser,
       context,
       page,
-      userId,
       pageErrors,
       shots,
       api: <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body),
@@ -89,6 +94,22 @@ export async function openSignedInBrowser(options: SignedInBrowserOptions): Prom
     };
   } catch (error) {
     await closeAll();
+    throw error;
+  }
+}
+
+/** Starts everything a dashboard test needs and signs up a new account on its page. */
+export async function openSignedInBrowser(options: SignedInBrowserOptions): Promise<SignedInBrowser> {
+  const opened = await openDashboardBrowser(options);
+  try {
+    const { gw, page } = opened;
+    const userId = await signUpInBrowser(page, gw.url, `${options.name}.${Date.now()}@example.com`, PASSWORD);
+    if (options.creditCents) {
+      await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: options.creditCents, note: options.creditNote ?? `${options.name} e2e` }, { 'idempotency-key': `${options.name}-e2e-${userId}` });
+    }
+    return { ...opened, userId };
+  } catch (error) {
+    await opened.close();
     throw error;
   }
 }

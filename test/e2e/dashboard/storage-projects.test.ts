@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { verifyLedger } from '../../../src/services/ledger.service.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromium, pageApi, SCREENSHOT_DIR, screenshot, signUpInBrowser } from './browser.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
+import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
 
 /**
  * The Storage and Projects pages in headless Chromium against a whole embedded gateway: a user sees
@@ -13,48 +14,32 @@ import { assertAccessibleBasics, browserSkipReason, ensureWebBuilt, launchChromi
  * version with colours, and starts a conversation in it. Screenshots: storage-*.png, projects-*.png.
  */
 const skip = browserSkipReason();
-const PASSWORD = 'a long e2e passphrase';
 
 describe('storage and projects in a browser', { skip }, () => {
+  let signedIn: SignedInBrowser;
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let userId = '';
-  const shots: string[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const shoot = async (name: string) => {
-    shots.push(await screenshot(page, name));
+    signedIn.shots.push(await screenshot(page, name));
   };
-  const api = <T>(method: string, path: string, body?: unknown) => pageApi<T>(page, method, path, body);
+  const api = <T>(method: string, path: string, body?: unknown) => signedIn.api<T>(method, path, body);
   const balanceMicro = async () => {
     const row = await gw.gateway.services.database.db.selectFrom('users').select('balance_micro').where('id', '=', userId).executeTakeFirstOrThrow();
     return Number(row.balance_micro);
   };
-  const go = async (path: string) => {
-    await page.goto(gw.url + path);
-    await page.locator('h1').first().waitFor();
-  };
+  const go = (path: string) => signedIn.go(page, path);
 
   before(async () => {
-    ensureWebBuilt();
-    gw = await startTestGateway('embedded');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    signedIn = await openSignedInBrowser({ name: 'storage', context: { viewport: { width: 1280, height: 1000 } }, creditCents: 500 });
+    ({ gw, page, userId, pageErrors } = signedIn);
     page.on('dialog', (dialog) => void dialog.accept());
-    userId = await signUpInBrowser(page, gw.url, `storage.${Date.now()}@example.com`, PASSWORD);
-    await gw.admin('POST', `/admin/v1/users/${userId}/credits`, { amountCents: 500, note: 'storage e2e' }, { 'idempotency-key': 'storage-e2e-credit' });
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await gw?.close();
-    console.log(`# storage and projects screenshots (${shots.length}) in ${SCREENSHOT_DIR}: ${shots.map((s) => s.split('/').pop()).join(', ')}`);
+    await signedIn?.close();
   });
 
   test('plans, a quote before paying, paying it charges exactly the quote', async () => {

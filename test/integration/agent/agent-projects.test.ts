@@ -5,11 +5,10 @@
  * conversations and webhook destinations.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { type AgentClient, agentClient, withHost } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
+import { webhookReceiverForFile } from '../../support/webhook-receiver.ts';
 
 interface ProjectView {
   projectId: string;
@@ -19,6 +18,8 @@ interface ProjectView {
   brand: { name: string | null; voice: string | null; colors: string[]; logoAssetId: string | null };
   modelDefaults: Record<string, string | null>;
 }
+
+const receiver = webhookReceiverForFile();
 
 function systemPromptOf(body: Record<string, unknown> | undefined): string {
   const messages = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
@@ -137,43 +138,29 @@ describeAgent(
     });
 
     test('a project-scoped webhook destination receives the events of the project\'s conversations only', async () => {
-      const received: Array<{ type: string; data: { conversationId?: string; runId?: string } }> = [];
-      const server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as (typeof received)[number]);
-          res.writeHead(200).end();
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      try {
-        const c = await agentClient(ctx.gw);
-        const project = await createProject(c, { name: 'Hooked' });
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-        const hook = await c.call('POST', '/api/v1/agent/webhooks', { url, eventTypes: ['run.completed'], scope: 'project', scopeId: project.projectId });
-        assert.equal(hook.status, 200, JSON.stringify(hook.body));
-        const inside = await c.conversation({ projectId: project.projectId });
-        const outside = await c.conversation();
-        const a = await c.send(inside, 'inside the project');
-        const b = await c.send(outside, 'outside the project');
-        await c.waitFor(a.runId, ['completed']);
-        await c.waitFor(b.runId, ['completed']);
-        const deadline = Date.now() + 15_000;
-        while (received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        await new Promise((r) => setTimeout(r, 500));
-        assert.deepEqual(
-          received.map((e) => [e.type, e.data.runId]),
-          [['run.completed', a.runId]],
-        );
-        // Deleting the project revokes the destination: its conversations' events stop reaching it.
-        assert.equal((await c.call('DELETE', `/api/v1/agent/projects/${project.projectId}`)).status, 200);
-        const row = await ctx.gw.gateway.services.database.db.selectFrom('agent_webhooks').select('revoked_at').where('id', '=', hook.body.data.webhookId as string).executeTakeFirst();
-        assert.notEqual(row?.revoked_at ?? null, null);
-      } finally {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      const url = receiver.url('project-hook');
+      const received = () => receiver.at(url).map((r) => JSON.parse(r.body) as { type: string; data: { conversationId?: string; runId?: string } });
+      const c = await agentClient(ctx.gw);
+      const project = await createProject(c, { name: 'Hooked' });
+      const hook = await c.call('POST', '/api/v1/agent/webhooks', { url, eventTypes: ['run.completed'], scope: 'project', scopeId: project.projectId });
+      assert.equal(hook.status, 200, JSON.stringify(hook.body));
+      const inside = await c.conversation({ projectId: project.projectId });
+      const outside = await c.conversation();
+      const a = await c.send(inside, 'inside the project');
+      const b = await c.send(outside, 'outside the project');
+      await c.waitFor(a.runId, ['completed']);
+      await c.waitFor(b.runId, ['completed']);
+      const deadline = Date.now() + 15_000;
+      while (received().length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(
+        received().map((e) => [e.type, e.data.runId]),
+        [['run.completed', a.runId]],
+      );
+      // Deleting the project revokes the destination: its conversations' events stop reaching it.
+      assert.equal((await c.call('DELETE', `/api/v1/agent/projects/${project.projectId}`)).status, 200);
+      const row = await ctx.gw.gateway.services.database.db.selectFrom('agent_webhooks').select('revoked_at').where('id', '=', hook.body.data.webhookId as string).executeTakeFirst();
+      assert.notEqual(row?.revoked_at ?? null, null);
     });
   },
   { protocols: ['openai'], config: () => ({ storefronts: { main: {}, shop2: { hosts: ['shop2.example.com'] } } }) },
