@@ -13,24 +13,14 @@
  *   node bench/json-body.ts [--rounds 5]
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { probeHealthz } from '../test/support/healthz-probe.ts';
+import { tinyArrays } from '../test/support/hostile/file-payloads.ts';
 import { startChildGateway } from './support/child-gateway.ts';
+import { loopHoldMeter } from './support/loop-holds.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = Number(roundsArg > 0 ? process.argv[roundsArg + 1] : 5);
 const MIB16 = 16 * 1024 * 1024;
-
-/** `prefix` + `[[],[],…]` + `suffix` + `}`, exactly `bytes` long (as test/integration/hostile-input.files.test.ts builds it). */
-function tinyArrays(prefix: string, bytes: number, suffix = ''): Buffer {
-  const close = `]${suffix}}`;
-  const room = bytes - prefix.length - 1 - close.length;
-  const count = Math.floor((room + 1) / 3);
-  const body = `${'[],'.repeat(count - 1)}[]`;
-  return Buffer.from(`${prefix}[${body}${' '.repeat(room - body.length)}${close}`);
-}
 
 function pictureChat(bytes: number): Buffer {
   const head = '{"model":"gpt-5.4-mini","max_tokens":16,"messages":[{"role":"user","content":[{"type":"text","text":"what is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,';
@@ -41,23 +31,13 @@ function pictureChat(bytes: number): Buffer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const meterDir = mkdtempSync(join(tmpdir(), 'sb-loop-hold-'));
-const meterFile = join(meterDir, 'holds.json');
-const meter = new URL('./support/loop-hold-meter.ts', import.meta.url).pathname;
-const gateway = await startChildGateway({ store: 'sqlite', env: { LOG_LEVEL: 'warn', NODE_OPTIONS: `--import=${meter}`, LOOP_HOLD_FILE: meterFile } });
+const meter = loopHoldMeter();
+const gateway = await startChildGateway({ store: 'sqlite', env: { LOG_LEVEL: 'warn', ...meter.env } });
 const child = gateway.processes[0];
 /** The gateway's own longest hold since the last call (CPU ms of its main thread, and the wall-clock gap). */
-const holds = async (): Promise<{ maxCpuMs: number; maxWallMs: number }> => {
-  rmSync(meterFile, { force: true });
-  child?.kill('SIGUSR2');
-  for (let i = 0; i < 200; i++) {
-    try {
-      return JSON.parse(readFileSync(meterFile, 'utf8')) as { maxCpuMs: number; maxWallMs: number };
-    } catch {
-      await sleep(5);
-    }
-  }
-  throw new Error('the gateway did not report its loop holds');
+const holds = async () => {
+  if (!child) throw new Error('no gateway process');
+  return meter.read(child);
 };
 try {
   const { key } = await gateway.createUser(10_000);
@@ -77,8 +57,8 @@ try {
 
   // Every payload is built before any probe runs: the probe shares this process's loop.
   const payloads: Array<[string, string, Buffer]> = [
-    ['16 MiB tiny arrays → /generation/estimate', '/api/v1/generation/estimate', tinyArrays('{"model":"z-image-turbo","input":{"prompt":"a fox","junk":', MIB16, '}')],
-    ['16 MiB tiny arrays → /chat/completions', '/api/v1/chat/completions', tinyArrays('{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"metadata":', MIB16)],
+    ['16 MiB tiny arrays → /generation/estimate', '/api/v1/generation/estimate', Buffer.from(tinyArrays('{"model":"z-image-turbo","input":{"prompt":"a fox","junk":', MIB16, '}'))],
+    ['16 MiB tiny arrays → /chat/completions', '/api/v1/chat/completions', Buffer.from(tinyArrays('{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"metadata":', MIB16))],
     ['16 MiB base64 picture → /chat/completions', '/api/v1/chat/completions', pictureChat(MIB16)],
   ];
 
@@ -126,5 +106,5 @@ try {
   }
 } finally {
   await gateway.stop();
-  rmSync(meterDir, { recursive: true, force: true });
+  meter.dispose();
 }
