@@ -3,7 +3,7 @@
  * OTEL_TRACES_EXPORTER names an exporter or OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set, and
  * OTEL_SDK_DISABLED=true turns it off whatever else says. Prompt text goes into spans only with
  * SWITCHBOARD_TRACE_CONTENT=1. OTLP goes out over HTTP as protobuf (the OpenTelemetry default, and
- * the one encoding every OTLP/HTTP receiver takes) or as JSON when asked; gRPC, whose exporter is not
+ * the encoding OTLP/HTTP receivers most widely take) or as JSON when asked; gRPC, whose exporter is not
  * installed, is refused at start rather than sent to an endpoint that would drop it unseen.
  */
 import { ConfigError } from '../domain/config-error.ts';
