@@ -310,8 +310,8 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
 
 /** The tracer config.tracing asks for: none (the no-op) unless an OTEL_* variable names an exporter. */
 function tracerFor(config: Config): Tracer {
-  const { exporter, serviceName, recordContent } = config.tracing;
-  return exporter === 'none' ? NOOP_TRACER : new OtelTracer({ exporter, serviceName, recordContent, role: config.role });
+  const { exporter, protocol, serviceName, recordContent } = config.tracing;
+  return exporter === 'none' ? NOOP_TRACER : new OtelTracer({ exporter, protocol, serviceName, recordContent, role: config.role });
 }
 
 function timingOverrides(options: Record<string, unknown> | undefined): Partial<typeof DEFAULT_TIMINGS> {

@@ -1,8 +1,9 @@
 /**
  * One trace per task across processes (issue 22, item 3). Gateways in their own processes export over
- * OTLP/HTTP JSON, configured by the standard OTEL_* variables only, to a collector in this test:
- * scale-out with a separate API process and a separate worker process on PostgreSQL and Redis, and
- * embedded (one process on SQLite). A media task and an agent run each make one trace: the API's
+ * OTLP/HTTP, configured by the standard OTEL_* variables only, to a collector in this test: scale-out
+ * with a separate API process and a separate worker process on PostgreSQL and Redis, exporting
+ * protobuf (OTEL_EXPORTER_OTLP_PROTOCOL unset, the default), and embedded (one process on SQLite)
+ * exporting JSON (http/json asked for): each encoding runs every assertion, at the cost of one run. A media task and an agent run each make one trace: the API's
  * request span, the worker's job spans (children of the request, through the trace context saved
  * with the job) and the upstream calls' spans under them, with the GenAI attributes and our cost;
  * so is a task that fails over to a second provider, and one whose unanswered submit is reconciled.
@@ -43,7 +44,10 @@ interface Traced {
 const SERVER = 2;
 const CLIENT = 3;
 
-async function start(mode: GatewayMode): Promise<Traced> {
+/** What the processes send: OTEL_EXPORTER_OTLP_PROTOCOL's value, or undefined to leave it unset (protobuf). */
+type Protocol = 'http/json' | undefined;
+
+async function start(mode: GatewayMode, protocol: Protocol): Promise<Traced> {
   const collector = await startOtlpCollector();
   const upstreams = await startChaosUpstreams();
   // The agent's default orchestrator goes to a scripted OpenAI-style upstream (it answers the tool-calling probe too).
@@ -53,7 +57,7 @@ async function start(mode: GatewayMode): Promise<Traced> {
   const stores = await createSharedStores(mode, { ...upstreams.config, providers, routes, chat: { maxOutputTokens: 256 } });
   const otel = {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}),
     OTEL_SERVICE_NAME: 'switchboard-trace-test',
     OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=tracing-test',
     // Batches go out every 100 ms instead of 5 s: the test waits for spans, not for the default delay.
@@ -137,13 +141,14 @@ async function traceOf(collector: OtlpCollector, requestRoute: string, jobKind: 
   return { request, jobs, all: collector.spans().filter((s) => s.traceId === firstJob.traceId) };
 }
 
-function scenario(mode: GatewayMode, skip: string | undefined): void {
+function scenario(mode: GatewayMode, protocol: Protocol, skip: string | undefined): void {
   const workerRole = mode === 'scaleout' ? 'worker' : 'all';
   const apiRole = mode === 'scaleout' ? 'api' : 'all';
-  describe(`tracing across processes [${mode}]`, { skip }, () => {
+  const encoding = protocol === 'http/json' ? 'application/json' : 'application/x-protobuf';
+  describe(`tracing across processes [${mode}, ${protocol ?? 'protocol unset'}]`, { skip }, () => {
     let t: Traced | undefined;
     before(async () => {
-      t = await start(mode);
+      t = await start(mode, protocol);
     }, { timeout: 120_000 });
     after(() => stop(t));
 
@@ -243,6 +248,8 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
       for (const p of t.processes) await p.stop();
       const exported = t.collector.payloads().join('\n');
       assert.ok(exported.length > 0);
+      // Every export in the encoding asked for (protobuf when unset, the OpenTelemetry default).
+      assert.deepEqual([...new Set(t.collector.encodings())], [encoding]);
       for (const secret of [MEDIA_PROMPT_WORDS, AGENT_PROMPT_WORDS, t.key, t.key.slice(-16)]) assert.ok(!exported.includes(secret), `${secret.slice(0, 8)}… was exported`);
       const resources = new Map(t.collector.spans().map((s) => [String(s.resource['service.instance.id']), s.resource]));
       for (const resource of resources.values()) {
@@ -257,5 +264,5 @@ function scenario(mode: GatewayMode, skip: string | undefined): void {
 
 const skipScaleout = (await serviceSkipReason('PostgreSQL', TEST_DATABASE_URL)) ?? (await serviceSkipReason('Redis', TEST_REDIS_URL));
 if (skipScaleout && REQUIRE_SERVICES) throw new Error(`${skipScaleout} and SWITCHBOARD_REQUIRE_SERVICES=1`);
-scenario('scaleout', skipScaleout);
-scenario('embedded', undefined);
+scenario('scaleout', undefined, skipScaleout);
+scenario('embedded', 'http/json', undefined);

@@ -2,16 +2,14 @@
  * OpenTelemetry tracing (issue 22, item 3) against whole gateways in both modes, spans collected by the
  * SDK's in-memory exporter: a chat completion makes a request span and an upstream span with the
  * GenAI attributes (and no prompt text or key), and so do an embeddings request and an upstream token
- * count; a media create and its task run in the worker share one trace, carried in the job row. Off
- * by default: no OTEL_* variable, the no-op tracer.
+ * count; a media create and its task run in the worker share one trace, carried in the job row.
+ * What the OTEL_* variables select is test/unit/config/tracing-config.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AnthropicCountTokensFake } from '../fakes/anthropic-count-tokens.fake.ts';
 import { OtelTracer } from '../../src/adapters/tracing/otel-tracer.ts';
-import { loadConfig } from '../../src/config/load-config.ts';
-import { readTracingConfig } from '../../src/config/tracing-config.ts';
 import { anthropicClient, expectedCost, openAiClient, prices, settledRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode } from '../support/gateway.ts';
 import { waitForTask } from '../support/tasks.ts';
@@ -130,19 +128,3 @@ describeEachMode(
   },
   { configFile: config, tracer },
 );
-
-test('tracing is off unless an OTEL_* variable names an exporter', () => {
-  assert.equal(loadConfig({}).tracing.exporter, 'none');
-  assert.equal(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).exporter, 'otlp');
-  assert.equal(readTracingConfig({ OTEL_TRACES_EXPORTER: 'console' }).exporter, 'console');
-  assert.equal(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).exporter, 'none');
-  assert.equal(readTracingConfig({}).recordContent, false);
-  assert.equal(readTracingConfig({ SWITCHBOARD_TRACE_CONTENT: '1' }).recordContent, true);
-  assert.throws(() => readTracingConfig({ OTEL_TRACES_EXPORTER: 'zipkin' }), /OTEL_TRACES_EXPORTER/);
-  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
-  assert.equal(readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).exporter, 'otlp');
-  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL.*http\/json/);
-  assert.throws(() => readTracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }), /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
-  // Only the OTLP exporter reads the protocol: the console exporter or tracing off is not refused for it.
-  assert.equal(readTracingConfig({ OTEL_TRACES_EXPORTER: 'console', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).exporter, 'console');
-});

@@ -1,14 +1,18 @@
 /**
- * A small OpenTelemetry collector for tests: an HTTP server on 127.0.0.1 that takes OTLP/HTTP JSON
- * exports at POST /v1/traces (the ExportTraceServiceRequest of the OTLP specification, optionally
- * gzip-compressed), keeps the raw bodies (to search the whole payload for what must not be there)
- * and the spans, each with the resource attributes of the process that sent it.
+ * A small OpenTelemetry collector for tests: an HTTP server on 127.0.0.1 that takes OTLP/HTTP exports
+ * at POST /v1/traces (the ExportTraceServiceRequest of the OTLP specification, as JSON or protobuf by
+ * content-type, optionally gzip-compressed), keeps the raw bodies (to search the whole payload for
+ * what must not be there) and the spans, each with the resource attributes of the process that sent
+ * it. Both encodings end in the same spans. A body it cannot decode is refused (400), as a real
+ * collector's is, and the answer is in the request's encoding.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import type { OtlpAnyValue, OtlpExport, OtlpKeyValue } from './otlp-export.ts';
+import { decodeExportTraceServiceRequest, EMPTY_EXPORT_RESPONSE, encodeInvalidArgument } from './otlp-protobuf.ts';
 
-export type OtlpValue = string | number | boolean | undefined;
+export type OtlpValue = string | number | boolean | undefined | OtlpValue[];
 
 export interface CollectedSpan {
   traceId: string;
@@ -18,6 +22,11 @@ export interface CollectedSpan {
   name: string;
   /** 1 internal, 2 server, 3 client (the OTLP SpanKind numbers). */
   kind: number;
+  /** Nanoseconds since the epoch (0n when absent). */
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
+  /** 0 unset, 1 ok, 2 error; the message only with an error. */
+  status: { code: number; message: string };
   attributes: Record<string, OtlpValue>;
   resource: Record<string, OtlpValue>;
 }
@@ -26,24 +35,20 @@ export interface OtlpCollector {
   /** What OTEL_EXPORTER_OTLP_ENDPOINT is set to (the exporter appends /v1/traces). */
   url: string;
   spans(): CollectedSpan[];
-  /** Every export body as received (decompressed), to search for text that must never be exported. */
+  /**
+   * Every export body as received (decompressed) as UTF-8 text, to search for text that must never be
+   * exported: protobuf carries strings as their UTF-8 bytes, so a search finds them in either encoding.
+   */
   payloads(): string[];
+  /** The encoding of each export received, in order (application/json or application/x-protobuf). */
+  encodings(): string[];
   /** Waits until a span matches (spans come in batches, a little after they end). */
   waitFor(what: string, match: (span: CollectedSpan) => boolean, timeoutMs?: number): Promise<CollectedSpan>;
   close(): Promise<void>;
 }
 
-interface OtlpKeyValue {
-  key: string;
-  value?: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
-}
-
-interface OtlpExport {
-  resourceSpans?: Array<{
-    resource?: { attributes?: OtlpKeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind?: number; attributes?: OtlpKeyValue[] }> }>;
-  }>;
-}
+const JSON_TYPE = 'application/json';
+const PROTOBUF_TYPE = 'application/x-protobuf';
 
 /** An export is at most a batch of spans: bodies past this are refused, not buffered. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -51,23 +56,36 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export async function startOtlpCollector(): Promise<OtlpCollector> {
   const spans: CollectedSpan[] = [];
   const payloads: string[] = [];
+  const encodings: string[] = [];
   const server: Server = createServer((req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/traces') {
       res.writeHead(404).end();
       return;
     }
+    const type = String(req.headers['content-type']).split(';')[0]?.trim().toLowerCase();
+    const encoding = type === PROTOBUF_TYPE ? PROTOBUF_TYPE : JSON_TYPE;
+    if (type !== JSON_TYPE && type !== PROTOBUF_TYPE) {
+      refuse(res, encoding, 415, `this collector takes ${JSON_TYPE} or ${PROTOBUF_TYPE}, got ${type}`);
+      return;
+    }
     readBody(req).then(
-      (body) => {
-        const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
-        if (!String(req.headers['content-type']).startsWith('application/json')) {
-          res.writeHead(415, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 3, message: 'this collector takes application/json only' }));
+      (raw) => {
+        let body: Buffer;
+        let received: CollectedSpan[];
+        try {
+          body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+          received = spansOf(encoding === PROTOBUF_TYPE ? decodeExportTraceServiceRequest(body) : (JSON.parse(body.toString('utf8')) as OtlpExport));
+        } catch (error) {
+          refuse(res, encoding, 400, `cannot decode the export: ${String(error)}`);
           return;
         }
-        payloads.push(text);
-        spans.push(...spansOf(JSON.parse(text) as OtlpExport));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        payloads.push(body.toString('utf8'));
+        encodings.push(encoding);
+        spans.push(...received);
+        if (encoding === PROTOBUF_TYPE) res.writeHead(200, { 'content-type': PROTOBUF_TYPE }).end(EMPTY_EXPORT_RESPONSE);
+        else res.writeHead(200, { 'content-type': JSON_TYPE }).end('{}');
       },
-      (error: unknown) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 3, message: String(error) })),
+      (error: unknown) => refuse(res, encoding, 400, String(error)),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,6 +94,7 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
     url: `http://127.0.0.1:${port}`,
     spans: () => [...spans],
     payloads: () => [...payloads],
+    encodings: () => [...encodings],
     async waitFor(what, match, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -91,6 +110,12 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A refusal as an OTLP/HTTP receiver writes it: a google.rpc.Status, code 3 (INVALID_ARGUMENT), in the request's encoding. */
+function refuse(res: ServerResponse, encoding: string, status: number, message: string): void {
+  if (encoding === PROTOBUF_TYPE) res.writeHead(status, { 'content-type': PROTOBUF_TYPE }).end(encodeInvalidArgument(message));
+  else res.writeHead(status, { 'content-type': JSON_TYPE }).end(JSON.stringify({ code: 3, message }));
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -117,6 +142,9 @@ function spansOf(request: OtlpExport): CollectedSpan[] {
         parentSpanId: s.parentSpanId ?? '',
         name: s.name,
         kind: s.kind ?? 0,
+        startTimeUnixNano: BigInt(s.startTimeUnixNano ?? 0),
+        endTimeUnixNano: BigInt(s.endTimeUnixNano ?? 0),
+        status: { code: s.status?.code ?? 0, message: s.status?.message ?? '' },
         attributes: attributesOf(s.attributes),
         resource,
       })),
@@ -126,10 +154,13 @@ function spansOf(request: OtlpExport): CollectedSpan[] {
 
 function attributesOf(list: OtlpKeyValue[] | undefined): Record<string, OtlpValue> {
   const out: Record<string, OtlpValue> = {};
-  for (const { key, value } of list ?? []) {
-    const v = value?.stringValue ?? value?.boolValue ?? value?.doubleValue ?? value?.intValue;
-    // OTLP JSON may write a 64-bit integer as a string.
-    out[key] = typeof value?.intValue === 'string' ? Number(value.intValue) : v;
-  }
+  for (const { key, value } of list ?? []) out[key] = attributeValue(value);
   return out;
+}
+
+function attributeValue(value: OtlpAnyValue | undefined): OtlpValue {
+  // OTLP JSON may write a 64-bit integer as a string.
+  if (value?.intValue !== undefined) return Number(value.intValue);
+  if (value?.arrayValue) return (value.arrayValue.values ?? []).map(attributeValue);
+  return value?.stringValue ?? value?.boolValue ?? value?.doubleValue;
 }

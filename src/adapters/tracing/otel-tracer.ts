@@ -1,20 +1,24 @@
 /**
  * The tracing port on the OpenTelemetry SDK: spans go to the exporter the standard OTEL_* variables
- * name (OTLP over HTTP by default; its endpoint, headers and timeouts are the exporter's own OTEL_*
+ * name (OTLP over HTTP, protobuf or JSON; its endpoint, headers and timeouts are the exporter's own OTEL_*
  * reading), batched so the hot path never waits on the network. Tests hand in an in-memory exporter,
  * exported span by span.
  */
 import { randomUUID } from 'node:crypto';
 import { type Context, context, propagation, ROOT_CONTEXT, type Span as OtelSpan, SpanKind, SpanStatusCode, trace, type Tracer as ApiTracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, detectResources, envDetector, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { OtlpProtocol } from '../../config/tracing-config.ts';
 import type { Span, SpanAttributes, SpanOptions, Tracer } from '../../ports/tracer.port.ts';
 
 export interface OtelTracerOptions {
   /** Where spans go: `otlp` (OTEL_EXPORTER_OTLP_*), `console`, or an exporter (tests). */
   exporter: 'otlp' | 'console' | SpanExporter;
+  /** The encoding `otlp` sends: http/protobuf unless given. */
+  protocol?: OtlpProtocol;
   serviceName: string;
   recordContent: boolean;
   /** What this process does (api, worker or all), as `switchboard.role`: processes of one deployment told apart. */
@@ -56,7 +60,7 @@ export class OtelTracer implements Tracer {
 
   constructor(options: OtelTracerOptions) {
     this.recordContent = options.recordContent;
-    const exporter = options.exporter === 'otlp' ? new OTLPTraceExporter() : options.exporter === 'console' ? new ConsoleSpanExporter() : options.exporter;
+    const exporter = options.exporter === 'otlp' ? otlpExporter(options.protocol ?? 'http/protobuf') : options.exporter === 'console' ? new ConsoleSpanExporter() : options.exporter;
     const processor = typeof options.exporter === 'string' ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter);
     this.#provider = new NodeTracerProvider({ resource: processResource(options), spanProcessors: [processor] });
     // The context manager (AsyncLocalStorage) and the W3C propagator are process-wide; a second
@@ -85,6 +89,10 @@ export class OtelTracer implements Tracer {
   async shutdown(): Promise<void> {
     await this.#provider.shutdown();
   }
+}
+
+function otlpExporter(protocol: OtlpProtocol): SpanExporter {
+  return protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
 }
 
 function extract(traceparent: string): Context {
