@@ -19,20 +19,23 @@ const jsonCollector = await startOtlpCollector();
 const protobufCollector = await startOtlpCollector();
 after(() => Promise.all([jsonCollector.close(), protobufCollector.close()]));
 
+/** An attribute of every type an attribute may have: text beyond ASCII, integers of both signs and past 32 bits, a fraction, a boolean. */
+const CHILD_ATTRIBUTES = {
+  'gen_ai.request.model': 'some-model ünïcode',
+  'gen_ai.usage.input_tokens': 1234,
+  'switchboard.balance_delta': -5,
+  'switchboard.big': 2 ** 40,
+  'switchboard.ratio': 0.25,
+  'switchboard.cached': true,
+};
+
 /** Two spans, parent and child, with an attribute of every type an attribute may have and an error status. */
 async function someSpans(): Promise<ReadableSpan[]> {
   const memory = new InMemorySpanExporter();
   const tracer = new OtelTracer({ exporter: memory, serviceName: 'collector-test', recordContent: false, role: 'all' });
   const parent = tracer.startSpan('POST /v1/things', { 'http.route': '/v1/things' }, { kind: 'server', parent: null });
   tracer.withSpan(parent, () => {
-    const child = tracer.startSpan('chat some-model', {
-      'gen_ai.request.model': 'some-model ünïcode',
-      'gen_ai.usage.input_tokens': 1234,
-      'switchboard.balance_delta': -5,
-      'switchboard.big': 2 ** 40,
-      'switchboard.ratio': 0.25,
-      'switchboard.cached': true,
-    }, { kind: 'client' });
+    const child = tracer.startSpan('chat some-model', CHILD_ATTRIBUTES, { kind: 'client' });
     child.recordError(new TypeError('upstream said no'));
     child.end();
   });
@@ -80,15 +83,7 @@ test('the same spans as JSON and as protobuf come out of the collector the same'
   assert.ok(child.endTimeUnixNano >= child.startTimeUnixNano);
   assert.deepEqual(child.status, { code: 2, message: 'upstream said no' });
   assert.deepEqual(parent.status, { code: 0, message: '' });
-  assert.deepEqual(child.attributes, {
-    'gen_ai.request.model': 'some-model ünïcode',
-    'gen_ai.usage.input_tokens': 1234,
-    'switchboard.balance_delta': -5,
-    'switchboard.big': 2 ** 40,
-    'switchboard.ratio': 0.25,
-    'switchboard.cached': true,
-    'error.type': 'TypeError',
-  });
+  assert.deepEqual(child.attributes, { ...CHILD_ATTRIBUTES, 'error.type': 'TypeError' });
   assert.equal(child.resource['service.name'], 'collector-test');
   assert.equal(child.resource['switchboard.role'], 'all');
   assert.equal(child.resource['telemetry.sdk.language'], 'nodejs');

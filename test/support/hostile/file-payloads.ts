@@ -6,8 +6,9 @@
  * tiny arrays to /chat/completions and /generation/estimate, and a 25 MiB JSON attachment completed.
  */
 import assert from 'node:assert/strict';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import type { AgentClient } from '../agent.ts';
+import { handMadePng } from '../png.ts';
 import type { HostilePayload } from './measure.ts';
 
 /**
@@ -162,18 +163,5 @@ function binaryPng(width: number, height: number): Buffer {
   const rowBytes = Math.ceil(width / 8);
   const raw = Buffer.alloc((rowBytes + 1) * height);
   for (let y = 0; y < height / 2; y++) raw.fill(0xff, y * (rowBytes + 1) + 1, (y + 1) * (rowBytes + 1));
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.writeUInt8(1, 8); // bit depth
-  ihdr.writeUInt8(0, 9); // greyscale
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return handMadePng({ width, height, bitDepth: 1, colourType: 0 }, raw);
 }

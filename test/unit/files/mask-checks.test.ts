@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { CPU_TASK_DEADLINES_MS } from '../../../src/adapters/cpu/cpu-tasks.ts';
 import { ThreadPool } from '../../../src/adapters/cpu/thread-pool.ts';
 import type { CpuTaskCatalog } from '../../../src/ports/cpu-pool.port.ts';
 import { checkMask, DecodeSlots, MAX_MASK_SIDE } from '../../../src/services/agent/attachments/mask-checks.ts';
+import { handMadePng } from '../../support/png.ts';
 
 const cpu = new ThreadPool<CpuTaskCatalog>({ script: new URL('../../../src/adapters/cpu/cpu-worker.ts', import.meta.url), deadlineMs: (kind) => CPU_TASK_DEADLINES_MS[kind as keyof CpuTaskCatalog] });
 after(() => cpu.close());
@@ -25,19 +25,7 @@ function greyPng(width: number, height: number, white: number, rest = 0): Promis
 
 /** A PNG header claiming `width × height` with pixel data that cannot be decoded. */
 function claimedPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.writeUInt8(8, 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(10))), chunk('IEND', Buffer.alloc(0))]);
+  return handMadePng({ width, height, bitDepth: 8, colourType: 0 }, Buffer.alloc(10));
 }
 
 describe('mask checks', () => {
