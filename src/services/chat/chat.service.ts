@@ -31,7 +31,8 @@ import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
-import type { ChatLedger } from '../../ports/ledger.port.ts';
+import type { ChatLedger, SettleResult } from '../../ports/ledger.port.ts';
+import { isInfrastructureFault } from '../../workers/job-failures.ts';
 import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
 import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
@@ -100,6 +101,11 @@ interface Settlement {
 }
 
 const NO_USAGE: ChatUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheCreationTokens: 0 };
+/**
+ * Waits before each new try of a settlement that met a store fault: 2.1 s in all, about what a
+ * PostgreSQL failover or a pool's reconnect takes. A stream's last event waits for its settlement.
+ */
+export const SETTLE_RETRY_DELAYS_MS = [100, 400, 1_600];
 
 export class ChatService {
   readonly #deps: ChatServiceDeps;
@@ -212,7 +218,10 @@ export class ChatService {
 
   /**
    * The settlement transaction; called once per exchange. Never throws: a failure leaves the hold to
-   * the chat_settle job. `linger`: nobody waits for it (a whole answer already sent), so it may share
+   * the chat_settle job, which releases it whole (the request is then free), so a fault of the store
+   * (a dropped connection, a failover, a serialization conflict) is retried first, after
+   * SETTLE_RETRY_DELAYS_MS. A retry after a commit whose answer was lost finds the hold taken and
+   * moves no money: the settlement deletes the hold row by compare-and-set. `linger`: nobody waits for it (a whole answer already sent), so it may share
    * the commit of other ledger operations (the chat ledger's group commit, ledger-queue.ts).
    */
   async settle(exchange: ChatExchange, s: Settlement, linger = false): Promise<void> {
@@ -242,7 +251,7 @@ export class ChatService {
     };
     endUpstreamSpan(exchange.upstreamSpan, { status: s.status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicro: cost, errorMessage: s.error?.message });
     try {
-      const settled = await this.#ledger.settle(exchange.record, outcome, model.id, linger);
+      const settled = await this.#settleRetrying(exchange, outcome, linger);
       if (typeof settled === 'object') {
         this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: settled.uncollectedMicro }, 'chat usage exceeded the hold and the balance');
       }
@@ -255,6 +264,19 @@ export class ChatService {
       this.#deps.logger.error({ err: error, chatRequestId: exchange.id }, 'chat settlement failed; the chat_settle job will release the hold');
     } finally {
       this.#untrack(exchange.id);
+    }
+  }
+
+  async #settleRetrying(exchange: ChatExchange, outcome: ChatRequestOutcome, linger: boolean): Promise<SettleResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#ledger.settle(exchange.record, outcome, exchange.model.id, linger);
+      } catch (error) {
+        const delay = SETTLE_RETRY_DELAYS_MS[attempt];
+        if (delay === undefined || !isInfrastructureFault(error)) throw error;
+        this.#deps.logger.warn({ err: error, chatRequestId: exchange.id, attempt: attempt + 1 }, 'chat settlement met a store fault; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 
