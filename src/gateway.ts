@@ -12,6 +12,7 @@ import { MemoryConcurrencyLimiter } from './adapters/concurrency/memory-concurre
 import { RedisConcurrencyLimiter } from './adapters/concurrency/redis-concurrency-limiter.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
+import { BoundedRedis } from './adapters/resilience/bounded-redis.ts';
 import type { ConcurrencyLimiter } from './ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from './ports/rate-limiter.port.ts';
 import { migrate } from './adapters/db/migrate.ts';
@@ -126,15 +127,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   });
   await migrate(database);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
-  // Its own Redis connection, which fails fast and falls back to memory (never a hard dependency).
-  const rateLimiter: RateLimiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, { prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs }) : new MemoryRateLimiter();
+  // The limiters' one Redis connection, which fails fast and falls back to memory (never a hard
+  // dependency); the second of them to close ends it.
+  const limiterRedis = config.redisUrl ? new BoundedRedis(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs }) : undefined;
+  const rateLimiter: RateLimiter = limiterRedis ? new RedisRateLimiter(limiterRedis, { prefix: config.redisPrefix }) : new MemoryRateLimiter();
   // API keys' concurrent requests: leases in Redis shared by every process, this process's alone without it.
-  const concurrencyLimiter: ConcurrencyLimiter = config.redisUrl ? new RedisConcurrencyLimiter(config.redisUrl, { prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs, logger }) : new MemoryConcurrencyLimiter();
+  const concurrencyLimiter: ConcurrencyLimiter = limiterRedis ? new RedisConcurrencyLimiter(limiterRedis, { prefix: config.redisPrefix, logger }) : new MemoryConcurrencyLimiter();
   // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
-  await Promise.all([
-    rateLimiter instanceof RedisRateLimiter ? rateLimiter.connected(1_000) : undefined,
-    concurrencyLimiter instanceof RedisConcurrencyLimiter ? concurrencyLimiter.connected(1_000) : undefined,
-  ]);
+  await limiterRedis?.connected(1_000);
   const authenticator = new ApiKeyAuthenticator(database.db, bus);
   const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });

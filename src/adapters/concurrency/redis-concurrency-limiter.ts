@@ -75,14 +75,15 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   #fellBack = false;
   #renewTimer: NodeJS.Timeout | undefined;
 
-  constructor(url: string, options: RedisConcurrencyLimiterOptions = {}) {
+  /** `redis`: a URL to open a connection of its own, or a connection shared with another helper (the last to close ends it). */
+  constructor(redis: string | BoundedRedis, options: RedisConcurrencyLimiterOptions = {}) {
     this.#prefix = `${options.prefix ?? 'switchboard:'}cc:`;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#renewEveryMs = options.renewEveryMs ?? DEFAULT_RENEW_EVERY_MS;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#fallback = new MemoryConcurrencyLimiter({ leaseMs: this.#leaseMs, renewEveryMs: this.#renewEveryMs, now: this.#now });
-    this.#redis = new BoundedRedis(url, options);
+    this.#redis = (typeof redis === 'string' ? new BoundedRedis(redis, options) : redis).share();
   }
 
   /** True while slots are counted in memory because Redis failed recently or is not connected. */
@@ -130,7 +131,7 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
     }
     this.#held.clear();
     this.#unshared.clear();
-    this.#redis.disconnect();
+    this.#redis.release();
     await this.#fallback.close();
   }
 

@@ -28,10 +28,11 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #prefix: string;
   readonly #fallback: MemoryRateLimiter;
 
-  constructor(url: string, options: RedisRateLimiterOptions = {}) {
+  /** `redis`: a URL to open a connection of its own, or a connection shared with another helper (the last to close ends it). */
+  constructor(redis: string | BoundedRedis, options: RedisRateLimiterOptions = {}) {
     this.#prefix = `${options.prefix ?? 'switchboard:'}rl:`;
     this.#fallback = new MemoryRateLimiter(options.now ?? Date.now);
-    this.#redis = new BoundedRedis(url, options);
+    this.#redis = (typeof redis === 'string' ? new BoundedRedis(redis, options) : redis).share();
   }
 
   /** True while requests are counted in memory because Redis failed recently or is not connected. */
@@ -56,7 +57,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    this.#redis.disconnect();
+    this.#redis.release();
     await this.#fallback.close();
   }
 

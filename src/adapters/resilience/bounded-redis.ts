@@ -22,6 +22,8 @@ export class BoundedRedis {
   readonly #breakMs: number;
   readonly #now: () => number;
   #skipUntil = 0;
+  /** Helpers using this connection (share/release): the last release ends it. */
+  #users = 0;
 
   constructor(url: string, options: BoundedRedisOptions = {}) {
     this.#breakMs = options.breakMs ?? 5_000;
@@ -67,7 +69,15 @@ export class BoundedRedis {
     });
   }
 
-  disconnect(): void {
-    this.client.disconnect();
+  /** One more helper uses this connection (and its skip window: a failure seen by one skips Redis for all). */
+  share(): this {
+    this.#users += 1;
+    return this;
+  }
+
+  /** A helper is done with it; the last one ends the connection. */
+  release(): void {
+    this.#users -= 1;
+    if (this.#users <= 0) this.client.disconnect();
   }
 }
