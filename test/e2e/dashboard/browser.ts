@@ -55,9 +55,21 @@ export async function shootBothWidths(page: Page, name: string, shots: string[])
   await page.setViewportSize(PHONE);
   const widths = await page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
-    return { scroll: root.scrollWidth, client: root.clientWidth };
+    // What to fix when it scrolls: the innermost elements that reach past the page's right edge, and
+    // those whose own text does (an unbroken word is no element of its own).
+    const past = (element: Element) => element.getBoundingClientRect().right > root.clientWidth + 0.5;
+    const textPast = (element: Element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (() => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return range.getBoundingClientRect().right > root.clientWidth + 0.5;
+    })());
+    const culprits = [...document.body.querySelectorAll('*')]
+      .filter((element) => (past(element) && ![...element.children].some(past)) || textPast(element))
+      .slice(0, 3)
+      .map((element) => `<${element.tagName.toLowerCase()}${element.className ? ` class="${String(element.className)}"` : ''}> right ${element.getBoundingClientRect().right.toFixed(1)}: ${(element.textContent ?? '').trim().slice(0, 60)}`);
+    return { scroll: root.scrollWidth, client: root.clientWidth, culprits };
   });
-  assert.ok(widths.scroll <= widths.client, `${name} scrolls sideways at ${PHONE.width} px (${widths.scroll} > ${widths.client})`);
+  assert.ok(widths.scroll <= widths.client, `${name} scrolls sideways at ${PHONE.width} px (${widths.scroll} > ${widths.client}): ${widths.culprits.join('; ')}`);
   shots.push(await screenshot(page, `${name}-phone`));
   await page.setViewportSize(WIDE);
 }
