@@ -32,7 +32,7 @@ import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { ChatLedger, SettleResult } from '../../ports/ledger.port.ts';
-import { isInfrastructureFault } from '../../workers/job-failures.ts';
+import { isInfrastructureFault } from '../../adapters/resilience/infrastructure-fault.ts';
 import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
 import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
