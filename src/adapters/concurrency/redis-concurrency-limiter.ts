@@ -71,6 +71,11 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   readonly #held = new Map<string, Set<string>>();
   /** Redis key → ids of leases granted from memory while Redis was skipped, not yet written into it. */
   readonly #unshared = new Map<string, Set<string>>();
+  /**
+   * A write of them is on its way: one at a time, since a second one's answer would find the ids the
+   * first had moved to `#held` and take them for released.
+   */
+  #sharing = false;
   #next = 0;
   #fellBack = false;
   #renewTimer: NodeJS.Timeout | undefined;
@@ -171,10 +176,12 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
    * as the others. A lease released while this was on its way is taken out again.
    */
   #share(): void {
+    if (this.#sharing) return;
+    this.#sharing = true;
     const now = this.#now();
-    for (const [redisKey, ids] of this.#unshared) {
+    const writes = [...this.#unshared].map(([redisKey, ids]) => {
       const sent = [...ids];
-      this.#redis.client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...sent).then(
+      return this.#redis.client.eval(RENEW_SCRIPT, 1, redisKey, String(now + this.#leaseMs), String(this.#leaseMs), ...sent).then(
         () => {
           const still = this.#unshared.get(redisKey);
           for (const id of sent) {
@@ -185,7 +192,10 @@ export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
         },
         () => this.#redis.failed(),
       );
-    }
+    });
+    void Promise.all(writes).finally(() => {
+      this.#sharing = false;
+    });
   }
 
   #hold(redisKey: string, id: string): void {
