@@ -78,14 +78,16 @@ describe('chat settlement through a store fault [scaleout]', { skip }, () => {
     fakes.value?.openai.enqueue({ text: 'Six.', usage: { input: 20, output: 2 } });
     const answer = await openAiClient(gw, key).chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Last.' }] });
     assert.equal(answer.choices[0]?.message.content, 'Six.', 'money had not moved: the answer is not turned into an error');
+    const tries = async () => Number((await sql<{ last_value: string }>`SELECT last_value FROM hold_delete_faults`.execute(gw.gateway.services.database.db)).rows[0]?.last_value);
     const deadline = Date.now() + 10_000;
-    // Every try failed: the hold stays for the job, nothing was charged.
-    while (Date.now() < deadline) {
-      const faults = await sql<{ last_value: string }>`SELECT last_value FROM hold_delete_faults`.execute(gw.gateway.services.database.db);
-      if (Number(faults.rows[0]?.last_value) >= SETTLE_RETRY_DELAYS_MS.length + 1) break;
+    while ((await tries()) < SETTLE_RETRY_DELAYS_MS.length + 1) {
+      assert.ok(Date.now() < deadline, 'every try was made');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    assert.ok((await heldMicro(gw, userId)) > 0, 'the hold waits for the chat_settle job');
+    // Longer than the longest wait between tries: a further try would have passed (the trigger lets the next one through).
+    await new Promise((resolve) => setTimeout(resolve, 2 * Math.max(...SETTLE_RETRY_DELAYS_MS)));
+    assert.equal(await tries(), SETTLE_RETRY_DELAYS_MS.length + 1, 'one try and its retries, then no more');
+    assert.ok((await heldMicro(gw, userId)) > 0, 'the hold waits for the chat_settle job, nothing charged');
     await failSettlements(0);
   });
 });
