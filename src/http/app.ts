@@ -41,7 +41,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
   // The rules both paths share: the chat lane and Fastify's hooks, parser and error handler below.
-  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, tracer: services.tracer });
+  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, storeFull: services.storeFull, tracer: services.tracer });
   const requestSpans = new WeakMap<FastifyRequest, Span>();
   const chatHeartbeat = new SseHeartbeat();
   const openStreams = new OpenStreams({
@@ -107,7 +107,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   );
   app.decorateRequest('auth', null);
   // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
-  installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
+  installErrorHandler(app, errorRenderers, services.storeFull, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
     drain?.start();
