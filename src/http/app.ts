@@ -12,6 +12,7 @@ import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
 import { readBodyParts } from './body-stream.ts';
+import { AddressConnectionCap } from './address-connection-cap.ts';
 import { ConnectionDrain } from './connection-drain.ts';
 import { RequestPipeline } from './request-pipeline.ts';
 import type { Span } from '../ports/tracer.port.ts';
@@ -94,6 +95,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
       server.requestTimeout = services.config.requestTimeoutMs;
       server.headersTimeout = Math.min(20_000, services.config.requestTimeoutMs);
       server.maxConnections = services.config.maxConnections;
+      // One address cannot take every slot of maxConnections (address-connection-cap.ts).
+      new AddressConnectionCap(services.config.maxConnectionsPerAddress, services.config.trustProxy, services.logger).attach(server);
       server.setTimeout(timeouts.connectionTimeout ?? 0);
       return server;
     },

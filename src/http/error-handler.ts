@@ -3,6 +3,7 @@ import { isStoreFull } from '../adapters/db/db-errors.ts';
 import { AppError, isAppError, unavailableDependency } from '../domain/errors.ts';
 import { payloadTooLarge } from './body-limits.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
+import { closeOnceAnswered } from './lingering-close.ts';
 import type { ErrorFormat } from './request-context.ts';
 
 /**
@@ -83,6 +84,8 @@ export function frameworkErrorHandler(renderers: () => ErrorRenderers) {
 }
 
 export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error: AppError): FastifyReply {
+  // Refused before its body was read (an early 401 or 413): the connection goes once the answer is out.
+  if (!reply.request.raw.complete) closeOnceAnswered(reply.request.raw, reply.raw);
   const answer = errorAnswer(renderers, reply.request.routeOptions.config?.errorFormat ?? 'envelope', error, String(reply.request.id));
   // A string with a JSON content type is sent as it is (already serialised).
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
