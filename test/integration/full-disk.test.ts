@@ -71,7 +71,7 @@ describe('a full DATA_DIR', { skip: mountSkip }, () => {
   });
 
   test('writes answer 507 with Retry-After and say the store is full, /readyz turns 503, the log says so once; with room again all is well', async () => {
-    const { userId } = await gw.createUser(500);
+    const { userId, key } = await gw.createUser(500);
     assert.equal((await gw.api(undefined, 'GET', '/readyz')).status, 200);
     fillDisk(filler);
 
@@ -95,6 +95,13 @@ describe('a full DATA_DIR', { skip: mountSkip }, () => {
     assert.equal(body.error.code, 'storage_full');
     assert.match(body.error.message, /store is full/);
     assert.ok(Number(refused.headers.get('retry-after')) > 0, 'a Retry-After');
+
+    // The chat path (its ledger writes on a thread of their own) says the same, in its protocol's shape.
+    const chats: Array<{ status: number; body: unknown }> = [];
+    for (let i = 0; i < 5; i++) chats.push(await gw.api(key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', max_tokens: 5, messages: [{ role: 'user', content: `hi ${i}` }] }));
+    assert.deepEqual(chats.map((c) => c.status).filter((s) => s !== 200 && s !== 507), [], 'no chat answered 500');
+    const chatRefusal = chats.find((c) => c.status === 507)?.body as { error: { code: string } } | undefined;
+    assert.equal(chatRefusal?.error.code, 'storage_full', 'a chat that cannot hold its cost is refused as storage_full');
 
     const ready = await gw.api(undefined, 'GET', '/readyz');
     assert.equal(ready.status, 503);
