@@ -4,6 +4,9 @@ import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { newBlobKey } from '../../src/adapters/blob/blob-keys.ts';
+import { unavailableDependency } from '../../src/domain/errors.ts';
+import { toAppError } from '../../src/http/error-handler.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 
 // Issue 29, item 11: with DATA_DIR full the gateway answered 500 internal_error while /readyz said
@@ -102,6 +105,14 @@ describe('a full DATA_DIR', { skip: mountSkip }, () => {
     assert.deepEqual(chats.map((c) => c.status).filter((s) => s !== 200 && s !== 507), [], 'no chat answered 500');
     const chatRefusal = chats.find((c) => c.status === 507)?.body as { error: { code: string } } | undefined;
     assert.equal(chatRefusal?.error.code, 'storage_full', 'a chat that cannot hold its cost is refused as storage_full');
+
+    // A local file write is an outage of the store: workers wait for it (a finished result is kept, not refunded).
+    const blobWrite = await gw.gateway.services.blobs.put(newBlobKey('task_full', 0, 'png'), Buffer.alloc(256 * 1024), 'image/png').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.equal(unavailableDependency(blobWrite)?.dependency, 'storage', String(blobWrite));
+    assert.equal(toAppError(blobWrite).status, 507);
 
     const ready = await gw.api(undefined, 'GET', '/readyz');
     assert.equal(ready.status, 503);

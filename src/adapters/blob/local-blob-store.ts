@@ -5,6 +5,8 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blob-store.port.ts';
+import { DependencyUnavailableError } from '../../domain/errors.ts';
+import { isStoreFull } from '../db/db-errors.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-files.ts';
 import { assertValidBlobKey, contentTypeFromKey } from './blob-keys.ts';
 import { countBytes } from './count-bytes.ts';
@@ -37,6 +39,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    await this.#write(key, data, contentType).catch(asUnavailableWhenFull);
+  }
+
+  async #write(key: string, data: Buffer, contentType: string): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     const meta: BlobMeta = { contentType };
@@ -45,6 +51,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
+    await this.#writeStream(key, body, contentType, bytes).catch(asUnavailableWhenFull);
+  }
+
+  async #writeStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     await writeAtomically(`${path}${META_SUFFIX}`, Buffer.from(JSON.stringify({ contentType } satisfies BlobMeta)));
@@ -176,6 +186,16 @@ async function writeAtomically(path: string, data: Buffer): Promise<void> {
     await unlinkIfPresent(temp);
     throw error;
   }
+}
+
+/**
+ * A full disk is an outage of the store, not a fault of the blob: workers wait for it as for an S3
+ * outage (a finished result is kept in hand, never failed and refunded), and the HTTP layer answers
+ * 507 (it finds the ENOSPC beneath, db-errors.ts isStoreFull).
+ */
+function asUnavailableWhenFull(error: unknown): never {
+  if (isStoreFull(error)) throw new DependencyUnavailableError('storage', { cause: error, retryAfter: 30 });
+  throw error;
 }
 
 async function unlinkIfPresent(path: string): Promise<void> {
