@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -59,4 +59,19 @@ test('the store, its WAL, the local files, a backup and a restore are for the ga
   const newest = Math.max(...(await listMigrations('sqlite')).map((m) => m.version));
   await restoreEmbedded(backupDir, restoredDir, newest);
   assert.deepEqual(wideEntries(join(work, 'restored')), [], 'the restore');
+});
+
+test('an older install\'s DATA_DIR (0755, its database 0644) is narrowed at start', async () => {
+  const oldDir = join(work, 'old', 'data');
+  mkdirSync(oldDir, { recursive: true, mode: 0o755 });
+  chmodSync(oldDir, 0o755);
+  writeFileSync(join(oldDir, 'switchboard.db'), '', { mode: 0o644 });
+  chmodSync(join(oldDir, 'switchboard.db'), 0o644);
+  const old = await startTestGateway('embedded', { env: { DATA_DIR: oldDir } });
+  try {
+    await old.createUser(100);
+    assert.deepEqual(wideEntries(oldDir), []);
+  } finally {
+    await old.close();
+  }
 });
