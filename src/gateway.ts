@@ -15,7 +15,11 @@ import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
 import { BoundedRedis } from './adapters/resilience/bounded-redis.ts';
 import type { ConcurrencyLimiter } from './ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from './ports/rate-limiter.port.ts';
+import { isStoreFull } from './adapters/db/db-errors.ts';
 import { migrate } from './adapters/db/migrate.ts';
+import { assertRoomToStart, dataDirFullError, freeBytes } from './adapters/fs/data-dir-space.ts';
+import { makePrivateDir } from './adapters/fs/private-files.ts';
+import { StoreFullWatch } from './adapters/resilience/store-full-watch.ts';
 import { type DatabaseHandle, openDatabase } from './adapters/db/open-database.ts';
 import { warmUpPatternEngine } from './domain/agent/user-pattern.ts';
 import { GuardedMediaMeasurer } from './services/generation/media-measurer.service.ts';
@@ -120,12 +124,7 @@ export function createLogger(config: Config): Logger {
 /** Opens the store, applies migrations and builds every service: the composition root proper. */
 export async function buildServices(config: Config, logger: Logger, tracer: Tracer = tracerFor(config)): Promise<AppServices> {
   const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
-  const database: DatabaseHandle = openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the pool opens a new one when the server answers'),
-  });
-  await migrate(database);
+  const database = await openAndMigrate(config, logger);
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix, logger }) : new MemoryEventBus();
   // The limiters' one Redis connection, which fails fast and falls back to memory (never a hard
   // dependency); the second of them to close ends it.
@@ -146,8 +145,12 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     deadlineMs: (kind) => CPU_TASK_DEADLINES_MS[kind as keyof CpuTaskCatalog],
     logger,
   });
+  // DATA_DIR is measured when the database or the files live there.
+  const storeFull = new StoreFullWatch({ logger, dataDir: config.databaseUrl && config.s3 ? undefined : config.dataDir, remoteDatabase: config.databaseUrl !== undefined });
   const readinessChecks: AppServices['readinessChecks'] = [
     { name: 'database', required: true, check: async () => void (await database.db.selectFrom('schema_migrations').select('version').limit(1).execute()) },
+    // A full disk takes the process out of the balancer: nearly every request writes.
+    { name: 'disk', required: true, check: () => storeFull.check() },
     { name: 'storage', required: false, check: () => blobs.check() },
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
@@ -181,6 +184,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     outbound,
     cpu,
     readinessChecks,
+    storeFull,
     billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
   // One calendar for retention, attachments and storage: tests move it forward.
@@ -327,6 +331,33 @@ function timingOverrides(options: Record<string, unknown> | undefined): Partial<
 const CHAT_CLOSE_GRACE_MS = 10_000;
 
 /** Starts what the role asks for: HTTP (api), the workers (worker), or both (all). */
+/**
+ * The store, opened and migrated. The embedded one first needs room under DATA_DIR: a start on a
+ * full disk stops with a sentence that names the directory and its free space (issue 29), not with
+ * SQLite's "SQL logic error" half-way through a migration.
+ */
+async function openAndMigrate(config: Config, logger: Logger): Promise<DatabaseHandle> {
+  const embedded = config.databaseUrl === undefined;
+  if (embedded) {
+    await makePrivateDir(config.dataDir);
+    await assertRoomToStart(config.dataDir);
+  }
+  let database: DatabaseHandle | undefined;
+  try {
+    database = openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the pool opens a new one when the server answers'),
+    });
+    await migrate(database);
+    return database;
+  } catch (error) {
+    await database?.close().catch(() => {});
+    if (embedded && isStoreFull(error)) throw dataDirFullError(config.dataDir, await freeBytes(config.dataDir));
+    throw error;
+  }
+}
+
 export async function startGateway(config: Config, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config);
   const services = await buildServices(config, logger, options.tracer);

@@ -45,7 +45,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     throw error;
   }
-  if (command === 'serve') return runServe(config);
+  if (command === 'serve') {
+    try {
+      return await runServe(config);
+    } catch (error) {
+      // A start the configuration cannot make (a full DATA_DIR) is a sentence, not a stack trace.
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(error.message);
+      return 2;
+    }
+  }
   if (command === 'backup' || command === 'restore') {
     const args = parseArgs(rest);
     try {

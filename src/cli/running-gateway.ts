@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../adapters/fs/private-files.ts';
 
 /**
  * `serve` keeps its process id in the data directory while it runs, so that commands that must not
@@ -10,7 +11,7 @@ const PID_FILE = 'switchboard.pid';
 
 export async function recordRunningGateway(dataDir: string): Promise<() => Promise<void>> {
   const file = join(dataDir, PID_FILE);
-  await writeFile(file, `${process.pid}\n`);
+  await writeFile(file, `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
   return () => rm(file, { force: true });
 }
 

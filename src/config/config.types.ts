@@ -148,6 +148,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections the server accepts at once. */
   maxConnections: number;
+  /** Open connections one client address (IPv4, or an IPv6 /64) may hold at once; the trusted proxies are not capped. */
+  maxConnectionsPerAddress: number;
   logLevel: string;
   /** Create the demo user with USD 10 on the first start and print its key. */
   demoUser: boolean;

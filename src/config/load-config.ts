@@ -79,6 +79,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     requestTimeoutMs: envInt(env, 'SWITCHBOARD_REQUEST_TIMEOUT_MS', 60_000, { min: 1_000, max: 3_600_000 }),
     maxConnections: envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS', 10_000, { min: 10, max: 1_000_000 }),
+    // Far above what a browser (6 per host) or an SDK's pool opens; far below the global cap.
+    maxConnectionsPerAddress: envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS', 256, { min: 1, max: 1_000_000 }),
     logLevel: parseLogLevel(env.LOG_LEVEL ?? 'info'),
     demoUser: envBool(env, 'SWITCHBOARD_DEMO_USER', true),
     fileRetentionMs: (files?.number('retentionHours', { min: 1 / 60 }) ?? 72) * HOUR_MS,

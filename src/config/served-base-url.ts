@@ -9,8 +9,9 @@ import { join } from 'node:path';
 const FILE = 'public-base-url';
 
 export async function recordServedBaseUrl(dataDir: string, url: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(join(dataDir, FILE), `${url}\n`);
+  // For the gateway's user only, as everything in DATA_DIR (src/adapters/fs/private-files.ts; config imports no adapter).
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await writeFile(join(dataDir, FILE), `${url}\n`, { mode: 0o600 });
 }
 
 /** The recorded address, or undefined when no gateway recorded one here. */

@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'upstream_error'
   | 'upstream_timeout'
   | 'service_unavailable'
+  | 'storage_full'
   | 'internal_error';
 
 export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, string]>> = {
@@ -87,6 +88,8 @@ export const STATUS_AND_TYPE: Readonly<Record<ErrorCode, readonly [number, strin
   upstream_error: [502, 'UpstreamError'],
   upstream_timeout: [504, 'UpstreamError'],
   service_unavailable: [503, 'ServiceUnavailable'],
+  // The disk under the store is full (WebDAV's 507 Insufficient Storage): retried later, never corrected.
+  storage_full: [507, 'InsufficientStorage'],
   internal_error: [500, 'InternalError'],
 };
 

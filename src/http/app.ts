@@ -12,6 +12,7 @@ import { ErrorRenderers } from './error-rendering.ts';
 import { OpenApiCollector } from './openapi/openapi-collector.ts';
 import { BODY_LIMIT } from './body-limits.ts';
 import { readBodyParts } from './body-stream.ts';
+import { AddressConnectionCap } from './address-connection-cap.ts';
 import { ConnectionDrain } from './connection-drain.ts';
 import { RequestPipeline } from './request-pipeline.ts';
 import type { Span } from '../ports/tracer.port.ts';
@@ -41,7 +42,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   errorRenderers.register('openai', (error) => renderOpenAiError(error));
   errorRenderers.register('anthropic', (error, id) => renderAnthropicError(error, id));
   // The rules both paths share: the chat lane and Fastify's hooks, parser and error handler below.
-  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, tracer: services.tracer });
+  const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, storeFull: services.storeFull, tracer: services.tracer });
   const requestSpans = new WeakMap<FastifyRequest, Span>();
   const chatHeartbeat = new SseHeartbeat();
   const openStreams = new OpenStreams({
@@ -94,6 +95,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
       server.requestTimeout = services.config.requestTimeoutMs;
       server.headersTimeout = Math.min(20_000, services.config.requestTimeoutMs);
       server.maxConnections = services.config.maxConnections;
+      // One address cannot take every slot of maxConnections (address-connection-cap.ts).
+      new AddressConnectionCap(services.config.maxConnectionsPerAddress, services.config.trustProxy, services.logger).attach(server);
       server.setTimeout(timeouts.connectionTimeout ?? 0);
       return server;
     },
@@ -107,7 +110,7 @@ export function buildHttpApp(services: AppServices): HttpApp {
   );
   app.decorateRequest('auth', null);
   // A browser's unknown path gets the dashboard's own not-found page; the API keeps its JSON 404.
-  installErrorHandler(app, errorRenderers, dashboardNotFoundPage(webUploadOrigins(services.config)));
+  installErrorHandler(app, errorRenderers, services.storeFull, dashboardNotFoundPage(webUploadOrigins(services.config)));
   app.addHook('preClose', (done) => {
     closing = true;
     drain?.start();

@@ -18,6 +18,7 @@ import type { Metrics } from '../adapters/metrics/metrics.ts';
 import { payloadTooLarge } from './body-limits.ts';
 import { BodySegments } from './body-segments.ts';
 import { JSON_CONTENT_TYPE } from './error-handler.ts';
+import { closeOnceAnswered } from './lingering-close.ts';
 import type { Span } from '../ports/tracer.port.ts';
 import type { RequestPipeline } from './request-pipeline.ts';
 import { STREAMED, type TextCaller, type TextRoute } from './text-route.ts';
@@ -123,12 +124,9 @@ class LaneRequest {
   };
 
   #tooLarge(): void {
+    // The connection cannot be reused mid-body: it closes once the answer is out, lingering (lingering-close.ts).
+    closeOnceAnswered(this.#req, this.#res);
     this.#fail(payloadTooLarge());
-    // The connection cannot be reused mid-body, so it closes once the answer is out, but lingering:
-    // closing with input unread makes the kernel reset the connection, and a reset can overtake the
-    // answer on the client's side (it then sees ECONNRESET instead of the 413).
-    const req = this.#req;
-    this.#res.once('finish', () => closeAfterDraining(req));
   }
 
   #fail(raw: unknown): void {
@@ -157,26 +155,4 @@ class LaneRequest {
     const status = this.#res.headersSent ? this.#res.statusCode : 499;
     this.#pipeline.completed(this.#id, 'POST', this.#route.path, this.#route.path, status, performance.now() - this.#started, this.span);
   };
-}
-
-/** Bounds of a lingering close (nginx's lingering_time and a byte budget): what a refused client may still send. */
-const LINGER_MS = 2_000;
-const LINGER_BYTES = 64 * 1024 * 1024;
-
-/** Reads and drops the rest of a refused body, then closes: at its end, past LINGER_MS or past LINGER_BYTES. */
-function closeAfterDraining(req: IncomingMessage): void {
-  let seen = 0;
-  const close = (): void => {
-    clearTimeout(timer);
-    req.destroy();
-  };
-  const timer = setTimeout(close, LINGER_MS);
-  timer.unref();
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > LINGER_BYTES) close();
-  });
-  req.once('end', close);
-  req.once('error', close);
-  req.resume();
 }

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreFull } from '../adapters/db/db-errors.ts';
 import { AppError, isAppError, unavailableDependency } from '../domain/errors.ts';
 import { payloadTooLarge } from './body-limits.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
+import { closeOnceAnswered } from './lingering-close.ts';
 import type { ErrorFormat } from './request-context.ts';
 
 /**
@@ -14,10 +16,15 @@ import type { ErrorFormat } from './request-context.ts';
 /** Answers an unknown path itself (the dashboard's page for a browser), or returns undefined to leave it to the JSON 404. */
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
 
-export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers, notFoundPage?: NotFoundPage): void {
+/** Told of every answer that says the store is full (store-full-watch.ts: readiness, and one log line instead of one per request). */
+export interface StoreFullObserver {
+  noticed(): void;
+}
+
+export function installErrorHandler(app: FastifyInstance, renderers: ErrorRenderers, storeFull: StoreFullObserver, notFoundPage?: NotFoundPage): void {
   app.setErrorHandler((raw: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const error = toAppError(raw);
-    logFailure(request.log, raw, error);
+    logFailure(request.log, raw, error, storeFull);
     sendError(reply, renderers, error);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -28,8 +35,10 @@ export function installErrorHandler(app: FastifyInstance, renderers: ErrorRender
 }
 
 /** How a failed request is logged, on the request's logger (which carries its id), whichever path answered it. */
-export function logFailure(log: FailureLog, raw: unknown, error: AppError): void {
-  if (error.code === 'service_unavailable') log.warn({ code: error.code, cause: error.message }, 'request answered 503');
+export function logFailure(log: FailureLog, raw: unknown, error: AppError, storeFull: StoreFullObserver): void {
+  // The watch says it once; each refused request has its access line.
+  if (error.code === 'storage_full') storeFull.noticed();
+  else if (error.code === 'service_unavailable') log.warn({ code: error.code, cause: error.message }, 'request answered 503');
   else if (error.status >= 500) log.error({ err: raw }, 'request failed');
   else log.info({ code: error.code, status: error.status }, error.message);
 }
@@ -75,6 +84,8 @@ export function frameworkErrorHandler(renderers: () => ErrorRenderers) {
 }
 
 export function sendError(reply: FastifyReply, renderers: ErrorRenderers, error: AppError): FastifyReply {
+  // Refused before its body was read (an early 401 or 413): the connection goes once the answer is out.
+  if (!reply.request.raw.complete) closeOnceAnswered(reply.request.raw, reply.raw);
   const answer = errorAnswer(renderers, reply.request.routeOptions.config?.errorFormat ?? 'envelope', error, String(reply.request.id));
   // A string with a JSON content type is sent as it is (already serialised).
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -100,8 +111,14 @@ function bounded(error: AppError): AppError {
   });
 }
 
+/** Seconds a client waits before trying again on a full store: someone has to free space first. */
+const STORE_FULL_RETRY_AFTER_S = 30;
+
 function translate(raw: unknown): AppError {
   if (isAppError(raw)) return raw;
+  if (isStoreFull(raw)) {
+    return new AppError('storage_full', 'the gateway\'s store is full (no space left on its disk); nothing was written: try again later', { retryAfter: STORE_FULL_RETRY_AFTER_S, cause: raw });
+  }
   const unavailable = unavailableDependency(raw);
   if (unavailable) return new AppError('service_unavailable', `${unavailable.message}; try again shortly`, { retryAfter: unavailable.retryAfter, cause: raw });
   if (!(raw instanceof Error)) return new AppError('internal_error', 'internal server error', { cause: raw });

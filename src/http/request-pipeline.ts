@@ -14,7 +14,7 @@ import { NOOP_SPAN, NOOP_TRACER, type Span, type Tracer } from '../ports/tracer.
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import { AccessLog } from './access-log.ts';
 import { cachedApiKeyAuth } from './auth.ts';
-import { type ErrorAnswer, errorAnswer, logFailure, toAppError } from './error-handler.ts';
+import { type ErrorAnswer, errorAnswer, logFailure, type StoreFullObserver, toAppError } from './error-handler.ts';
 import type { ErrorRenderers } from './error-rendering.ts';
 import { parseJsonParts } from './json-body.ts';
 import type { AuthContext, ErrorFormat } from './request-context.ts';
@@ -26,6 +26,7 @@ export interface RequestPipelineDeps {
   errorRenderers: ErrorRenderers;
   logger: Logger;
   metrics: Metrics;
+  storeFull: StoreFullObserver;
   /** A span per request (off: the no-op tracer). */
   tracer?: Tracer;
 }
@@ -61,7 +62,7 @@ export class RequestPipeline {
    */
   failed(raw: unknown, format: ErrorFormat, requestId: string): ErrorAnswer {
     const error = toAppError(raw);
-    logFailure(this.#deps.logger.child({ requestId }), raw, error);
+    logFailure(this.#deps.logger.child({ requestId }), raw, error, this.#deps.storeFull);
     return errorAnswer(this.errorRenderers, format, error, requestId);
   }
 

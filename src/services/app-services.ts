@@ -30,6 +30,7 @@ import type { ProviderHealth } from './upstreams/provider-health.ts';
 import type { TaskRunner } from './generation/task-runner.ts';
 import type { TaskStatusCache } from './generation/task-status-cache.ts';
 import type { WebhookSecretService } from './webhooks/webhook-secret.service.ts';
+import type { StoreFullWatch } from '../adapters/resilience/store-full-watch.ts';
 
 /**
  * Everything the composition root (main.ts) builds once and hands down. The HTTP layer and the
@@ -92,4 +93,6 @@ export interface AppServices {
    * wait for it), so a load balancer must not take the tier out for them.
    */
   readinessChecks: Array<{ name: string; required: boolean; check: () => Promise<void> }>;
+  /** Whether the store's disk is full: told by the error handler, asked by readiness (store-full-watch.ts). */
+  storeFull: StoreFullWatch;
 }

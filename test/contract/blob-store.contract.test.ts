@@ -80,7 +80,7 @@ for (const implementation of implementations) {
       subject = await implementation.start();
       app = Fastify();
       app.decorateRequest('auth', null);
-      installErrorHandler(app, new ErrorRenderers());
+      installErrorHandler(app, new ErrorRenderers(), { noticed() {} });
       registerFilesRoute(app, subject.store);
       await app.ready();
     });

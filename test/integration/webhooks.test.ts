@@ -352,7 +352,7 @@ describeEachDatabase('webhooks', (t) => {
     const { key } = await keys.create(user.id, 'hooks');
     const app: FastifyInstance = Fastify();
     app.decorateRequest('auth', null);
-    installErrorHandler(app, new ErrorRenderers());
+    installErrorHandler(app, new ErrorRenderers(), { noticed() {} });
     registerWebhookSecretRoutes(app, { db: t.handle.db, authenticator, webhookSecrets: new WebhookSecretService(t.handle.db) });
     await app.ready();
     const auth = { authorization: `Bearer ${key}` };

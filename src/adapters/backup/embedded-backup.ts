@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../fs/private-files.ts';
 
 /** What a backup directory holds, written last: a directory without it is not a finished backup. */
 export interface BackupManifest {
@@ -24,10 +25,11 @@ const MANIFEST = 'manifest.json';
  * so one consistent moment, while the gateway goes on writing beside it in WAL mode), then the local
  * files. The database is copied first: a file written after that moment is an extra copy nobody
  * points to, and only a file the retention sweep deletes during the copy can be missing (its task
- * expires on the restored gateway as it would have).
+ * expires on the restored gateway as it would have). Like the store itself, every copy is for the
+ * gateway's user only (directories 0700, files 0600, private-files.ts): it holds the webhook secrets.
  */
 export async function backupEmbedded(dataDir: string, target: string, copyFiles: boolean): Promise<BackupManifest> {
-  await mkdir(target, { recursive: true });
+  await makePrivateDir(target);
   if ((await readdir(target)).length > 0) throw new BackupError(`${target} is not empty: give a new directory`);
   const source = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true, timeout: 10_000 });
   const copy = join(target, DATABASE_FILE);
@@ -36,6 +38,7 @@ export async function backupEmbedded(dataDir: string, target: string, copyFiles:
   } finally {
     source.close();
   }
+  await makePrivateFile(copy);
   const schemaVersion = checkDatabase(copy);
   const files = copyFiles ? await copyTree(join(dataDir, 'files'), join(target, 'files')) : null;
   const manifest: BackupManifest = {
@@ -46,7 +49,8 @@ export async function backupEmbedded(dataDir: string, target: string, copyFiles:
     database: { file: DATABASE_FILE, bytes: (await stat(copy)).size, sha256: await sha256Of(copy) },
     files,
   };
-  await writeFile(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeFile(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  await makePrivateFile(join(target, MANIFEST));
   return manifest;
 }
 
@@ -63,15 +67,16 @@ export async function restoreEmbedded(source: string, dataDir: string, newestKno
   if (manifest.schemaVersion > newestKnownMigration) {
     throw new BackupError(`the backup comes from a newer version (schema ${manifest.schemaVersion}; this one knows up to ${newestKnownMigration}): restore it with that version`);
   }
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const present = (await readdir(dataDir)).filter((name) => name.startsWith(DATABASE_FILE) || name === 'files');
   let movedAside: string | null = null;
   if (present.length > 0) {
     movedAside = join(dataDir, `before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    await mkdir(movedAside);
+    await makePrivateDir(movedAside);
     for (const name of present) await rename(join(dataDir, name), join(movedAside, name));
   }
   await cp(backupDb, join(dataDir, DATABASE_FILE));
+  await makePrivateFile(join(dataDir, DATABASE_FILE));
   if (manifest.files) await copyTree(join(source, 'files'), join(dataDir, 'files'));
   return { manifest, movedAside };
 }
@@ -116,13 +121,16 @@ async function copyTree(from: string, to: string): Promise<{ count: number; byte
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  await mkdir(to, { recursive: true });
+  await makePrivateDir(to);
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const relative = join(entry.parentPath, entry.name).slice(from.length + 1);
     const destination = join(to, relative);
     try {
+      // cp would make missing directories with the umask, and give the copy its source's mode.
+      await makePrivateDir(dirname(destination));
       await cp(join(from, relative), destination, { force: false, errorOnExist: true });
+      await makePrivateFile(destination);
     } catch (error) {
       // Deleted by the retention sweep since it was listed: nothing points to it after this copy either.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;

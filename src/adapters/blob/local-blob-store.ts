@@ -5,6 +5,9 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from '../../ports/blob-store.port.ts';
+import { DependencyUnavailableError } from '../../domain/errors.ts';
+import { isStoreFull } from '../db/db-errors.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-files.ts';
 import { assertValidBlobKey, contentTypeFromKey } from './blob-keys.ts';
 import { countBytes } from './count-bytes.ts';
 
@@ -21,7 +24,9 @@ interface BlobMeta {
  * `/files/*` route. Every write goes to a temporary file that is flushed and renamed into place, so a
  * reader (or a crash) sees the old file or the new one, never a part. The content type is kept in a
  * small side file written before the blob, so a blob that exists always has its type (and a lost side
- * file falls back to the key's extension).
+ * file falls back to the key's extension). Files are 0600 and directories 0700 (the gateway serves
+ * them itself; no other local user needs to read them); a mode given at creation only loses bits to
+ * the umask, so no umask makes them wider.
  */
 export class LocalBlobStore implements BlobStore {
   private readonly root: string;
@@ -34,19 +39,27 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    await this.#write(key, data, contentType).catch(asUnavailableWhenFull);
+  }
+
+  async #write(key: string, data: Buffer, contentType: string): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     const meta: BlobMeta = { contentType };
     await writeAtomically(`${path}${META_SUFFIX}`, Buffer.from(JSON.stringify(meta)));
     await writeAtomically(path, data);
   }
 
   async putStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
+    await this.#writeStream(key, body, contentType, bytes).catch(asUnavailableWhenFull);
+  }
+
+  async #writeStream(key: string, body: Readable, contentType: string, bytes: number): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     await writeAtomically(`${path}${META_SUFFIX}`, Buffer.from(JSON.stringify({ contentType } satisfies BlobMeta)));
     const temp = `${path}${TEMP_SUFFIX}${randomBytes(6).toString('hex')}`;
-    const handle = await open(temp, 'wx', 0o644);
+    const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       await pipeline(body, countBytes(bytes), async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) {
@@ -132,7 +145,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async check(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     await access(this.root, constants.R_OK | constants.W_OK);
   }
 
@@ -157,7 +170,7 @@ export class LocalBlobStore implements BlobStore {
 
 async function writeAtomically(path: string, data: Buffer): Promise<void> {
   const temp = `${path}${TEMP_SUFFIX}${randomBytes(6).toString('hex')}`;
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -173,6 +186,16 @@ async function writeAtomically(path: string, data: Buffer): Promise<void> {
     await unlinkIfPresent(temp);
     throw error;
   }
+}
+
+/**
+ * A full disk is an outage of the store, not a fault of the blob: workers wait for it as for an S3
+ * outage (a finished result is kept in hand, never failed and refunded), and the HTTP layer answers
+ * 507 (it finds the ENOSPC beneath, db-errors.ts isStoreFull).
+ */
+function asUnavailableWhenFull(error: unknown): never {
+  if (isStoreFull(error)) throw new DependencyUnavailableError('storage', { cause: error, retryAfter: 30 });
+  throw error;
 }
 
 async function unlinkIfPresent(path: string): Promise<void> {

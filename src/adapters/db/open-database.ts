@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { makePrivateDirSync, makePrivateFileSync } from '../fs/private-files.ts';
 import { guardedPostgresPool } from './postgres-pool.ts';
 import type { Schema } from './schema.ts';
 import { SqliteFastReader, SqliteKysely } from './sqlite/fast-reader.ts';
@@ -55,8 +55,10 @@ function openSqlite(options: DatabaseOptions): DatabaseHandle {
   const file = options.sqliteFile ?? 'switchboard.db';
   let path = file;
   if (file !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    makePrivateDirSync(options.dataDir);
     path = join(options.dataDir, file);
+    // Before SQLite creates it 0644: its -wal and -shm files take the database file's mode.
+    makePrivateFileSync(path, [`${path}-wal`, `${path}-shm`]);
   }
   const database = openSqliteFile(path);
   const lock = new SqliteWriteLock();

@@ -1,18 +1,18 @@
 /**
  * Whether a failure is a fault of the infrastructure, which says nothing about the work that met it:
- * a dropped or refused connection, the database restarting or out of resources, a serialization
+ * a dropped or refused connection, the database restarting or out of resources (a full disk too), a serialization
  * conflict, a busy SQLite file, Redis or S3 unreachable. Such a job is retried without counting
  * towards giving it up (src/workers/job-failures.ts), and a chat settlement is tried again
  * (chat.service.ts). Read from error codes and classes along the `cause` chain, never from message text.
  */
 import { unavailableDependency } from '../../domain/errors.ts';
 
-/** Node and undici socket errors. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+/** Node and undici socket errors, and a full disk (ENOSPC, EDQUOT: the work is fine, the disk is not). */
+const NETWORK_CODES = new Set(['ENOSPC', 'EDQUOT', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 /** PostgreSQL SQLSTATEs: serialization failure, deadlock, cannot connect now, admin/crash shutdown, too many connections. */
 const POSTGRES_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300', '53200', '53100']);
-/** SQLite primary result codes: SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR. */
-const SQLITE_ERRCODES = new Set([5, 6, 10]);
+/** SQLite primary result codes: SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL. */
+const SQLITE_ERRCODES = new Set([5, 6, 10, 13]);
 /** Our own AppError for "a store is away, try again" (a 503 with Retry-After). */
 const APP_CODES = new Set(['service_unavailable']);
 /** ioredis errors and timeouts. */

@@ -157,3 +157,11 @@ test('systemd units: their environment and the example file are read; ExecStart 
     }
   }
 });
+
+test('systemd units: UMask=0077 and a 0700 state directory (the store holds the webhook signing secrets; issue 29, item 12)', () => {
+  for (const unit of ['switchboard-api@.service', 'switchboard-worker@.service', 'switchboard-migrate.service']) {
+    const text = read(`deploy/systemd/${unit}`);
+    assert.match(text, /^UMask=0077$/m, unit);
+    assert.match(text, /^StateDirectoryMode=0700$/m, unit);
+  }
+});

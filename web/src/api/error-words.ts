@@ -47,6 +47,7 @@ const WORDS: Record<ErrorCode | 'network_error', string> = {
   upstream_error: 'The model provider failed. Try again, or pick another model.',
   upstream_timeout: 'The model provider took too long. Try again.',
   service_unavailable: 'The gateway is busy or briefly unavailable. Try again in a moment.',
+  storage_full: 'The gateway has run out of disk space, so nothing was saved. Try again later.',
   internal_error: 'Something went wrong on our side. Try again.',
   network_error: 'The gateway could not be reached. Check your connection and try again.',
 };

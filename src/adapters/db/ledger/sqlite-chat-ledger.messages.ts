@@ -17,7 +17,8 @@ export interface LedgerReplies {
   replies: Array<[seq: number, reply: LedgerReply]>;
 }
 
-export type LedgerReply = { ok: true; value: HoldResult | SettleResult } | { ok: false; message: string };
+/** A failure keeps SQLite's result code across the thread boundary: a full disk or a busy file must still read as one (db-errors.ts). */
+export type LedgerReply = { ok: true; value: HoldResult | SettleResult } | { ok: false; message: string; errcode?: number };
 
 export interface LedgerWorkerData {
   path: string;

@@ -154,7 +154,7 @@ export class SqliteChatLedgerThread implements ChatLedger {
   #answer({ replies }: LedgerReplies): void {
     for (const [seq, reply] of replies) {
       if (reply.ok) this.#queue.answer(seq, reply.value);
-      else this.#queue.fail(seq, new Error(`chat ledger: ${reply.message}`));
+      else this.#queue.fail(seq, Object.assign(new Error(`chat ledger: ${reply.message}`), reply.errcode === undefined ? {} : { errcode: reply.errcode }));
     }
     if (this.#queue.waiting === 0) this.#worker?.unref();
   }

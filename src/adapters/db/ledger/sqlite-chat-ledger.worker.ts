@@ -37,7 +37,8 @@ function alone(operation: LedgerOperation): LedgerReply {
     return reply;
   } catch (error) {
     rollback();
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const errcode = (error as { errcode?: unknown } | null)?.errcode;
+    return { ok: false, message: error instanceof Error ? error.message : String(error), ...(typeof errcode === 'number' ? { errcode } : {}) };
   }
 }
 

@@ -77,7 +77,9 @@ class NodeSqliteDriver implements Driver {
   }
   async rollbackTransaction(_connection: DatabaseConnection): Promise<void> {
     try {
-      this.database.exec('rollback');
+      // SQLite may have rolled back already (SQLITE_FULL does): a ROLLBACK then fails with "no
+      // transaction is active", and that error would replace the one that tells what went wrong.
+      if (this.database.isTransaction) this.database.exec('rollback');
     } finally {
       this.lock.release();
     }
