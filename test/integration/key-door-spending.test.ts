@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
 import { ScriptedOrchestrator } from '../fakes/scripted-orchestrator.ts';
+import { clientFor } from '../support/agent.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 
 const orchestrator = await ScriptedOrchestrator.start('openai');
@@ -79,6 +80,53 @@ describeEachMode(
       assert.ok(Number(third.headers.get('retry-after')) >= 1);
       const fourth = await ctx.gw.api(limited.key, 'POST', '/api/v1/messages/count_tokens', countBody('claude-opus-4-7'));
       assert.equal(fourth.status, 429, JSON.stringify(fourth.body));
+    });
+
+    test('an agent run of an allow-listed key cannot dispatch a generation for another model: refused in words, nothing debited', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(1_000);
+      const limited = await createLimitedKey(ctx.gw, owner, { allowedModels: ['gpt-5.4-mini'] });
+      const c = clientFor(ctx.gw, limited.key, userId);
+      const conversationId = await c.conversation();
+      orchestrator.plan(conversationId, { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a fox', model: 'nano-banana-2' } }] }, { text: 'I may not make images with this key.' });
+      const accepted = await c.send(conversationId, 'make an image of a fox');
+      const run = await c.waitFor(accepted.runId, ['completed', 'failed']);
+
+      const tool = run.steps.find((s) => s.kind === 'tool');
+      assert.ok(tool, JSON.stringify(run.steps.map((s) => [s.kind, s.name, s.status])));
+      const output = tool.output as { status: string; error: string } | null;
+      assert.equal(output?.status, 'refused', JSON.stringify(tool));
+      assert.match(output?.error ?? '', /may not use the model "nano-banana-2"/);
+      assert.equal(run.costs.operations.filter((o) => o.kind === 'generation').length, 0, 'no operation was committed for it');
+      const tasks = await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('id').where('user_id', '=', userId).execute();
+      assert.deepEqual(tasks, [], 'no generation was created or debited');
+      const debits = await ctx.gw.gateway.services.database.db.selectFrom('ledger_entries').select('kind').where('user_id', '=', userId).where('kind', '=', 'generation_debit').execute();
+      assert.deepEqual(debits, []);
+      await assertBooks(ctx.gw);
+    });
+
+    test('an agent run\'s operations count towards the key\'s requests per minute, and a revoked key\'s run is refused', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(1_000);
+      const limited = await createLimitedKey(ctx.gw, owner, { requestsPerMinute: 1 });
+      const c = clientFor(ctx.gw, limited.key, userId);
+      const conversationId = await c.conversation();
+      orchestrator.plan(conversationId, { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a fox', model: 'nano-banana-2' } }] }, { text: 'Done.' });
+      const accepted = await c.send(conversationId, 'make an image of a fox');
+      const run = await c.waitFor(accepted.runId, ['completed', 'failed']);
+      // The run's first model call took the key's one request of the minute; what it dispatched next was refused.
+      const refusals = run.steps.flatMap((s) => [JSON.stringify(s.output)]).filter((o) => o.includes('per minute'));
+      assert.ok(refusals.length > 0, JSON.stringify(run.steps.map((s) => [s.kind, s.name, s.status, s.output])));
+      assert.deepEqual(await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('id').where('user_id', '=', userId).execute(), []);
+      const direct = await ctx.gw.api(limited.key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 });
+      assert.equal(direct.status, 429, 'the run\'s operation counted for the key');
+
+      const other = await createLimitedKey(ctx.gw, owner, {});
+      assert.equal((await ctx.gw.api(owner, 'DELETE', `/api/v1/keys/${other.id}`)).status, 200);
+      await assert.rejects(ctx.gw.gateway.services.keyDoor.admitRunOperation(other.id, 'gpt-5.4-mini', 'chat'), (error: { code?: string; message?: string }) => {
+        assert.equal(error.code, 'forbidden');
+        assert.match(error.message ?? '', /revoked/);
+        return true;
+      });
+      await assertBooks(ctx.gw);
     });
 
   },
