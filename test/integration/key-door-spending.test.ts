@@ -8,9 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { periodEnd } from '../../src/domain/storage/storage-plans.ts';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
 import { ScriptedOrchestrator } from '../fakes/scripted-orchestrator.ts';
-import { clientFor } from '../support/agent.ts';
+import { type AgentClient, clientFor } from '../support/agent.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 
 const orchestrator = await ScriptedOrchestrator.start('openai');
@@ -36,8 +37,21 @@ async function balanceMicro(gw: TestGateway, userId: string): Promise<number> {
   return Number(row.balance_micro);
 }
 
+async function keySpent(gw: TestGateway, keyId: string): Promise<number> {
+  const row = await gw.gateway.services.database.db.selectFrom('api_key_spend').select('spent_micro').where('key_id', '=', keyId).where('period', '=', 'total').executeTakeFirst();
+  return Number(row?.spent_micro ?? 0);
+}
+
 async function assertBooks(gw: TestGateway): Promise<void> {
   assert.deepEqual(await verifyLedger(gw.gateway.services.database.db), []);
+}
+
+/** Quotes `planId` and carries the quote out, through `c`'s key. */
+async function buyPlan(c: AgentClient, planId: string, autoRenew: boolean): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
+  const quote = await c.call('POST', '/api/v1/agent/storage/quote', { planId });
+  assert.equal(quote.status, 200, JSON.stringify(quote.body));
+  const q = quote.body.data as { quoteId: string; quotaVersion: number };
+  return c.call('POST', '/api/v1/agent/storage/subscribe', { quoteId: q.quoteId, quotaVersion: q.quotaVersion, autoRenew }, { 'idempotency-key': `buy-${q.quoteId}` });
 }
 
 const countBody = (model: string) => ({ model, messages: [{ role: 'user', content: 'how many tokens is this?' }] });
@@ -129,6 +143,62 @@ describeEachMode(
       await assertBooks(ctx.gw);
     });
 
+    test('a key with a $0 spend cap cannot buy a storage plan: 402 key_spend_cap_reached, balance and subscription unchanged', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(10_000);
+      const zero = await createLimitedKey(ctx.gw, owner, { spendCapMicroUsd: 0 });
+      const before = await balanceMicro(ctx.gw, userId);
+      const c = clientFor(ctx.gw, zero.key, userId);
+      const bought = await buyPlan(c, 'storage-studio', true);
+      assert.equal(bought.status, 402, JSON.stringify(bought.body));
+      assert.equal(bought.body.error?.code, 'key_spend_cap_reached');
+      assert.equal(await balanceMicro(ctx.gw, userId), before);
+      assert.equal((await c.call('GET', '/api/v1/agent/storage/subscription')).body.data.subscription, null);
+      assert.equal(await keySpent(ctx.gw, zero.id), 0);
+
+      // A cap of one Starter month buys it, and the upgrade past the cap is refused with nothing changed.
+      const starter = await createLimitedKey(ctx.gw, owner, { spendCapMicroUsd: 2_000_000 });
+      const s = clientFor(ctx.gw, starter.key, userId);
+      const first = await buyPlan(s, 'storage-starter', false);
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.equal(await keySpent(ctx.gw, starter.id), 2_000_000);
+      const upgrade = await buyPlan(s, 'storage-pro', false);
+      assert.equal(upgrade.status, 402, JSON.stringify(upgrade.body));
+      assert.equal(upgrade.body.error?.code, 'key_spend_cap_reached');
+      assert.equal(await balanceMicro(ctx.gw, userId), before - 2_000_000);
+      const kept = (await s.call('GET', '/api/v1/agent/storage/subscription')).body.data.subscription as { planId: string };
+      assert.equal(kept.planId, 'storage-starter');
+      await assertBooks(ctx.gw);
+    });
+
+    test('renewals are charged through the key that chose them: past its cap the period is unpaid (grace); a revoked key\'s renewal counts to no key', async () => {
+      const { clock } = ctx.gw.gateway.services.agent;
+      const db = ctx.gw.gateway.services.database.db;
+      const capped = await ctx.gw.createUser(10_000);
+      const cappedKey = await createLimitedKey(ctx.gw, capped.key, { spendCapMicroUsd: 2_000_000 });
+      assert.equal((await buyPlan(clientFor(ctx.gw, cappedKey.key, capped.userId), 'storage-starter', true)).status, 200);
+      const revoked = await ctx.gw.createUser(10_000);
+      const revokedKey = await createLimitedKey(ctx.gw, revoked.key, { spendCapMicroUsd: 2_000_000 });
+      assert.equal((await buyPlan(clientFor(ctx.gw, revokedKey.key, revoked.userId), 'storage-starter', true)).status, 200);
+      assert.equal((await ctx.gw.api(revoked.key, 'DELETE', `/api/v1/keys/${revokedKey.id}`)).status, 200);
+      const balances = [await balanceMicro(ctx.gw, capped.userId), await balanceMicro(ctx.gw, revoked.userId)];
+
+      const anchor = clock.now();
+      clock.advance(periodEnd(anchor, 0) - anchor + 60_000);
+      await ctx.gw.gateway.services.storage.billing.run();
+
+      const cappedSub = await db.selectFrom('storage_subscriptions').select(['status', 'period_index']).where('user_id', '=', capped.userId).executeTakeFirstOrThrow();
+      assert.deepEqual([cappedSub.status, Number(cappedSub.period_index)], ['grace', 0], 'the cap does not cover the renewal');
+      assert.equal(await balanceMicro(ctx.gw, capped.userId), balances[0]);
+      assert.equal(await keySpent(ctx.gw, cappedKey.id), 2_000_000);
+
+      const revokedSub = await db.selectFrom('storage_subscriptions').select(['status', 'period_index']).where('user_id', '=', revoked.userId).executeTakeFirstOrThrow();
+      assert.deepEqual([revokedSub.status, Number(revokedSub.period_index)], ['active', 1]);
+      assert.equal(await balanceMicro(ctx.gw, revoked.userId), (balances[1] ?? 0) - 2_000_000);
+      assert.equal(await keySpent(ctx.gw, revokedKey.id), 2_000_000, 'the revoked key spent nothing more');
+      const renewal = await db.selectFrom('storage_charges').select('api_key_id').where('user_id', '=', revoked.userId).where('charge_kind', '=', 'renewal').executeTakeFirstOrThrow();
+      assert.equal(renewal.api_key_id, null);
+      await assertBooks(ctx.gw);
+    });
   },
   {
     configFile: {
