@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { periodEnd } from '../../src/domain/storage/storage-plans.ts';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
 import { ScriptedOrchestrator } from '../fakes/scripted-orchestrator.ts';
-import { type AgentClient, clientFor } from '../support/agent.ts';
+import { type AgentClient, clientFor, type RunView } from '../support/agent.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 
 const orchestrator = await ScriptedOrchestrator.start('openai');
@@ -53,6 +53,17 @@ async function buyPlan(c: AgentClient, planId: string, autoRenew: boolean): Prom
   const q = quote.body.data as { quoteId: string; quotaVersion: number };
   return c.call('POST', '/api/v1/agent/storage/subscribe', { quoteId: q.quoteId, quotaVersion: q.quotaVersion, autoRenew }, { 'idempotency-key': `buy-${q.quoteId}` });
 }
+
+/** The operations of one fox run (model calls, one generate_image) made with the owner's own key: what such a run commits. */
+async function priceFoxRun(gw: TestGateway, ownerKey: string, userId: string): Promise<RunView['costs']['operations']> {
+  const probe = clientFor(gw, ownerKey, userId);
+  const conversationId = await probe.conversation();
+  orchestrator.plan(conversationId, foxTurn, { text: 'Here.' });
+  const run = await probe.waitFor((await probe.send(conversationId, 'a fox')).runId, ['completed']);
+  return run.costs.operations;
+}
+
+const foxTurn = { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a fox', model: 'nano-banana-2' } }] };
 
 const countBody = (model: string) => ({ model, messages: [{ role: 'user', content: 'how many tokens is this?' }] });
 
@@ -140,6 +151,68 @@ describeEachMode(
         assert.match(error.message ?? '', /revoked/);
         return true;
       });
+      await assertBooks(ctx.gw);
+    });
+
+    test('a generation of a run past the key\'s spend cap is refused in words: no debit, the run goes on', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(100_000);
+      const ops = await priceFoxRun(ctx.gw, owner, userId);
+      const generation = Number(ops.find((o) => o.kind === 'generation')?.estimateMicroUsd);
+      const chatHolds = ops.filter((o) => o.kind === 'chat').reduce((n, o) => n + Number(o.estimateMicroUsd), 0);
+      // The model calls fit the cap; the generation does not.
+      const cap = generation - 1;
+      assert.ok(chatHolds < cap, `${chatHolds} < ${cap}`);
+      const limited = await createLimitedKey(ctx.gw, owner, { spendCapMicroUsd: cap });
+      const c = clientFor(ctx.gw, limited.key, userId);
+      const conversationId = await c.conversation();
+      orchestrator.plan(conversationId, foxTurn, { text: 'The key\'s cap stopped the image.' });
+      const run = await c.waitFor((await c.send(conversationId, 'a fox')).runId, ['completed', 'failed']);
+      assert.equal(run.status, 'completed', JSON.stringify(run.error));
+      const output = run.steps.find((s) => s.kind === 'tool')?.output as { status: string; error: string } | undefined;
+      assert.equal(output?.status, 'refused', JSON.stringify(run.steps));
+      assert.match(output?.error ?? '', /spend cap/);
+      assert.deepEqual(await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('id').where('api_key_id', '=', limited.id).execute(), []);
+      assert.ok((await keySpent(ctx.gw, limited.id)) <= cap);
+      await assertBooks(ctx.gw);
+    });
+
+    test('a run of a key whose cap is spent ends failed with key_spend_cap_reached, not after trying every fallback model', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(1_000);
+      const zero = await createLimitedKey(ctx.gw, owner, { spendCapMicroUsd: 0 });
+      const c = clientFor(ctx.gw, zero.key, userId);
+      const conversationId = await c.conversation();
+      orchestrator.plan(conversationId, foxTurn, { text: 'Here.' });
+      const run = await c.waitFor((await c.send(conversationId, 'a fox')).runId, ['completed', 'failed']);
+      assert.equal(run.status, 'failed');
+      assert.equal(run.error?.code, 'key_spend_cap_reached', JSON.stringify(run.error));
+      assert.equal(run.budget.settledMicroUsd, '0');
+      assert.equal(await keySpent(ctx.gw, zero.id), 0);
+      await assertBooks(ctx.gw);
+    });
+
+    test('20 concurrent agent runs on one capped key: the key\'s spend never passes the cap, what was refused is in words and debited nothing', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(100_000);
+      const db = ctx.gw.gateway.services.database.db;
+      const perRun = (await priceFoxRun(ctx.gw, owner, userId)).reduce((n, o) => n + Number(o.estimateMicroUsd), 0);
+      assert.ok(perRun > 0);
+      const cap = perRun * 3;
+      const limited = await createLimitedKey(ctx.gw, owner, { spendCapMicroUsd: cap });
+      const c = clientFor(ctx.gw, limited.key, userId);
+
+      const conversations = await Promise.all(Array.from({ length: 20 }, () => c.conversation()));
+      for (const id of conversations) orchestrator.plan(id, foxTurn, { text: 'Here.' });
+      const accepted = await Promise.all(conversations.map((id) => c.send(id, 'a capped fox')));
+      const runs = await Promise.all(accepted.map((a) => c.waitFor(a.runId, ['completed', 'failed'], 120_000)));
+
+      const words = runs.flatMap((r) => [JSON.stringify(r.error), ...r.steps.map((s) => JSON.stringify(s.output))]).filter((t) => t.includes('spend cap'));
+      assert.ok(words.length > 0, 'some operation met the cap, and says so');
+      const spent = await keySpent(ctx.gw, limited.id);
+      assert.ok(spent <= cap, `${spent} <= ${cap}`);
+      const chat = await db.selectFrom('chat_requests').select('cost_micro').where('api_key_id', '=', limited.id).execute();
+      const tasks = await db.selectFrom('tasks').select(['cost_micro', 'refunded_micro']).where('api_key_id', '=', limited.id).execute();
+      assert.equal(chat.reduce((n, r) => n + Number(r.cost_micro), 0) + tasks.reduce((n, t) => n + Number(t.cost_micro) - Number(t.refunded_micro), 0), spent);
+      const held = await db.selectFrom('api_key_spend').select('held_micro').where('key_id', '=', limited.id).where('period', '=', 'total').executeTakeFirstOrThrow();
+      assert.equal(Number(held.held_micro), 0);
       await assertBooks(ctx.gw);
     });
 

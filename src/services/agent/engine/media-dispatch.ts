@@ -116,6 +116,9 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
     }, now);
   } catch (error) {
     if (isAppError(error) && error.code === 'insufficient_balance') return waitForBudget(deps, run, 'insufficient_balance', task.cost_micro);
+    // The key's spend cap refused the debit (the transaction wrote nothing): refused in words, like
+    // the door's refusals; a top-up would not help, so the run does not wait for budget.
+    if (isAppError(error) && error.code === 'key_spend_cap_reached') return recordToolResult(deps, state, call, refused(choice.model, error.message));
     throw error;
   }
   if (outcome === 'over_limit') return waitForBudget(deps, run, 'run_limit', task.cost_micro);
