@@ -10,8 +10,9 @@
  * in the store. Only a key with a concurrency limit takes a lease (no Redis call for the others).
  *
  * Every route that spends or can lead to spending passes it (chat, responses, messages, embeddings,
- * count_tokens, media creates, storage subscribe, agent messages), and so does each operation an
- * agent run dispatches (`admitRunOperation`), against the key that started the run, at dispatch time.
+ * count_tokens, media creates, storage subscribe), and so does each operation an agent run dispatches
+ * (`admitRunOperation`: every model call and generation, against the key that started the run, at
+ * dispatch time; the message that starts a run is counted by its operations, not itself).
  */
 import type { Kysely } from 'kysely';
 import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
