@@ -154,6 +154,34 @@ describeEachMode(
       await assertBooks(ctx.gw);
     });
 
+    test('a key narrowed or revoked while its run waits: the resumed run\'s generation is refused in words, nothing debited', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(1_000);
+      const ownerClient = clientFor(ctx.gw, owner, userId);
+      for (const change of ['narrowed', 'revoked'] as const) {
+        const limited = await createLimitedKey(ctx.gw, owner, {});
+        const c = clientFor(ctx.gw, limited.key, userId);
+        const conversationId = await c.conversation();
+        orchestrator.plan(conversationId, foxTurn, { text: 'Done.' });
+        // A limit below the image's price: the run waits for budget before the generation is dispatched.
+        const accepted = await c.send(conversationId, 'a fox', { maxCostMicroUsd: '60000' });
+        const waiting = await c.waitFor(accepted.runId, ['waiting_for_budget']);
+        const changed =
+          change === 'narrowed'
+            ? await ctx.gw.api(owner, 'PATCH', `/api/v1/keys/${limited.id}`, { limits: { allowedModels: ['gpt-5.4-mini'] } })
+            : await ctx.gw.api(owner, 'DELETE', `/api/v1/keys/${limited.id}`);
+        assert.equal(changed.status, 200, JSON.stringify(changed.body));
+        const patched = await ownerClient.call('PATCH', `/api/v1/agent/runs/${accepted.runId}/budget`, { maxCostMicroUsd: '500000', expectedVersion: waiting.budget.version });
+        assert.equal(patched.status, 200, JSON.stringify(patched.body));
+        assert.equal((await ownerClient.call('POST', `/api/v1/agent/runs/${accepted.runId}/resume`)).status, 200);
+        const run = await ownerClient.waitFor(accepted.runId, ['completed', 'failed']);
+        const output = run.steps.find((s) => s.kind === 'tool')?.output as { status: string; error: string } | undefined;
+        assert.equal(output?.status, 'refused', `${change}: ${JSON.stringify(run.steps)}`);
+        assert.match(output?.error ?? '', change === 'narrowed' ? /may not use the model "nano-banana-2"/ : /revoked/);
+        assert.deepEqual(await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('id').where('api_key_id', '=', limited.id).execute(), []);
+      }
+      await assertBooks(ctx.gw);
+    });
+
     test('a generation of a run past the key\'s spend cap is refused in words: no debit, the run goes on', async () => {
       const { key: owner, userId } = await ctx.gw.createUser(100_000);
       const ops = await priceFoxRun(ctx.gw, owner, userId);
