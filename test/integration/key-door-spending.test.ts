@@ -268,6 +268,10 @@ describeEachMode(
       assert.equal(await balanceMicro(ctx.gw, userId), before - 2_000_000);
       const kept = (await s.call('GET', '/api/v1/agent/storage/subscription')).body.data.subscription as { planId: string };
       assert.equal(kept.planId, 'storage-starter');
+      // The statistics name the key behind the charge, and the keys add up to the spend.
+      const stats = (await ctx.gw.api(owner, 'GET', '/api/v1/stats')).body as { totals: { spent: number }; byApiKey: Array<{ key: string; cost: number }> };
+      assert.equal(stats.byApiKey.find((b) => b.key === starter.id)?.cost, 200);
+      assert.equal(stats.byApiKey.reduce((n, b) => n + b.cost, 0), stats.totals.spent);
       await assertBooks(ctx.gw);
     });
 

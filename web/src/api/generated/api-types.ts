@@ -623,7 +623,7 @@ export interface ApiResponses {
       /** USD cents, exact (up to 4 decimals), refunded failures excluded */
       cost: number;
     }[];
-    /** Generations and chat requests per API key id (key `dashboard`: made from the dashboard), most expensive first */
+    /** Generations, chat requests and storage charges per API key id (key `dashboard`: made from the dashboard), most expensive first; together the period's spend */
     byApiKey?: {
       key: string;
       /** Generations (failed included) and chat requests */
