@@ -75,6 +75,28 @@ describeEachMode(
       await assertBooks(ctx.gw);
     });
 
+    test('an agent run\'s model calls take the key\'s concurrency: with its one slot held, the run\'s calls are refused in words', async () => {
+      const { key: owner, userId } = await ctx.gw.createUser(1_000);
+      const limited = await createLimitedKey(ctx.gw, owner, { concurrentGenerations: 1 });
+      // The key's one slot, as a request of the key in flight holds it.
+      const inFlight = await ctx.gw.gateway.services.keyDoor.admit(limited.id, undefined, 'chat');
+      try {
+        const c = clientFor(ctx.gw, limited.key, userId);
+        const conversationId = await c.conversation();
+        orchestrator.plan(conversationId, foxTurn, { text: 'Done.' });
+        const run = await c.waitFor((await c.send(conversationId, 'a fox')).runId, ['completed', 'failed']);
+        assert.equal(run.status, 'failed');
+        const refused = run.steps.filter((s) => JSON.stringify(s.output).includes('allows 1 concurrent request'));
+        assert.ok(refused.length > 0, JSON.stringify(run.steps.map((s) => [s.kind, s.name, s.status, s.output])));
+        assert.equal(run.budget.settledMicroUsd, '0', 'a refused call holds and charges nothing');
+      } finally {
+        inFlight();
+      }
+      const direct = await ctx.gw.api(limited.key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 });
+      assert.equal(direct.status, 200, 'the run gave back every slot it took');
+      await assertBooks(ctx.gw);
+    });
+
     test('a key narrowed or revoked while its run waits: the resumed run\'s generation is refused in words, nothing debited', async () => {
       const { key: owner, userId } = await ctx.gw.createUser(1_000);
       const ownerClient = clientFor(ctx.gw, owner, userId);
