@@ -12,12 +12,12 @@ export const apiKeyLimitsSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    spendCapMicroUsd: { type: ['integer', 'null'], minimum: 0, description: 'Spend cap in micro-USD (holds of running requests count against it)' },
+    spendCapMicroUsd: { type: ['integer', 'null'], minimum: 0, description: 'Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached)' },
     spendCapPeriod: { type: ['string', 'null'], enum: ['total', 'month', null], description: "'total' (default) or 'month' (calendar month, UTC)" },
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'After this instant the key is invalid (401)' },
-    allowedModels: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 200, description: 'The only models the key may use (403 otherwise)' },
-    requestsPerMinute: { type: ['integer', 'null'], minimum: 1, description: 'Requests per minute (429 with Retry-After)' },
-    concurrentGenerations: { type: ['integer', 'null'], minimum: 1, description: 'Generations and chat requests running at once (429)' },
+    allowedModels: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 200, description: 'The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise)' },
+    requestsPerMinute: { type: ['integer', 'null'], minimum: 1, description: 'Requests per minute, each operation of an agent run it started included (429 with Retry-After)' },
+    concurrentGenerations: { type: ['integer', 'null'], minimum: 1, description: 'Generations and text requests running at once, those of agent runs it started included (429)' },
   },
 };
 

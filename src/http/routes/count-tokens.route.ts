@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { AppServices } from '../../services/app-services.ts';
-import { requireApiKey } from '../auth.ts';
+import { authOf, requireApiKey } from '../auth.ts';
 import { clientGoneController } from '../sse.ts';
 import { parseAnthropicCountTokensRequest } from '../../protocols/anthropic-messages/anthropic-count-tokens.parser.ts';
 import { chatErrorResponse } from './chat-route.docs.ts';
@@ -34,13 +34,17 @@ export function registerCountTokensRoute(app: FastifyInstance, services: AppServ
           },
           400: chatErrorResponse('anthropic', 'Unknown model, a model without the messages protocol, or an invalid field'),
           401: chatErrorResponse('anthropic', 'Missing or invalid API key'),
+          403: chatErrorResponse('anthropic', 'The API key may not use this model (forbidden)'),
+          429: chatErrorResponse('anthropic', 'The key\'s requests per minute or concurrent requests (rate_limited)'),
         },
       },
     },
     handler: async (request, reply) => {
       const parsed = parseAnthropicCountTokensRequest(request.body);
       request.body = undefined;
-      const count = await services.countTokens.count(parsed, clientGoneController(reply.raw).signal);
+      // Free, but it may call the model's upstream: the key's door applies (allow-list, concurrency, rate).
+      const release = await services.keyDoor.admit(authOf(request).keyId, parsed.model, 'chat');
+      const count = await services.countTokens.count(parsed, clientGoneController(reply.raw).signal).finally(release);
       reply.header(TOKEN_COUNT_HEADER, count.estimated ? 'estimated' : 'counted');
       return count.estimated ? { input_tokens: count.inputTokens, estimated: true } : { input_tokens: count.inputTokens };
     },

@@ -46,8 +46,9 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: AppServi
           200: { description: 'A `list` of `embedding` objects with usage' },
           400: chatErrorResponse('openai', 'Unknown model, a chat model, invalid input or dimensions (invalid_input, param names the field)'),
           401: chatErrorResponse('openai', 'Missing or invalid API key'),
-          402: chatErrorResponse('openai', 'The reservation does not fit the balance (insufficient_balance); nothing was sent upstream'),
-          429: chatErrorResponse('openai', 'The upstream rate-limited every route (rate_limited)'),
+          402: chatErrorResponse('openai', 'The reservation does not fit the balance (insufficient_balance) or the key\'s spend cap (key_spend_cap_reached); nothing was sent upstream'),
+          403: chatErrorResponse('openai', 'The API key may not use this model (forbidden)'),
+          429: chatErrorResponse('openai', 'The key\'s requests per minute or concurrent requests, or the upstream rate-limited every route (rate_limited)'),
           502: chatErrorResponse('openai', 'Every route failed (upstream_error)'),
         },
       },
@@ -56,6 +57,10 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: AppServi
       const parsed = parseOpenAiEmbeddingsRequest(request.body);
       request.body = undefined;
       const { userId, keyId } = authOf(request);
+      // The key's door (allow-list, concurrency, rate), as for chat; admitted until the answer is written.
+      const release = await services.keyDoor.admit(keyId, parsed.model, 'chat');
+      if (reply.raw.closed) release();
+      else reply.raw.once('close', release);
       const answer = await services.embeddings.embed({ userId, apiKeyId: keyId, request: parsed, abort: clientGoneController(reply.raw) });
       const pieces = renderOpenAiEmbeddings({ model: answer.model, vectors: answer.embeddings.vectors, promptTokens: answer.embeddings.promptTokens, encoding: parsed.encodingFormat });
       return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }));

@@ -38,7 +38,7 @@ const statisticsSchema = {
     },
     byDay: { type: 'array', items: bucketSchema, description: 'Every UTC day of the period, ascending; key YYYY-MM-DD' },
     byModel: { type: 'array', items: bucketSchema, description: 'Models used in the period, most expensive first' },
-    byApiKey: { type: 'array', items: bucketSchema, description: 'Generations and chat requests per API key id (key `dashboard`: made from the dashboard), most expensive first' },
+    byApiKey: { type: 'array', items: bucketSchema, description: 'Generations, chat requests and storage charges per API key id (key `dashboard`: made from the dashboard), most expensive first; together the period\'s spend' },
     byType: { type: 'array', items: bucketSchema, description: 'IMAGE, VIDEO, MUSIC and TEXT (chat), always all four, plus STORAGE (paid storage plans) when the period holds a storage charge; most expensive first' },
   },
 };

@@ -8,6 +8,11 @@
  * until it answers) through the concurrency-limiter port: every process's in scale-out (Redis leases),
  * this process's alone embedded or while Redis is away; plus, for media, the key's tasks not finished
  * in the store. Only a key with a concurrency limit takes a lease (no Redis call for the others).
+ *
+ * Every route that spends or can lead to spending passes it (chat, responses, messages, embeddings,
+ * count_tokens, media creates, storage subscribe), and so does each operation an agent run dispatches
+ * (`admitRunOperation`: every model call and generation, against the key that started the run, at
+ * dispatch time; the message that starts a run is counted by its operations, not itself).
  */
 import type { Kysely } from 'kysely';
 import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
@@ -20,6 +25,11 @@ import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.po
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 
 export type DoorKind = 'chat' | 'media';
+
+/** What the agent engine needs of the door (a port, so the engine does not build one). */
+export interface RunOperationDoor {
+  admitRunOperation(keyId: string | null, model: string, kind: DoorKind): Promise<Release>;
+}
 
 /** Gives the admission back (idempotent: a second call does nothing). */
 export type Release = () => void;
@@ -45,6 +55,23 @@ export class KeyDoor {
     if (keyId === undefined) return NOTHING_TO_RELEASE;
     const limits = await this.#limitsOf(keyId);
     if (!limits) return NOTHING_TO_RELEASE;
+    return this.#pass(keyId, limits, model, kind);
+  }
+
+  /**
+   * Admits one operation of an agent run started with `keyId` (null: a dashboard session, no door).
+   * The run outlives its request, so the key is read from the store, not the request's cache: a key
+   * revoked or expired since is refused (403), and limits narrowed since apply to the next operation.
+   */
+  async admitRunOperation(keyId: string | null, model: string, kind: DoorKind): Promise<Release> {
+    if (keyId === null) return NOTHING_TO_RELEASE;
+    const row = await findApiKey(this.#db, keyId);
+    if (!row || row.revoked_at !== null) throw new AppError('forbidden', 'the API key that started this run was revoked');
+    if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) throw new AppError('forbidden', 'the API key that started this run has expired');
+    return this.#pass(keyId, limitsOfRow(row), model, kind);
+  }
+
+  async #pass(keyId: string, limits: ApiKeyLimits, model: string | undefined, kind: DoorKind): Promise<Release> {
     if (model !== undefined && !keyAllowsModel(limits, model)) throw new AppError('forbidden', `this API key may not use the model ${JSON.stringify(model)}`, { param: 'model' });
     let release = NOTHING_TO_RELEASE;
     if (limits.concurrentGenerations !== null) {

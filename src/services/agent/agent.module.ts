@@ -28,6 +28,7 @@ import { AgentWriter } from './events/agent-writer.ts';
 import { ContextReferencesService } from './conversations/context-references.service.ts';
 import { ConversationsService } from './conversations/conversations.service.ts';
 import type { EngineDeps } from './engine/engine-deps.ts';
+import type { RunOperationDoor } from '../accounts/key-door.ts';
 import { ProcessFaultPoints } from '../../adapters/resilience/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
 import { AgentEventHub } from './events/event-hub.ts';
@@ -76,6 +77,8 @@ export interface AgentModuleDeps {
   metrics?: Metrics;
   /** The gateway's public base URL (known once the server has bound). */
   publicBaseUrl: () => string;
+  /** The API keys' door, which each operation of a run passes against the key that started it. */
+  keyDoor: RunOperationDoor;
   /** The gateway's calendar, shared with retention and storage (a new one when not given). */
   clock?: AgentClock;
   /** Drops routes that cannot serve a dispatch's input, as a create through the API does. */
@@ -117,6 +120,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
       catalog,
       attachments,
       chat: deps.chat,
+      door: deps.keyDoor,
       estimates: deps.estimates,
       blobs: deps.blobs,
       capabilities,

@@ -13,6 +13,7 @@ import {
   listDueRenewals,
   listExpiredGrace,
   listUnpurgedFiles,
+  liveRenewalKey,
   markFilePurged,
   markUserFilesDeleted,
   type StorageSubscriptionRow,
@@ -113,7 +114,9 @@ export class StorageBilling {
           });
           if (!moved) return false;
           const reference = `storage:renewal:${current.user_id}:${index}`;
-          await postLedgerEntry(tx, { userId: current.user_id, kind: 'storage_charge', reference, amountMicro: -plan.monthlyPriceMicro, note: `${plan.name} storage: renewal` }, now);
+          // Through the key that chose renewal (its spend cap checked in this transaction), while it lives.
+          const apiKeyId = await liveRenewalKey(tx, current, now);
+          await postLedgerEntry(tx, { userId: current.user_id, kind: 'storage_charge', reference, amountMicro: -plan.monthlyPriceMicro, note: `${plan.name} storage: renewal`, apiKeyId }, now);
           await insertCharge(tx, {
             id: newId('stc', now),
             user_id: current.user_id,
@@ -124,14 +127,16 @@ export class StorageBilling {
             period_end: next.end,
             reference,
             created_at: now,
+            api_key_id: apiKeyId,
           });
           return true;
         });
         if (!renewed) return;
         summary.renewed++;
       } catch (error) {
-        if (!isAppError(error) || error.code !== 'insufficient_balance') throw error;
-        this.#logger.info({ userId: current.user_id }, 'storage renewal: balance too low; grace period started');
+        // A renewal the balance or the key's spend cap does not cover is unpaid: grace, as for renewal off.
+        if (!isAppError(error) || (error.code !== 'insufficient_balance' && error.code !== 'key_spend_cap_reached')) throw error;
+        this.#logger.info({ userId: current.user_id, reason: error.code }, 'storage renewal not covered; grace period started');
         if (await this.#startGrace(current, now)) summary.toGrace++;
         return;
       }

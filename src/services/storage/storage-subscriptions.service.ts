@@ -39,6 +39,12 @@ import {
 } from './storage-views.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
+/** Who pays for a storage change: the user, through an API key or (null) a dashboard session. */
+export interface StoragePayer {
+  userId: string;
+  keyId: string | null;
+}
+
 /** A quote holds its price this long. */
 export const QUOTE_TTL_MS = 15 * 60_000;
 
@@ -112,7 +118,12 @@ export class StorageSubscriptionsService {
     return presentQuote(row, balance);
   }
 
-  async subscribe(userId: string, body: unknown, idempotencyKeyHeader: unknown): Promise<SubscribeResult> {
+  /**
+   * `payer`: the caller; a charge through an API key counts against its spend cap in the debit's
+   * transaction (402 key_spend_cap_reached, nothing changed), and that key carries the renewals.
+   */
+  async subscribe(payer: StoragePayer, body: unknown, idempotencyKeyHeader: unknown): Promise<SubscribeResult> {
+    const { userId } = payer;
     const key = parseIdempotencyKey(idempotencyKeyHeader, true) as string;
     const fields = fieldsOf(body, ['quoteId', 'quotaVersion', 'autoRenew']);
     if (typeof fields.quoteId !== 'string' || fields.quoteId.length > 100) throw invalidInput('quoteId is required: the id from POST /agent/storage/quote', 'quoteId');
@@ -128,13 +139,14 @@ export class StorageSubscriptionsService {
       const now = this.#now();
       const replayed = await reserveIdempotencyKey<SubscribeResult>(tx, scope, key, hash, now);
       if (replayed) return replayed;
-      const result = await this.#apply(tx, userId, request, now);
+      const result = await this.#apply(tx, payer, request, now);
       await storeIdempotentResponse(tx, scope, key, result);
       return result;
     });
   }
 
-  async #apply(tx: Executor, userId: string, request: { quoteId: string; quotaVersion: number; autoRenew: boolean }, now: number): Promise<SubscribeResult> {
+  async #apply(tx: Executor, payer: StoragePayer, request: { quoteId: string; quotaVersion: number; autoRenew: boolean }, now: number): Promise<SubscribeResult> {
+    const { userId, keyId } = payer;
     const quote = await findQuote(tx, userId, request.quoteId);
     if (!quote) throw new AppError('not_found', `quote ${echo(request.quoteId)} not found`, { param: 'quoteId' });
     if (quote.used_at !== null) throw new AppError('storage_quote_invalid', 'this quote was used already: ask for a new quote', { param: 'quoteId' });
@@ -148,7 +160,7 @@ export class StorageSubscriptionsService {
     if (!plan || !(await markQuoteUsed(tx, quote.id, now))) throw new AppError('storage_quote_invalid', 'this quote cannot be used: ask for a new quote', { param: 'quoteId' });
 
     const autoRenew = request.autoRenew ? 1 : 0;
-    const changed = await applyChange(tx, userId, current, quote, plan, autoRenew, now);
+    const changed = await applyChange(tx, payer, current, quote, plan, autoRenew, now);
     if (!changed) throw new AppError('version_conflict', 'your storage subscription changed meanwhile: ask for a new quote', { param: 'quotaVersion' });
 
     let charge: StorageChargeView | null = null;
@@ -163,8 +175,13 @@ export class StorageSubscriptionsService {
         period_end: quote.period_end,
         reference: `storage:${quote.id}`,
         created_at: now,
+        api_key_id: keyId,
       };
-      await postLedgerEntry(tx, { userId, kind: 'storage_charge', reference: chargeRow.reference, amountMicro: -chargeRow.amount_micro, note: `${plan.name} storage: ${chargeRow.charge_kind}` }, now);
+      await postLedgerEntry(
+        tx,
+        { userId, kind: 'storage_charge', reference: chargeRow.reference, amountMicro: -chargeRow.amount_micro, note: `${plan.name} storage: ${chargeRow.charge_kind}`, apiKeyId: keyId },
+        now,
+      );
       await insertCharge(tx, chargeRow);
       charge = presentCharge(chargeRow);
     }
@@ -174,7 +191,8 @@ export class StorageSubscriptionsService {
   }
 
   /** Turns renewal on or off (off keeps the files and the paid capacity until the period ends). */
-  async setAutoRenew(userId: string, body: unknown): Promise<StorageSubscriptionView> {
+  async setAutoRenew(payer: StoragePayer, body: unknown): Promise<StorageSubscriptionView> {
+    const { userId } = payer;
     const fields = fieldsOf(body, ['autoRenew', 'expectedVersion']);
     if (typeof fields.autoRenew !== 'boolean') throw invalidInput('autoRenew is required (boolean)', 'autoRenew');
     const expected = fields.expectedVersion;
@@ -182,7 +200,7 @@ export class StorageSubscriptionsService {
     const current = await findSubscription(this.#db, userId);
     if (!current) throw new AppError('not_found', 'you have no storage subscription');
     if (current.status !== 'active') throw new AppError('storage_plan_required', `the subscription is ${current.status}: pay with a quote to renew it`);
-    if (!(await updateSubscriptionAtVersion(this.#db, userId, expected, { auto_renew: fields.autoRenew ? 1 : 0, updated_at: this.#now() }))) {
+    if (!(await updateSubscriptionAtVersion(this.#db, userId, expected, { auto_renew: fields.autoRenew ? 1 : 0, api_key_id: payer.keyId, updated_at: this.#now() }))) {
       throw new AppError('version_conflict', `expectedVersion ${expected} is stale (the subscription is at version ${current.version})`, { param: 'expectedVersion' });
     }
     const after = await findSubscription(this.#db, userId);
@@ -226,14 +244,17 @@ export function priceChange(current: StorageSubscriptionRow | undefined, plan: S
 
 async function applyChange(
   tx: Executor,
-  userId: string,
+  payer: StoragePayer,
   current: StorageSubscriptionRow | undefined,
   quote: StorageQuoteRow,
   plan: StoragePlan,
   autoRenew: number,
   now: number,
 ): Promise<boolean> {
-  const fresh = { plan_id: plan.id, next_plan_id: null, quota_bytes: plan.quotaBytes, auto_renew: autoRenew, status: 'active' as const, grace_ends_at: null, updated_at: now };
+  const userId = payer.userId;
+  // Whoever makes a choice about the plan (pays, changes it or sets renewal) is who its renewals are charged through.
+  const renewalKey = { api_key_id: payer.keyId };
+  const fresh = { ...renewalKey, plan_id: plan.id, next_plan_id: null, quota_bytes: plan.quotaBytes, auto_renew: autoRenew, status: 'active' as const, grace_ends_at: null, updated_at: now };
   if (!current) {
     return insertSubscription(tx, {
       user_id: userId,
@@ -255,8 +276,8 @@ async function applyChange(
     case 'upgrade':
       return updateSubscriptionAtVersion(tx, userId, current.version, { ...fresh });
     case 'downgrade':
-      return updateSubscriptionAtVersion(tx, userId, current.version, { next_plan_id: plan.id, auto_renew: autoRenew, updated_at: now });
+      return updateSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: plan.id, auto_renew: autoRenew, updated_at: now });
     default:
-      return updateSubscriptionAtVersion(tx, userId, current.version, { next_plan_id: null, auto_renew: autoRenew, updated_at: now });
+      return updateSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: null, auto_renew: autoRenew, updated_at: now });
   }
 }

@@ -133,7 +133,7 @@ export function OverviewPage() {
           {data.byApiKey ? (
             <section className="panel" aria-labelledby="by-key">
               <h2 id="by-key">Spend by API key</h2>
-              <BucketTable buckets={data.byApiKey.map((b) => ({ ...b, key: keyName(b.key) }))} caption="Generations and chat requests per key, most expensive first" keyLabel="API key" empty="No requests in this period." />
+              <BucketTable buckets={data.byApiKey.map((b) => ({ ...b, key: keyName(b.key) }))} caption="Generations, chat requests and storage charges per key, most expensive first" keyLabel="API key" empty="No requests in this period." />
             </section>
           ) : null}
         </div>

@@ -50,9 +50,12 @@ export interface ApiKeyAggregate {
   costMicro: number;
 }
 
-/** Generations (refunded ones cost nothing) and chat requests on UTC days firstDay..lastDay, per API key. */
+/**
+ * Generations (refunded ones cost nothing), chat requests and storage charges (each names its key
+ * since migration 031) on UTC days firstDay..lastDay, per API key: together they are the period's spend.
+ */
 export async function aggregateByApiKey(db: Executor, userId: string, firstDay: number, lastDay: number): Promise<ApiKeyAggregate[]> {
-  const [tasks, chats] = await Promise.all([
+  const [tasks, chats, storage] = await Promise.all([
     db
       .selectFrom('tasks')
       .select((eb) => ['api_key_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(sql<number>`case when status = 'failed' then 0 else cost_micro end`).as('cost')])
@@ -69,9 +72,17 @@ export async function aggregateByApiKey(db: Executor, userId: string, firstDay: 
       .where(DAY_OF, '<=', lastDay)
       .groupBy('api_key_id')
       .execute(),
+    db
+      .selectFrom('storage_charges')
+      .select((eb) => ['api_key_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount_micro').as('cost')])
+      .where('user_id', '=', userId)
+      .where(DAY_OF, '>=', firstDay)
+      .where(DAY_OF, '<=', lastDay)
+      .groupBy('api_key_id')
+      .execute(),
   ]);
   const byKey = new Map<string | null, ApiKeyAggregate>();
-  for (const row of [...tasks, ...chats]) {
+  for (const row of [...tasks, ...chats, ...storage]) {
     const key = row.api_key_id ?? null;
     const acc = byKey.get(key) ?? { apiKeyId: key, count: 0, costMicro: 0 };
     acc.count += Number(row.n);

@@ -75,6 +75,23 @@ export async function listDueRenewals(db: Executor, now: number, limit: number):
   return rows;
 }
 
+/**
+ * The key a renewal of `row` is charged through: its renewal key while that key is live (neither
+ * revoked nor expired at `now`), else null (the user's plan renews without a key: revoking a key is
+ * not cancelling storage).
+ */
+export async function liveRenewalKey(db: Executor, row: Pick<StorageSubscriptionRow, 'api_key_id'>, now: number): Promise<string | null> {
+  if (row.api_key_id === null) return null;
+  const key = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', row.api_key_id)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return key?.id ?? null;
+}
+
 export async function listExpiredGrace(db: Executor, now: number, limit: number): Promise<StorageSubscriptionRow[]> {
   const rows = await db.selectFrom('storage_subscriptions').selectAll().where('status', '=', 'grace').where('grace_ends_at', '<=', now).orderBy('grace_ends_at').limit(limit).execute();
   return rows;

@@ -18,6 +18,11 @@ export interface StorageSubscriptionsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /**
+   * The API key renewals are charged through (migration 031): the caller's of the last subscribe or
+   * renewal choice; null for a dashboard session (or before 031).
+   */
+  api_key_id: string | null;
 }
 
 export interface StorageQuotesTable {
@@ -45,6 +50,8 @@ export interface StorageChargesTable {
   period_end: number;
   reference: string;
   created_at: number;
+  /** The API key the charge was paid through (migration 031); null for a session or before 031. */
+  api_key_id: string | null;
 }
 
 export type StorageFileKind = 'retained' | 'project_asset';

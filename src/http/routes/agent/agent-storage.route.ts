@@ -3,6 +3,7 @@ import { AppError } from '../../../domain/errors.ts';
 import { ownerOf } from '../../../services/agent/agent-caller.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import type { StorageOwner } from '../../../services/storage/storage-files.service.ts';
+import type { StoragePayer } from '../../../services/storage/storage-subscriptions.service.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';
 import { agentCaller } from './agent-caller.ts';
@@ -36,6 +37,10 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
   const auth = requireApiKey(services.authenticator);
   const owner = (request: FastifyRequest): StorageOwner => ownerOf(agentCaller(request, services));
   const { subscriptions, files } = services.storage;
+  const payer = (request: FastifyRequest): StoragePayer => {
+    const caller = agentCaller(request, services);
+    return { userId: caller.userId, keyId: caller.keyId };
+  };
 
   app.get('/api/v1/agent/storage/plans', {
     onRequest: auth,
@@ -81,7 +86,7 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
         },
       },
     },
-    handler: async (request) => ({ code: 200, data: await subscriptions.setAutoRenew(owner(request).userId, request.body) }),
+    handler: async (request) => ({ code: 200, data: await subscriptions.setAutoRenew(payer(request), request.body) }),
   });
 
   app.post('/api/v1/agent/storage/quote', {
@@ -116,13 +121,19 @@ export function registerAgentStorageRoutes(app: FastifyInstance, services: AppSe
         responses: {
           200: { description: 'The subscription and the charge (null when nothing was due)', schema: envelope(subscribeView) },
           400: errorResponse('Invalid body or missing Idempotency-Key'),
-          402: errorResponse('insufficient_balance'),
+          402: errorResponse('insufficient_balance, or the API key\'s spend cap (key_spend_cap_reached); nothing was charged'),
           404: errorResponse('Unknown quote'),
           409: errorResponse('The quote was used or expired (storage_quote_invalid), or the subscription changed since it (version_conflict)'),
+          429: errorResponse('The API key\'s requests per minute or concurrent requests (rate_limited)'),
         },
       },
     },
-    handler: async (request) => ({ code: 200, data: await subscriptions.subscribe(owner(request).userId, request.body, idempotencyKeyOf(request)) }),
+    handler: async (request) => {
+      // A charge: the key's door (concurrency, rate) as for every spending route; the cap is the ledger's.
+      const release = await services.keyDoor.admit(payer(request).keyId ?? undefined, undefined, 'chat');
+      const data = await subscriptions.subscribe(payer(request), request.body, idempotencyKeyOf(request)).finally(release);
+      return { code: 200, data };
+    },
   });
 
   app.post('/api/v1/agent/storage/retain', {

@@ -4,6 +4,7 @@ import type { AgentConfig, RouteTarget } from '../../../config/config.types.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../../ports/blob-store.port.ts';
 import type { ChatService } from '../../chat/chat.service.ts';
+import type { RunOperationDoor } from '../../accounts/key-door.ts';
 import type { EstimateService } from '../../generation/estimate.service.ts';
 import type { RouteRefusalCheck } from '../../generation/create-generation.service.ts';
 import type { AgentWriter } from '../events/agent-writer.ts';
@@ -18,6 +19,8 @@ export interface EngineDeps {
   catalog: Catalog;
   attachments: AttachmentsService;
   chat: ChatService;
+  /** The API key's door (allow-list, concurrency, rate), passed by each model call and media dispatch. */
+  door: RunOperationDoor;
   estimates: EstimateService;
   blobs: BlobStore;
   capabilities: RouteCapabilities;

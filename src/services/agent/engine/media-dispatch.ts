@@ -18,7 +18,7 @@ import { firstQueueOf, prepareGeneration, writePaidTask } from '../../generation
 import type { TaskFile } from '../../generation/result-store.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
 import type { EngineDeps } from './engine-deps.ts';
-import { chooseMedia } from './media-choice.ts';
+import { chooseMedia, type MediaChoice } from './media-choice.ts';
 import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
@@ -34,6 +34,8 @@ export interface ToolCallRef {
   args: MediaToolArguments;
 }
 
+type AdmittedChoice = Extract<MediaChoice, { ok: true }>;
+
 export async function dispatchMedia(deps: EngineDeps, state: RunState, call: ToolCallRef): Promise<StepOutcome> {
   const { run } = state;
   const masked = await withMasks(deps, run, call.name, call.args.referenceArtifactIds ?? []);
@@ -42,6 +44,24 @@ export async function dispatchMedia(deps: EngineDeps, state: RunState, call: Too
   const args = masked.maskNote === undefined ? call.args : { ...call.args, prompt: `${call.args.prompt} ${masked.maskNote}` };
   const choice = chooseMedia(deps.catalog, run, call.name, args, references);
   if (!choice.ok) return recordToolResult(deps, state, call, refused(choice.model, choice.error));
+  // The door of the key that started the run, for this generation, now (a key narrowed or revoked
+  // mid-run refuses it): the refusal is the tool's result, in words, and nothing is debited.
+  let release: () => void;
+  try {
+    release = await deps.door.admitRunOperation(run.api_key_id, choice.model, 'media');
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return recordToolResult(deps, state, call, refused(choice.model, error.message));
+    throw error;
+  }
+  try {
+    return await dispatchAdmitted(deps, state, call, choice);
+  } finally {
+    release();
+  }
+}
+
+async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCallRef, choice: AdmittedChoice): Promise<StepOutcome> {
+  const { run } = state;
   const now = Date.now();
   let task: TaskRow;
   try {
@@ -96,6 +116,9 @@ export async function dispatchMedia(deps: EngineDeps, state: RunState, call: Too
     }, now);
   } catch (error) {
     if (isAppError(error) && error.code === 'insufficient_balance') return waitForBudget(deps, run, 'insufficient_balance', task.cost_micro);
+    // The key's spend cap refused the debit (the transaction wrote nothing): refused in words, like
+    // the door's refusals; a top-up would not help, so the run does not wait for budget.
+    if (isAppError(error) && error.code === 'key_spend_cap_reached') return recordToolResult(deps, state, call, refused(choice.model, error.message));
     throw error;
   }
   if (outcome === 'over_limit') return waitForBudget(deps, run, 'run_limit', task.cost_micro);

@@ -145,8 +145,13 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) }));
       // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
       if (call?.kind !== 'model' || outcome.aborted || outcome.insufficientBalance) return;
-      // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
       const current = await findRun(tx, run.id);
+      // The key's spend cap refused the hold: no other model can help, the run ends in its words.
+      if (outcome.code === 'key_spend_cap_reached') {
+        if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'failed', error: { code: outcome.code, message: outcome.message }, from: ['running'] });
+        return;
+      }
+      // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
       if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
       return;
     }

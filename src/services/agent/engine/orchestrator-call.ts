@@ -34,7 +34,11 @@ export async function callOrchestrator(deps: EngineDeps, call: OrchestratorCall)
   const { run } = call;
   const registration = deps.aborts.register(run.id, call.signal);
   const deltas = new DeltaStream(deps, run, call.stepId, call.streamText);
+  let release = (): void => {};
   try {
+    // The key that started the run, at this call (it may have been narrowed or revoked since): a
+    // refusal is this call's failure, before any hold, so nothing is charged for it.
+    release = await deps.door.admitRunOperation(run.api_key_id, call.request.model, 'chat');
     const answer = await deps.chat.complete({
       userId: run.user_id,
       apiKeyId: run.api_key_id ?? undefined,
@@ -90,6 +94,7 @@ export async function callOrchestrator(deps: EngineDeps, call: OrchestratorCall)
       aborted: registration.controller.signal.aborted,
     };
   } finally {
+    release();
     registration.release();
   }
 }

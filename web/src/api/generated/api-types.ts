@@ -114,17 +114,17 @@ export interface ApiResponses {
       lastUsedAt: string | null;
       revokedAt: string | null;
       limits: {
-        /** Spend cap in micro-USD (holds of running requests count against it) */
+        /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
         spendCapMicroUsd: number | null;
         /** 'total' (default) or 'month' (calendar month, UTC) */
         spendCapPeriod: 'total' | 'month' | null;
         /** After this instant the key is invalid (401) */
         expiresAt: string | null;
-        /** The only models the key may use (403 otherwise) */
+        /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
         allowedModels: string[] | null;
-        /** Requests per minute (429 with Retry-After) */
+        /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
-        /** Generations and chat requests running at once (429) */
+        /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
@@ -143,17 +143,17 @@ export interface ApiResponses {
       lastUsedAt: string | null;
       revokedAt: string | null;
       limits: {
-        /** Spend cap in micro-USD (holds of running requests count against it) */
+        /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
         spendCapMicroUsd: number | null;
         /** 'total' (default) or 'month' (calendar month, UTC) */
         spendCapPeriod: 'total' | 'month' | null;
         /** After this instant the key is invalid (401) */
         expiresAt: string | null;
-        /** The only models the key may use (403 otherwise) */
+        /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
         allowedModels: string[] | null;
-        /** Requests per minute (429 with Retry-After) */
+        /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
-        /** Generations and chat requests running at once (429) */
+        /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
@@ -174,17 +174,17 @@ export interface ApiResponses {
       lastUsedAt: string | null;
       revokedAt: string | null;
       limits: {
-        /** Spend cap in micro-USD (holds of running requests count against it) */
+        /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
         spendCapMicroUsd: number | null;
         /** 'total' (default) or 'month' (calendar month, UTC) */
         spendCapPeriod: 'total' | 'month' | null;
         /** After this instant the key is invalid (401) */
         expiresAt: string | null;
-        /** The only models the key may use (403 otherwise) */
+        /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
         allowedModels: string[] | null;
-        /** Requests per minute (429 with Retry-After) */
+        /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
-        /** Generations and chat requests running at once (429) */
+        /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
@@ -203,17 +203,17 @@ export interface ApiResponses {
       lastUsedAt: string | null;
       revokedAt: string | null;
       limits: {
-        /** Spend cap in micro-USD (holds of running requests count against it) */
+        /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
         spendCapMicroUsd: number | null;
         /** 'total' (default) or 'month' (calendar month, UTC) */
         spendCapPeriod: 'total' | 'month' | null;
         /** After this instant the key is invalid (401) */
         expiresAt: string | null;
-        /** The only models the key may use (403 otherwise) */
+        /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
         allowedModels: string[] | null;
-        /** Requests per minute (429 with Retry-After) */
+        /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
-        /** Generations and chat requests running at once (429) */
+        /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
@@ -623,7 +623,7 @@ export interface ApiResponses {
       /** USD cents, exact (up to 4 decimals), refunded failures excluded */
       cost: number;
     }[];
-    /** Generations and chat requests per API key id (key `dashboard`: made from the dashboard), most expensive first */
+    /** Generations, chat requests and storage charges per API key id (key `dashboard`: made from the dashboard), most expensive first; together the period's spend */
     byApiKey?: {
       key: string;
       /** Generations (failed included) and chat requests */
@@ -1743,17 +1743,17 @@ export interface ApiResponses {
     lastUsedAt: string | null;
     revokedAt: string | null;
     limits: {
-      /** Spend cap in micro-USD (holds of running requests count against it) */
+      /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
       spendCapMicroUsd: number | null;
       /** 'total' (default) or 'month' (calendar month, UTC) */
       spendCapPeriod: 'total' | 'month' | null;
       /** After this instant the key is invalid (401) */
       expiresAt: string | null;
-      /** The only models the key may use (403 otherwise) */
+      /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
       allowedModels: string[] | null;
-      /** Requests per minute (429 with Retry-After) */
+      /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
       requestsPerMinute: number | null;
-      /** Generations and chat requests running at once (429) */
+      /** Generations and text requests running at once, those of agent runs it started included (429) */
       concurrentGenerations: number | null;
     };
     /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
@@ -1769,17 +1769,17 @@ export interface ApiResponses {
     lastUsedAt: string | null;
     revokedAt: string | null;
     limits: {
-      /** Spend cap in micro-USD (holds of running requests count against it) */
+      /** Spend cap in micro-USD over everything charged through the key: requests, agent runs it started, storage plans it pays (holds of running requests count against it; 402 key_spend_cap_reached) */
       spendCapMicroUsd: number | null;
       /** 'total' (default) or 'month' (calendar month, UTC) */
       spendCapPeriod: 'total' | 'month' | null;
       /** After this instant the key is invalid (401) */
       expiresAt: string | null;
-      /** The only models the key may use (403 otherwise) */
+      /** The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise) */
       allowedModels: string[] | null;
-      /** Requests per minute (429 with Retry-After) */
+      /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
       requestsPerMinute: number | null;
-      /** Generations and chat requests running at once (429) */
+      /** Generations and text requests running at once, those of agent runs it started included (429) */
       concurrentGenerations: number | null;
     };
     /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */

@@ -29,12 +29,12 @@ interface LimitInput {
 
 /** The form's controls in page order; 'period' is the cap's period, a choice rather than a text field. */
 const LIMIT_CONTROLS: ReadonlyArray<LimitInput | 'period'> = [
-  { field: 'capUsd', id: 'limit-cap', label: 'Spend cap (USD)', hint: 'Empty: no cap. Running requests count against it.', inputMode: 'decimal' },
+  { field: 'capUsd', id: 'limit-cap', label: 'Spend cap (USD)', hint: 'Empty: no cap. Running requests, agent runs and storage plans count against it.', inputMode: 'decimal' },
   'period',
   { field: 'expires', id: 'limit-expires', label: 'Expires (UTC)', hint: 'Empty: never. A date and time in UTC, like every time on this dashboard.', type: 'datetime-local' },
   { field: 'models', id: 'limit-models', label: 'Allowed models', hint: 'Comma-separated; empty: every model.' },
   { field: 'rpm', id: 'limit-rpm', label: 'Requests per minute', hint: 'Empty: no limit.', inputMode: 'numeric' },
-  { field: 'concurrency', id: 'limit-concurrency', label: 'Concurrent generations', hint: 'Generations and chat requests running at once. Empty: no limit.', inputMode: 'numeric' },
+  { field: 'concurrency', id: 'limit-concurrency', label: 'Concurrent generations', hint: 'Generations and text requests running at once, agent runs\' included. Empty: no limit.', inputMode: 'numeric' },
 ];
 const LIMIT_INPUTS = LIMIT_CONTROLS.filter((control): control is LimitInput => control !== 'period');
 
