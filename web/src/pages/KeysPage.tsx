@@ -5,10 +5,14 @@ import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, TableScroll
 import { formatTime, relativeTime } from '../format.ts';
 import { KeyLimits } from './keys/KeyLimits.tsx';
 
-/** Create (the key is shown once), name, revoke, and see when each key was last used. */
+/**
+ * Create (the key is shown once, optionally as a management key), name, revoke, and see when each
+ * key was last used. Only this page's session (or a management key) may manage keys (issue 29).
+ */
 export function KeysPage() {
   const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
   const [name, setName] = useState('');
+  const [manageKeys, setManageKeys] = useState(false);
   const [nameError, setNameError] = useState<string | undefined>();
   const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -34,9 +38,10 @@ export function KeysPage() {
     setNameError(undefined);
     setBusy(true);
     try {
-      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim() } });
+      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim(), manageKeys } });
       setCreated(key);
       setName('');
+      setManageKeys(false);
       keys.reload();
     } catch (e) {
       setError(errorMessage(e));
@@ -90,6 +95,13 @@ export function KeysPage() {
               aria-describedby={describedBy('key-name', 'hint', nameError)}
             />
           </Field>
+          <div className="field-checkbox key-manage-option">
+            <input id="key-manage" type="checkbox" checked={manageKeys} onChange={(e) => setManageKeys(e.target.checked)} aria-describedby="key-manage-hint" />
+            <label htmlFor="key-manage">Management key</label>
+            <span id="key-manage-hint" className="hint">
+              It may create, change and revoke keys no wider than its own limits, e.g. for a script that hands out keys. Other keys cannot manage keys.
+            </span>
+          </div>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create key'}
           </button>
@@ -98,6 +110,7 @@ export function KeysPage() {
           <section className="notice notice-success created-key" ref={createdRef} tabIndex={-1} aria-labelledby="created-key-title">
             <h3 id="created-key-title">Your new key “{created.name}”</h3>
             <p>Copy it now: it will not be shown again.</p>
+            {created.manageKeys ? <p>It is a management key: it can make keys for this account, so keep it where only you can reach it.</p> : null}
             <div className="copy-row">
               <label htmlFor="created-key" className="visually-hidden">
                 New API key
@@ -155,7 +168,17 @@ export function KeysPage() {
                             </button>
                           </form>
                         ) : (
-                          key.name
+                          <>
+                            {key.name}
+                            {key.manageKeys ? (
+                              <>
+                                {' '}
+                                <span className="badge" title="May create, change and revoke keys no wider than its own limits">
+                                  Management key
+                                </span>
+                              </>
+                            ) : null}
+                          </>
                         )}
                       </th>
                       <td className="mono">{key.prefix}…</td>
