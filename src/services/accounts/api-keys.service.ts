@@ -142,12 +142,14 @@ export class ApiKeysService {
 
   /**
    * The key that asks, read from the store (not the auth cache: a flag or limit just changed counts
-   * at once); undefined for the owner. A revoked key, or one of another user, has no authority.
+   * at once); undefined for the owner. A revoked or expired key, or one of another user, has no
+   * authority (it may have ended after the request was authenticated).
    */
-  private async actingKey(authority: KeyAuthority, userId: string): Promise<ManagedKey | undefined> {
+  private async actingKey(authority: KeyAuthority, userId: string, now: number = Date.now()): Promise<ManagedKey | undefined> {
     if (authority.by === 'owner') return undefined;
     const row = await findApiKey(this.db, authority.keyId);
-    if (!row || row.user_id !== userId || row.revoked_at !== null) throw new AppError('unauthorized', 'invalid or revoked API key');
+    const ended = !row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now);
+    if (ended || row.user_id !== userId) throw new AppError('unauthorized', 'invalid or revoked API key');
     return managedKeyOf(row);
   }
 }
