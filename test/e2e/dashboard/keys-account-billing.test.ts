@@ -219,6 +219,14 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     assert.equal(await page.getByLabel('Management key').isChecked(), false, 'the option resets after a create');
     await assertAccessibleBasics(page, 'keys with a management key');
     await shootBoth(page, 'keys-management');
+    // An existing key is granted management and has it withdrawn from its row.
+    const flagOf = async (name: string) => (await api<Array<KeyView & { manageKeys: boolean }>>('GET', '/api/v1/keys')).find((k) => k.name === name)?.manageKeys;
+    await page.getByRole('button', { name: `Grant key management to ${KEY_NAME}` }).click();
+    await page.getByRole('status').getByText(`Key ${KEY_NAME} may now manage keys.`).waitFor({ state: 'attached' });
+    assert.equal(await flagOf(KEY_NAME), true);
+    await page.getByRole('button', { name: `Withdraw key management from ${KEY_NAME}` }).click();
+    await page.getByRole('status').getByText(`Key ${KEY_NAME} may no longer manage keys.`).waitFor({ state: 'attached' });
+    assert.equal(await flagOf(KEY_NAME), false);
 
     // With the API: the management key makes a key; the plain key of item 15 cannot.
     assert.equal((await gw.api(manager, 'POST', '/api/v1/keys', { name: 'made by the script' })).status, 200);

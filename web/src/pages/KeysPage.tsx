@@ -63,6 +63,18 @@ export function KeysPage() {
     }
   };
 
+  // Migration 030 left every existing key without management: a script that manages keys gets it back here.
+  const setManagement = async (key: ApiKey, manageKeys: boolean) => {
+    setError(undefined);
+    try {
+      await requestData('PATCH', `/api/v1/keys/${encodeURIComponent(key.id)}`, { body: { manageKeys } });
+      setAnnouncement(manageKeys ? `Key ${key.name} may now manage keys.` : `Key ${key.name} may no longer manage keys.`);
+      keys.reload();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
   const rename = async (event: FormEvent) => {
     event.preventDefault();
     if (!renaming) return;
@@ -198,6 +210,14 @@ export function KeysPage() {
                           <>
                             <button type="button" className="button button-small" onClick={() => setRenaming({ id: key.id, name: key.name })} aria-label={`Rename ${key.name}`}>
                               Rename
+                            </button>
+                            <button
+                              type="button"
+                              className="button button-small"
+                              onClick={() => setManagement(key, !key.manageKeys)}
+                              aria-label={key.manageKeys ? `Withdraw key management from ${key.name}` : `Grant key management to ${key.name}`}
+                            >
+                              {key.manageKeys ? 'Withdraw management' : 'Grant management'}
                             </button>
                             <button type="button" className="button button-small" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
                               Revoke
