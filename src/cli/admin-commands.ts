@@ -6,6 +6,7 @@ import { MemoryEventBus } from '../adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from '../adapters/bus/redis-event-bus.ts';
 import type { Config } from '../config/config.types.ts';
 import { readServedBaseUrl } from '../config/served-base-url.ts';
+import { OWNER_AUTHORITY } from '../domain/api-key-authority.ts';
 import { isAppError } from '../domain/errors.ts';
 import { centsToMicro } from '../domain/money.ts';
 import { presentApiKey, presentLedgerEntry, presentUser } from '../http/presenters.ts';
@@ -75,15 +76,17 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         print(presentUser(await getUser(db, requireArg(first, 'userId'))));
         return 0;
       case 'keys create': {
-        const created = await new ApiKeysService(db, bus).create(requireArg(first, 'userId'), args.options.get('name'));
+        // The operator acts as the owner; --manage-keys makes a key that may manage the user's keys.
+        const manageKeys = args.options.get('manage-keys') === 'true';
+        const created = await new ApiKeysService(db, bus).create(OWNER_AUTHORITY, requireArg(first, 'userId'), { name: args.options.get('name'), manageKeys });
         print({ ...presentApiKey(created.row), key: created.key });
         return 0;
       }
       case 'keys list':
-        print((await new ApiKeysService(db, bus).list(requireArg(first, 'userId'))).map(presentApiKey));
+        print((await new ApiKeysService(db, bus).list(OWNER_AUTHORITY, requireArg(first, 'userId'))).map(presentApiKey));
         return 0;
       case 'keys revoke':
-        print(presentApiKey(await new ApiKeysService(db, bus).revoke(requireArg(first, 'keyId'))));
+        print(presentApiKey(await new ApiKeysService(db, bus).revoke(OWNER_AUTHORITY, requireArg(first, 'keyId'))));
         return 0;
       case 'credits add': {
         const amount = integerOption(args, 'amount-cents');

@@ -15,7 +15,9 @@ const HELP = `switchboard <command>
   users sign-in-link <userId|email> [--hours N]  print a one-time dashboard sign-in link (default 24 h)
   users list
   users show <userId>
-  keys create <userId> [--name N] print a new API key for the user (shown once)
+  keys create <userId> [--name N] [--manage-keys]
+                                 print a new API key for the user (shown once); --manage-keys:
+                                 a management key (it may manage the user's keys, within its limits)
   keys list <userId>
   keys revoke <keyId>
   credits add <userId> --amount-cents N --idempotency-key K [--note T]

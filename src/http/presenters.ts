@@ -23,6 +23,7 @@ export function presentApiKey(key: ApiKeyRow) {
     lastUsedAt: iso(key.last_used_at),
     revokedAt: iso(key.revoked_at),
     limits: presentLimits(limitsOfRow(key)),
+    manageKeys: key.manage_keys === 1,
   };
 }
 

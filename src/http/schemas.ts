@@ -56,7 +56,7 @@ export const userWithRoleSchema: JsonSchema = {
 
 export const apiKeySchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt', 'limits'],
+  required: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt', 'limits', 'manageKeys'],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
@@ -65,6 +65,7 @@ export const apiKeySchema: JsonSchema = {
     lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
     revokedAt: { type: ['string', 'null'], format: 'date-time' },
     limits: presentedLimitsSchema,
+    manageKeys: { type: 'boolean', description: 'A management key may manage the keys of its user through /api/v1/keys, within its own limits' },
     spendThisMonthMicroUsd: { type: 'integer', description: "What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys)" },
   },
 };

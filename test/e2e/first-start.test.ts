@@ -76,6 +76,14 @@ test('the first start prints a demo key that answers /user/me with USD 10; the C
     assert.equal((JSON.parse(verify.stdout) as { ok: boolean }).ok, true);
     const usage = cli('keys', 'create');
     assert.equal(usage.status, 2);
+    // The demo key is a management key (issue 29, item 1); the CLI makes one only when asked.
+    const keys = await fetch(`http://127.0.0.1:${port}/api/v1/keys`, { headers: { authorization: `Bearer ${key}` } });
+    assert.deepEqual(((await keys.json()) as { data: Array<{ manageKeys: boolean }> }).data.map((k) => k.manageKeys), [true]);
+    for (const [args, manageKeys] of [[[], false], [['--manage-keys'], true]] as const) {
+      const made = cli('keys', 'create', body.data.id, '--name', 'cli', ...args);
+      assert.equal(made.status, 0, made.stderr);
+      assert.equal((JSON.parse(made.stdout) as { manageKeys: boolean }).manageKeys, manageKeys);
+    }
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

@@ -60,7 +60,7 @@ describe('a key\'s concurrency limit across two API processes [scaleout]', { ski
       return (await res.json()) as { id: string; key: string };
     };
     const user = await admin('/admin/v1/users', { balanceCents: 10_000 });
-    const owner = await admin(`/admin/v1/users/${user.id}/api-keys`, { name: 'owner' });
+    const owner = await admin(`/admin/v1/users/${user.id}/api-keys`, { name: 'owner', manageKeys: true });
     const created = await fetch(`${first.url}/api/v1/keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.key}`, 'content-type': 'application/json' },

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { GuardedHttpClient, type ResolvedAddress } from '../../src/adapters/outbound/guarded-http-client.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
+import { OWNER_AUTHORITY } from '../../src/domain/api-key-authority.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
 import { registerWebhookSecretRoutes } from '../../src/http/routes/webhook-secret.route.ts';
@@ -349,7 +350,7 @@ describeEachDatabase('webhooks', (t) => {
     const authenticator = new ApiKeyAuthenticator(t.handle.db, bus);
     const keys = new ApiKeysService(t.handle.db, bus);
     const user = await createUser(t.handle.db, {});
-    const { key } = await keys.create(user.id, 'hooks');
+    const { key } = await keys.create(OWNER_AUTHORITY, user.id, { name: 'hooks' });
     const app: FastifyInstance = Fastify();
     app.decorateRequest('auth', null);
     installErrorHandler(app, new ErrorRenderers(), { noticed() {} });

@@ -37,7 +37,7 @@ export interface TestGateway {
   env: Record<string, string>;
   /** Calls the admin API and returns the parsed body (throws on a non-2xx status). */
   admin<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
-  /** A user with a balance and an API key. */
+  /** A user with a balance and an API key (a management key, so tests can make limited keys with it). */
   createUser(balanceCents: number): Promise<{ userId: string; key: string }>;
   /** fetch against the gateway with the given API key. */
   api(key: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }>;
@@ -123,7 +123,7 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     },
     async createUser(balanceCents: number) {
       const user = await harness.admin<{ id: string }>('POST', '/admin/v1/users', { balanceCents });
-      const key = await harness.admin<{ key: string }>('POST', `/admin/v1/users/${user.id}/api-keys`, { name: 'test' });
+      const key = await harness.admin<{ key: string }>('POST', `/admin/v1/users/${user.id}/api-keys`, { name: 'test', manageKeys: true });
       return { userId: user.id, key: key.key };
     },
     api(key, method, path, body) {

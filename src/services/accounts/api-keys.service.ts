@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
-import {
-  findApiKey,
-  insertApiKey,
-  listApiKeys,
-  renameApiKey,
-  revokeApiKey,
-  updateApiKey,
-  type ApiKeyRow,
-} from '../../adapters/db/repositories/api-keys.repository.ts';
+import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, updateApiKey, type ApiKeyRow } from '../../adapters/db/repositories/api-keys.repository.ts';
 import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
-import { columnsOfChange } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
+import { columnsOfChange, limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
 import { keySpendInMonth } from '../../adapters/db/ledger/api-key-spend.repository.ts';
+import { assertManagementKey, assertMayChange, assertMayCreate, assertMayRevoke, type KeyAuthority, type ManagedKey } from '../../domain/api-key-authority.ts';
 import { type ApiKeyLimitsChange, validateLimitsChange } from '../../domain/api-key-limits.ts';
 import { generateApiKey } from '../../domain/api-key-format.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
@@ -21,12 +14,31 @@ import { publishRevoked } from './credential-revocations.ts';
 
 export const API_KEY_REVOKED_TOPIC = 'api-key.revoked';
 
+/** What a create asks for, all optional (no name: 'default'; no limits; not a management key). */
+export interface NewApiKeyInput {
+  name?: string | undefined;
+  limits?: ApiKeyLimitsChange | undefined;
+  manageKeys?: boolean | undefined;
+}
+
+/** What an update changes; absent fields stay as they are. */
+export interface ApiKeyChange {
+  name?: string | undefined;
+  limits?: ApiKeyLimitsChange | undefined;
+  manageKeys?: boolean | undefined;
+}
+
 export interface CreatedApiKey {
   row: ApiKeyRow;
   /** The only time the key exists in clear: returned once, never stored. */
   key: string;
 }
 
+/**
+ * A user's API keys. Every call says who asks (`KeyAuthority`, issue 29, item 1): the owner (the
+ * session, the admin API, the CLI) may do anything; an API key only what a management key may
+ * (src/domain/api-key-authority.ts). The check is here, not only in the route, so no caller skips it.
+ */
 export class ApiKeysService {
   private readonly db: Kysely<Schema>;
   private readonly bus: EventBus;
@@ -39,9 +51,12 @@ export class ApiKeysService {
     this.onRevoked = onRevoked;
   }
 
-  async create(userId: string, name: string | undefined, now: number = Date.now(), limits: ApiKeyLimitsChange = {}): Promise<CreatedApiKey> {
-    const cleanName = validateName(name);
-    const limitColumns = columnsOfChange(validateLimitsChange(limits, now));
+  /** Creates a key; an API key creates only a key no wider than itself, never a management key. */
+  async create(authority: KeyAuthority, userId: string, input: NewApiKeyInput = {}, now: number = Date.now()): Promise<CreatedApiKey> {
+    const acting = await this.actingKey(authority, userId);
+    if (acting) assertManagementKey(acting);
+    const cleanName = validateName(input.name);
+    const limitColumns = columnsOfChange(validateLimitsChange(input.limits ?? {}, now));
     if (!(await findUserById(this.db, userId))) throw new AppError('user_not_found', 'user not found');
     const generated = generateApiKey();
     const row: ApiKeyRow = {
@@ -59,14 +74,19 @@ export class ApiKeysService {
       allowed_models: null,
       rpm_limit: null,
       concurrency_limit: null,
+      manage_keys: input.manageKeys === true ? 1 : 0,
       ...limitColumns,
     };
+    if (acting) assertMayCreate(acting, managedKeyOf(row));
     await insertApiKey(this.db, row);
     return { row, key: generated.key };
   }
 
-  list(userId: string): Promise<ApiKeyRow[]> {
-    return listApiKeys(this.db, userId);
+  /** The user's keys; a key that is not a management key sees only itself (its limits and spend). */
+  async list(authority: KeyAuthority, userId: string): Promise<ApiKeyRow[]> {
+    const acting = await this.actingKey(authority, userId);
+    const keys = await listApiKeys(this.db, userId);
+    return acting && !acting.manageKeys ? keys.filter((key) => key.id === acting.id) : keys;
   }
 
   /** Each key's spend in the calendar month of `now` (the Keys page's column). */
@@ -75,15 +95,24 @@ export class ApiKeysService {
   }
 
   /**
-   * Renames a key and changes its limits (absent: unchanged, null: cleared). Every process drops the
-   * key from its auth cache (the revocation topic only drops cache entries), so expiry, models and
-   * rates apply at once; the spend cap is read by the ledger in its own transaction.
+   * Renames a key, changes its limits (absent: unchanged, null: cleared) and its management flag;
+   * an API key changes only keys it could have created, never itself. Every process drops the key
+   * from its auth cache (the revocation topic only drops cache entries), so expiry, models and rates
+   * apply at once; the spend cap is read by the ledger in its own transaction.
    */
-  async update(userId: string, keyId: string, change: { name?: string | undefined; limits?: ApiKeyLimitsChange | undefined }, now: number = Date.now()): Promise<void> {
+  async update(authority: KeyAuthority, userId: string, keyId: string, change: ApiKeyChange, now: number = Date.now()): Promise<void> {
+    const acting = await this.actingKey(authority, userId);
+    if (acting) assertManagementKey(acting);
     const columns = {
       ...(change.name !== undefined ? { name: validateName(change.name) } : {}),
+      ...(change.manageKeys !== undefined ? { manage_keys: change.manageKeys ? 1 : 0 } : {}),
       ...columnsOfChange(validateLimitsChange(change.limits ?? {}, now)),
     };
+    if (acting) {
+      const target = await findApiKey(this.db, keyId);
+      if (!target || target.user_id !== userId) throw new AppError('not_found', 'API key not found');
+      assertMayChange(acting, managedKeyOf(target), managedKeyOf({ ...target, ...columns }));
+    }
     if (!(await updateApiKey(this.db, keyId, userId, columns))) throw new AppError('not_found', 'API key not found');
     const key = await findApiKey(this.db, keyId);
     if (!key) return;
@@ -91,24 +120,42 @@ export class ApiKeysService {
     await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
   }
 
-  async rename(userId: string, keyId: string, name: string): Promise<void> {
-    if (!(await renameApiKey(this.db, keyId, userId, validateName(name)))) throw new AppError('not_found', 'API key not found');
-  }
-
   /**
-   * Revokes a key (of `userId` when given, any key for the admin). Idempotent: revoking a revoked
-   * key succeeds. Every process drops the key from its auth cache and closes the event streams
-   * opened with it. Once the row is revoked the call succeeds: a bus that is away only delays the rest.
+   * Revokes a key (of `userId` when given; any key for the operator, who gives none). An API key
+   * revokes itself or a key it could have created. Idempotent: revoking a revoked key succeeds.
+   * Every process drops the key from its auth cache and closes the event streams opened with it.
+   * Once the row is revoked the call succeeds: a bus that is away only delays the rest.
    */
-  async revoke(keyId: string, userId?: string, now: number = Date.now()): Promise<ApiKeyRow> {
+  async revoke(authority: KeyAuthority, keyId: string, userId?: string, now: number = Date.now()): Promise<ApiKeyRow> {
+    if (authority.by === 'key' && userId === undefined) throw new AppError('forbidden', 'an API key revokes only keys of its own user');
+    const acting = userId === undefined ? undefined : await this.actingKey(authority, userId);
+    if (acting) assertManagementKey(acting);
     const key = await findApiKey(this.db, keyId);
     if (!key || (userId !== undefined && key.user_id !== userId)) throw new AppError('not_found', 'API key not found');
+    if (acting) assertMayRevoke(acting, managedKeyOf(key));
     await revokeApiKey(this.db, keyId, userId, now);
     this.onRevoked(key.key_hash);
     await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
     await publishRevoked(this.bus, { apiKeyIds: [keyId], sessionIds: [] });
     return { ...key, revoked_at: key.revoked_at ?? now };
   }
+
+  /**
+   * The key that asks, read from the store (not the auth cache: a flag or limit just changed counts
+   * at once); undefined for the owner. A revoked or expired key, or one of another user, has no
+   * authority (it may have ended after the request was authenticated).
+   */
+  private async actingKey(authority: KeyAuthority, userId: string, now: number = Date.now()): Promise<ManagedKey | undefined> {
+    if (authority.by === 'owner') return undefined;
+    const row = await findApiKey(this.db, authority.keyId);
+    const ended = !row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now);
+    if (ended || row.user_id !== userId) throw new AppError('unauthorized', 'invalid or revoked API key');
+    return managedKeyOf(row);
+  }
+}
+
+function managedKeyOf(row: ApiKeyRow): ManagedKey {
+  return { id: row.id, manageKeys: row.manage_keys === 1, limits: limitsOfRow(row) };
 }
 
 function validateName(name: string | undefined): string {

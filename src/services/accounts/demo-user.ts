@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { countUsers, findUserByEmail } from '../../adapters/db/repositories/users.repository.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
+import { OWNER_AUTHORITY } from '../../domain/api-key-authority.ts';
 import { AppError } from '../../domain/errors.ts';
 import { createUser } from './accounts.service.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
@@ -9,7 +10,7 @@ export const DEMO_EMAIL = 'demo@switchboard.local';
 const DEMO_BALANCE_MICRO = 10_000_000;
 
 /**
- * On the very first start (no users at all), creates the demo user with USD 10 and one API key, and
+ * On the very first start (no users at all), creates the demo user with USD 10 and one management key, and
  * returns the key so the caller can print it once. Several processes starting together on one
  * database race on the unique email; only the winner gets a key back.
  */
@@ -17,7 +18,8 @@ export async function ensureDemoUser(db: Kysely<Schema>, apiKeys: ApiKeysService
   if ((await countUsers(db)) > 0) return undefined;
   try {
     const user = await createUser(db, { email: DEMO_EMAIL, balanceMicro: DEMO_BALANCE_MICRO });
-    const created = await apiKeys.create(user.id, 'demo');
+    // The operator's first key, printed once: a management key, so scripts can make narrower keys with it.
+    const created = await apiKeys.create(OWNER_AUTHORITY, user.id, { name: 'demo', manageKeys: true });
     return { userId: user.id, key: created.key };
   } catch (error) {
     if (error instanceof AppError && error.code === 'conflict') return undefined;

@@ -204,6 +204,42 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     assert.deepEqual(pageErrors, []);
   });
 
+  test('issue 29: a management key made on the Keys page manages keys within its limits; a plain key manages none', async () => {
+    await go(page, '/keys');
+    await page.getByLabel('Name', { exact: true }).fill('script manager');
+    await page.getByLabel('Management key').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const manager = (await page.getByTestId('created-key').inputValue()).trim();
+    await page.getByText('It is a management key', { exact: false }).waitFor();
+    const keys = await api<Array<KeyView & { manageKeys: boolean; revokedAt: string | null }>>('GET', '/api/v1/keys');
+    const made = keys.find((k) => k.name === 'script manager');
+    assert.equal(made?.manageKeys, true);
+    assert.equal(keys.find((k) => k.name === KEY_NAME)?.manageKeys, false, 'a key is not a management key unless asked');
+    await page.getByRole('row', { name: /script manager/ }).getByText('Management key').waitFor();
+    assert.equal(await page.getByLabel('Management key').isChecked(), false, 'the option resets after a create');
+    await assertAccessibleBasics(page, 'keys with a management key');
+    await shootBoth(page, 'keys-management');
+    // An existing key is granted management and has it withdrawn from its row.
+    const flagOf = async (name: string) => (await api<Array<KeyView & { manageKeys: boolean }>>('GET', '/api/v1/keys')).find((k) => k.name === name)?.manageKeys;
+    await page.getByRole('button', { name: `Grant key management to ${KEY_NAME}` }).click();
+    await page.getByRole('status').getByText(`Key ${KEY_NAME} may now manage keys.`).waitFor({ state: 'attached' });
+    assert.equal(await flagOf(KEY_NAME), true);
+    await page.getByRole('button', { name: `Withdraw key management from ${KEY_NAME}` }).click();
+    await page.getByRole('status').getByText(`Key ${KEY_NAME} may no longer manage keys.`).waitFor({ state: 'attached' });
+    assert.equal(await flagOf(KEY_NAME), false);
+
+    // With the API: the management key makes a key; the plain key of item 15 cannot.
+    assert.equal((await gw.api(manager, 'POST', '/api/v1/keys', { name: 'made by the script' })).status, 200);
+    const plain = keys.find((k) => k.name === KEY_NAME);
+    const refused = await gw.api(manager, 'PATCH', `/api/v1/keys/${made?.id}`, { limits: { spendCapMicroUsd: 0 } });
+    assert.equal(refused.status, 403, 'not even a management key changes itself');
+    assert.equal((await api<KeyView[]>('GET', '/api/v1/keys')).find((k) => k.id === plain?.id)?.limits.spendCapMicroUsd, 50_000);
+    await page.getByRole('button', { name: 'Revoke script manager', exact: false }).click();
+    await page.getByRole('button', { name: 'Confirm revoke' }).click();
+    await page.getByRole('status').getByText('revoked', { exact: false }).waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+
   test('item 3: a sign-in link from the sign-in page, then a first password without a current one, then a password sign-in', async () => {
     const email = `linked.${Date.now()}@example.com`;
     await createUser(gw.gateway.services.database.db, { email });

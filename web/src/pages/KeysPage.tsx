@@ -5,10 +5,14 @@ import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, TableScroll
 import { formatTime, relativeTime } from '../format.ts';
 import { KeyLimits } from './keys/KeyLimits.tsx';
 
-/** Create (the key is shown once), name, revoke, and see when each key was last used. */
+/**
+ * Create (the key is shown once, optionally as a management key), name, revoke, and see when each
+ * key was last used. Only this page's session (or a management key) may manage keys (issue 29).
+ */
 export function KeysPage() {
   const keys = useAsync((signal) => requestData<ApiKey[]>('GET', '/api/v1/keys', { signal }), []);
   const [name, setName] = useState('');
+  const [manageKeys, setManageKeys] = useState(false);
   const [nameError, setNameError] = useState<string | undefined>();
   const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -34,9 +38,10 @@ export function KeysPage() {
     setNameError(undefined);
     setBusy(true);
     try {
-      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim() } });
+      const key = await requestData<NewApiKey>('POST', '/api/v1/keys', { body: { name: name.trim(), manageKeys } });
       setCreated(key);
       setName('');
+      setManageKeys(false);
       keys.reload();
     } catch (e) {
       setError(errorMessage(e));
@@ -52,6 +57,18 @@ export function KeysPage() {
       setConfirming(undefined);
       setAnnouncement(`Key ${key.name} (${key.prefix}…) revoked.`);
       if (created?.id === key.id) setCreated(undefined);
+      keys.reload();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  // Migration 030 left every existing key without management: a script that manages keys gets it back here.
+  const setManagement = async (key: ApiKey, manageKeys: boolean) => {
+    setError(undefined);
+    try {
+      await requestData('PATCH', `/api/v1/keys/${encodeURIComponent(key.id)}`, { body: { manageKeys } });
+      setAnnouncement(manageKeys ? `Key ${key.name} may now manage keys.` : `Key ${key.name} may no longer manage keys.`);
       keys.reload();
     } catch (e) {
       setError(errorMessage(e));
@@ -90,6 +107,13 @@ export function KeysPage() {
               aria-describedby={describedBy('key-name', 'hint', nameError)}
             />
           </Field>
+          <div className="field-checkbox key-manage-option">
+            <input id="key-manage" type="checkbox" checked={manageKeys} onChange={(e) => setManageKeys(e.target.checked)} aria-describedby="key-manage-hint" />
+            <label htmlFor="key-manage">Management key</label>
+            <span id="key-manage-hint" className="hint">
+              It may create, change and revoke keys no wider than its own limits, e.g. for a script that hands out keys. Other keys cannot manage keys.
+            </span>
+          </div>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create key'}
           </button>
@@ -98,6 +122,7 @@ export function KeysPage() {
           <section className="notice notice-success created-key" ref={createdRef} tabIndex={-1} aria-labelledby="created-key-title">
             <h3 id="created-key-title">Your new key “{created.name}”</h3>
             <p>Copy it now: it will not be shown again.</p>
+            {created.manageKeys ? <p>It is a management key: it can make keys for this account, so keep it where only you can reach it.</p> : null}
             <div className="copy-row">
               <label htmlFor="created-key" className="visually-hidden">
                 New API key
@@ -155,7 +180,17 @@ export function KeysPage() {
                             </button>
                           </form>
                         ) : (
-                          key.name
+                          <>
+                            {key.name}
+                            {key.manageKeys ? (
+                              <>
+                                {' '}
+                                <span className="badge" title="May create, change and revoke keys no wider than its own limits">
+                                  Management key
+                                </span>
+                              </>
+                            ) : null}
+                          </>
                         )}
                       </th>
                       <td className="mono">{key.prefix}…</td>
@@ -175,6 +210,14 @@ export function KeysPage() {
                           <>
                             <button type="button" className="button button-small" onClick={() => setRenaming({ id: key.id, name: key.name })} aria-label={`Rename ${key.name}`}>
                               Rename
+                            </button>
+                            <button
+                              type="button"
+                              className="button button-small"
+                              onClick={() => setManagement(key, !key.manageKeys)}
+                              aria-label={key.manageKeys ? `Withdraw key management from ${key.name}` : `Grant key management to ${key.name}`}
+                            >
+                              {key.manageKeys ? 'Withdraw management' : 'Grant management'}
                             </button>
                             <button type="button" className="button button-small" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
                               Revoke

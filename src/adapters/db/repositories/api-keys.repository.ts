@@ -45,12 +45,7 @@ export async function touchApiKeys(db: Executor, lastUsed: ReadonlyMap<string, n
   }
 }
 
-export async function renameApiKey(db: Executor, id: string, userId: string, name: string): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Changes a key's name and limit columns; false when the user has no such key. */
+/** Changes a key's name, limit columns and management flag; false when the user has no such key. */
 export async function updateApiKey(db: Executor, id: string, userId: string, changes: Partial<Omit<ApiKeyRow, 'id' | 'user_id' | 'key_hash' | 'prefix' | 'created_at'>>): Promise<boolean> {
   if (Object.keys(changes).length === 0) return (await db.selectFrom('api_keys').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
   const result = await db.updateTable('api_keys').set(changes).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();

@@ -40,6 +40,8 @@ export interface ApiKeysTable {
   allowed_models: string | null;
   rpm_limit: number | null;
   concurrency_limit: number | null;
+  /** 1: the key may manage its user's keys, within its own limits (migration 030); 0 otherwise. */
+  manage_keys: number;
 }
 
 /** What a key spent and holds in a period: 'total', or a calendar month 'YYYY-MM' (migration 027). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listUsers } from '../../../adapters/db/repositories/users.repository.ts';
+import { OWNER_AUTHORITY } from '../../../domain/api-key-authority.ts';
 import { centsToMicro } from '../../../domain/money.ts';
 import { createUser, getUser } from '../../../services/accounts/accounts.service.ts';
 import type { AppServices } from '../../../services/app-services.ts';
@@ -85,7 +86,11 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
     onRequest: admin,
     schema: {
       params: idParam('userId', 'User id'),
-      body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 100 } } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: 'string', maxLength: 100 }, manageKeys: { type: 'boolean', description: 'A management key: it may manage the user\'s keys through /api/v1/keys, within its own limits' } },
+      },
     },
     config: {
       docs: {
@@ -97,7 +102,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
     },
     handler: async (request) => {
       const { userId } = request.params as { userId: string };
-      const created = await services.apiKeys.create(userId, ((request.body ?? {}) as { name?: string }).name);
+      const body = (request.body ?? {}) as { name?: string; manageKeys?: boolean };
+      const created = await services.apiKeys.create(OWNER_AUTHORITY, userId, { name: body.name, manageKeys: body.manageKeys });
       return { ...presentApiKey(created.row), key: created.key };
     },
   });
@@ -108,7 +114,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
     config: {
       docs: { summary: "A user's API keys", tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'Keys', schema: { type: 'array', items: apiKeySchema } } } },
     },
-    handler: async (request) => (await services.apiKeys.list((request.params as { userId: string }).userId)).map(presentApiKey),
+    handler: async (request) => (await services.apiKeys.list(OWNER_AUTHORITY, (request.params as { userId: string }).userId)).map(presentApiKey),
   });
 
   app.delete('/admin/v1/api-keys/:keyId', {
@@ -117,6 +123,6 @@ export function registerAdminUserRoutes(app: FastifyInstance, services: AppServi
     config: {
       docs: { summary: 'Revoke any API key', tags: ['Admin'], auth: 'admin', responses: { 200: { description: 'Revoked', schema: apiKeySchema }, 404: errorResponse('No such key') } },
     },
-    handler: async (request) => presentApiKey(await services.apiKeys.revoke((request.params as { keyId: string }).keyId)),
+    handler: async (request) => presentApiKey(await services.apiKeys.revoke(OWNER_AUTHORITY, (request.params as { keyId: string }).keyId)),
   });
 }

@@ -102,7 +102,7 @@ export interface ApiResponses {
       createdAt: string;
     };
   };
-  /** List your API keys (by prefix; keys themselves are never shown again) */
+  /** List your API keys (by prefix; keys themselves are never shown again). A key that is not a management key lists only itself */
   'GET /api/v1/keys': {
     code: number;
     data: {
@@ -127,11 +127,13 @@ export interface ApiResponses {
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
+      /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+      manageKeys: boolean;
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
       spendThisMonthMicroUsd?: number;
     }[];
   };
-  /** Create an API key */
+  /** Create an API key (with an API key: a management key, creating a key no wider than itself) */
   'POST /api/v1/keys': {
     code: number;
     data: {
@@ -156,13 +158,15 @@ export interface ApiResponses {
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
+      /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+      manageKeys: boolean;
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
       spendThisMonthMicroUsd?: number;
       /** Shown only in this response */
       key: string;
     };
   };
-  /** Rename an API key or change its limits (absent: unchanged, null: removed) */
+  /** Rename an API key or change its limits (absent: unchanged, null: removed); a key never changes itself */
   'PATCH /api/v1/keys/{keyId}': {
     code: number;
     data: {
@@ -187,11 +191,13 @@ export interface ApiResponses {
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
+      /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+      manageKeys: boolean;
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
       spendThisMonthMicroUsd?: number;
     };
   };
-  /** Revoke an API key (takes effect at once, in every process) */
+  /** Revoke an API key (takes effect at once, in every process); a management key may revoke itself */
   'DELETE /api/v1/keys/{keyId}': {
     code: number;
     data: {
@@ -216,6 +222,8 @@ export interface ApiResponses {
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
+      /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+      manageKeys: boolean;
       /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
       spendThisMonthMicroUsd?: number;
     };
@@ -1756,6 +1764,8 @@ export interface ApiResponses {
       /** Generations and text requests running at once, those of agent runs it started included (429) */
       concurrentGenerations: number | null;
     };
+    /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+    manageKeys: boolean;
     /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
     spendThisMonthMicroUsd?: number;
   }[];
@@ -1782,6 +1792,8 @@ export interface ApiResponses {
       /** Generations and text requests running at once, those of agent runs it started included (429) */
       concurrentGenerations: number | null;
     };
+    /** A management key may manage the keys of its user through /api/v1/keys, within its own limits */
+    manageKeys: boolean;
     /** What the key spent in this calendar month (UTC), in micro-USD (the caller's own keys) */
     spendThisMonthMicroUsd?: number;
   };
