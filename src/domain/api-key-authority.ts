@@ -41,10 +41,25 @@ function assertWithin(acting: ManagedKey, limits: ApiKeyLimits, what: string): v
   if (wider) throw refuse(`${what} within this API key's own limits: ${wider.field} must be ${wider.requirement}`, wider.field);
 }
 
+/**
+ * The limits that add up across keys: each key has its own spend, minute and slots, so two keys of
+ * $5 spend $10. A management key bound by one of them could widen itself by minting keys, or by
+ * raising a sibling's limit, so it may only narrow what exists (the allow-list and the expiry do
+ * not add up, and bound the keys it makes).
+ */
+function summingLimit(limits: ApiKeyLimits): string | undefined {
+  if (limits.spendCapMicro !== null) return 'limits.spendCapMicroUsd';
+  if (limits.requestsPerMinute !== null) return 'limits.requestsPerMinute';
+  if (limits.concurrentGenerations !== null) return 'limits.concurrentGenerations';
+  return undefined;
+}
+
 /** A management key creates a key no wider than itself, and never a management key. */
 export function assertMayCreate(acting: ManagedKey, created: { limits: ApiKeyLimits; manageKeys: boolean }): void {
   assertManagementKey(acting);
   if (created.manageKeys) throw refuse(`an API key cannot create a management key: ${SIGN_IN}`, 'manageKeys');
+  const summing = summingLimit(acting.limits);
+  if (summing) throw refuse(`this API key has its own ${summing.slice('limits.'.length)}, which a new key's would add to, so it cannot create keys: ${SIGN_IN}`, summing);
   assertWithin(acting, created.limits, 'this key may create keys only');
 }
 
@@ -58,6 +73,10 @@ export function assertMayChange(acting: ManagedKey, target: ManagedKey, after: {
   assertMayTouch(acting, target);
   if (after.manageKeys) throw refuse(`an API key cannot make a key a management key: ${SIGN_IN}`, 'manageKeys');
   assertWithin(acting, after.limits, 'this key may set limits only');
+  if (summingLimit(acting.limits)) {
+    const widened = widerLimit(target.limits, after.limits);
+    if (widened) throw refuse(`this API key has limits that add up across keys, so it may only narrow another key's: ${widened.field} must be ${widened.requirement}`, widened.field);
+  }
 }
 
 /** A management key revokes itself, or another key it could have created. */

@@ -127,7 +127,7 @@ describeEachMode('who may manage API keys', (ctx) => {
   test('a management key creates keys no wider than itself; a wider one is refused naming the field', async () => {
     const session = await signUp(ctx.gw);
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
-    const bounds = { spendCapMicroUsd: 1_000_000, spendCapPeriod: 'total', expiresAt, allowedModels: ['gpt-5.4-mini', 'z-image-turbo'], requestsPerMinute: 10, concurrentGenerations: 2 };
+    const bounds = { expiresAt, allowedModels: ['gpt-5.4-mini', 'z-image-turbo'] };
     const manager = await createKey(ctx.gw, session, { name: 'manager', manageKeys: true, limits: bounds });
     assert.equal(manager.manageKeys, true);
 
@@ -136,26 +136,37 @@ describeEachMode('who may manage API keys', (ctx) => {
       limits: { spendCapMicroUsd: 500_000, expiresAt: new Date(Date.now() + 60_000).toISOString(), allowedModels: ['gpt-5.4-mini'], requestsPerMinute: 5, concurrentGenerations: 1 },
     });
     assert.equal(narrower.manageKeys, false);
-    assert.deepEqual((await createKey(ctx.gw, manager.key, { name: 'as wide', limits: bounds })).limits, { ...bounds, expiresAt: new Date(expiresAt).toISOString() });
+    const asWide = await createKey(ctx.gw, manager.key, { name: 'as wide', limits: bounds });
+    assert.deepEqual([asWide.limits.expiresAt, asWide.limits.allowedModels], [new Date(expiresAt).toISOString(), bounds.allowedModels]);
 
     const count = (await keysOf(ctx.gw, session.userId)).length;
     const later = new Date(Date.now() + 7_200_000).toISOString();
     for (const [limits, field] of [
-      [{ ...bounds, spendCapMicroUsd: null }, 'limits.spendCapMicroUsd'],
-      [{ ...bounds, spendCapMicroUsd: 1_000_001 }, 'limits.spendCapMicroUsd'],
-      [{ ...bounds, spendCapPeriod: 'month' }, 'limits.spendCapPeriod'],
       [{ ...bounds, expiresAt: null }, 'limits.expiresAt'],
       [{ ...bounds, expiresAt: later }, 'limits.expiresAt'],
       [{ ...bounds, allowedModels: null }, 'limits.allowedModels'],
       [{ ...bounds, allowedModels: ['gpt-5.4-mini', 'claude-haiku-4.5'] }, 'limits.allowedModels'],
-      [{ ...bounds, requestsPerMinute: 11 }, 'limits.requestsPerMinute'],
-      [{ ...bounds, concurrentGenerations: null }, 'limits.concurrentGenerations'],
     ] as const) {
       assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'wider', limits }), field);
     }
-    assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'wider', limits: {} }), 'limits.spendCapMicroUsd');
+    assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'wider', limits: {} }), 'limits.expiresAt');
     assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'manager 2', manageKeys: true, limits: bounds }), 'manageKeys');
     assert.equal((await keysOf(ctx.gw, session.userId)).length, count, 'nothing was created');
+  });
+
+  test('a management key with a limit that adds up across keys (spend cap, rpm, concurrency) creates no key at all', async () => {
+    const session = await signUp(ctx.gw);
+    for (const [limits, field] of [
+      [{ spendCapMicroUsd: 1_000_000, spendCapPeriod: 'total' }, 'limits.spendCapMicroUsd'],
+      [{ requestsPerMinute: 10 }, 'limits.requestsPerMinute'],
+      [{ concurrentGenerations: 2 }, 'limits.concurrentGenerations'],
+    ] as const) {
+      const manager = await createKey(ctx.gw, session, { name: 'capped manager', manageKeys: true, limits });
+      const count = (await keysOf(ctx.gw, session.userId)).length;
+      // Two keys of $0.50 under a $1 manager would spend $1 each: even the narrowest is refused.
+      assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'child', limits: { spendCapMicroUsd: 1, spendCapPeriod: 'total', requestsPerMinute: 1, concurrentGenerations: 1 } }), field);
+      assert.equal((await keysOf(ctx.gw, session.userId)).length, count, 'nothing was created');
+    }
   });
 
   test('a management key changes and revokes only keys it could have made, and never itself', async () => {
@@ -164,13 +175,15 @@ describeEachMode('who may manage API keys', (ctx) => {
     const manager = await createKey(ctx.gw, session, { name: 'manager', manageKeys: true, limits: bounds });
     const wide = await createKey(ctx.gw, session, { name: 'wide' });
     const peer = await createKey(ctx.gw, session, { name: 'peer manager', manageKeys: true, limits: bounds });
-    const child = await createKey(ctx.gw, manager.key, { name: 'child', limits: bounds });
+    const child = await createKey(ctx.gw, session, { name: 'child', limits: { spendCapMicroUsd: 500_000, requestsPerMinute: 5 } });
     const snapshot = async () => (await keysOf(ctx.gw, session.userId)).map((k) => ({ ...k, lastUsedAt: null }));
     const before = await snapshot();
 
     assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${manager.id}`, { limits: { spendCapMicroUsd: null } }));
     assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${manager.id}`, { manageKeys: false }));
     assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${child.id}`, { limits: { requestsPerMinute: null } }), 'limits.requestsPerMinute');
+    // Within the manager's bounds, but wider than the child had: a capped manager only narrows.
+    assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${child.id}`, { limits: { spendCapMicroUsd: 1_000_000 } }), 'limits.spendCapMicroUsd');
     assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${child.id}`, { manageKeys: true }), 'manageKeys');
     assertRefused(await call(ctx.gw, manager.key, 'PATCH', `/api/v1/keys/${wide.id}`, { limits: bounds }), 'limits.spendCapMicroUsd');
     assertRefused(await call(ctx.gw, manager.key, 'DELETE', `/api/v1/keys/${wide.id}`), 'limits.spendCapMicroUsd');

@@ -1,7 +1,6 @@
 /**
  * Keys with limits for the key-door tests (issue 29), and what a key has spent. Limited keys are made
- * here only, through POST /api/v1/keys with the owner's key: the one place to change if creating them
- * comes to need a management key.
+ * here only, through POST /api/v1/keys with the owner's key (the harness's unlimited management key).
  */
 import assert from 'node:assert/strict';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
