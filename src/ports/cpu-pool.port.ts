@@ -8,6 +8,7 @@ import type { MaskCounts } from '../domain/files/mask-pixels.ts';
 import type { PdfInspection } from '../domain/files/pdf-inspect.ts';
 import type { TextInspection } from '../domain/files/text-file.ts';
 import type { JsonTextLimits, JsonTextResult } from '../domain/json-text.ts';
+import type { FloatEmbeddingsBody } from '../protocols/openai-embeddings/openai-embeddings.float-body.ts';
 
 /** A catalog of tasks: kind → what it takes and what it gives back (both structured-cloneable). */
 export type TaskCatalog = Record<string, { input: unknown; output: unknown }>;
@@ -22,6 +23,8 @@ export type CpuTaskCatalog = {
   inspectText: { input: { bytes: Uint8Array; json: boolean; maxChars: number }; output: TextInspection };
   /** A mask's decoded grey levels counted near white and near black. */
   countMaskPixels: { input: { grey: Uint8Array }; output: MaskCounts };
+  /** A large float embeddings answer, written whole as JSON bytes (handed back without a copy). */
+  encodeEmbeddings: { input: FloatEmbeddingsBody; output: Uint8Array };
 };
 
 export interface TaskOptions {
@@ -33,6 +36,8 @@ export interface TaskOptions {
 
 export interface TaskPool<C extends TaskCatalog> {
   run<K extends keyof C & string>(kind: K, input: C[K]['input'], options?: TaskOptions): Promise<C[K]['output']>;
+  /** Tasks of this kind that answered since the pool was built (for tests and metrics). */
+  answered(kind: keyof C & string): number;
   /** Refuses new tasks, fails the waiting ones and stops every thread. */
   close(): Promise<void>;
 }
