@@ -4,11 +4,15 @@
  * and a memory limit, so no request holds the loop that every tenant shares. Built once in the
  * composition root (src/gateway.ts) and passed down; the threads start on first use.
  */
+import type { ChatRequest } from '../domain/chat/chat-request.types.ts';
 import type { MaskCounts } from '../domain/files/mask-pixels.ts';
 import type { PdfInspection } from '../domain/files/pdf-inspect.ts';
 import type { TextInspection } from '../domain/files/text-file.ts';
 import type { JsonTextLimits, JsonTextResult } from '../domain/json-text.ts';
 import type { FloatEmbeddingsBody } from '../protocols/openai-embeddings/openai-embeddings.float-body.ts';
+
+/** Which of the gateway's counters: the local model's tokenizer, or the approximate count. */
+export type PromptTokenizer = 'local' | 'approximate';
 
 /** A catalog of tasks: kind → what it takes and what it gives back (both structured-cloneable). */
 export type TaskCatalog = Record<string, { input: unknown; output: unknown }>;
@@ -25,6 +29,8 @@ export type CpuTaskCatalog = {
   countMaskPixels: { input: { grey: Uint8Array }; output: MaskCounts };
   /** A large float embeddings answer, written whole as JSON bytes (handed back without a copy). */
   encodeEmbeddings: { input: FloatEmbeddingsBody; output: Uint8Array };
+  /** A large prompt's input tokens (count_tokens), without its pictures' data. */
+  countPromptTokens: { input: { request: ChatRequest; tokenizer: PromptTokenizer }; output: number };
 };
 
 export interface TaskOptions {

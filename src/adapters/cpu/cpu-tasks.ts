@@ -1,4 +1,6 @@
 /** The gateway's CPU tasks (src/ports/cpu-pool.port.ts) and how long each may run. */
+import { countLocalInputTokens } from '../../domain/chat/local-tokens.ts';
+import { approximatePromptTokens } from '../../domain/chat/token-count.estimator.ts';
 import { countMaskPixels } from '../../domain/files/mask-pixels.ts';
 import { inspectPdf } from '../../domain/files/pdf-inspect.ts';
 import { inspectText } from '../../domain/files/text-file.ts';
@@ -13,6 +15,7 @@ export const CPU_TASKS: TaskImplementations<CpuTaskCatalog> = {
   inspectText: ({ bytes, json, maxChars }) => inspectText(bytes, json, maxChars),
   countMaskPixels: ({ grey }) => countMaskPixels(grey),
   encodeEmbeddings: (body) => encodeFloatEmbeddingsBody(body),
+  countPromptTokens: ({ request, tokenizer }) => (tokenizer === 'local' ? countLocalInputTokens(request) : approximatePromptTokens(request)),
 };
 
 /** The answer's bytes go back to the event loop without a copy (67 MB at the bound). */
@@ -24,7 +27,8 @@ export const CPU_TASK_TRANSFERS: TaskOutputTransfers<CpuTaskCatalog> = {
  * Deadlines with a wide margin over legitimate input at each limit, measured on this machine: a
  * 32 MiB body parses in about 0.1 s, 25 MiB of text or a 25 MiB PDF (64 MiB inflated at most) is
  * read in well under a second, a 4096×4096 mask is counted in 20 ms, the largest embeddings answer
- * (3,145,728 floats, 67 MB of JSON) is written in about half a second.
+ * (3,145,728 floats, 67 MB of JSON) is written in about half a second, the most text count_tokens
+ * takes (8 MiB) is counted in about 0.15 s.
  */
 export const CPU_TASK_DEADLINES_MS: Readonly<Record<keyof CpuTaskCatalog, number>> = {
   parseJson: 5_000,
@@ -32,4 +36,5 @@ export const CPU_TASK_DEADLINES_MS: Readonly<Record<keyof CpuTaskCatalog, number
   inspectText: 10_000,
   countMaskPixels: 5_000,
   encodeEmbeddings: 15_000,
+  countPromptTokens: 5_000,
 };
