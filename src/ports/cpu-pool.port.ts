@@ -9,6 +9,7 @@ import type { MaskCounts } from '../domain/files/mask-pixels.ts';
 import type { PdfInspection } from '../domain/files/pdf-inspect.ts';
 import type { TextInspection } from '../domain/files/text-file.ts';
 import type { JsonTextLimits, JsonTextResult } from '../domain/json-text.ts';
+import type { PackedEmbeddings } from '../protocols/openai-embeddings/openai-embeddings.answer.ts';
 import type { FloatEmbeddingsBody } from '../protocols/openai-embeddings/openai-embeddings.float-body.ts';
 
 /** Which of the gateway's counters: the local model's tokenizer, or the approximate count. */
@@ -29,6 +30,8 @@ export type CpuTaskCatalog = {
   countMaskPixels: { input: { grey: Uint8Array }; output: MaskCounts };
   /** A large float embeddings answer, written whole as JSON bytes (handed back without a copy). */
   encodeEmbeddings: { input: FloatEmbeddingsBody; output: Uint8Array };
+  /** A large upstream embeddings answer, in the segments it was gathered in: its vectors end to end, or what is wrong with it. */
+  decodeEmbeddings: { input: { parts: Uint8Array[]; count: number; dimensions: number }; output: PackedEmbeddings };
   /** A large prompt's input tokens (count_tokens), without its pictures' data. */
   countPromptTokens: { input: { request: ChatRequest; tokenizer: PromptTokenizer }; output: number };
 };

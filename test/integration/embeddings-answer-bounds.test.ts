@@ -3,15 +3,28 @@
  * dimensions) is a 400 in OpenAI's shape naming `input`, before anything is held, charged or
  * recorded; the largest answer allowed is still answered whole and right, its floats written in the
  * CPU pool (the pool's count of answered tasks), while base64 and small answers are not sent there.
- * The built-in local provider answers (no route configured), on SQLite and PostgreSQL.
+ * A large upstream answer (base64 or floats) is read in the pool too. The built-in local provider
+ * answers text-embedding-3-large (no route configured), a strict fake OpenAI upstream the others; on
+ * SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, beforeEach, test } from 'node:test';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { fakeVector, OpenAiEmbeddingsFake } from '../fakes/openai-embeddings.fake.ts';
 import { balanceMicro, heldMicro, openAiClient } from '../support/chat-gateway.ts';
 import { describeEachMode } from '../support/gateway.ts';
 
+const fake = await OpenAiEmbeddingsFake.start();
+after(() => fake.close());
+const upstream = { type: 'openai', baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 20_000 };
+const config = {
+  providers: { emb: upstream, 'emb-float': { ...upstream, options: { embeddingsEncoding: 'float' } } },
+  routes: { 'text-embedding-3-small': ['emb'], 'bge-m3': [{ provider: 'emb-float', model: 'BAAI/bge-m3' }] },
+};
+
 describeEachMode('embeddings: the bound on inputs × dimensions, large answers in the CPU pool', (ctx) => {
+  beforeEach(() => fake.reset());
+
   test('2,048 inputs × 3,072 dimensions is refused on input, and changes nothing', async () => {
     const { key, userId } = await ctx.gw.createUser(100);
     const inputs = Array.from({ length: 2048 }, (_, i) => `word ${i}`);
@@ -51,4 +64,26 @@ describeEachMode('embeddings: the bound on inputs × dimensions, large answers i
     assert.equal(await heldMicro(ctx.gw, userId), 0);
     assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
   });
-});
+
+  test('a large upstream answer, base64 or floats, is read in the CPU pool and answered right', async () => {
+    const { key } = await ctx.gw.createUser(100);
+    const client = openAiClient(ctx.gw, key);
+    const cpu = ctx.gw.gateway.services.cpu;
+    const inputs = Array.from({ length: 600 }, (_, i) => `passage ${i}`);
+    for (const [model, dimensions, asked] of [['text-embedding-3-small', 1536, 'base64'], ['bge-m3', 1024, 'float']] as const) {
+      const before = cpu.answered('decodeEmbeddings');
+      const response = await client.embeddings.create({ model, input: inputs, encoding_format: 'float' });
+      assert.equal(cpu.answered('decodeEmbeddings'), before + 1, `${model}: the upstream's answer was read in the pool`);
+      assert.equal((fake.requests.at(-1)?.body as { encoding_format?: string } | undefined)?.encoding_format, asked);
+      assert.equal(response.data.length, 600);
+      for (const i of [0, 299, 599]) {
+        const expected = fakeVector(JSON.stringify(inputs[i]), dimensions);
+        assert.deepEqual(response.data[i]?.embedding.map((x) => Math.fround(x)), Array.from(expected), `${model} vector ${i}`);
+      }
+    }
+    // A small answer is read on the loop.
+    const before = cpu.answered('decodeEmbeddings');
+    await client.embeddings.create({ model: 'text-embedding-3-small', input: 'one' });
+    assert.equal(cpu.answered('decodeEmbeddings'), before);
+  });
+}, { configFile: config });

@@ -7,9 +7,9 @@ import type { EmbeddingProvider, TokenCounter } from './embedding-provider.ts';
 import { createLocalEmbeddingProvider, createLocalTokenCounter } from './local/local-embeddings.ts';
 import { createOpenAiEmbeddingProvider } from './openai/openai-embeddings.ts';
 
-/** The embeddings side of a configured provider; undefined when its type has none. */
-export function createEmbeddingProvider(config: ProviderConfig, http: () => UpstreamHttpClient): EmbeddingProvider | undefined {
-  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, http());
+/** The embeddings side of a configured provider; undefined when its type has none. A large upstream answer is read in `cpu`. */
+export function createEmbeddingProvider(config: ProviderConfig, http: () => UpstreamHttpClient, cpu?: CpuPool): EmbeddingProvider | undefined {
+  if (config.type === 'openai') return createOpenAiEmbeddingProvider(config, http(), cpu);
   if (config.type === 'local') return createLocalEmbeddingProvider(config);
   return undefined;
 }

@@ -17,7 +17,7 @@ export class UpstreamExtras {
   readonly #counters = new Map<string, TokenCounter | undefined>();
   #http: UpstreamHttpClient | undefined;
 
-  /** `cpu`: where large prompts are counted by the local tokenizer (none: on the event loop, for unit tests). */
+  /** `cpu`: where large prompts are counted and large upstream answers read (none: on the event loop, for unit tests). */
   constructor(config: Pick<Config, 'providers'>, cpu?: CpuPool) {
     this.#config = config;
     this.#cpu = cpu;
@@ -27,7 +27,7 @@ export class UpstreamExtras {
   embedder(name: string): EmbeddingProvider | undefined {
     if (!this.#embedders.has(name)) {
       const config = this.#config.providers[name];
-      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#client()) : undefined);
+      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#client(), this.#cpu) : undefined);
     }
     return this.#embedders.get(name);
   }
