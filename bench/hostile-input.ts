@@ -13,7 +13,8 @@
  *   node bench/hostile-input.ts [--rounds 3] [--only files|schemas|text]
  *
  * The `text` set (issue 29, item 8) is cheap requests with large answers or texts: embeddings at the
- * bound on inputs × dimensions and past it, count_tokens with 30 MB and 4 MiB of text, a 25 s local video.
+ * bound on inputs × dimensions and past it, two large answers of an OpenAI-style upstream (a fake in
+ * this process), count_tokens with 30 MB and 8 MiB of text, a 25 s local video.
  */
 import { ScriptedOrchestrator } from '../test/fakes/scripted-orchestrator.ts';
 import { clientFor } from '../test/support/agent.ts';
@@ -21,7 +22,8 @@ import { ADMIN_TOKEN, type TestGateway } from '../test/support/gateway.ts';
 import { filePayloads } from '../test/support/hostile/file-payloads.ts';
 import { type HostilePayload, type LoopFigure, measureLoop } from '../test/support/hostile/measure.ts';
 import { schemaPayloads } from '../test/support/hostile/schema-payloads.ts';
-import { textPayloads } from '../test/support/hostile/text-payloads.ts';
+import { textPayloads, textPayloadsConfig } from '../test/support/hostile/text-payloads.ts';
+import { OpenAiEmbeddingsFake } from '../test/fakes/openai-embeddings.fake.ts';
 import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../test/support/processes.ts';
 import { table } from './support/load.ts';
 import { type LoopHolds, type LoopHoldMeter, loopHoldMeter } from './support/loop-holds.ts';
@@ -117,7 +119,8 @@ async function schemasSet(): Promise<SetResult> {
 }
 
 async function textSet(): Promise<SetResult> {
-  const stores = await createSharedStores('embedded', {});
+  const fake = await OpenAiEmbeddingsFake.start();
+  const stores = await createSharedStores('embedded', textPayloadsConfig(fake.baseUrl, fake.apiKey));
   const gateway = await spawnGateway(stores, 'all', meter.env);
   try {
     const user = await newUser(gateway.url);
@@ -128,6 +131,7 @@ async function textSet(): Promise<SetResult> {
   } finally {
     await gateway.kill();
     await stores.dispose();
+    await fake.close();
   }
 }
 
