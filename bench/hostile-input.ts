@@ -10,7 +10,11 @@
  * payload is sent `--rounds` times; the verdict is on the median of the gateway's own figure. Prints a
  * table and exits 1 when that passes the 50 ms rule or a payload was answered wrongly:
  *
- *   node bench/hostile-input.ts [--rounds 3] [--only files|schemas]
+ *   node bench/hostile-input.ts [--rounds 3] [--only files|schemas|text]
+ *
+ * The `text` set (issue 29, item 8) is cheap requests with large answers or texts: embeddings at the
+ * bound on inputs × dimensions and past it, two large answers of an OpenAI-style upstream (a fake in
+ * this process), count_tokens with 30 MB and 8 MiB of text, a 25 s local video.
  */
 import { ScriptedOrchestrator } from '../test/fakes/scripted-orchestrator.ts';
 import { clientFor } from '../test/support/agent.ts';
@@ -18,6 +22,8 @@ import { ADMIN_TOKEN, type TestGateway } from '../test/support/gateway.ts';
 import { filePayloads } from '../test/support/hostile/file-payloads.ts';
 import { type HostilePayload, type LoopFigure, measureLoop } from '../test/support/hostile/measure.ts';
 import { schemaPayloads } from '../test/support/hostile/schema-payloads.ts';
+import { textPayloads, textPayloadsConfig } from '../test/support/hostile/text-payloads.ts';
+import { OpenAiEmbeddingsFake } from '../test/fakes/openai-embeddings.fake.ts';
 import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../test/support/processes.ts';
 import { table } from './support/load.ts';
 import { type LoopHolds, type LoopHoldMeter, loopHoldMeter } from './support/loop-holds.ts';
@@ -112,6 +118,23 @@ async function schemasSet(): Promise<SetResult> {
   }
 }
 
+async function textSet(): Promise<SetResult> {
+  const fake = await OpenAiEmbeddingsFake.start();
+  const stores = await createSharedStores('embedded', textPayloadsConfig(fake.baseUrl, fake.apiKey));
+  const gateway = await spawnGateway(stores, 'all', meter.env);
+  try {
+    const user = await newUser(gateway.url);
+    const payloads = textPayloads(gateway.url, user.key);
+    // Warm up: JIT, the key cache, the CPU pool's thread, ffmpeg's first start.
+    for (const payload of payloads) await payload.send();
+    return await measureSet(gateway, payloads);
+  } finally {
+    await gateway.kill();
+    await stores.dispose();
+    await fake.close();
+  }
+}
+
 const ms = (n: number) => n.toFixed(0);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const each = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
@@ -119,6 +142,7 @@ const each = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
 const sets: Array<[string, () => Promise<SetResult>]> = [
   ['files', filesSet],
   ['schemas', schemasSet],
+  ['text', textSet],
 ];
 let failed = false;
 try {

@@ -4,10 +4,16 @@
  * and a memory limit, so no request holds the loop that every tenant shares. Built once in the
  * composition root (src/gateway.ts) and passed down; the threads start on first use.
  */
+import type { ChatRequest } from '../domain/chat/chat-request.types.ts';
 import type { MaskCounts } from '../domain/files/mask-pixels.ts';
 import type { PdfInspection } from '../domain/files/pdf-inspect.ts';
 import type { TextInspection } from '../domain/files/text-file.ts';
 import type { JsonTextLimits, JsonTextResult } from '../domain/json-text.ts';
+import type { PackedEmbeddings } from '../protocols/openai-embeddings/openai-embeddings.answer.ts';
+import type { FloatEmbeddingsBody } from '../protocols/openai-embeddings/openai-embeddings.float-body.ts';
+
+/** Which of the gateway's counters: the local model's tokenizer, or the approximate count. */
+export type PromptTokenizer = 'local' | 'approximate';
 
 /** A catalog of tasks: kind → what it takes and what it gives back (both structured-cloneable). */
 export type TaskCatalog = Record<string, { input: unknown; output: unknown }>;
@@ -22,6 +28,12 @@ export type CpuTaskCatalog = {
   inspectText: { input: { bytes: Uint8Array; json: boolean; maxChars: number }; output: TextInspection };
   /** A mask's decoded grey levels counted near white and near black. */
   countMaskPixels: { input: { grey: Uint8Array }; output: MaskCounts };
+  /** A large float embeddings answer, written whole as JSON bytes (handed back without a copy). */
+  encodeEmbeddings: { input: FloatEmbeddingsBody; output: Uint8Array };
+  /** A large upstream embeddings answer, in the segments it was gathered in: its vectors end to end, or what is wrong with it. */
+  decodeEmbeddings: { input: { parts: Uint8Array[]; count: number; dimensions: number }; output: PackedEmbeddings };
+  /** A large prompt's input tokens (count_tokens), without its pictures' data. */
+  countPromptTokens: { input: { request: ChatRequest; tokenizer: PromptTokenizer }; output: number };
 };
 
 export interface TaskOptions {
@@ -33,6 +45,8 @@ export interface TaskOptions {
 
 export interface TaskPool<C extends TaskCatalog> {
   run<K extends keyof C & string>(kind: K, input: C[K]['input'], options?: TaskOptions): Promise<C[K]['output']>;
+  /** Tasks of this kind that answered since the pool was built (for tests and metrics). */
+  answered(kind: keyof C & string): number;
   /** Refuses new tasks, fails the waiting ones and stops every thread. */
   close(): Promise<void>;
 }

@@ -60,6 +60,7 @@ export class ThreadPool<C extends TaskCatalog> implements TaskPool<C> {
   readonly #threads = new Set<Thread>();
   readonly #queue: Task[] = [];
   #queuedBytes = 0;
+  readonly #answeredByKind = new Map<string, number>();
   #nextId = 1;
   #closed = false;
 
@@ -78,6 +79,10 @@ export class ThreadPool<C extends TaskCatalog> implements TaskPool<C> {
   /** Threads running now (for tests and metrics). */
   get threadCount(): number {
     return this.#threads.size;
+  }
+
+  answered(kind: keyof C & string): number {
+    return this.#answeredByKind.get(kind) ?? 0;
   }
 
   run<K extends keyof C & string>(kind: K, input: C[K]['input'], options: TaskOptions = {}): Promise<C[K]['output']> {
@@ -161,6 +166,7 @@ export class ThreadPool<C extends TaskCatalog> implements TaskPool<C> {
     const task = thread.task;
     if (!task || task.id !== reply.id) return;
     this.#settle(thread);
+    this.#answeredByKind.set(task.kind, (this.#answeredByKind.get(task.kind) ?? 0) + 1);
     if (reply.ok) task.resolve(reply.value);
     else task.reject(new TaskError('crashed', task.kind, reply.message));
     this.#pump();

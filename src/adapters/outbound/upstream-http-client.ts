@@ -294,6 +294,11 @@ export class BoundedBody {
     return true;
   }
 
+  /** The chunks as they arrived (for a large answer read off the event loop), and their total size. */
+  parts(): { parts: Buffer[]; size: number } {
+    return { parts: this.#chunks, size: this.#size };
+  }
+
   text(): string {
     const chunks = this.#chunks;
     if (chunks.length === 1) return (chunks[0] as Buffer).toString('utf8');

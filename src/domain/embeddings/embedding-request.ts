@@ -22,6 +22,14 @@ export interface EmbeddingRequest {
 /** OpenAI's bounds: at most 2,048 inputs, at most 300,000 tokens in one request. */
 export const MAX_EMBEDDING_INPUTS = 2048;
 export const MAX_EMBEDDING_REQUEST_TOKENS = 300_000;
+/**
+ * The most values (inputs × dimensions) one answer carries: 2,048 inputs at text-embedding-3-small's
+ * 1,536, or 1,024 at text-embedding-3-large's 3,072. OpenAI's own bounds allow 2,048 × 3,072, about
+ * 134 MB of float JSON for a few hundred micro-USD of one-word inputs; half of it keeps every
+ * full-size batch of the small model and the batches clients send by default (LangChain 1,000,
+ * LlamaIndex 100) while halving what one cheap request makes the gateway build and hold.
+ */
+export const MAX_EMBEDDING_VALUES = 2048 * 1536;
 
 /** The inputs one by one: a text, or a token array. */
 export function embeddingItems(input: EmbeddingInput): Array<string | number[]> {
@@ -69,6 +77,18 @@ export function assertEmbeddingInputFits(model: Readonly<EmbeddingModelDefinitio
     tokens += item.length;
   }
   if (tokens > MAX_EMBEDDING_REQUEST_TOKENS) throw invalidInput(`input has ${tokens} tokens; one request takes at most ${MAX_EMBEDDING_REQUEST_TOKENS}.`, 'input');
+}
+
+/** Refuses an answer of more than MAX_EMBEDDING_VALUES values, before anything is held or sent. */
+export function assertEmbeddingAnswerFits(input: EmbeddingInput, dimensions: number): void {
+  const count = embeddingItems(input).length;
+  const values = count * dimensions;
+  if (values <= MAX_EMBEDDING_VALUES) return;
+  const most = Math.floor(MAX_EMBEDDING_VALUES / dimensions);
+  throw invalidInput(
+    `input has ${count} items of ${dimensions} dimensions, ${values} values in all; one request answers at most ${MAX_EMBEDDING_VALUES} (${most} inputs at ${dimensions} dimensions): send fewer inputs per request, or fewer dimensions.`,
+    'input',
+  );
 }
 
 /**

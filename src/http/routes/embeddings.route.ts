@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/app-services.ts';
 import { parseOpenAiEmbeddingsRequest } from '../../protocols/openai-embeddings/openai-embeddings.parser.ts';
-import { renderOpenAiEmbeddings } from '../../protocols/openai-embeddings/openai-embeddings.response.ts';
 import { authOf, requireApiKey } from '../auth.ts';
+import { embeddingsBody } from '../embeddings-answer.ts';
 import { clientGoneController } from '../sse.ts';
 import { chatErrorResponse } from './chat-route.docs.ts';
 
@@ -16,7 +15,8 @@ export const EMBEDDINGS_BODY_LIMIT = 4 * 1024 * 1024;
 /**
  * OpenAI's embeddings (`client.embeddings.create`) for the embedding models of GET /api/v1/models:
  * billed per input token at the model's price (a hold before the call, usage × price after); the
- * answer is written as a stream of pieces (openai-embeddings.response.ts). Errors as OpenAI error objects.
+ * answer is written in the CPU pool when large, else as a stream of pieces (embeddings-answer.ts). At
+ * most 3,145,728 values per answer (inputs × dimensions). Errors as OpenAI error objects.
  */
 export function registerEmbeddingsRoute(app: FastifyInstance, services: AppServices): void {
   app.post('/api/v1/embeddings', {
@@ -62,8 +62,8 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: AppServi
       if (reply.raw.closed) release();
       else reply.raw.once('close', release);
       const answer = await services.embeddings.embed({ userId, apiKeyId: keyId, request: parsed, abort: clientGoneController(reply.raw) });
-      const pieces = renderOpenAiEmbeddings({ model: answer.model, vectors: answer.embeddings.vectors, promptTokens: answer.embeddings.promptTokens, encoding: parsed.encodingFormat });
-      return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }));
+      const body = await embeddingsBody({ model: answer.model, vectors: answer.embeddings.vectors, promptTokens: answer.embeddings.promptTokens, encoding: parsed.encodingFormat }, services.cpu, request.log);
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   });
 }

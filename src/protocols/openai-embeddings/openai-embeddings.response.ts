@@ -1,15 +1,17 @@
 /**
  * Renders an embeddings answer as OpenAI's `CreateEmbeddingResponse` (object, data, model, usage),
- * in pieces of about 32,768 values, so that a large answer (2,048 vectors of 3,072 floats is about
- * 90 MB of JSON) is written as a stream, with the event loop free between pieces (a piece of floats
- * takes a few milliseconds). `float` prints each float32 as the double it is (JSON.stringify's
+ * in pieces of about 32,768 values, written as a stream with the event loop free between pieces (a
+ * piece of floats takes a few milliseconds). A float answer of more than one piece is written in the
+ * CPU pool instead (openai-embeddings.float-body.ts, the same bytes; src/http/embeddings-answer.ts):
+ * this is base64 answers, small ones, and the fallback when the pool cannot take the task. `float` prints each float32 as the double it is (JSON.stringify's
  * shortest form of that double, which parses back to the same float32; printing the shortest float32
  * form instead measured five times slower); `base64` is the vector's little-endian float32 bytes, as
  * OpenAI sends them.
  */
 import type { EmbeddingEncoding } from '../../domain/embeddings/embedding-request.ts';
 
-const VALUES_PER_PIECE = 32_768;
+/** About 700 KB of float JSON, a few milliseconds of printing. */
+export const VALUES_PER_PIECE = 32_768;
 
 export interface EmbeddingsAnswer {
   model: string;

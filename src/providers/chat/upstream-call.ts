@@ -113,21 +113,31 @@ export type WholeAnswer = { ok: true; status: number; text: string } | { ok: fal
  * the failure it describes (its error body read up to 64 KiB).
  */
 export function postForWholeAnswer(dispatcher: Dispatcher, endpoint: UpstreamEndpoint, body: string, attempt: UpstreamAttempt, limit: number): Promise<WholeAnswer> {
-  return new Promise((resolve) => dispatchPost(dispatcher, endpoint, body, attempt, new WholeAnswerHandler(attempt, limit, resolve)));
+  return new Promise((resolve) => dispatchPost(dispatcher, endpoint, body, attempt, new WholeAnswerHandler<WholeAnswer>(attempt, limit, resolve, (status, answer) => ({ ok: true, status, text: answer.text() }))));
 }
 
-class WholeAnswerHandler implements Dispatcher.DispatchHandler {
+/** A 2xx answer's bytes, as they arrived, for a caller that reads a large answer off the event loop. */
+export type WholeBytes = { ok: true; status: number; parts: Buffer[]; size: number } | { ok: false; error: ChatUpstreamError };
+
+/** As postForWholeAnswer, but a 2xx answer is given as its chunks, not decoded here. */
+export function postForWholeBytes(dispatcher: Dispatcher, endpoint: UpstreamEndpoint, body: string, attempt: UpstreamAttempt, limit: number): Promise<WholeBytes> {
+  return new Promise((resolve) => dispatchPost(dispatcher, endpoint, body, attempt, new WholeAnswerHandler<WholeBytes>(attempt, limit, resolve, (status, answer) => ({ ok: true, status, ...answer.parts() }))));
+}
+
+class WholeAnswerHandler<T extends { ok: boolean }> implements Dispatcher.DispatchHandler {
   readonly #attempt: UpstreamAttempt;
   readonly #limit: number;
-  readonly #resolve: (answer: WholeAnswer) => void;
+  readonly #resolve: (answer: T | { ok: false; error: ChatUpstreamError }) => void;
+  readonly #success: (status: number, body: BoundedBody) => T;
   readonly #body = new BoundedBody();
   #status = 0;
   #headers: IncomingHttpHeaders = {};
 
-  constructor(attempt: UpstreamAttempt, limit: number, resolve: (answer: WholeAnswer) => void) {
+  constructor(attempt: UpstreamAttempt, limit: number, resolve: (answer: T | { ok: false; error: ChatUpstreamError }) => void, success: (status: number, body: BoundedBody) => T) {
     this.#attempt = attempt;
     this.#limit = limit;
     this.#resolve = resolve;
+    this.#success = success;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -152,9 +162,8 @@ class WholeAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    const text = this.#body.text();
-    if (this.#status >= 200 && this.#status < 300) this.#resolve({ ok: true, status: this.#status, text });
-    else this.#resolve({ ok: false, error: failureFromText(this.#status, this.#headers, text) });
+    if (this.#status >= 200 && this.#status < 300) this.#resolve(this.#success(this.#status, this.#body));
+    else this.#resolve({ ok: false, error: failureFromText(this.#status, this.#headers, this.#body.text()) });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

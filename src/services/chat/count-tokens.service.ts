@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
-import { approximatePromptTokens } from '../../domain/chat/token-count.estimator.ts';
 import { invalidInput } from '../../domain/errors.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
+import { countPromptTokens } from '../../providers/chat/prompt-token-count.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 import type { UpstreamExtras } from '../embeddings/upstream-extras.ts';
@@ -25,6 +26,8 @@ export interface CountTokensDeps {
   logger: Logger;
   /** A span per upstream count (free: its cost is 0); none: the no-op tracer. */
   tracer?: Tracer;
+  /** Where the estimate of a large prompt runs (none: on the event loop, for unit tests). */
+  cpu?: CpuPool;
 }
 
 export interface TokenCount {
@@ -65,6 +68,8 @@ export class CountTokensService {
       if (!result.error.retryable) throw appErrorFromUpstream(result.error);
       this.#deps.logger.info({ provider: route.provider, status: result.error.status, message: result.error.message }, 'count_tokens route failed; trying the next');
     }
-    return { inputTokens: approximatePromptTokens(request), estimated: true };
+    const estimate = await countPromptTokens(request, 'approximate', this.#deps.cpu);
+    if (!estimate.ok) throw appErrorFromUpstream(estimate.error);
+    return { inputTokens: estimate.inputTokens, estimated: true };
   }
 }

@@ -12,6 +12,7 @@ import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { EmbeddingModelDefinition } from '../../domain/catalog/models/embedding-models.ts';
 import {
+  assertEmbeddingAnswerFits,
   assertEmbeddingInputFits,
   embeddingCostMicro,
   embeddingDimensions,
@@ -69,6 +70,7 @@ export class EmbeddingsService {
     const model = this.#model(call.request.model);
     const dimensions = embeddingDimensions(model, call.request);
     assertEmbeddingInputFits(model, call.request.input);
+    assertEmbeddingAnswerFits(call.request.input, dimensions);
     const bound = embeddingTokenBound(call.request.input);
     const startedAt = Date.now();
     const record: NewChatRequest = {

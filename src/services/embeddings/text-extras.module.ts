@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import { CountTokensService } from '../chat/count-tokens.service.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
@@ -18,11 +19,11 @@ export interface TextExtras {
   countTokens: CountTokensService;
 }
 
-export function buildTextExtras(deps: { config: Pick<Config, 'providers'>; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger }): TextExtras {
-  const extras = new UpstreamExtras(deps.config);
+export function buildTextExtras(deps: { config: Pick<Config, 'providers'>; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger; cpu?: CpuPool }): TextExtras {
+  const extras = new UpstreamExtras(deps.config, deps.cpu);
   const router = deps.chat.router;
   return {
     embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger }),
-    countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger, tracer: deps.chat.tracer }),
+    countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger, tracer: deps.chat.tracer, ...(deps.cpu ? { cpu: deps.cpu } : {}) }),
   };
 }

@@ -5,25 +5,29 @@
  */
 import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-client.ts';
 import type { Config } from '../../config/config.types.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { EmbeddingProvider, TokenCounter } from '../../providers/chat/embedding-provider.ts';
 import { createEmbeddingProvider, createTokenCounter } from '../../providers/chat/embedding-providers.ts';
 import { createChatUpstreamClient } from '../../providers/chat/chat-provider.registry.ts';
 
 export class UpstreamExtras {
   readonly #config: Pick<Config, 'providers'>;
+  readonly #cpu: CpuPool | undefined;
   readonly #embedders = new Map<string, EmbeddingProvider | undefined>();
   readonly #counters = new Map<string, TokenCounter | undefined>();
   #http: UpstreamHttpClient | undefined;
 
-  constructor(config: Pick<Config, 'providers'>) {
+  /** `cpu`: where large prompts are counted and large upstream answers read (none: on the event loop, for unit tests). */
+  constructor(config: Pick<Config, 'providers'>, cpu?: CpuPool) {
     this.#config = config;
+    this.#cpu = cpu;
   }
 
   /** The embeddings adapter of a configured provider; undefined when its type has none. */
   embedder(name: string): EmbeddingProvider | undefined {
     if (!this.#embedders.has(name)) {
       const config = this.#config.providers[name];
-      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#client()) : undefined);
+      this.#embedders.set(name, config ? createEmbeddingProvider(config, () => this.#client(), this.#cpu) : undefined);
     }
     return this.#embedders.get(name);
   }
@@ -32,7 +36,7 @@ export class UpstreamExtras {
   counter(name: string): TokenCounter | undefined {
     if (!this.#counters.has(name)) {
       const config = this.#config.providers[name];
-      this.#counters.set(name, config ? createTokenCounter(config, () => this.#client()) : undefined);
+      this.#counters.set(name, config ? createTokenCounter(config, () => this.#client(), this.#cpu) : undefined);
     }
     return this.#counters.get(name);
   }

@@ -8,7 +8,7 @@ import { estimatePromptTokens } from '../../../src/domain/chat/prompt-size.estim
 import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/openai-chat.parser.ts';
 import type { ChatProvider, ChatUpstreamResult } from '../../../src/providers/chat/chat-provider.ts';
 import { createChatProviderRegistry } from '../../../src/providers/chat/chat-provider.registry.ts';
-import { countLocalInputTokens, countLocalTokens } from '../../../src/providers/chat/local/local-tokens.ts';
+import { countLocalInputTokens, countLocalTokens } from '../../../src/domain/chat/local-tokens.ts';
 
 const target = { upstreamModel: 'local-text' };
 const signal = () => new AbortController().signal;

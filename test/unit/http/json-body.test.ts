@@ -25,7 +25,7 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 }
 
 function failingPool(reason: TaskFailure): CpuPool {
-  return { run: () => Promise.reject(new TaskError(reason, 'parseJson', reason)), close: async () => {} };
+  return { run: () => Promise.reject(new TaskError(reason, 'parseJson', reason)), answered: () => 0, close: async () => {} };
 }
 
 describe('JSON bodies', () => {

@@ -39,13 +39,13 @@ describe('renderAudio', () => {
     const a = await renderAudio({ seed: 5, durationS: 2, format: 'mp3' });
     const b = await renderAudio({ seed: 5, durationS: 2, format: 'mp3' });
     assert.ok(a.equals(b));
-    const one = synthesizeMelody({ seed: 5, durationS: 2, sampleRate: 44_100 });
-    const two = synthesizeMelody({ seed: 6, durationS: 2, sampleRate: 44_100 });
+    const one = await synthesizeMelody({ seed: 5, durationS: 2, sampleRate: 44_100 });
+    const two = await synthesizeMelody({ seed: 6, durationS: 2, sampleRate: 44_100 });
     assert.notDeepEqual(one, two);
   });
 
-  test('the melody is audible, not clipped, and fades to silence at both ends', () => {
-    const samples = synthesizeMelody({ seed: 11, durationS: 3, sampleRate: 44_100 });
+  test('the melody is audible, not clipped, and fades to silence at both ends', async () => {
+    const samples = await synthesizeMelody({ seed: 11, durationS: 3, sampleRate: 44_100 });
     let peak = 0;
     let energy = 0;
     for (const s of samples) {

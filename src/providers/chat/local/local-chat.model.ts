@@ -23,7 +23,7 @@ import { textOf } from '../../../domain/chat/chat-request.types.ts';
 import type { ChatUsage, ResponseBlock, StopReason } from '../../../domain/chat/chat-response.types.ts';
 import { isObject } from '../../../domain/chat/json-input.ts';
 import { planLocally } from './local-planner.ts';
-import { countLocalInputTokens, countLocalTokens, truncateToTokens } from './local-tokens.ts';
+import { countLocalInputTokens, countLocalTokens, truncateToTokens } from '../../../domain/chat/local-tokens.ts';
 import { sampleFromSchema } from './schema-sample.ts';
 
 export interface LocalAnswer {

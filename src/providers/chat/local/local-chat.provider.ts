@@ -15,7 +15,7 @@ import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent } from '../../../domain/chat/chat-response.types.ts';
 import type { ChatProvider, ChatTarget, ChatUpstreamResult } from '../chat-provider.ts';
 import { answerLocally } from './local-chat.model.ts';
-import { countLocalTokens, splitWords } from './local-tokens.ts';
+import { countLocalTokens, splitWords } from '../../../domain/chat/local-tokens.ts';
 
 export interface LocalChatDeps {
   /** Draws for `failureRate`; Math.random unless a test fixes it. */

@@ -1,7 +1,7 @@
 /**
  * The `local` style's embeddings and token counts, offline and deterministic (decision 13): the same
  * input always gives the same vector, on every machine. A vector is feature hashing of the input's
- * words (the local tokenizer's tokens, local-tokens.ts): each token adds ±1 at 8 positions chosen by
+ * words (the local tokenizer's tokens, domain/chat/local-tokens.ts): each token adds ±1 at 8 positions chosen by
  * a hash of the token, over a small dense background drawn from a hash of the whole input (so no
  * component is left at zero), normalised to length 1. Inputs that share words point in similar
  * directions, so a search over local vectors behaves like one (crudely), and the cosine of an input
@@ -12,7 +12,9 @@
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { embeddingItems } from '../../../domain/embeddings/embedding-request.ts';
 import type { EmbeddingProvider, EmbeddingResult, TokenCounter } from '../embedding-provider.ts';
-import { countLocalInputTokens, countLocalTokens } from './local-tokens.ts';
+import { countLocalTokens } from '../../../domain/chat/local-tokens.ts';
+import type { CpuPool } from '../../../ports/cpu-pool.port.ts';
+import { countPromptTokens } from '../prompt-token-count.ts';
 
 const TOKEN = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 const CANCELLED = { status: 499, retryable: false, message: 'The client cancelled the request.' } as const;
@@ -41,12 +43,10 @@ export function createLocalEmbeddingProvider(_config: ProviderConfig): Embedding
   };
 }
 
-/** The local model counts exactly: its tokenizer is the one it bills with. */
-export function createLocalTokenCounter(): TokenCounter {
+/** The local model counts exactly: its tokenizer is the one it bills with (a large prompt in the CPU pool). */
+export function createLocalTokenCounter(cpu: CpuPool | undefined): TokenCounter {
   return {
-    async countTokens(request) {
-      return { ok: true, inputTokens: countLocalInputTokens(request) };
-    },
+    countTokens: (request) => countPromptTokens(request, 'local', cpu),
   };
 }
 

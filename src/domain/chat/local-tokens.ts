@@ -3,7 +3,7 @@
  * every other non-space character. It is exact for our own billing and never exceeds the UTF-8 byte
  * count, so the prompt estimator stays an upper bound for the local model too.
  */
-import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
+import type { ChatRequest } from './chat-request.types.ts';
 
 const TOKEN = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 /** What one image costs in the local model (a fixed amount, like a low-detail image elsewhere). */
