@@ -15,6 +15,8 @@ import { readBodyParts } from './body-stream.ts';
 import { AddressConnectionCap } from './address-connection-cap.ts';
 import { ConnectionDrain } from './connection-drain.ts';
 import { RequestPipeline } from './request-pipeline.ts';
+import { nulInTarget } from './target-nul.ts';
+import { AppError } from '../domain/errors.ts';
 import type { Span } from '../ports/tracer.port.ts';
 import { registerRoutes } from './routes/index.ts';
 import { SseHeartbeat } from './sse.ts';
@@ -137,6 +139,8 @@ export function buildHttpApp(services: AppServices): HttpApp {
   // microtask hop each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    const nul = nulInTarget(request.url);
+    if (nul !== undefined) return done(new AppError('invalid_input', `${nul} holds a NUL character (%00), which no id or parameter may contain`, { param: nul }));
     if (!pipeline.tracing) return done();
     // The rest of the request (its hooks, handler and what it enqueues) runs inside the request's span.
     const span = pipeline.startRequest(request.method, request.routeOptions.url ?? 'unmatched');

@@ -45,6 +45,16 @@ export function bearerTokenOf(headers: IncomingHttpHeaders): string | undefined 
 }
 
 /**
+ * The admin token of a request: `Authorization: Bearer` only. Log scrubbers and proxies that redact
+ * credentials know Authorization; an admin token in `x-api-key` (the user API takes keys there for
+ * the Anthropic SDK) would be kept in their logs.
+ */
+function adminBearerOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.authorization;
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
+/**
  * onRequest hook (before the body is read) for endpoints SPEC.md protects: a valid, unrevoked API key, or 401. A request without a
  * key may instead carry a dashboard session cookie (with the CSRF header on unsafe methods), so the
  * dashboard calls the same API the SDKs do. The key path is checked first and is unchanged.
@@ -105,7 +115,7 @@ export function requireAdmin(services: { config: Pick<Config, 'adminToken' | 'li
   const limit = services.config.limits.adminFailuresPerAddress;
   const disabled = () => new AppError('not_found', 'the admin API is disabled (set ADMIN_TOKEN to enable it)');
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const token = bearerToken(request);
+    const token = adminBearerOf(request.headers);
     if (token === undefined) {
       const session = await authenticateSession(request);
       if (session?.isAdmin) {
@@ -116,6 +126,9 @@ export function requireAdmin(services: { config: Pick<Config, 'adminToken' | 'li
       if (session) throw new AppError('forbidden', 'this account is not an administrator');
     }
     if (!expected) throw disabled();
+    if (token === undefined && request.headers['x-api-key'] !== undefined) {
+      throw new AppError('unauthorized', 'the admin token is accepted only as Authorization: Bearer <ADMIN_TOKEN>, not in x-api-key');
+    }
     const failuresKey = `admin-fail:${addressGroup(request.ip)}`;
     const standing = await services.rateLimiter.peek(failuresKey, limit);
     if (!standing.allowed) {

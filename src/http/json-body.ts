@@ -25,7 +25,7 @@ export const INLINE_JSON_BYTES = 1024 * 1024;
 
 export function parseJsonBody(text: string): unknown {
   const result = parseJsonText(text, JSON_BODY_LIMITS);
-  if (!result.ok) throw new AppError('invalid_input', result.message);
+  if (!result.ok) throw refusal(result);
   return result.value;
 }
 
@@ -68,8 +68,12 @@ export async function readJsonBody(body: Buffer | Buffer[], cpu: CpuPool): Promi
   } catch (error) {
     throw bodyTaskError(error);
   }
-  if (!result.ok) throw new AppError('invalid_input', result.message);
+  if (!result.ok) throw refusal(result);
   return result.value;
+}
+
+function refusal(result: { message: string; param?: string }): AppError {
+  return new AppError('invalid_input', result.message, result.param === undefined ? {} : { param: result.param });
 }
 
 function sizeOf(parts: Buffer[]): number {

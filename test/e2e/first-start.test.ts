@@ -36,17 +36,22 @@ test('the first start prints a demo key that answers /user/me with USD 10; the C
     const link = /Dashboard \(one-time sign-in link, valid 24 h\): (http\S+)/.exec(output)?.[1];
     assert.ok(link, `a sign-in link is printed:\n${output}`);
     assert.ok(!logLines.some((l) => l.includes(new URL(link).searchParams.get('token') ?? 'none')), 'the link is not in a log line');
+    // Opening it signs nothing in: the dashboard page asks, and its button POSTs the token.
     const opened = await fetch(link, { redirect: 'manual' });
     assert.equal(opened.status, 302);
-    assert.equal(opened.headers.get('location'), '/');
-    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    assert.equal(opened.headers.get('location'), `/login/link#token=${new URL(link).searchParams.get('token')}`);
+    assert.equal(opened.headers.get('set-cookie'), null);
+    const confirm = (url: string) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/auth/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: new URL(url).searchParams.get('token') }) });
+    const confirmed = await confirm(link);
+    assert.equal(confirmed.status, 200);
+    const cookie = (confirmed.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     assert.ok(cookie.includes('='), 'a session cookie is set');
     const session = await fetch(`http://127.0.0.1:${port}/api/v1/auth/session`, { headers: { cookie } });
     assert.equal(session.status, 200);
     assert.equal(((await session.json()) as { data: { user: { email: string } } }).data.user.email, 'demo@switchboard.local');
-    const again = await fetch(link, { redirect: 'manual' });
-    assert.equal(again.status, 302);
-    assert.equal(again.headers.get('location'), '/login?link=expired', 'the link works once');
+    const again = await confirm(link);
+    assert.equal(again.status, 401, 'the link works once');
     assert.equal(again.headers.get('set-cookie'), null);
 
     const cli = (...args: string[]) => spawnSync(process.execPath, ['src/main.ts', ...args], { env, encoding: 'utf8' });
@@ -59,12 +64,12 @@ test('the first start prints a demo key that answers /user/me with USD 10; the C
     assert.equal(printed.email, 'demo@switchboard.local');
     assert.ok(Math.abs(Date.parse(printed.expiresAt) - Date.now() - 2 * 3_600_000) < 60_000, printed.expiresAt);
     assert.notEqual(printed.url, link);
-    const reopened = await fetch(printed.url, { redirect: 'manual' });
-    assert.equal(reopened.headers.get('location'), '/');
+    const reopened = await confirm(printed.url);
+    assert.equal(reopened.status, 200);
     const freshCookie = (reopened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const freshSession = await fetch(`http://127.0.0.1:${port}/api/v1/auth/session`, { headers: { cookie: freshCookie } });
     assert.equal(((await freshSession.json()) as { data: { user: { email: string } } }).data.user.email, 'demo@switchboard.local');
-    assert.equal((await fetch(printed.url, { redirect: 'manual' })).headers.get('location'), '/login?link=expired', 'the new link works once too');
+    assert.equal((await confirm(printed.url)).status, 401, 'the new link works once too');
 
     const credit = cli('credits', 'add', body.data.id, '--amount-cents', '250', '--idempotency-key', 'first-topup');
     assert.equal(credit.status, 0, credit.stderr);

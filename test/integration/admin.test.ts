@@ -27,6 +27,17 @@ describeEachMode('admin API', (ctx) => {
     assert.equal(negative.status, 400);
   });
 
+  test('the admin token counts only in Authorization: Bearer (scrubbers redact that header, not x-api-key)', async () => {
+    const viaApiKey = await fetch(`${ctx.gw.url}/admin/v1/users?limit=1`, { headers: { 'x-api-key': ADMIN_TOKEN } });
+    assert.equal(viaApiKey.status, 401);
+    const body = (await viaApiKey.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'unauthorized');
+    assert.match(body.error.message, /only as Authorization: Bearer/);
+    const write = await fetch(`${ctx.gw.url}/admin/v1/users`, { method: 'POST', headers: { 'x-api-key': ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{"balanceCents":1}' });
+    assert.equal(write.status, 401, 'nothing is made with it either');
+    assert.equal((await fetch(`${ctx.gw.url}/admin/v1/users?limit=1`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200);
+  });
+
   test('credits happen once per Idempotency-Key; another body with the same key is a 409', async () => {
     const { userId, key } = await ctx.gw.createUser(0);
     const credit = (amountCents: number, idem: string | undefined) =>

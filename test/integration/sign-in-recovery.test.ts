@@ -44,13 +44,26 @@ async function openLink(gw: TestGateway, mail: ReceivedMail): Promise<Browser> {
   assert.ok(url, `no link in the mail: ${mail.data}`);
   assert.ok(url.startsWith(gw.url), `the link goes to the gateway (${url})`);
   const browser: Browser = {};
-  const opened = await call(gw, browser, 'GET', url.slice(gw.url.length));
-  assert.equal(opened.status, 302);
-  assert.equal(opened.headers.get('location'), '/');
+  const opened = await confirmLink(gw, browser, url.slice(gw.url.length));
+  assert.equal(opened.status, 200, JSON.stringify(opened.body));
   const session = await call(gw, browser, 'GET', '/api/v1/auth/session');
   assert.equal(session.status, 200);
   browser.csrf = String(session.body.data?.csrfToken);
   return browser;
+}
+
+/**
+ * A link as the dashboard opens it: the GET signs nothing in and sends the browser to the page that
+ * asks, with the token in the fragment; confirming there POSTs it.
+ */
+async function confirmLink(gw: TestGateway, browser: Browser, path: string) {
+  const opened = await call(gw, browser, 'GET', path);
+  assert.equal(opened.status, 302);
+  assert.equal(opened.headers.get('set-cookie'), null, 'opening a link signs nobody in');
+  const location = opened.headers.get('location') ?? '';
+  assert.match(location, /^\/login\/link#token=/);
+  const token = decodeURIComponent(location.slice('/login/link#token='.length));
+  return call(gw, browser, 'POST', '/api/v1/auth/link', { token });
 }
 
 async function passwordlessUser(gw: TestGateway): Promise<string> {
@@ -101,9 +114,36 @@ describeEachMode(
       assert.ok(mail);
       await openLink(ctx.gw, mail);
       const url = /\/api\/v1\/auth\/link\?token=[A-Za-z0-9_-]+/.exec(mailText(mail))?.[0] ?? '';
-      const again = await call(ctx.gw, {}, 'GET', url);
-      assert.equal(again.status, 302);
-      assert.equal(again.headers.get('location'), '/login?link=expired');
+      const again = await confirmLink(ctx.gw, {}, url);
+      assert.equal(again.status, 401);
+      assert.equal(again.body.error?.code, 'unauthorized');
+    });
+
+    test('a link signs in only when the page that asks POSTs it from this origin (no login CSRF)', async () => {
+      const email = await passwordlessUser(ctx.gw);
+      assert.equal((await askForLink(ctx.gw, email)).status, 202);
+      const [mail] = await smtp.mailsTo(email);
+      assert.ok(mail);
+      const url = /\/api\/v1\/auth\/link\?token=[A-Za-z0-9_-]+/.exec(mailText(mail))?.[0] ?? '';
+      const token = new URL(url, ctx.gw.url).searchParams.get('token') ?? '';
+      // Opened from another site's page or an image tag: a redirect, no cookie, the link still unused.
+      for (let i = 0; i < 2; i++) {
+        const opened = await call(ctx.gw, {}, 'GET', url);
+        assert.equal(opened.status, 302);
+        assert.equal(opened.headers.get('set-cookie'), null);
+      }
+      // Another site's script or form POSTing it: refused, the link still unused.
+      const foreign = await fetch(`${ctx.gw.url}/api/v1/auth/link`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ token }) });
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.headers.get('set-cookie'), null);
+      const form = await fetch(`${ctx.gw.url}/api/v1/auth/link`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: ctx.gw.url }, body: JSON.stringify({ token }) });
+      assert.ok(form.status >= 400 && form.status < 500, `a text/plain body (what a form can send) is refused: ${form.status}`);
+      assert.equal(form.headers.get('set-cookie'), null);
+      const browser: Browser = {};
+      const confirmed = await call(ctx.gw, browser, 'POST', '/api/v1/auth/link', { token });
+      assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+      assert.equal((confirmed.body.data?.user as { email?: string } | undefined)?.email, email);
+      assert.ok(browser.cookie, 'the confirmation sets the session cookie');
     });
 
     test('an address without an account gets the same answer and no mail', async () => {
@@ -169,7 +209,7 @@ describeEachMode(
       const printed = JSON.parse(cli.stdout) as { url: string };
       assert.ok(printed.url.startsWith(`${ctx.gw.url}/api/v1/auth/link?token=`), printed.url);
       const browser: Browser = {};
-      assert.equal((await call(ctx.gw, browser, 'GET', printed.url.slice(ctx.gw.url.length))).status, 302);
+      assert.equal((await confirmLink(ctx.gw, browser, printed.url.slice(ctx.gw.url.length))).status, 200);
       assert.ok(browser.cookie);
     });
   },
@@ -189,7 +229,7 @@ test('without SMTP_URL the link is written to the log (embedded)', async () => {
     const text = (JSON.parse(line) as { msg: string }).msg;
     const url = /\/api\/v1\/auth\/link\?token=[A-Za-z0-9_-]+/.exec(text)?.[0];
     assert.ok(url);
-    assert.equal((await call(gw, {}, 'GET', url)).status, 302);
+    assert.equal((await confirmLink(gw, {}, url)).status, 200);
   } finally {
     await gw.close();
   }

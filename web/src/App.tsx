@@ -15,6 +15,7 @@ import { ModelsPage } from './pages/ModelsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
+import { SignInLinkPage } from './pages/SignInLinkPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { StoragePage } from './pages/StoragePage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
@@ -73,6 +74,9 @@ export function App() {
         <Loading label="Loading the dashboard…" />
       </main>
     );
+  }
+  if (path === '/login/link') {
+    return <SignInLinkPage signedInAs={session.state === 'signed-in' ? (session.session.user.email ?? undefined) : undefined} onSignedIn={signedIn} />;
   }
   if (session.state === 'signed-out') {
     const mode = path === '/signup' ? 'signup' : 'login';

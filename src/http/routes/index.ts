@@ -13,6 +13,7 @@ import { registerApiKeyRoutes } from './api-keys.route.ts';
 import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
 import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
+import { registerOpenSignInLinkRoutes } from './auth/open-sign-in-link.route.ts';
 import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
 import { registerUsageExportRoute } from './usage-export.route.ts';
@@ -66,6 +67,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerWebhookSecretRoutes(app, { db: services.database.db, authenticator: services.authenticator, webhookSecrets: services.webhookSecrets });
   registerSessionRoutes(app, services);
   registerSignInLinkRoute(app, services);
+  registerOpenSignInLinkRoutes(app, services);
   registerStatsRoute(app, services);
   registerUsageExportRoute(app, services);
   registerGenerationsListRoute(app, services);

@@ -15,6 +15,7 @@ export const WEB_DIST_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const DASHBOARD_PATHS = [
   '/',
   '/login',
+  '/login/link',
   '/signup',
   '/keys',
   '/generations',

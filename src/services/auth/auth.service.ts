@@ -23,7 +23,7 @@ import type { EventBus } from '../../ports/event-bus.port.ts';
 import { createUser, normalizeEmail } from '../accounts/accounts.service.ts';
 import { publishRevoked } from '../accounts/credential-revocations.ts';
 import { addressGroup } from './address-group.ts';
-import { BackoffLimiter } from './backoff-limiter.ts';
+import { BackoffLimiter, type BackoffSteps } from './backoff-limiter.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
 import { hashPassword, verifyPassword } from './password-hash.ts';
 
@@ -69,6 +69,16 @@ export const PASSWORD_MAX = 256;
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const MINUTE = 60_000;
+/** Failures of one account (across addresses) in an hour before its pairs get the strict schedule. */
+const ACCOUNT_FREE_FAILURES = 20;
+/**
+ * The pair schedule of an account that is being guessed: one free failure per address, then 30 s,
+ * 1 min, 2 min, … at most 15 min. An address gets about eight guesses an hour at it instead of
+ * seventeen, and the very first attempt from an address is always checked, so the owner's right
+ * password from a new address signs in at once, whatever the guessing elsewhere.
+ */
+const UNDER_ATTACK_PAIR: BackoffSteps = { free: 1, baseMs: 30_000, maxMs: 15 * MINUTE };
+const TRY_A_LINK = 'or ask for a sign-in link by email';
 
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -85,8 +95,9 @@ export interface AuthServiceOptions {
  * sessions behind an HttpOnly cookie, sign-out, password change (which signs out every other
  * browser), and the admin flag. Failed sign-ins slow down per (address, email) pair with a growing wait
  * and are capped per address (an IPv6 address counts as its /64); across addresses an account that
- * draws many failures slows down new addresses, never the ones it signed in from. Nobody can lock
- * another person's account.
+ * draws many failures makes each address's failures at it cost more, never the ones it signed in
+ * from, and never a first attempt. Nobody can lock another person's account, and the right password
+ * from a new address is never refused because of guessing elsewhere.
  */
 export class AuthService {
   private readonly db: Kysely<Schema>;
@@ -95,11 +106,11 @@ export class AuthService {
   private readonly failuresByPair = new BackoffLimiter({ free: 5, baseMs: 1_000, maxMs: 15 * MINUTE, forgetMs: 60 * MINUTE });
   private readonly failuresByIp = new AttemptLimiter({ max: 50, windowMs: 15 * MINUTE });
   /**
-   * The soft per-account limit: a distributed guesser (many addresses, one account) gets 20 free
-   * failures an hour, then each attempt from an address the account never signed in from waits 1 s,
-   * 2 s, … at most 30 s: a slow-down, never a lock-out, and none at all for the owner's usual addresses.
+   * Failures per account across addresses. Past ACCOUNT_FREE_FAILURES the account is being guessed
+   * from many addresses, and its pairs get the strict schedule (UNDER_ATTACK_PAIR): it is never a
+   * wait of the account itself, which would hold the owner's right password at the door.
    */
-  private readonly failuresByAccount = new BackoffLimiter({ free: 20, baseMs: 1_000, maxMs: 30_000, forgetMs: 60 * MINUTE });
+  private readonly failuresByAccount = new BackoffLimiter({ free: ACCOUNT_FREE_FAILURES, baseMs: 1_000, maxMs: 30_000, forgetMs: 60 * MINUTE });
   /** Wrong current passwords on a password change (only a signed-in owner can make them). */
   private readonly wrongCurrentPasswords = new AttemptLimiter({ max: 10, windowMs: 15 * MINUTE });
   private readonly signupsByIp = new AttemptLimiter({ max: 20, windowMs: 60 * MINUTE });
@@ -138,15 +149,19 @@ export class AuthService {
     const group = addressGroup(client.ip);
     const pairKey = `${group}|${email}`;
     const ipKey = `ip:${group}`;
+    const pairWait = (wait: number) =>
+      new AppError('rate_limited', `too many failed sign-ins for this email from this address; try again in ${wait} s, ${TRY_A_LINK}`, { retryAfter: wait });
     const wait = this.failuresByPair.retryAfter(pairKey, now);
-    if (wait > 0) throw new AppError('rate_limited', `too many failed sign-ins for this email from this address; try again in ${wait} s`, { retryAfter: wait });
-    this.refuseWhileLimited(this.failuresByIp, ipKey, 'too many failed sign-ins from this address; try again later', now);
+    if (wait > 0) throw pairWait(wait);
+    this.refuseWhileLimited(this.failuresByIp, ipKey, `too many failed sign-ins from this address; try again later, ${TRY_A_LINK}`, now);
 
     const user = await findUserByEmail(this.db, email);
-    const accountWait = this.failuresByAccount.retryAfter(email, now);
-    if (accountWait > 0 && !(user && (await this.signedInFrom(user.id, group)))) {
-      // The same answer for an unknown email: the slow-down tells nothing about who has an account.
-      throw new AppError('rate_limited', `many failed sign-ins for this email; try again in ${accountWait} s`, { retryAfter: accountWait });
+    // An account guessed from many addresses: this address's own failures at it count more (never
+    // the account's as a whole), except from an address the account signed in from (its owner's).
+    // Unknown emails are treated alike, so the schedule tells nothing about who has an account.
+    if (this.failuresByAccount.failures(email, now) >= ACCOUNT_FREE_FAILURES) {
+      const strict = this.failuresByPair.retryAfter(pairKey, now, UNDER_ATTACK_PAIR);
+      if (strict > 0 && !(user && (await this.signedInFrom(user.id, group)))) throw pairWait(strict);
     }
     // Unknown users cost the same hash as known ones, so timing does not tell which emails exist.
     const check = await verifyPassword(password, user?.password_hash ?? (await this.dummy()));

@@ -15,6 +15,9 @@ export interface BackoffPolicy {
   forgetMs: number;
 }
 
+/** The schedule part of a policy: free failures, then waits from `baseMs` doubling up to `maxMs`. */
+export type BackoffSteps = Pick<BackoffPolicy, 'free' | 'baseMs' | 'maxMs'>;
+
 interface Entry {
   failures: number;
   lastFailureAt: number;
@@ -28,13 +31,21 @@ export class BackoffLimiter {
     this.policy = policy;
   }
 
-  /** Seconds the key must still wait before its next attempt (0: it may try now). */
-  retryAfter(key: string, now: number = Date.now()): number {
+  /**
+   * Seconds the key must still wait before its next attempt (0: it may try now). `steps` replaces the
+   * policy's free failures and waits for this answer (a stricter schedule over the same count).
+   */
+  retryAfter(key: string, now: number = Date.now(), steps: BackoffSteps = this.policy): number {
     const entry = this.live(key, now);
-    if (!entry || entry.failures < this.policy.free) return 0;
-    const wait = Math.min(this.policy.maxMs, this.policy.baseMs * 2 ** (entry.failures - this.policy.free));
+    if (!entry || entry.failures < steps.free) return 0;
+    const wait = Math.min(steps.maxMs, steps.baseMs * 2 ** (entry.failures - steps.free));
     const remaining = entry.lastFailureAt + wait - now;
     return remaining > 0 ? Math.ceil(remaining / 1000) : 0;
+  }
+
+  /** Failures of the key not yet forgotten. */
+  failures(key: string, now: number = Date.now()): number {
+    return this.live(key, now)?.failures ?? 0;
   }
 
   recordFailure(key: string, now: number = Date.now()): void {

@@ -92,11 +92,13 @@ export async function prepareGeneration(
   extra: { idempotencyKey: string | null; requestHash: string | null; agentRunId?: string | null; apiKeyId?: string | null },
 ): Promise<TaskRow> {
   const priced = await deps.estimates.price(body);
-  const { model, input, webhook } = priced.request;
-  if (webhook !== undefined) {
+  const { model, input } = priced.request;
+  // What is stored and later called is the parsed URL, the one the policy looked at.
+  let webhook: string | undefined;
+  if (priced.request.webhook !== undefined) {
     let parsed: URL;
     try {
-      parsed = assertPublicUrl(webhook, deps.allowPrivateUrls);
+      parsed = assertPublicUrl(priced.request.webhook, deps.allowPrivateUrls);
     } catch {
       throw invalidInput('webhook must be a public http or https URL', 'webhook');
     }
@@ -105,6 +107,7 @@ export async function prepareGeneration(
     } catch (error) {
       throw invalidInput(`webhook: ${(error as Error).message}`, 'webhook');
     }
+    webhook = parsed.href;
   }
   const info = deps.catalog.media(model);
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');

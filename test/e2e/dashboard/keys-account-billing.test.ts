@@ -260,7 +260,13 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
       const link = /https?:\/\/\S+\/api\/v1\/auth\/link\?token=[A-Za-z0-9_-]+/.exec(mailText(mail))?.[0];
       assert.ok(link, `a link in the mail: ${mail.data}`);
       assert.ok(link.startsWith(gw.url), `the link goes to the gateway (${link})`);
+      // Opening the link signs nothing in: the page asks first (login CSRF), and its button POSTs the token.
       await linked.goto(link);
+      await linked.getByRole('heading', { level: 1, name: 'Sign in with a link' }).waitFor();
+      assert.equal(new URL(linked.url()).hash, '', 'the token does not stay in the address bar');
+      assert.equal(await linked.evaluate(async () => (await fetch('/api/v1/auth/session')).status), 401, 'not signed in yet');
+      await assertAccessibleBasics(linked, 'the sign-in link page');
+      await linked.getByRole('button', { name: 'Sign in', exact: true }).click();
       await linked.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
       await go(linked, '/account');

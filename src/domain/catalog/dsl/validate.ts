@@ -90,12 +90,15 @@ function validateString(spec: StringSpec, v: unknown, path: string, required: bo
   if (spec.maxLength !== undefined && v.length > spec.maxLength) {
     throw invalidInput(`${path} must be at most ${spec.maxLength} characters (got ${v.length})`, path);
   }
+  let value = v;
   switch (spec.format) {
     case 'url':
       if (!isHttpUrl(v)) throw invalidInput(`${path} must be an http or https URL`, path);
+      value = parsedUrl(v, path);
       break;
     case 'url-or-data-uri':
-      if (!isHttpUrl(v) && !DATA_URI.test(v)) throw invalidInput(`${path} must be an http or https URL or a base64 data: URI`, path);
+      if (isHttpUrl(v)) value = parsedUrl(v, path);
+      else if (!DATA_URI.test(v)) throw invalidInput(`${path} must be an http or https URL or a base64 data: URI`, path);
       break;
     case 'hex-color':
       if (!HEX_COLOR.test(v)) throw invalidInput(`${path} must be a hex colour such as #1a2b3c (got ${describeValue(v)})`, path);
@@ -107,7 +110,18 @@ function validateString(spec: StringSpec, v: unknown, path: string, required: bo
       break;
   }
   if (spec.pattern && !spec.pattern.regex.test(v)) throw invalidInput(`${path} must be ${spec.pattern.says} (got ${describeValue(v)})`, path);
-  return v;
+  return value;
+}
+
+/**
+ * A URL field holds what the URL parser makes of the text, and that is what an upstream is sent: the
+ * address policy checks the parsed host (input-urls.ts), and an upstream's parser must not get the
+ * chance to repair ` http:\\10.0.0.5\` into an address nobody checked.
+ */
+function parsedUrl(v: string, path: string): string {
+  const href = new URL(v).href;
+  if (href.length > MAX_URL_LENGTH) throw invalidInput(`${path} must be a URL of at most ${MAX_URL_LENGTH} characters once written out in full`, path);
+  return href;
 }
 
 export function isHttpUrl(v: string): boolean {

@@ -20,7 +20,7 @@ const credentialsBody = {
   },
 };
 
-const sessionDataSchema = envelope({
+export const sessionDataSchema = envelope({
   type: 'object',
   required: ['user', 'csrfToken', 'expiresAt'],
   properties: {
@@ -37,14 +37,14 @@ const sessionDataSchema = envelope({
   },
 });
 
-function presentSession(user: UserRow, session: SessionIdentity) {
+export function presentSession(user: UserRow, session: SessionIdentity) {
   return {
     code: 200,
     data: { user: { ...presentUser(user), isAdmin: session.isAdmin, hasPassword: user.password_hash !== null }, csrfToken: session.csrfToken, expiresAt: iso(session.expiresAt) },
   };
 }
 
-function noStore(reply: FastifyReply): void {
+export function noStore(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');
 }
 
@@ -104,29 +104,6 @@ export function registerSessionRoutes(app: FastifyInstance, services: AppService
       setSessionCookie(request, reply, issued.token, issued.session.absoluteExpiresAt);
       noStore(reply);
       return presentSession(issued.user, issued.session);
-    },
-  });
-
-  app.get('/api/v1/auth/link', {
-    schema: { querystring: { type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } },
-    config: {
-      docs: {
-        summary: 'Open a one-time sign-in link (printed for the demo user at first start): signs in and goes to the dashboard',
-        tags: ['Dashboard session'],
-        auth: 'none',
-        responses: { 302: { description: 'To the dashboard, signed in; or to the sign-in page when the link was used or expired' } },
-      },
-    },
-    handler: async (request, reply) => {
-      noStore(reply);
-      try {
-        const issued = await services.auth.redeemSignInLink((request.query as { token: string }).token, clientOf(request));
-        setSessionCookie(request, reply, issued.token, issued.session.absoluteExpiresAt);
-        return reply.redirect('/', 302);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'unauthorized') return reply.redirect('/login?link=expired', 302);
-        throw error;
-      }
     },
   });
 

@@ -131,7 +131,8 @@ export class AgentWebhooksService {
     // Plain http only when the operator says so (SWITCHBOARD_ALLOW_HTTP_WEBHOOKS, for development and
     // tests); allowing private addresses does not lift it.
     if (parsed.protocol !== 'https:' && !this.#policy.allowHttp) throw invalidInput('url must be an HTTPS URL', 'url');
-    return value;
+    // Stored and called as parsed: the form the policy checked.
+    return parsed.href;
   }
 }
 

@@ -589,6 +589,27 @@ export interface ApiResponses {
       otherSessionsEnded: number;
     };
   };
+  /** Sign in with a one-time sign-in link (sets the session cookie); the dashboard sends it when you confirm */
+  'POST /api/v1/auth/link': {
+    code: number;
+    data: {
+      user: {
+        id: string;
+        email: string | null;
+        /** USD cents, rounded down */
+        balance: number;
+        createdAt: string;
+        /** Administers the gateway (may use the admin API) */
+        isAdmin: boolean;
+        /** False for an account that has only signed in by link: it sets a first password without a current one */
+        hasPassword: boolean;
+      };
+      /** Send it as x-csrf-token on POST, PUT, PATCH and DELETE requests made with the session cookie */
+      csrfToken: string;
+      /** When the session ends if unused (it slides with use) */
+      expiresAt: string;
+    };
+  };
   /** Usage and spend statistics over whole UTC days */
   'GET /api/v1/stats': {
     /** First instant of the period (00:00 UTC of its first day) */
