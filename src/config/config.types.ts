@@ -89,7 +89,7 @@ export interface AbuseLimits {
   checkoutsPerUser: RateLimitSetting;
   /** Webhook delivery attempts per user; deliveries over it wait for the next window, none is dropped. */
   webhookDeliveriesPerUser: RateLimitSetting;
-  /** Agent webhook test events sent per user (POST /agent/webhooks/{id}/test); over it: 429. */
+  /** Agent webhook test events and redeliveries sent per user (POST /agent/webhooks/{id}/test, …/redeliver), one allowance; over it: 429. */
   webhookTestsPerUser: RateLimitSetting;
   /** Agent event streams one user may hold open at once in one API process. */
   eventStreamsPerUser: number;
