@@ -107,6 +107,14 @@ export interface WebhookPolicy {
   allowHttp: boolean;
 }
 
+/** How webhooks are sent (docs/webhooks-and-files.md, "Fair slots"). */
+export interface WebhookSending {
+  /** SWITCHBOARD_WEBHOOK_CONCURRENCY: attempts one worker process has in flight at once (64); the per-user and per-origin caps follow from it. */
+  slots: number;
+  /** SWITCHBOARD_WEBHOOK_TIMEOUT_MS: the whole exchange of one attempt (10 s). */
+  timeoutMs: number;
+}
+
 export interface MailConfig {
   /** `smtp://user:pass@host:587` or `smtps://…:465`; undefined: messages are written to the log. */
   smtpUrl: string | undefined;
@@ -139,6 +147,7 @@ export interface Config {
   /** SWITCHBOARD_ALLOW_PRIVATE_URLS: private and loopback addresses become reachable; nothing else changes. */
   allowPrivateUrls: boolean;
   webhooks: WebhookPolicy;
+  webhookSending: WebhookSending;
   limits: AbuseLimits;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
   trustProxy: string[] | false;

@@ -141,7 +141,7 @@ export class AgentWebhookDeliveriesService {
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
-        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id }, now));
+        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: original.user_id, url: webhook.url }, now));
         return { deliveryId: id, eventId: original.message_id, queued: true };
       }
       const pending = await tx.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhook.id).where('message_id', '=', original.message_id).where('status', '=', 'pending').executeTakeFirst();
@@ -214,7 +214,7 @@ async function bringForward(tx: Parameters<typeof enqueueWebhookDelivery>[0], qu
     .where('attempts', '=', pending.attempts)
     .where('next_attempt_at', '=', pending.next_attempt_at)
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id }, now));
+  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id, userId: pending.user_id, url: pending.url }, now));
 }
 
 function present(row: WebhookDeliveriesTable, lastAttemptAt: number | null): AgentWebhookDeliveryView {
