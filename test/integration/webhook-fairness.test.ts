@@ -51,17 +51,25 @@ async function createHook(c: AgentClient, url: string, eventTypes: string[]): Pr
   return (created.body.data as unknown as { webhookId: string }).webhookId;
 }
 
+interface DeadUser {
+  c: AgentClient;
+  webhookId: string;
+}
+
 /** A dead user: a destination at `url` and a burst of test events to it. */
-async function deadUser(ctx: { gw: Parameters<typeof agentClient>[0] }, url: string): Promise<void> {
+async function deadUser(ctx: { gw: Parameters<typeof agentClient>[0] }, url: string): Promise<DeadUser> {
   const c = await agentClient(ctx.gw);
   const webhookId = await createHook(c, url, ['*']);
   const sent = await Promise.all(Array.from({ length: EVENTS_PER_DEAD_USER }, () => c.call('POST', `/api/v1/agent/webhooks/${webhookId}/test`)));
   assert.ok(sent.every((r) => r.status === 202), JSON.stringify(sent.find((r) => r.status !== 202)?.body));
+  return { c, webhookId };
 }
 
 describeAgent(
   'webhooks of one user are not held up by other users\' dead receivers',
   (ctx) => {
+    let answering500: DeadUser | undefined;
+
     test('with four users\' receivers dead, a fifth user\'s media and agent webhooks arrive within 5 s of the end', async () => {
       const hangPath = `/hang-${ctx.mode}`;
       const failPath = `/fail-${ctx.mode}`;
@@ -69,7 +77,7 @@ describeAgent(
       hanging.answer(hangPath, { status: 200, delayMs: 600_000 });
       failing.answer(failPath, 500);
       redirecting.answer(loopPath, { status: 302, headers: { location: redirecting.origin + loopPath } });
-      await Promise.all([
+      [, answering500] = await Promise.all([
         deadUser(ctx, hanging.origin + hangPath),
         deadUser(ctx, failing.origin + failPath),
         deadUser(ctx, redirecting.origin + loopPath),
@@ -115,6 +123,23 @@ describeAgent(
       for (const arrival of arrivals) assert.ok(arrival.late <= ARRIVAL_BOUND_MS, JSON.stringify(arrival));
       // The dead receivers were still being tried meanwhile (what held the slots), and were not given up on.
       assert.ok(failing.at(failPath).length > 0 && redirecting.at(loopPath).length > 0);
+    });
+
+    test('an origin that keeps failing is paused: its deliveries wait, attempted neither now nor at the cost of their retries', async () => {
+      const dead = answering500;
+      assert.ok(dead, 'the first test made the load');
+      await until(() => (failing.at(`/fail-${ctx.mode}`).length >= 3 ? true : undefined), Date.now() + 10_000, 'three failed attempts');
+      const res = await dead.c.call('GET', `/api/v1/agent/webhooks/${dead.webhookId}/deliveries?limit=100`);
+      assert.equal(res.status, 200);
+      const items = (res.body.data as unknown as { items: Array<{ status: string; attempts: number }> }).items;
+      assert.equal(items.length, EVENTS_PER_DEAD_USER);
+      // One attempt at a time reaches this origin (16 slots: a cap of 1), three failures pause it for
+      // 10 s: a few POSTs arrived, not one per delivery.
+      const posts = failing.at(`/fail-${ctx.mode}`).length;
+      assert.ok(posts >= 3 && posts <= 5, `${posts} POSTs reached the failing receiver`);
+      const untouched = items.filter((d) => d.status === 'pending' && d.attempts === 0).length;
+      assert.ok(untouched >= EVENTS_PER_DEAD_USER - 5, `${untouched} deliveries wait with all their attempts left`);
+      assert.equal(items.filter((d) => d.status === 'failed').length, 0, 'none given up');
     });
   },
   {
