@@ -7,8 +7,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
-import type { NewJob } from '../../src/ports/work-queue.port.ts';
+import { pino } from 'pino';
+import type { ClaimedJob, LaneCaps, NewJob } from '../../src/ports/work-queue.port.ts';
+import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+
+/** Counts the fair claims a pool makes. */
+class CountingQueue extends DbWorkQueue {
+  fairClaims = 0;
+  override claimFair(owner: string, queue: string, limit: number, now: number, leaseMs: number, caps: LaneCaps): Promise<ClaimedJob[]> {
+    this.fairClaims++;
+    return super.claimFair(owner, queue, limit, now, leaseMs, caps);
+  }
+}
 
 const CAPS = { perTenant: 3, perTarget: 2 };
 
@@ -74,5 +85,30 @@ describeEachDatabase('fair claims of a laned queue', (t) => {
     await q.targetSucceeded('f3', target);
     assert.equal((await q.claimFair('w3', 'f3', 10, 20_000, 60_000, CAPS)).length, CAPS.perTarget);
     assert.equal((await t.handle.db.selectFrom('job_targets').selectAll().where('queue', '=', 'f3').execute()).length, 0, 'a healthy target keeps no row');
+  });
+
+  test('a pool whose laned queue has due jobs held back by a cap looks again now and then, not in a loop', async () => {
+    const q = new CountingQueue(t.handle, new MemoryEventBus());
+    const caps = { perTenant: 1, perTarget: 1 };
+    await add(q, [job('f4', 'held', 0, 'a', 'https://t.example'), job('f4', 'waiting', 1, 'a', 'https://t.example')]);
+    // Another process holds the tenant's one slot, so the due job waits for it.
+    assert.equal((await q.claimFair('elsewhere', 'f4', 10, Date.now(), 60_000, caps)).length, 1);
+    q.fairClaims = 0;
+    const ran: string[] = [];
+    const pool = new WorkerPool(q, { fair: async (claimed) => (ran.push(claimed.refId), { kind: 'done' }) }, {
+      owner: 'pool',
+      leaseMs: 60_000,
+      concurrency: 4,
+      queueConcurrency: () => 4,
+      laneCaps: (queue) => (queue === 'f4' ? caps : undefined),
+      queues: ['f4'],
+      logger: pino({ level: 'silent' }),
+    });
+    await pool.start();
+    await new Promise((r) => setTimeout(r, 1_000));
+    await pool.stop();
+    assert.equal(ran.includes('f4-waiting'), false, 'the capped job was not run');
+    // About five in a second (a look every 200 ms); a pool woken by its own due job at once would make hundreds.
+    assert.ok(q.fairClaims <= 25, `${q.fairClaims} fair claims in a second`);
   });
 });
