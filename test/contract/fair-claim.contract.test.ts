@@ -95,7 +95,11 @@ describeEachDatabase('fair claims of a laned queue', (t) => {
     assert.equal((await q.claimFair('elsewhere', 'f4', 10, Date.now(), 60_000, caps)).length, 1);
     q.fairClaims = 0;
     const ran: string[] = [];
-    const pool = new WorkerPool(q, { fair: async (claimed) => (ran.push(claimed.refId), { kind: 'done' }) }, {
+    const handler = async (claimed: ClaimedJob): Promise<{ kind: 'done' }> => {
+      ran.push(claimed.refId);
+      return { kind: 'done' };
+    };
+    const pool = new WorkerPool(q, { fair: handler }, {
       owner: 'pool',
       leaseMs: 60_000,
       concurrency: 4,
