@@ -28,6 +28,13 @@ export interface LaneCaps {
   perTarget: number;
 }
 
+/** A lane target's streak of failures since its last success, this one included. */
+export interface TargetStreak {
+  failures: number;
+  /** From the first failure of the streak to this one. */
+  failingForMs: number;
+}
+
 /** The breaker of a lane target, as the queue records it. */
 export interface TargetFailure {
   /** Consecutive failures since the last success, this one included. */
@@ -84,9 +91,9 @@ export interface WorkQueue {
   targetSucceeded(queue: string, target: string): Promise<void>;
   /**
    * A job of `target` failed in a way that says the target is unwell: its failures are counted and
-   * it is paused for `pauseMs(failures)` from `now` (0: not paused).
+   * it is paused for `pauseMs(streak)` from `now` (0: not paused; a pause is only ever lengthened).
    */
-  targetFailed(queue: string, target: string, now: number, pauseMs: (failures: number) => number): Promise<TargetFailure>;
+  targetFailed(queue: string, target: string, now: number, pauseMs: (streak: TargetStreak) => number): Promise<TargetFailure>;
   /** Extends the leases of jobs this owner still holds; returns the ids it no longer holds. */
   extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
   /** Removes a finished job; false when the lease was lost. */

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { pino } from 'pino';
-import type { ClaimedJob, LaneCaps, NewJob } from '../../src/ports/work-queue.port.ts';
+import type { ClaimedJob, LaneCaps, NewJob, TargetStreak } from '../../src/ports/work-queue.port.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -62,21 +62,26 @@ describeEachDatabase('fair claims of a laned queue', (t) => {
     const q = queueOf();
     const target = 'https://flaky.example';
     await add(q, Array.from({ length: 5 }, (_, i) => job('f3', `j${i}`, i, `t${i}`, target)));
-    const pause = (failures: number) => (failures >= 2 ? 5_000 : 0);
+    const streaks: TargetStreak[] = [];
+    const pause = (streak: TargetStreak) => {
+      streaks.push(streak);
+      return streak.failures >= 2 ? 5_000 : 0;
+    };
     assert.deepEqual(await q.targetFailed('f3', target, 1000, pause), { failures: 1, pausedUntil: undefined });
-    assert.deepEqual(await q.targetFailed('f3', target, 1000, pause), { failures: 2, pausedUntil: 6000 });
+    assert.deepEqual(await q.targetFailed('f3', target, 1500, pause), { failures: 2, pausedUntil: 6500 });
+    assert.deepEqual(streaks, [{ failures: 1, failingForMs: 0 }, { failures: 2, failingForMs: 500 }], 'the streak is timed from its first failure');
     assert.equal((await q.claimFair('w1', 'f3', 10, 2000, 60_000, CAPS)).length, 0, 'paused: nothing of the target is claimed');
     // Another queue's target of the same name is not paused.
     await add(q, [job('f3-other', 'x', 0, 't', target)]);
     assert.equal((await q.claimFair('w1', 'f3-other', 10, 2000, 60_000, CAPS)).length, 1);
 
-    const probe = await q.claimFair('w1', 'f3', 10, 6001, 60_000, CAPS);
+    const probe = await q.claimFair('w1', 'f3', 10, 6501, 60_000, CAPS);
     assert.deepEqual(probe.map((j) => j.refId), ['f3-j0'], 'after the pause: one probe, the earliest');
-    assert.equal((await q.claimFair('w2', 'f3', 10, 6002, 60_000, CAPS)).length, 0, 'nothing more while the probe is in flight');
+    assert.equal((await q.claimFair('w2', 'f3', 10, 6502, 60_000, CAPS)).length, 0, 'nothing more while the probe is in flight');
     // The probe failed: a longer pause, never a shorter one.
-    const failed = await q.targetFailed('f3', target, 6100, (n) => n * 10_000);
-    assert.deepEqual(failed, { failures: 3, pausedUntil: 36_100 });
-    await q.targetFailed('f3', target, 6050, () => 1_000);
+    const failed = await q.targetFailed('f3', target, 6600, (streak) => streak.failures * 10_000);
+    assert.deepEqual(failed, { failures: 3, pausedUntil: 36_600 });
+    await q.targetFailed('f3', target, 6550, () => 1_000);
     assert.equal((await q.claimFair('w2', 'f3', 10, 20_000, 60_000, CAPS)).length, 0, 'a late report of an older failure did not shorten the pause');
     const [held] = probe;
     assert.ok(held && (await q.reschedule('w1', held.id, 0)));

@@ -133,12 +133,13 @@ describeAgent(
       assert.equal(res.status, 200);
       const items = (res.body.data as unknown as { items: Array<{ status: string; attempts: number }> }).items;
       assert.equal(items.length, EVENTS_PER_DEAD_USER);
-      // One attempt at a time reaches this origin (16 slots: a cap of 1), three failures pause it for
-      // 10 s: a few POSTs arrived, not one per delivery.
+      // One attempt at a time reaches this origin (16 slots: a cap of 1); ten failures in a row (or
+      // three over 2 s, on a slow machine) pause it for 10 s, then one probe each pause: a dozen POSTs
+      // at most, not one per delivery and retry.
       const posts = failing.at(`/fail-${ctx.mode}`).length;
-      assert.ok(posts >= 3 && posts <= 5, `${posts} POSTs reached the failing receiver`);
+      assert.ok(posts <= 12, `${posts} POSTs reached the failing receiver`);
       const untouched = items.filter((d) => d.status === 'pending' && d.attempts === 0).length;
-      assert.ok(untouched >= EVENTS_PER_DEAD_USER - 5, `${untouched} deliveries wait with all their attempts left`);
+      assert.ok(untouched >= EVENTS_PER_DEAD_USER - 12, `${untouched} deliveries wait with all their attempts left`);
       assert.equal(items.filter((d) => d.status === 'failed').length, 0, 'none given up');
     });
   },

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
-import type { ClaimedJob, JobFailureCount, LaneCaps, NewJob, TargetFailure, WorkQueue } from '../../ports/work-queue.port.ts';
+import type { ClaimedJob, JobFailureCount, LaneCaps, NewJob, TargetFailure, TargetStreak, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
 import { type Executor, executorOf } from '../db/schema.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
@@ -127,7 +127,7 @@ export class DbWorkQueue implements WorkQueue {
     return recordTargetSuccess(this.handle, queue, target);
   }
 
-  targetFailed(queue: string, target: string, now: number, pauseMs: (failures: number) => number): Promise<TargetFailure> {
+  targetFailed(queue: string, target: string, now: number, pauseMs: (streak: TargetStreak) => number): Promise<TargetFailure> {
     return recordTargetFailure(this.handle, queue, target, now, pauseMs);
   }
 

@@ -32,7 +32,9 @@ export interface JobTargetsTable {
   target: string;
   /** Consecutive failures reported since the last success. */
   failures: number;
-  /** Null until the failures reach the breaker's threshold. */
+  /** The first failure of the streak. */
+  failing_since: number;
+  /** Null until the streak says the target keeps failing. */
   paused_until: number | null;
   updated_at: number;
 }
