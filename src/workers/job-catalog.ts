@@ -103,15 +103,19 @@ interface RecurringJobSpec {
 }
 
 /**
- * The origin a webhook URL calls (scheme, host, port): receivers behind one origin are one server as
- * far as slots and failures go. A URL that does not parse is its own target (its delivery fails).
+ * The lane target of a webhook delivery: the user's deliveries to one origin (scheme, host, port),
+ * which are one server as far as slots and failures go. Per user, not per origin alone: a host
+ * many users send to (an automation service) must not be capped, or paused, for all of them by the
+ * traffic or the failures of one. A URL that does not parse is its own target (its delivery fails).
  */
-export function destinationOrigin(url: string): string {
+export function webhookTarget(userId: string, url: string): string {
+  let origin: string;
   try {
-    return new URL(url).origin;
+    origin = new URL(url).origin;
   } catch {
-    return url.slice(0, 300);
+    origin = url.slice(0, 300);
   }
+  return `${userId} ${origin}`;
 }
 
 function entity<Payload>(spec: EntityJobSpec<Payload>): EntityJobSpec<Payload> {
@@ -133,11 +137,11 @@ export const JOB_CATALOG = {
   /** One agent run, stepped until it ends (AGENT.md). */
   agent_run: entity<{ runId: string }>({ place: (p) => ({ refId: p.runId, queue: JOB_QUEUES.agent }), poison: ENTITY_POISON, timeoutMs: 30 * MINUTE_MS }),
   /**
-   * One webhook delivery, retried on its schedule; in the lane of its user and its destination's
-   * origin, so that the webhooks queue shares its slots fairly (the worker pool's lane caps).
+   * One webhook delivery, retried on its schedule; in the lane of its user and (that user's)
+   * destination origin, so that the webhooks queue shares its slots fairly (the worker pool's lane caps).
    */
   webhook: entity<{ deliveryId: string; userId: string; url: string }>({
-    place: (p) => ({ refId: p.deliveryId, queue: JOB_QUEUES.webhooks, lane: { tenant: p.userId, target: destinationOrigin(p.url) } }),
+    place: (p) => ({ refId: p.deliveryId, queue: JOB_QUEUES.webhooks, lane: { tenant: p.userId, target: webhookTarget(p.userId, p.url) } }),
     poison: OUTSIDE_POISON,
     timeoutMs: 2 * MINUTE_MS,
   }),

@@ -9,7 +9,7 @@ import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
 import type { JobHandler, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
-import { destinationOrigin, JOB_QUEUES } from '../../workers/job-catalog.ts';
+import { JOB_QUEUES, webhookTarget } from '../../workers/job-catalog.ts';
 import { failureCountsAgainstTarget, targetPauseMs } from './webhook-fairness.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt, parseRetryAfter } from './webhook-schedule.ts';
 import { WebhookSecretService } from './webhook-secret.service.ts';
@@ -183,7 +183,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
   /** Tells the breaker how the origin did; a failure to record it is logged, never the job's failure. */
   async function reportTarget(delivery: WebhookDeliveriesTable, result: AttemptResult, at: number): Promise<void> {
     if (!deps.targets) return;
-    const target = destinationOrigin(delivery.url);
+    const target = webhookTarget(delivery.user_id, delivery.url);
     try {
       if (result.error === null) await deps.targets.targetSucceeded(JOB_QUEUES.webhooks, target);
       else if (failureCountsAgainstTarget(result)) {

@@ -30,7 +30,7 @@ describe('the job catalog', () => {
       refId: 'whd_1',
       queue: 'webhooks',
       runAt: 7,
-      lane: { tenant: 'usr_1', target: 'https://hooks.example.com:8443' },
+      lane: { tenant: 'usr_1', target: 'usr_1 https://hooks.example.com:8443' },
     });
     assert.deepEqual(newJob('storage_copy', { operationId: 'sop_1' }, 8), { kind: 'storage_copy', refId: 'sop_1', queue: 'maintenance', runAt: 8 });
   });
