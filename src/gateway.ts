@@ -69,6 +69,7 @@ import type { TerminalHook } from './services/generation/task-transitions.ts';
 import { ProviderHealth } from './services/upstreams/provider-health.ts';
 import { createWebhookGiveUp, createWebhookJobHandler } from './services/webhooks/webhook-delivery.handler.ts';
 import { enqueueTaskWebhook } from './services/webhooks/webhook-deliveries.ts';
+import { webhookLaneCaps } from './services/webhooks/webhook-fairness.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
 import { bindJobCatalog, JOB_QUEUES, type JobHandlers, recurringJobs } from './workers/job-catalog.ts';
 import type { JobHandler } from './ports/work-queue.port.ts';
@@ -255,6 +256,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const { config, database, logger } = services;
   const onTerminal = terminalHook(services);
   const runner = services.taskRunner;
+  const webhookCaps = webhookLaneCaps(config.webhookSending.slots);
   const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
@@ -264,7 +266,13 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       leaseMs: config.worker.leaseMs,
       concurrency: config.worker.concurrency,
       // Agent runs spend most of their time waiting on a model: as many as the process runs jobs.
-      queueConcurrency: (queue) => (queue === JOB_QUEUES.agent ? config.worker.concurrency : (config.providers[queue]?.concurrency ?? 64)),
+      queueConcurrency: (queue) => {
+        if (queue === JOB_QUEUES.agent) return config.worker.concurrency;
+        if (queue === JOB_QUEUES.webhooks) return config.webhookSending.slots;
+        return config.providers[queue]?.concurrency ?? 64;
+      },
+      // Webhook slots are shared per user and per destination origin (issue 29, item 9).
+      laneCaps: (queue) => (queue === JOB_QUEUES.webhooks ? webhookCaps : undefined),
       queues: [...Object.keys(config.providers), ...Object.values(JOB_QUEUES)],
       logger,
       tracer: services.tracer,
@@ -292,6 +300,8 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
         client: services.outbound,
         logger,
         ports: config.webhooks.ports,
+        timeoutMs: config.webhookSending.timeoutMs,
+        targets: services.queue,
         perUser: { limiter: services.rateLimiter, limit: config.limits.webhookDeliveriesPerUser },
         secrets: async (delivery) =>
           delivery.destinationId === null ? services.webhookSecrets.signingSecrets(delivery.userId) : services.agent.webhooks.signingSecrets(delivery.destinationId),

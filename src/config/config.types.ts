@@ -89,7 +89,7 @@ export interface AbuseLimits {
   checkoutsPerUser: RateLimitSetting;
   /** Webhook delivery attempts per user; deliveries over it wait for the next window, none is dropped. */
   webhookDeliveriesPerUser: RateLimitSetting;
-  /** Agent webhook test events sent per user (POST /agent/webhooks/{id}/test); over it: 429. */
+  /** Agent webhook test events and redeliveries sent per user (POST /agent/webhooks/{id}/test, …/redeliver), one allowance; over it: 429. */
   webhookTestsPerUser: RateLimitSetting;
   /** Agent event streams one user may hold open at once in one API process. */
   eventStreamsPerUser: number;
@@ -105,6 +105,14 @@ export interface WebhookPolicy {
   ports: number[] | 'any';
   /** Agent destinations may be plain http (development and tests). */
   allowHttp: boolean;
+}
+
+/** How webhooks are sent (docs/webhooks-and-files.md, "Fair slots"). */
+export interface WebhookSending {
+  /** SWITCHBOARD_WEBHOOK_CONCURRENCY: attempts one worker process has in flight at once (64); the per-user and per-origin caps follow from it. */
+  slots: number;
+  /** SWITCHBOARD_WEBHOOK_TIMEOUT_MS: the whole exchange of one attempt (10 s). */
+  timeoutMs: number;
 }
 
 export interface MailConfig {
@@ -139,6 +147,7 @@ export interface Config {
   /** SWITCHBOARD_ALLOW_PRIVATE_URLS: private and loopback addresses become reachable; nothing else changes. */
   allowPrivateUrls: boolean;
   webhooks: WebhookPolicy;
+  webhookSending: WebhookSending;
   limits: AbuseLimits;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
   trustProxy: string[] | false;

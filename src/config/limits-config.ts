@@ -18,8 +18,8 @@ export const DEFAULT_LIMITS: AbuseLimits = {
   // turns deliveries on a third party (agent events fan out to up to 50 destinations), not a busy one.
   webhookDeliveriesPerUser: { max: 1_200, windowMs: MINUTE_MS },
   eventStreamsPerUser: 20,
-  // Test events of agent webhooks, sent by hand from Settings: plenty to debug a receiver, too few
-  // to aim a stream of requests at someone else's server.
+  // Test events and redeliveries of agent webhooks, sent by hand from Settings (one allowance):
+  // plenty to debug a receiver, too few to aim a stream of requests at someone else's server.
   webhookTestsPerUser: { max: 30, windowMs: 10 * MINUTE_MS },
   // Emailed sign-in links: enough for a person, too few to spam many mailboxes from one address or
   // to flood one mailbox from many.

@@ -74,6 +74,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     adminToken: parseAdminToken(env),
     allowPrivateUrls: envBool(env, 'SWITCHBOARD_ALLOW_PRIVATE_URLS', false),
     webhooks: parseWebhookPolicy(env),
+    webhookSending: {
+      slots: envInt(env, 'SWITCHBOARD_WEBHOOK_CONCURRENCY', 64, { min: 1, max: 10_000 }),
+      timeoutMs: envInt(env, 'SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 10_000, { min: 1_000, max: 60_000 }),
+    },
     limits: parseLimits(file.object('limits')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,

@@ -5,9 +5,42 @@ export interface JobRef {
   refId: string;
 }
 
+/**
+ * Whom a job serves and what it calls, so that a claim with lane caps shares the slots fairly (a
+ * webhook delivery: its user and its destination's origin).
+ */
+export interface JobLane {
+  tenant: string;
+  target: string;
+}
+
 export interface NewJob extends JobRef {
   queue: string;
   runAt: number;
+  lane?: JobLane;
+}
+
+/** How a claim of a laned queue shares its slots (WorkQueue.claimFair). */
+export interface LaneCaps {
+  /** Jobs of one tenant in flight at once, over every process. */
+  perTenant: number;
+  /** Jobs of one target in flight at once, over every process (one while a paused target is probed). */
+  perTarget: number;
+}
+
+/** A lane target's streak of failures since its last success, this one included. */
+export interface TargetStreak {
+  failures: number;
+  /** From the first failure of the streak to this one. */
+  failingForMs: number;
+}
+
+/** The breaker of a lane target, as the queue records it. */
+export interface TargetFailure {
+  /** Consecutive failures since the last success, this one included. */
+  failures: number;
+  /** No job of the target is claimed before this; undefined: not paused. */
+  pausedUntil: number | undefined;
 }
 
 export interface ClaimedJob extends JobRef {
@@ -47,6 +80,20 @@ export interface WorkQueue {
   wakeSignalsReliable(): boolean;
   /** Leases up to `limit` due jobs of one queue or of several, the earliest due first. */
   claim(owner: string, queue: string | string[], limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /**
+   * Leases up to `limit` due jobs of one laned queue, fairly: round-robin over tenants (each tenant's
+   * earliest due job first), never more than `caps` in flight per tenant or per target (counting
+   * every process's leases), nothing of a paused target, and one job at a time of a target whose
+   * pause has ended (a probe). Jobs without a lane are claimed as one more tenant without caps.
+   */
+  claimFair(owner: string, queue: string, limit: number, now: number, leaseMs: number, caps: LaneCaps): Promise<ClaimedJob[]>;
+  /** A job of `target` succeeded: its failures are forgotten and its pause, if any, ends. */
+  targetSucceeded(queue: string, target: string): Promise<void>;
+  /**
+   * A job of `target` failed in a way that says the target is unwell: its failures are counted and
+   * it is paused for `pauseMs(streak)` from `now` (0: not paused; a pause is only ever lengthened).
+   */
+  targetFailed(queue: string, target: string, now: number, pauseMs: (streak: TargetStreak) => number): Promise<TargetFailure>;
   /** Extends the leases of jobs this owner still holds; returns the ids it no longer holds. */
   extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]>;
   /** Removes a finished job; false when the lease was lost. */

@@ -15,7 +15,7 @@
  * next round.
  */
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobFailureCount, JobHandler, JobOutcome, NewJob } from '../ports/work-queue.port.ts';
+import type { ClaimedJob, JobFailureCount, JobHandler, JobLane, JobOutcome, NewJob } from '../ports/work-queue.port.ts';
 
 export interface JobFailure extends JobFailureCount {
   error: unknown;
@@ -83,8 +83,11 @@ export const JOB_QUEUES = { webhooks: 'webhooks', maintenance: 'maintenance', ag
 
 /** A kind whose job works on one entity: its payload names the entity, and the job runs until the entity is done. */
 interface EntityJobSpec<Payload> {
-  /** The row a payload makes: the entity it works on (one job per kind and reference) and the queue it waits in. */
-  place(payload: Payload): { refId: string; queue: string };
+  /**
+   * The row a payload makes: the entity it works on (one job per kind and reference), the queue it
+   * waits in, and its lane when that queue shares its slots fairly.
+   */
+  place(payload: Payload): { refId: string; queue: string; lane?: JobLane };
   poison: PoisonRule;
   /** One run of the handler past this is aborted (its signal) and counts as a failure. */
   timeoutMs: number;
@@ -97,6 +100,22 @@ interface RecurringJobSpec {
     /** Its first run after a start when no row exists yet (an existing row keeps its earlier time). */
     firstRunAfterMs: number;
   };
+}
+
+/**
+ * The lane target of a webhook delivery: the user's deliveries to one origin (scheme, host, port),
+ * which are one server as far as slots and failures go. Per user, not per origin alone: a host
+ * many users send to (an automation service) must not be capped, or paused, for all of them by the
+ * traffic or the failures of one. A URL that does not parse is its own target (its delivery fails).
+ */
+export function webhookTarget(userId: string, url: string): string {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    origin = url.slice(0, 300);
+  }
+  return `${userId} ${origin}`;
 }
 
 function entity<Payload>(spec: EntityJobSpec<Payload>): EntityJobSpec<Payload> {
@@ -117,8 +136,15 @@ export const JOB_CATALOG = {
   task: entity<{ taskId: string; provider: string }>({ place: (p) => ({ refId: p.taskId, queue: p.provider }), poison: OUTSIDE_POISON, timeoutMs: 15 * MINUTE_MS }),
   /** One agent run, stepped until it ends (AGENT.md). */
   agent_run: entity<{ runId: string }>({ place: (p) => ({ refId: p.runId, queue: JOB_QUEUES.agent }), poison: ENTITY_POISON, timeoutMs: 30 * MINUTE_MS }),
-  /** One webhook delivery, retried on its schedule. */
-  webhook: entity<{ deliveryId: string }>({ place: (p) => ({ refId: p.deliveryId, queue: JOB_QUEUES.webhooks }), poison: OUTSIDE_POISON, timeoutMs: 2 * MINUTE_MS }),
+  /**
+   * One webhook delivery, retried on its schedule; in the lane of its user and (that user's)
+   * destination origin, so that the webhooks queue shares its slots fairly (the worker pool's lane caps).
+   */
+  webhook: entity<{ deliveryId: string; userId: string; url: string }>({
+    place: (p) => ({ refId: p.deliveryId, queue: JOB_QUEUES.webhooks, lane: { tenant: p.userId, target: webhookTarget(p.userId, p.url) } }),
+    poison: OUTSIDE_POISON,
+    timeoutMs: 2 * MINUTE_MS,
+  }),
   /** One storage copy (retain or import) into a user's storage. */
   storage_copy: entity<{ operationId: string }>({ place: (p) => ({ refId: p.operationId, queue: JOB_QUEUES.maintenance }), poison: OUTSIDE_POISON, timeoutMs: 30 * MINUTE_MS }),
   /** The end of the 3-day retention of result files. */

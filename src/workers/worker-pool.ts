@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobContext, JobHandler, JobOutcome, WorkQueue } from '../ports/work-queue.port.ts';
+import type { ClaimedJob, JobContext, JobHandler, JobOutcome, LaneCaps, WorkQueue } from '../ports/work-queue.port.ts';
 import { NOOP_TRACER, type Tracer } from '../ports/tracer.port.ts';
 import { defaultJobKind, type JobKind } from './job-catalog.ts';
 import { failureFingerprint, isInfrastructureFault } from './job-failures.ts';
@@ -11,6 +11,12 @@ export interface WorkerPoolOptions {
   concurrency: number;
   /** Jobs of one queue (a provider) this process runs at once. */
   queueConcurrency: (queue: string) => number;
+  /**
+   * Queues whose slots are shared fairly by lane (the webhooks queue: per user and per destination),
+   * with their caps; each gets a claim of its own (WorkQueue.claimFair), so a backlog of one tenant
+   * never fills the claim of the others.
+   */
+  laneCaps?: (queue: string) => LaneCaps | undefined;
   /** Queues to watch from the start; others are discovered from the table. */
   queues: string[];
   logger: Logger;
@@ -36,6 +42,13 @@ const MAX_IDLE_SLEEP_MS = 5_000;
 /** The longest idle sleep while wake signals may be lost (Redis down): polling stands in for them. */
 const UNSIGNALLED_IDLE_SLEEP_MS = 250;
 const NEXT_DUE_INTERVAL_MS = 100;
+/**
+ * A laned queue whose claim came back short while jobs were due (tenants or targets at their caps,
+ * paused targets) is looked at again after this long: its due jobs would otherwise wake the pump at
+ * once, again and again. Completions here pump anyway; this catches slots freed in other processes
+ * and pauses that ended.
+ */
+const CAPPED_RECHECK_MS = 200;
 const HANDLER_ERROR_BACKOFF_MAX_MS = 5 * 60_000;
 
 /** The abort reason when one run of a handler passed its kind's time-out. */
@@ -71,6 +84,8 @@ export class WorkerPool {
   private readonly options: WorkerPoolOptions;
   private readonly running = new Map<string, Running>();
   private readonly perQueue = new Map<string, number>();
+  /** Laned queues whose last claim came back short: their due jobs wait for a cap, not a time. */
+  private readonly capped = new Set<string>();
   private readonly queues: Set<string>;
   private readonly now: () => number;
   private stopped = false;
@@ -172,7 +187,7 @@ export class WorkerPool {
         }
         const limit = Math.min(total, overall);
         if (limit <= 0) break;
-        const jobs = await this.queue.claim(this.options.owner, [...room.keys()], limit, this.now(), this.options.leaseMs);
+        const jobs = await this.claim(room, limit);
         for (const job of jobs) {
           const left = room.get(job.queue) ?? 0;
           if (left > 0 && this.running.size < this.options.concurrency) {
@@ -183,14 +198,13 @@ export class WorkerPool {
             await this.queue.reschedule(this.options.owner, job.id, job.runAt).catch(() => {});
           }
         }
-        if (jobs.length === limit) this.pumpAgain = true;
       } while (this.pumpAgain && !this.stopped);
       // The next due time is looked up at most every NEXT_DUE_INTERVAL_MS while jobs run: their
       // completions pump anyway, and a job due later than that waits at most that long.
       let sleep = NEXT_DUE_INTERVAL_MS;
       if (this.running.size === 0 || this.now() >= this.nextDueCheckAt) {
         this.nextDueCheckAt = this.now() + NEXT_DUE_INTERVAL_MS;
-        const next = await this.queue.nextDue([...this.queues], this.now());
+        const next = await this.nextDue();
         const idleSleep = this.options.maxIdleSleepMs ?? MAX_IDLE_SLEEP_MS;
         const maxSleep = this.queue.wakeSignalsReliable() ? idleSleep : Math.min(idleSleep, UNSIGNALLED_IDLE_SLEEP_MS);
         sleep = next === undefined ? maxSleep : Math.min(maxSleep, next - this.now());
@@ -202,6 +216,57 @@ export class WorkerPool {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /**
+   * One claim over the plain queues with room, and one fair claim per laned queue with room; asks
+   * for another round when a claim came back full (more may be due). A laned queue that came back
+   * short is marked capped until its next claim (see CAPPED_RECHECK_MS).
+   */
+  private async claim(room: Map<string, number>, limit: number): Promise<ClaimedJob[]> {
+    const owner = this.options.owner;
+    const now = this.now();
+    const plain: string[] = [];
+    let plainRoom = 0;
+    const jobs: ClaimedJob[] = [];
+    for (const [queue, free] of room) {
+      const caps = this.options.laneCaps?.(queue);
+      if (!caps) {
+        plain.push(queue);
+        plainRoom += free;
+        continue;
+      }
+      const asked = Math.min(free, limit - jobs.length);
+      if (asked <= 0) continue;
+      const got = await this.queue.claimFair(owner, queue, asked, now, this.options.leaseMs, caps);
+      if (got.length === asked) this.pumpAgain = true;
+      if (got.length < asked) this.capped.add(queue);
+      else this.capped.delete(queue);
+      jobs.push(...got);
+    }
+    const asked = Math.min(plainRoom, limit - jobs.length);
+    if (plain.length > 0 && asked > 0) {
+      const got = await this.queue.claim(owner, plain, asked, now, this.options.leaseMs);
+      if (got.length === asked) this.pumpAgain = true;
+      jobs.push(...got);
+    }
+    return jobs;
+  }
+
+  /**
+   * The next due time to sleep until: the plain queues' earliest job, and for a capped laned queue
+   * its earliest job but not sooner than CAPPED_RECHECK_MS (its due jobs wait for a cap, not a time).
+   */
+  private async nextDue(): Promise<number | undefined> {
+    const now = this.now();
+    const capped = [...this.capped].filter((q) => this.queues.has(q));
+    const others = [...this.queues].filter((q) => !this.capped.has(q));
+    const next = await this.queue.nextDue(others, now);
+    if (capped.length === 0) return next;
+    const cappedNext = await this.queue.nextDue(capped, now);
+    const recheck = cappedNext === undefined ? undefined : Math.max(cappedNext, now + CAPPED_RECHECK_MS);
+    const candidates = [next, recheck].filter((v): v is number => v !== undefined);
+    return candidates.length > 0 ? Math.min(...candidates) : undefined;
   }
 
   private run(job: ClaimedJob): void {

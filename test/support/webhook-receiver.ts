@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { after, before } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 
@@ -13,6 +13,8 @@ export interface ReceivedWebhook {
   /** Single-valued headers only: the webhook-* headers a signature check reads. */
   headers: Record<string, string>;
   body: string;
+  /** When the whole request had arrived (Date.now()). */
+  receivedAt: number;
 }
 
 /** An answer beyond a bare status: headers (Retry-After, Location), or held back past a sender's time-out. */
@@ -37,7 +39,7 @@ export class WebhookReceiver {
         const path = req.url ?? '/';
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-        this.received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
+        this.received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
         const script = this.#scripts.get(path) ?? [];
         const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
         const send = () => res.writeHead(answer.status, answer.headers).end();
@@ -75,6 +77,31 @@ export class WebhookReceiver {
     this.#server?.closeAllConnections();
     await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
   }
+}
+
+/**
+ * A receiver that accepts connections and never reads from them or answers: the sender's request
+ * sits in the socket buffers until its time-out. `connections` counts what was accepted.
+ */
+export async function startUnreadingReceiver(): Promise<{ origin: string; connections(): number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createTcpServer((socket) => {
+    accepted++;
+    socket.pause();
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => accepted,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** A receiver started before the tests around the call (a file's, or a describe's) and closed after them. */

@@ -2,10 +2,12 @@ import { sql } from 'kysely';
 import { newId } from '../../domain/ids.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
-import type { ClaimedJob, JobFailureCount, NewJob, WorkQueue } from '../../ports/work-queue.port.ts';
+import type { ClaimedJob, JobFailureCount, LaneCaps, NewJob, TargetFailure, TargetStreak, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
 import { type Executor, executorOf } from '../db/schema.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import { claimFairly, type FairClaimRow } from './fair-claim.ts';
+import { recordTargetFailure, recordTargetSuccess } from './job-targets.ts';
 
 const WAKE_TOPIC = 'queue.wake';
 
@@ -68,6 +70,8 @@ export class DbWorkQueue implements WorkQueue {
         last_failure: null,
         // The enqueuing request's trace: the worker that runs the job continues it (an upsert keeps the first).
         trace_context: this.tracer.currentContext() ?? null,
+        lane_tenant: job.lane?.tenant ?? null,
+        lane_target: job.lane?.target ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['kind', 'ref_id']).doUpdateSet({
@@ -110,16 +114,21 @@ export class DbWorkQueue implements WorkQueue {
       .where('id', 'in', this.handle.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
       .returning(['id', 'kind', 'ref_id', 'queue', 'run_at', 'attempts', 'lease_until', 'trace_context'])
       .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      refId: r.ref_id,
-      queue: r.queue,
-      runAt: r.run_at,
-      attempts: r.attempts,
-      leaseUntil: r.lease_until ?? leaseUntil,
-      traceContext: r.trace_context,
-    }));
+    return rows.map((r) => claimed(r, leaseUntil));
+  }
+
+  async claimFair(owner: string, queue: string, limit: number, now: number, leaseMs: number, caps: LaneCaps): Promise<ClaimedJob[]> {
+    if (limit <= 0) return [];
+    const rows = await claimFairly(this.handle, owner, queue, limit, now, leaseMs, caps);
+    return rows.map((r) => claimed(r, now + leaseMs));
+  }
+
+  targetSucceeded(queue: string, target: string): Promise<void> {
+    return recordTargetSuccess(this.handle, queue, target);
+  }
+
+  targetFailed(queue: string, target: string, now: number, pauseMs: (streak: TargetStreak) => number): Promise<TargetFailure> {
+    return recordTargetFailure(this.handle, queue, target, now, pauseMs);
   }
 
   async extend(owner: string, jobIds: string[], leaseUntil: number): Promise<string[]> {
@@ -209,4 +218,18 @@ export class DbWorkQueue implements WorkQueue {
       .execute();
     return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
   }
+}
+
+/** A leased row as the port shows it (PostgreSQL may hand integers back as strings through raw SQL). */
+function claimed(r: FairClaimRow, leaseUntil: number): ClaimedJob {
+  return {
+    id: r.id,
+    kind: r.kind,
+    refId: r.ref_id,
+    queue: r.queue,
+    runAt: Number(r.run_at),
+    attempts: Number(r.attempts),
+    leaseUntil: r.lease_until === null ? leaseUntil : Number(r.lease_until),
+    traceContext: r.trace_context,
+  };
 }

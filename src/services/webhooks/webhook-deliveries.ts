@@ -67,7 +67,7 @@ export async function enqueueWebhookDelivery(tx: Executor, queue: WorkQueue, arg
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return undefined;
-  await queue.enqueue(tx, newJob('webhook', { deliveryId: id }, args.now));
+  await queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: args.userId, url: args.url }, args.now));
   return id;
 }
 

@@ -8,7 +8,9 @@ import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
 import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
-import type { JobHandler, JobOutcome } from '../../ports/work-queue.port.ts';
+import type { JobHandler, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
+import { JOB_QUEUES, webhookTarget } from '../../workers/job-catalog.ts';
+import { failureCountsAgainstTarget, targetPauseMs } from './webhook-fairness.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt, parseRetryAfter } from './webhook-schedule.ts';
 import { WebhookSecretService } from './webhook-secret.service.ts';
 import { signedWebhookHeaders, WEBHOOK_USER_AGENT } from './webhook-signature.ts';
@@ -53,6 +55,11 @@ export interface WebhookHandlerDeps {
    * next window, counting no attempt; none is dropped.
    */
   perUser?: { limiter: RateLimiter; limit: RateLimitSetting };
+  /**
+   * The breaker of destination origins (the queue's lane targets): each attempt's outcome is
+   * reported, and an origin that keeps failing is paused, so its deliveries are not claimed.
+   */
+  targets?: Pick<WorkQueue, 'targetSucceeded' | 'targetFailed'>;
   /** After each attempt is recorded (agent destinations track their health here). */
   onAttempt?: (delivery: { destinationId: string | null; userId: string }, outcome: WebhookAttemptOutcome, statusCode: number | null, now: number) => Promise<void>;
 }
@@ -160,6 +167,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
       });
     });
     deps.metrics?.webhookAttempts.inc({ outcome });
+    await reportTarget(delivery, result, endedAt);
     try {
       await deps.onAttempt?.({ destinationId: delivery.destination_id, userId: delivery.user_id }, outcome, result.statusCode, endedAt);
     } catch (error) {
@@ -171,6 +179,23 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     else logger.info({ ...fields, error: result.error, retryAt: new Date(retryAt ?? 0).toISOString() }, 'webhook attempt failed; will retry');
     return outcome === 'retry' && retryAt !== undefined ? { kind: 'again', runAt: retryAt } : DONE;
   };
+
+  /** Tells the breaker how the origin did; a failure to record it is logged, never the job's failure. */
+  async function reportTarget(delivery: WebhookDeliveriesTable, result: AttemptResult, at: number): Promise<void> {
+    if (!deps.targets) return;
+    const target = webhookTarget(delivery.user_id, delivery.url);
+    try {
+      if (result.error === null) await deps.targets.targetSucceeded(JOB_QUEUES.webhooks, target);
+      else if (failureCountsAgainstTarget(result)) {
+        const state = await deps.targets.targetFailed(JOB_QUEUES.webhooks, target, at, targetPauseMs);
+        if (state.pausedUntil !== undefined && state.pausedUntil > at) {
+          logger.warn({ target, failures: state.failures, pausedUntil: new Date(state.pausedUntil).toISOString() }, 'webhook destination keeps failing; its deliveries wait');
+        }
+      }
+    } catch (error) {
+      logger.warn({ err: error, deliveryId: delivery.id }, 'recording a webhook destination\'s failures failed');
+    }
+  }
 
   /** When the user is over the delivery cap: the time to try again (spread over a second), else undefined. */
   async function overUserCap(userId: string, at: number): Promise<number | undefined> {

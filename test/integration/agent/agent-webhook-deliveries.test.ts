@@ -2,7 +2,7 @@
  * Agent webhook test events, recent deliveries and redelivery (issue 21 item 17): a test event is
  * signed and verifiable with the reference library, a failing receiver's attempts show in words
  * without addresses, a redelivery keeps the event id, pages are newest first, and refusals are
- * 404 (another user's), 409 (revoked, disabled) and 429 (too many test events).
+ * 404 (another user's), 409 (revoked, disabled) and 429 (too many test events and redeliveries, which share one allowance).
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -186,6 +186,29 @@ describeAgent(
         const res = await c.call('GET', `/api/v1/agent/webhooks/${hook.webhookId}/deliveries${query}`);
         assert.equal(res.status, 400, query);
       }
+    });
+
+    test('redeliveries count towards the test-event allowance: past it, 429 with Retry-After and no further POST', async () => {
+      const c = await agentClient(ctx.gw);
+      const path = `/deliveries/${ctx.mode}/redelivered`;
+      const hook = await createHook(c, receiver.origin + path);
+      const queued = await sendTest(c, hook.webhookId);
+      await until(() => deliveries(c, hook.webhookId), (page) => page.items[0]?.status === 'delivered', 'the test delivery');
+      // One test event and TESTS_PER_WINDOW - 1 redeliveries use the window up, whatever each queued.
+      for (let i = 1; i < TESTS_PER_WINDOW; i++) {
+        await redeliver(c, hook.webhookId, queued.deliveryId);
+        await until(() => deliveries(c, hook.webhookId), (page) => page.items.every((d) => d.status === 'delivered'), 'the redelivery');
+      }
+      const limited = await c.call('POST', `/api/v1/agent/webhooks/${hook.webhookId}/deliveries/${queued.deliveryId}/redeliver`);
+      assert.equal(limited.status, 429, JSON.stringify(limited.body));
+      assert.equal(limited.body.error?.code, 'rate_limited');
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      // The allowance is shared: a test event is refused too.
+      assert.equal((await c.call('POST', `/api/v1/agent/webhooks/${hook.webhookId}/test`)).status, 429);
+      const listed = await deliveries(c, hook.webhookId);
+      assert.equal(listed.items.length, TESTS_PER_WINDOW, 'the refused redelivery queued nothing');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.at(path).length, TESTS_PER_WINDOW, 'one POST per allowed send');
     });
 
     test('another user\'s destination is 404; a revoked one is 409; test events are rate-limited with Retry-After', async () => {

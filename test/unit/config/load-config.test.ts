@@ -97,6 +97,10 @@ test('abuse limits and webhook ports have defaults, and the config file and envi
   assert.equal(loadConfig({ SWITCHBOARD_WEBHOOK_PORTS: 'any' }, dir).webhooks.ports, 'any');
   refusal({ SWITCHBOARD_WEBHOOK_PORTS: '443,https' }, 'SWITCHBOARD_WEBHOOK_PORTS');
   refusal({ SWITCHBOARD_ALLOW_HTTP_WEBHOOKS: 'maybe' }, 'SWITCHBOARD_ALLOW_HTTP_WEBHOOKS');
+  assert.deepEqual(defaults.webhookSending, { slots: 64, timeoutMs: 10_000 });
+  assert.deepEqual(loadConfig({ SWITCHBOARD_WEBHOOK_CONCURRENCY: '16', SWITCHBOARD_WEBHOOK_TIMEOUT_MS: '3000' }, dir).webhookSending, { slots: 16, timeoutMs: 3_000 });
+  refusal({ SWITCHBOARD_WEBHOOK_CONCURRENCY: '0' }, 'SWITCHBOARD_WEBHOOK_CONCURRENCY');
+  refusal({ SWITCHBOARD_WEBHOOK_TIMEOUT_MS: '500' }, 'SWITCHBOARD_WEBHOOK_TIMEOUT_MS');
   refusal({ SWITCHBOARD_CONFIG: file('bad-limit.json', JSON.stringify({ limits: { redeemPerKey: { max: 0 } } })) }, 'limits.redeemPerKey.max');
   refusal({ SWITCHBOARD_CONFIG: file('bad-name.json', JSON.stringify({ limits: { guesses: 3 } })) }, 'limits.guesses');
 });

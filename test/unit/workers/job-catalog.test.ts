@@ -22,10 +22,16 @@ const handlers: JobHandlers = {
 };
 
 describe('the job catalog', () => {
-  it('places each kind’s job by its payload: its reference and its queue', () => {
+  it('places each kind’s job by its payload: its reference, its queue and (a delivery) its lane', () => {
     assert.deepEqual(newJob('task', { taskId: 'task_1', provider: 'kie-main' }, 5), { kind: 'task', refId: 'task_1', queue: 'kie-main', runAt: 5 });
     assert.deepEqual(newJob('agent_run', { runId: 'run_1' }, 6), { kind: 'agent_run', refId: 'run_1', queue: 'agent', runAt: 6 });
-    assert.deepEqual(newJob('webhook', { deliveryId: 'whd_1' }, 7), { kind: 'webhook', refId: 'whd_1', queue: 'webhooks', runAt: 7 });
+    assert.deepEqual(newJob('webhook', { deliveryId: 'whd_1', userId: 'usr_1', url: 'https://Hooks.Example.com:8443/a/b?c' }, 7), {
+      kind: 'webhook',
+      refId: 'whd_1',
+      queue: 'webhooks',
+      runAt: 7,
+      lane: { tenant: 'usr_1', target: 'usr_1 https://hooks.example.com:8443' },
+    });
     assert.deepEqual(newJob('storage_copy', { operationId: 'sop_1' }, 8), { kind: 'storage_copy', refId: 'sop_1', queue: 'maintenance', runAt: 8 });
   });
 

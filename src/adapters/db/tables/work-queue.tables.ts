@@ -20,8 +20,26 @@ export interface JobsTable {
   last_failure: string | null;
   /** The enqueuing request's trace context (W3C traceparent), or null (tracing off). */
   trace_context: string | null;
+  /** Whom the job serves, for fair claims (a webhook delivery's user); null: no lane. */
+  lane_tenant: string | null;
+  /** What the job calls (a webhook destination's origin); null: no lane. */
+  lane_target: string | null;
+}
+
+/** A lane target that keeps failing: no job of it is claimed before `paused_until`, then one at a time. */
+export interface JobTargetsTable {
+  queue: string;
+  target: string;
+  /** Consecutive failures reported since the last success. */
+  failures: number;
+  /** The first failure of the streak. */
+  failing_since: number;
+  /** Null until the streak says the target keeps failing. */
+  paused_until: number | null;
+  updated_at: number;
 }
 
 export interface WorkQueueTables {
   jobs: JobsTable;
+  job_targets: JobTargetsTable;
 }

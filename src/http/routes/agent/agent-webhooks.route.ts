@@ -66,13 +66,13 @@ export function registerAgentWebhookRoutes(app: FastifyInstance, services: AppSe
       docs: {
         summary: 'Send a signed webhook.test event to a destination',
         description:
-          'Queues a delivery of a `webhook.test` event (whatever the destination\'s eventTypes), signed, retried and address-checked like every event: body {type: "webhook.test", timestamp, data: {id, type, webhookId, createdAt, data: {message}}}. Rate-limited per user (limits.webhookTestsPerUser, 30 per 10 minutes by default).',
+          'Queues a delivery of a `webhook.test` event (whatever the destination\'s eventTypes), signed, retried and address-checked like every event: body {type: "webhook.test", timestamp, data: {id, type, webhookId, createdAt, data: {message}}}. Rate-limited per user (limits.webhookTestsPerUser, 30 per 10 minutes by default), an allowance shared with redeliveries.',
         tags: ['Agent'],
         auth: 'apiKey',
         responses: {
           202: { description: 'Queued', schema: envelope(webhookQueuedView) },
           ...refusals,
-          429: errorResponse('Too many test events; Retry-After says when to try again'),
+          429: errorResponse('Too many test events and redeliveries; Retry-After says when to try again'),
         },
       },
     },
@@ -124,10 +124,14 @@ export function registerAgentWebhookRoutes(app: FastifyInstance, services: AppSe
       docs: {
         summary: 'Send a delivery\'s event again, under the same event id',
         description:
-          'Queues a new delivery of the same body with the same webhook-id (receivers deduplicate). When the event is already pending for this destination nothing is added (`queued: false`): a delivery waiting for a retry is brought forward to now.',
+          'Queues a new delivery of the same body with the same webhook-id (receivers deduplicate). When the event is already pending for this destination nothing is added (`queued: false`): a delivery waiting for a retry is brought forward to now. Every redelivery counts towards the test-event allowance (limits.webhookTestsPerUser).',
         tags: ['Agent'],
         auth: 'apiKey',
-        responses: { 202: { description: 'Queued, or already pending', schema: envelope(webhookQueuedView) }, ...refusals },
+        responses: {
+          202: { description: 'Queued, or already pending', schema: envelope(webhookQueuedView) },
+          ...refusals,
+          429: errorResponse('Too many test events and redeliveries; Retry-After says when to try again'),
+        },
       },
     },
     handler: async (request, reply) => {

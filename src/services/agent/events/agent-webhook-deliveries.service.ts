@@ -63,11 +63,7 @@ export class AgentWebhookDeliveriesService {
 
   async sendTest(caller: AgentCaller, webhookId: string): Promise<QueuedDelivery> {
     const webhook = await this.#sendable(caller, webhookId);
-    const verdict = await this.#limiter.hit(`webhook-test:user:${caller.userId}`, this.#testLimit);
-    if (!verdict.allowed) {
-      const retryAfter = retryAfterSeconds(verdict);
-      throw new AppError('rate_limited', `too many test events sent; try again in ${retryAfter} s`, { retryAfter });
-    }
+    await this.#spendAllowance(caller);
     const now = this.#now();
     const eventId = newId('evt', now);
     const createdAt = new Date(now).toISOString();
@@ -114,6 +110,9 @@ export class AgentWebhookDeliveriesService {
     const webhook = await this.#sendable(caller, webhookId);
     const original = await this.#db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('destination_id', '=', webhook.id).where('user_id', '=', caller.userId).executeTakeFirst();
     if (!original) throw new AppError('not_found', 'no such delivery of this webhook destination');
+    // Every redelivery asked for counts, whatever it queues: each one can make a POST to the URL, and
+    // redelivering a delivered event again and again is the same lever as sending test events.
+    await this.#spendAllowance(caller);
     const now = this.#now();
     const result = await this.#db.transaction().execute(async (tx): Promise<QueuedDelivery> => {
       const id = newId('whd', now);
@@ -142,7 +141,7 @@ export class AgentWebhookDeliveriesService {
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
-        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id }, now));
+        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: original.user_id, url: webhook.url }, now));
         return { deliveryId: id, eventId: original.message_id, queued: true };
       }
       const pending = await tx.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhook.id).where('message_id', '=', original.message_id).where('status', '=', 'pending').executeTakeFirst();
@@ -152,6 +151,18 @@ export class AgentWebhookDeliveriesService {
     });
     await this.#wake();
     return result;
+  }
+
+  /**
+   * Test events and redeliveries share one allowance per user (limits.webhookTestsPerUser): both are
+   * sends by hand to a URL the user chose, so either could aim a stream of requests at a third party.
+   * Spent after the ownership and state checks, so a 404 or 409 uses none of it.
+   */
+  async #spendAllowance(caller: AgentCaller): Promise<void> {
+    const verdict = await this.#limiter.hit(`webhook-test:user:${caller.userId}`, this.#testLimit);
+    if (verdict.allowed) return;
+    const retryAfter = retryAfterSeconds(verdict);
+    throw new AppError('rate_limited', `too many test events and redeliveries sent; try again in ${retryAfter} s`, { retryAfter });
   }
 
   async #owned(caller: AgentCaller, webhookId: string): Promise<AgentWebhookRow> {
@@ -203,7 +214,7 @@ async function bringForward(tx: Parameters<typeof enqueueWebhookDelivery>[0], qu
     .where('attempts', '=', pending.attempts)
     .where('next_attempt_at', '=', pending.next_attempt_at)
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id }, now));
+  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id, userId: pending.user_id, url: pending.url }, now));
 }
 
 function present(row: WebhookDeliveriesTable, lastAttemptAt: number | null): AgentWebhookDeliveryView {
