@@ -206,6 +206,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     metrics: services.metrics,
     timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
     tracer,
+    anomalies: services.upstreamAnomalies,
   });
   const chat = new ChatService({
     db: database.db,
