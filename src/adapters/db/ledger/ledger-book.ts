@@ -73,7 +73,8 @@ async function settleDeferredHold(tx: Executor, hold: ChatHold, now: number): Pr
   await insertJobSettledRow(tx, hold, now, {
     status: hold.settle_status ?? 'succeeded',
     costMicro: charge,
-    usageEstimated: true,
+    // The charge is an estimate (the tokens are not known here); nothing charged, nothing estimated.
+    usageEstimated: charge > 0,
     errorCode: 'settlement_deferred',
     errorMessage: 'The serving process could not settle this request; the chat_settle job charged its estimate.',
   });
