@@ -1,3 +1,4 @@
+import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
 import { hostname } from 'node:os';
 import { buildBillingServices } from './services/billing/billing.module.ts';
 import { buildPaymentProvider } from './providers/payments/payment-providers.ts';
@@ -173,6 +174,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
     providerHealth: new ProviderHealth(database.db),
+    upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
     queue: new DbWorkQueue(database, bus, tracer),
@@ -209,6 +211,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     metrics: services.metrics,
     timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
     tracer,
+    anomalies: services.upstreamAnomalies,
   });
   const chat = new ChatService({
     db: database.db,
@@ -220,6 +223,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     health: services.providerHealth,
     logger,
     ledger: createChatLedger(database, logger),
+    anomalies: services.upstreamAnomalies,
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);

@@ -60,6 +60,9 @@ export interface ChatHold {
   hold_micro: number;
   created_at: number;
   last_seen_at: number;
+  /** The estimate to charge when the live settlement failed (migration 032); null otherwise. */
+  settle_micro?: number | string | null;
+  settle_status?: string | null;
 }
 
 export interface LedgerBook {
@@ -82,6 +85,11 @@ export interface LedgerBook {
    * `abandoned`, in the caller's transaction; false when the hold was gone (it settled meanwhile).
    */
   releaseAbandonedHold(tx: StoreTransaction, hold: ChatHold, now: number): Promise<boolean>;
+  /**
+   * Settles a hold its live settlement left to the job (`settle_micro` set) with that charge, never
+   * above the hold, in the caller's transaction; false when the hold was gone.
+   */
+  settleDeferredHold(tx: StoreTransaction, hold: ChatHold, now: number): Promise<boolean>;
 }
 
 export type ChatRequestStatus = 'in_progress' | 'succeeded' | 'failed' | 'cut' | 'client_closed' | 'abandoned';

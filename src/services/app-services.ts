@@ -1,3 +1,4 @@
+import type { UpstreamAnomalyLog } from '../ports/upstream-anomalies.port.ts';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
@@ -60,6 +61,8 @@ export interface AppServices {
   /** Outgoing mail: SMTP, or the log without SMTP_URL. */
   mailer: Mailer;
   providerHealth: ProviderHealth;
+  /** Upstream answers not taken as sent (usage corrected before billing, callbacks naming another job): GET /admin/v1/upstream-anomalies. */
+  upstreamAnomalies: UpstreamAnomalyLog;
   estimates: EstimateService;
   blobs: BlobStore;
   queue: WorkQueue;

@@ -282,4 +282,21 @@ describeEachDatabase('ledger port: the chat ledger', (t) => {
     assert.deepEqual(await figures(user.id), release(held, 30_000));
     assert.deepEqual(await verifyLedger(t.handle.db), []);
   });
+
+  test('the book settles a hold left to the job with its estimate once, never above the hold', async () => {
+    const user = await createUser(t.handle.db, { balanceMicro: 100_000 });
+    const request = heldRequest(user.id, 30_000);
+    await ledger.hold(request);
+    const held = await figures(user.id);
+    // An estimate above the hold (a row written by hand) is charged at the hold.
+    await t.handle.db.updateTable('chat_holds').set({ settle_micro: 45_000, settle_status: 'cut', last_seen_at: 0 }).where('id', '=', request.id).execute();
+    const hold = await t.handle.db.selectFrom('chat_holds').selectAll().where('id', '=', request.id).executeTakeFirstOrThrow();
+    assert.equal(await t.handle.db.transaction().execute((tx) => ledgerBook.settleDeferredHold(tx, hold, Date.now())), true);
+    assert.equal(await t.handle.db.transaction().execute((tx) => ledgerBook.settleDeferredHold(tx, hold, Date.now())), false);
+    assert.deepEqual(await figures(user.id), settle(held, 30_000, 30_000));
+    const row = await t.handle.db.selectFrom('chat_requests').select(['status', 'cost_micro']).where('id', '=', request.id).executeTakeFirstOrThrow();
+    assert.deepEqual([row.status, Number(row.cost_micro)], ['cut', 30_000]);
+    assert.equal(await ledger.settle(request, chatOutcome(1_000), 'gpt-5.4-mini', false), 'taken');
+    assert.deepEqual(await verifyLedger(t.handle.db), []);
+  });
 });

@@ -217,6 +217,8 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
       speed: typeof body.speed === 'string' ? body.speed : 'standard',
       inference_geo: typeof body.inference_geo === 'string' ? body.inference_geo : 'global',
       output_tokens_details: null,
+      // A broken upstream's counts, as they are (the type says numbers; the wire carries anything).
+      ...(script.rawUsage as Partial<AnthropicUsage> | undefined),
     },
   };
 }

@@ -34,6 +34,11 @@ export interface FakeChatScript {
   };
   /** Report no usage at all. */
   omitUsage?: boolean;
+  /**
+   * Fields laid over the vendor's usage object as they are, to report what a broken upstream reports
+   * (`{ prompt_tokens: 20.5 }`, `{ completion_tokens: 'NaN' }`, `{ input_tokens: null }`).
+   */
+  rawUsage?: Record<string, unknown>;
   /** Answer with this HTTP error instead (body in the vendor's shape unless `body` is given). */
   error?: { status: number; message?: string; type?: string; body?: unknown; retryAfter?: number | string };
   /** Wait this long before the status line (the first byte). */

@@ -196,6 +196,7 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
       total_tokens: input + output,
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0, ...(script.usage?.cacheCreation !== undefined ? { cache_write_tokens: script.usage.cacheCreation } : {}) },
       completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      ...script.rawUsage,
     },
   };
 }

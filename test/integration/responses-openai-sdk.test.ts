@@ -58,13 +58,13 @@ describeEachMode(
 
     test('responses.create through an OpenAI upstream: chat completions upstream, the published shape, an exact charge', async () => {
       const { key, userId } = await ctx.gw.createUser(100);
-      fakes.openai.enqueue({ text: 'Paris is the capital.', model: 'gpt-upstream-mini-2026', usage: { input: 1234, output: 567, cached: 200 } });
+      fakes.openai.enqueue({ text: 'Paris is the capital.', model: 'gpt-upstream-mini-2026', usage: { input: 1000, output: 567, cached: 200 } });
       const client = openAiClient(ctx.gw, key);
       const response = await client.responses.create({
         model: 'gpt-5.4-mini',
         instructions: 'Be brief.',
         input: 'Capital of France?',
-        max_output_tokens: 300,
+        max_output_tokens: 600,
         metadata: { ticket: 't-1' },
       });
       assert.equal(response.object, 'response');
@@ -72,7 +72,7 @@ describeEachMode(
       assert.equal(response.model, 'gpt-5.4-mini');
       assert.equal(response.output_text, 'Paris is the capital.');
       assert.deepEqual(response.metadata, { ticket: 't-1' });
-      assert.deepEqual([response.usage?.input_tokens, response.usage?.output_tokens, response.usage?.input_tokens_details.cached_tokens], [1234, 567, 200]);
+      assert.deepEqual([response.usage?.input_tokens, response.usage?.output_tokens, response.usage?.input_tokens_details.cached_tokens], [1000, 567, 200]);
 
       const raw = await ctx.gw.api(key, 'POST', '/api/v1/responses', { model: 'gpt-5.4-mini', input: 'again' });
       assert.equal(raw.status, 200);
@@ -80,12 +80,12 @@ describeEachMode(
 
       const upstream = upstreamBody<Record<string, unknown>>(fakes.openai, 0);
       assert.equal(upstream.model, 'gpt-upstream-mini');
-      assert.equal(upstream.max_tokens, 300);
+      assert.equal(upstream.max_tokens, 600);
       assert.deepEqual(upstream.messages, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of France?' }]);
       assert.equal(upstream.metadata, undefined, 'metadata is echoed, not forwarded');
       assert.equal(upstream.store, undefined);
 
-      const cost = expectedCost(await prices(ctx.gw, key, 'gpt-5.4-mini'), { input: 1234, output: 567, cached: 200 });
+      const cost = expectedCost(await prices(ctx.gw, key, 'gpt-5.4-mini'), { input: 1000, output: 567, cached: 200 });
       const row = await assertSettled(ctx.gw, userId, response.id, cost);
       assert.deepEqual([row.status, row.protocol, row.provider, row.upstream_model, row.stop_reason], ['succeeded', 'openai', 'oa', 'gpt-upstream-mini', 'end_turn']);
     });

@@ -16,6 +16,7 @@ export class Metrics {
   readonly tasks: FastCounter<'model' | 'status'>;
   readonly chatTokens: FastCounter<'model' | 'direction'>;
   readonly chatLaneRequests: FastCounter<'route'>;
+  readonly upstreamAnomalies: FastCounter<'kind'>;
   readonly agentEngineTime: FastHistogram<'outcome'>;
   readonly unhandledRejections: Counter;
 
@@ -62,6 +63,12 @@ export class Metrics {
       name: 'switchboard_chat_lane_requests_total',
       help: 'Text requests answered by the chat lane (the hot path before the framework), by route',
       labelNames: ['route'],
+      registers: [this.registry],
+    });
+    this.upstreamAnomalies = new FastCounter({
+      name: 'switchboard_upstream_anomalies_total',
+      help: 'Upstream answers not taken as sent (usage counts corrected before billing, callbacks naming another job), by kind',
+      labelNames: ['kind'],
       registers: [this.registry],
     });
     this.agentEngineTime = new FastHistogram({

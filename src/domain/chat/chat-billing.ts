@@ -105,24 +105,3 @@ export function assertPriceOptionsBillable(modelId: string, prices: ChatPrices, 
     throw invalidInput(`Server-side web search is not offered for ${modelId}: it has no published per-search price.`, options.webSearches.param);
   }
 }
-
-/**
- * The usage to bill. Reported counts are billed as reported. Estimated ones (an upstream that
- * reported nothing: a cut stream, a departed client) are upper bounds that can overshoot what the
- * request could have used, so they are capped by what the hold assumed: the prompt estimate and
- * max_tokens (no upstream produces more output than max_tokens).
- */
-export function billableUsage(usage: ChatUsage, bounds: { promptTokens: number; maxOutputTokens: number }): ChatUsage {
-  if (!usage.estimated) return usage;
-  const inputTokens = Math.min(usage.inputTokens, bounds.promptTokens);
-  const billable: ChatUsage = {
-    ...usage,
-    inputTokens,
-    outputTokens: Math.min(usage.outputTokens, bounds.maxOutputTokens),
-    cachedInputTokens: Math.min(usage.cachedInputTokens, inputTokens),
-    cacheCreationTokens: Math.min(usage.cacheCreationTokens, inputTokens),
-    estimated: true,
-  };
-  if (usage.cacheCreation1hTokens !== undefined) billable.cacheCreation1hTokens = Math.min(usage.cacheCreation1hTokens, billable.cacheCreationTokens);
-  return billable;
-}

@@ -5,6 +5,7 @@ import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
+import { registerAdminUpstreamAnomalyRoutes } from './admin/admin-upstream-anomalies.route.ts';
 import { registerAdminCheckoutRoutes } from './admin/admin-checkouts.route.ts';
 import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.ts';
 import { registerBillingRoutes } from './billing/index.ts';
@@ -76,6 +77,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminRoleRoute(app, services);
   registerAdminLedgerRoutes(app, services);
   registerAdminProviderRoutes(app, services);
+  registerAdminUpstreamAnomalyRoutes(app, services);
   registerBillingRoutes(app, services);
   registerAdminRedeemCodeRoutes(app, services);
   registerAdminCheckoutRoutes(app, services);

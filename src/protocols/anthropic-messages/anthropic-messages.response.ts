@@ -3,6 +3,7 @@
  * and parsed from an Anthropic upstream into one. Anthropic's `input_tokens` excludes cache reads and
  * writes, while canonical `inputTokens` counts every prompt token: the conversion happens here only.
  */
+import { reportedCount, reportedDetailCount } from '../../domain/chat/reported-count.ts';
 import type { ChatResponse, ChatUsage, ResponseBlock, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { expectArray, expectObject, isObject, type JsonObject, parseJsonObject } from '../../domain/chat/json-input.ts';
 
@@ -69,7 +70,8 @@ export function renderAnthropicUsage(usage: ChatUsage): AnthropicUsage {
  */
 export function usageFromAnthropic(value: unknown): Partial<ChatUsage> {
   if (!isObject(value)) return {};
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  // Anthropic's types allow null for every count but output_tokens (message_delta leaves input null).
+  const num = reportedDetailCount;
   const usage: Partial<ChatUsage> = {};
   const input = num(value.input_tokens);
   const read = num(value.cache_read_input_tokens);
@@ -77,7 +79,7 @@ export function usageFromAnthropic(value: unknown): Partial<ChatUsage> {
   if (read !== undefined) usage.cachedInputTokens = read;
   if (creation !== undefined) usage.cacheCreationTokens = creation;
   if (input !== undefined) usage.inputTokens = input + (read ?? 0) + (creation ?? 0);
-  const output = num(value.output_tokens);
+  const output = reportedCount(value.output_tokens);
   if (output !== undefined) usage.outputTokens = output;
   // Cache writes by lifetime: the one-hour ones cost more (message_start and the Message carry the split).
   if (isObject(value.cache_creation)) {

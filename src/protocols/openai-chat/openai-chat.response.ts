@@ -2,6 +2,7 @@
  * The non-streaming chat-completion object, both ways: rendered for our clients from a canonical
  * response, and parsed from an OpenAI-style upstream into one.
  */
+import { reportedCount, reportedDetailCount } from '../../domain/chat/reported-count.ts';
 import type { ChatResponse, ChatUsage, ResponseBlock, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { expectArray, expectObject, isObject, type JsonObject } from '../../domain/chat/json-input.ts';
 
@@ -74,11 +75,11 @@ export function renderOpenAiUsage(usage: ChatUsage): OpenAiUsage {
  */
 export function usageFromOpenAi(value: unknown): Partial<ChatUsage> {
   if (!isObject(value)) return {};
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const num = reportedDetailCount;
   const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
   const usage: Partial<ChatUsage> = {};
-  const input = num(value.prompt_tokens);
-  const output = num(value.completion_tokens);
+  const input = reportedCount(value.prompt_tokens);
+  const output = reportedCount(value.completion_tokens);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   usage.cachedInputTokens = num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0;

@@ -5,17 +5,18 @@
  * usage as billing reads it. Usage the upstream left out comes back as undefined fields, for the
  * caller to fill with an estimate, as for the other protocols.
  */
+import { reportedCount, reportedDetailCount } from '../../domain/chat/reported-count.ts';
 import type { ChatResponse, ChatUsage, ResponseBlock, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { expectArray, expectObject, isObject, type JsonObject } from '../../domain/chat/json-input.ts';
 
 /** Usage as a Responses upstream reports it: cache reads and writes are parts of `input_tokens`, as in ChatUsage. */
 export function usageFromResponses(value: unknown): Partial<ChatUsage> {
   if (!isObject(value)) return {};
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const num = reportedDetailCount;
   const details = isObject(value.input_tokens_details) ? value.input_tokens_details : {};
   const usage: Partial<ChatUsage> = { cachedInputTokens: num(details.cached_tokens) ?? 0, cacheCreationTokens: num(details.cache_write_tokens) ?? 0 };
-  const input = num(value.input_tokens);
-  const output = num(value.output_tokens);
+  const input = reportedCount(value.input_tokens);
+  const output = reportedCount(value.output_tokens);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   return usage;

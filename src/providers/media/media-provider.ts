@@ -154,6 +154,13 @@ export interface MediaProvider {
   reconcile(job: MediaJob): Promise<ReconcileOutcome>;
   /** Best effort; not every upstream can cancel. */
   cancel?(job: MediaJob, upstreamId: string): Promise<void>;
+  /**
+   * Whether the upstream job `upstreamId` is the one this attempt submitted, by the vendor's own record
+   * of its request: asked before a callback's job is adopted for an attempt whose submit went
+   * unanswered (a callback may name another job). `unknown`: the record could not be read or says
+   * nothing. Absent: the vendor's callbacks are trusted as they are (signed per attempt).
+   */
+  ownsJob?(job: MediaJob, upstreamId: string): Promise<'ours' | 'foreign' | 'unknown'>;
   /** Verifies and reads a callback for this attempt; undefined when it is not a valid callback. */
   parseCallback?(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined;
   /** First poll delay after an accepted submit, when the outcome does not say. */

@@ -10,6 +10,7 @@ import { ledgerBook } from '../ledger.service.ts';
 export type { ChatRequestOutcome, ChatRequestStatus, NewChatRequest } from '../../ports/ledger.port.ts';
 export {
   abandonChatRequest,
+  deferChatSettlement,
   findChatCharge,
   findChatHold,
   findStaleChatHolds,
@@ -25,4 +26,9 @@ export {
  */
 export function abandonChatHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
   return ledgerBook.releaseAbandonedHold(tx, hold, now);
+}
+
+/** Settles a hold its serving process left to the job with the estimate it wrote (deferChatSettlement). */
+export function settleDeferredChatHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
+  return ledgerBook.settleDeferredHold(tx, hold, now);
 }

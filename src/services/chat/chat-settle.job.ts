@@ -1,6 +1,8 @@
 /**
  * Settles chat requests whose process died between the hold and the settlement, so that a crash
- * never keeps a user's money. A running request's hold row is marked alive every minute by the
+ * never keeps a user's money, and the holds whose live settlement failed (their process left the
+ * estimate on the row, chat-holds.repository.ts deferChatSettlement, and set it stale at once): those
+ * are charged that estimate, never above the hold, and keep the status the process meant. A running request's hold row is marked alive every minute by the
  * process serving it (`last_seen_at`); a row not heard from for `staleAfterMs` (5 minutes) belongs to
  * no live process. Such a request's hold is released in full and it is recorded as `abandoned`: we
  * cannot know what the upstream produced, and the hold is an upper bound far above a typical cost, so
@@ -18,7 +20,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
-import { abandonChatHold, abandonChatRequest, findStaleChatHolds, findStaleChatRequests } from './chat-records.ts';
+import { abandonChatHold, abandonChatRequest, findStaleChatHolds, findStaleChatRequests, settleDeferredChatHold } from './chat-records.ts';
 
 const BATCH = 200;
 
@@ -41,7 +43,12 @@ export async function settleAbandonedChatRequests(deps: ChatSettleDeps): Promise
   for (;;) {
     const stale = await findStaleChatHolds(deps.db, now - staleAfterMs, BATCH);
     for (const hold of stale) {
-      if (await deps.db.transaction().execute((tx) => abandonChatHold(tx, hold, now))) settled++;
+      // A hold its live settlement left here carries the estimate to charge; any other was abandoned.
+      const deferred = hold.settle_micro !== null && hold.settle_micro !== undefined;
+      if (await deps.db.transaction().execute((tx) => (deferred ? settleDeferredChatHold(tx, hold, now) : abandonChatHold(tx, hold, now)))) {
+        settled++;
+        if (deferred && Number(hold.settle_micro) > 0) deps.metrics?.ledgerEntries.inc({ kind: 'chat_charge' });
+      }
     }
     if (stale.length < BATCH) break;
   }

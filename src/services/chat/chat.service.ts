@@ -19,7 +19,8 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
-import { assertPriceOptionsBillable, billableUsage, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { assertPriceOptionsBillable, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { type BoundedUsage, boundCharge, boundChatUsage, outputBytesOf } from '../../domain/chat/usage-bounds.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stream.collector.ts';
@@ -33,7 +34,8 @@ import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { ChatLedger, SettleResult } from '../../ports/ledger.port.ts';
 import { isInfrastructureFault } from '../../adapters/resilience/infrastructure-fault.ts';
-import { type ChatRequestOutcome, type NewChatRequest, touchChatHolds } from './chat-records.ts';
+import { type ChatRequestOutcome, deferChatSettlement, type NewChatRequest, touchChatHolds } from './chat-records.ts';
+import type { UpstreamAnomaly, UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import type { ChatRouter } from './chat-router.ts';
 import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
 import { NOOP_TRACER, type Span, type Tracer } from '../../ports/tracer.port.ts';
@@ -55,6 +57,8 @@ export interface ChatServiceDeps {
   urlPolicy?: () => ChatUrlPolicy;
   /** A span per upstream call with the GenAI attributes (chat-spans.ts); none: the no-op tracer. */
   tracer?: Tracer;
+  /** Where usage corrected before billing is recorded for the operator (usage-bounds.ts); none: logged only. */
+  anomalies?: UpstreamAnomalyLog;
 }
 
 export interface ChatCall {
@@ -94,8 +98,10 @@ type FinalStatus = ChatRequestOutcome['status'];
 
 interface Settlement {
   status: FinalStatus;
-  /** What to bill; undefined charges nothing. */
+  /** What to bill, as reported (bounded by the settlement: usage-bounds.ts); undefined charges nothing. */
   usage: ChatUsage | undefined;
+  /** UTF-8 bytes of the output that reached us: the estimate of an output count that is not a number. */
+  outputSeen?: number;
   stopReason?: StopReason;
   error?: { code: string; message: string };
 }
@@ -225,11 +231,46 @@ export class ChatService {
    * the commit of other ledger operations (the chat ledger's group commit, ledger-queue.ts).
    */
   async settle(exchange: ChatExchange, s: Settlement, linger = false): Promise<void> {
+    let outcome: ChatRequestOutcome | undefined;
+    let anomalies: UpstreamAnomaly[] = [];
+    try {
+      const billed = this.#billed(exchange, s);
+      outcome = billed.outcome;
+      anomalies = billed.anomalies;
+      const settled = await this.#settleRetrying(exchange, outcome, linger);
+      if (typeof settled === 'object') {
+        this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: settled.uncollectedMicro }, 'chat usage exceeded the hold and the balance');
+      }
+      // A chat_charge entry was written when something was collected.
+      const cost = outcome.costMicro;
+      const collected = settled === 'taken' ? 0 : typeof settled === 'object' ? cost - settled.uncollectedMicro : cost;
+      if (collected > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
+      if (outcome.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: exchange.model.id, direction: 'input' }, outcome.inputTokens);
+      if (outcome.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: exchange.model.id, direction: 'output' }, outcome.outputTokens);
+    } catch (error) {
+      // The hold must not stay for ever: the chat_settle job charges the estimate at its next run.
+      const estimate = outcome?.costMicro ?? this.#estimateMicro(exchange, s);
+      this.#deps.logger.error({ err: error, chatRequestId: exchange.id, estimateMicro: estimate }, 'chat settlement failed; the chat_settle job will settle the hold with the estimate');
+      await this.#defer(exchange.id, estimate, s.status);
+    } finally {
+      this.#untrack(exchange.id);
+    }
+    if (anomalies.length > 0) this.recordAnomalies(anomalies);
+  }
+
+  /**
+   * The usage bounded by what the request allowed (usage-bounds.ts), the charge (never above the hold,
+   * nor the caller's cap) and the request's record; `exchange.billedUsage` is set for the client's answer.
+   */
+  #billed(exchange: ChatExchange, s: Settlement): { outcome: ChatRequestOutcome; anomalies: UpstreamAnomaly[] } {
     const { model } = exchange;
     const now = Date.now();
-    const bounds = { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens };
-    const usage = s.usage ? billableUsage(s.usage, bounds) : NO_USAGE;
-    const cost = s.usage ? Math.min(costMicro(model, usage), exchange.maxChargeMicro) : 0;
+    const bounded: BoundedUsage = s.usage
+      ? boundChatUsage(s.usage, { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens, webSearches: exchange.maxWebSearches, outputSeen: s.outputSeen ?? 0 })
+      : { usage: NO_USAGE, anomalies: [] };
+    const usage = bounded.usage;
+    const cost = s.usage ? Math.min(boundCharge(costMicro(model, usage), exchange.holdMicro, bounded.anomalies), exchange.maxChargeMicro) : 0;
+    if (s.usage) exchange.billedUsage = usage;
     const route = exchange.route;
     const outcome: ChatRequestOutcome = {
       status: s.status,
@@ -250,21 +291,51 @@ export class ChatService {
       finishedAt: now,
     };
     endUpstreamSpan(exchange.upstreamSpan, { status: s.status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costMicro: cost, errorMessage: s.error?.message });
+    const anomalies = bounded.anomalies.map((a) => ({
+      provider: route?.provider ?? null,
+      model: model.id,
+      upstreamModel: route?.model ?? null,
+      protocol: exchange.protocol,
+      reference: exchange.id,
+      userId: exchange.userId,
+      field: a.field,
+      kind: a.kind,
+      reported: a.reported,
+      billed: a.billed,
+    }));
+    return { outcome, anomalies };
+  }
+
+  /**
+   * What a request whose charge could not be computed is charged: the prompt estimate and the output
+   * seen (at most max_tokens) at the listed prices, never above the hold; nothing when nothing was to
+   * be billed.
+   */
+  #estimateMicro(exchange: ChatExchange, s: Settlement): number {
+    if (!s.usage) return 0;
     try {
-      const settled = await this.#settleRetrying(exchange, outcome, linger);
-      if (typeof settled === 'object') {
-        this.#deps.logger.warn({ chatRequestId: exchange.id, uncollectedMicro: settled.uncollectedMicro }, 'chat usage exceeded the hold and the balance');
-      }
-      // A chat_charge entry was written when something was collected.
-      const collected = settled === 'taken' ? 0 : typeof settled === 'object' ? cost - settled.uncollectedMicro : cost;
-      if (collected > 0) this.#deps.metrics.ledgerEntries.inc({ kind: 'chat_charge' });
-      if (usage.inputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'input' }, usage.inputTokens);
-      if (usage.outputTokens > 0) this.#deps.metrics.chatTokens.inc({ model: model.id, direction: 'output' }, usage.outputTokens);
-    } catch (error) {
-      this.#deps.logger.error({ err: error, chatRequestId: exchange.id }, 'chat settlement failed; the chat_settle job will release the hold');
-    } finally {
-      this.#untrack(exchange.id);
+      const output = Math.min(s.outputSeen ?? exchange.maxOutputTokens, exchange.maxOutputTokens);
+      const estimate = costMicro(exchange.model, { inputTokens: exchange.promptTokens, outputTokens: output, cachedInputTokens: 0, cacheCreationTokens: 0 });
+      return Math.min(estimate, exchange.holdMicro);
+    } catch {
+      return exchange.holdMicro;
     }
+  }
+
+  /** Leaves the hold to the chat_settle job with the charge to make; if even that write fails, the job releases it once the heartbeat stops. */
+  async #defer(id: string, chargeMicro: number, status: FinalStatus): Promise<void> {
+    try {
+      await deferChatSettlement(this.#deps.db, id, { chargeMicro, status });
+    } catch (error) {
+      this.#deps.logger.error({ err: error, chatRequestId: id }, 'leaving the hold to the chat_settle job failed; it will release it in full');
+    }
+  }
+
+  /** Recorded after the money moved, off the request's path: losing a row loses only the operator's view. */
+  recordAnomalies(anomalies: UpstreamAnomaly[]): void {
+    this.#deps.logger.warn({ anomalies }, 'upstream usage corrected before billing');
+    this.#deps.metrics.upstreamAnomalies.inc({ kind: 'usage' }, anomalies.length);
+    void this.#deps.anomalies?.record(anomalies).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'recording upstream anomalies failed'));
   }
 
   async #settleRetrying(exchange: ChatExchange, outcome: ChatRequestOutcome, linger: boolean): Promise<SettleResult> {
@@ -372,6 +443,10 @@ class ChatExchange {
   readonly wantsStream: boolean;
   /** The charge cap (ChatCall.maxChargeMicro); unbounded for API requests. */
   readonly maxChargeMicro: number;
+  /** The web searches the request's tools allow (their max_uses): a reported count above is not billed. */
+  readonly maxWebSearches: number;
+  /** The usage the settlement billed (bounded), which the client's answer reports. */
+  billedUsage: ChatUsage | undefined;
   readonly userId: string;
   readonly apiKeyId: string | undefined;
   readonly protocol: ChatProtocol;
@@ -402,6 +477,7 @@ class ChatExchange {
     this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens, call.request.priceOptions);
     this.id = call.id ?? newId('chat', this.startedAt);
     this.maxChargeMicro = call.maxChargeMicro ?? Number.POSITIVE_INFINITY;
+    this.maxWebSearches = call.request.priceOptions?.webSearches?.max ?? 0;
     this.record = {
       id: this.id,
       userId: this.userId,
@@ -446,8 +522,9 @@ class ChatExchange {
       if (!wantsStream) {
         // Settled right after the answer is written (the write is queued behind it): the client does
         // not wait for the second transaction. A crash in between leaves it to the chat_settle job.
-        void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason }, true);
-        return { kind: 'response', id: this.id, response };
+        void this.settle({ status: 'succeeded', usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
+        // The answer reports what was billed (the settlement bounded the upstream's counts synchronously).
+        return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage } };
       }
       return { kind: 'stream', id: this.id, events: this.#billed(responseToEvents(response)) };
     }
@@ -461,8 +538,8 @@ class ChatExchange {
       throw appErrorFromUpstream({ status: collected.error.status, retryable: false, message: collected.error.message });
     }
     const response = { ...collected.response, id: this.id, model: this.model.id };
-    void this.settle({ status: 'succeeded', usage: response.usage, stopReason: response.stopReason }, true);
-    return { kind: 'response', id: this.id, response };
+    void this.settle({ status: 'succeeded', usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
+    return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage } };
   }
 
   /** Tries the routes in order; returns the first success, or the last failure. */
@@ -516,6 +593,8 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
   readonly #exchange: ChatExchange;
   #usage: ChatUsage | undefined;
   #countedOutput = 0;
+  /** Every output byte seen: the estimate of an output count the upstream reports as something else than a number. */
+  #outputSeen = 0;
   #done = false;
 
   constructor(source: AsyncIterator<ChatStreamEvent>, exchange: ChatExchange) {
@@ -541,8 +620,8 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
       this.#done = true;
       const usage = withCountedOutput(this.#usage, this.#countedOutput);
       const error = { status: 502, message: 'The upstream stream ended before its final event.' };
-      await this.#exchange.settle({ status: 'cut', usage, error: { code: 'upstream_error', message: error.message } });
-      return { done: false, value: { type: 'error', error, usage } };
+      await this.#exchange.settle({ status: 'cut', usage, outputSeen: this.#outputSeen, error: { code: 'upstream_error', message: error.message } });
+      return { done: false, value: { type: 'error', error, usage: this.#exchange.billedUsage ?? usage } };
     }
     const event = step.value;
     switch (event.type) {
@@ -553,28 +632,35 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
         break;
       case 'text_delta':
       case 'reasoning_delta':
-        this.#countedOutput += Buffer.byteLength(event.text);
+        this.#count(Buffer.byteLength(event.text));
         break;
       case 'tool_call_start':
-        this.#countedOutput += Buffer.byteLength(event.name);
+        this.#count(Buffer.byteLength(event.name));
         break;
       case 'tool_call_delta':
-        this.#countedOutput += Buffer.byteLength(event.arguments);
+        this.#count(Buffer.byteLength(event.arguments));
         break;
       case 'message_end':
         this.#done = true;
-        await this.#exchange.settle({ status: 'succeeded', usage: event.usage, stopReason: event.stopReason });
-        break;
+        await this.#exchange.settle({ status: 'succeeded', usage: event.usage, outputSeen: this.#outputSeen, stopReason: event.stopReason });
+        // The client reads what was billed: the upstream's counts within the request's bounds.
+        return { done: false, value: { ...event, usage: this.#exchange.billedUsage ?? event.usage } };
       case 'error': {
         this.#done = true;
         const status = event.error.status === 499 || this.#exchange.signal.aborted ? 'client_closed' : 'cut';
-        await this.#exchange.settle({ status, usage: event.usage, error: { code: chatErrorCodeForStatus(event.error.status), message: event.error.message } });
-        break;
+        await this.#exchange.settle({ status, usage: event.usage, outputSeen: this.#outputSeen, error: { code: chatErrorCodeForStatus(event.error.status), message: event.error.message } });
+        const billed = this.#exchange.billedUsage;
+        return { done: false, value: billed ? { ...event, usage: billed } : event };
       }
       default:
         break;
     }
     return { done: false, value: event };
+  }
+
+  #count(bytes: number): void {
+    this.#countedOutput += bytes;
+    this.#outputSeen += bytes;
   }
 
   /** The consumer stopped early (its client left, a write failed): cancel the upstream, bill what was seen. */
@@ -590,6 +676,7 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
     await this.#exchange.settle({
       status: 'client_closed',
       usage: withCountedOutput(this.#usage, this.#countedOutput),
+      outputSeen: this.#outputSeen,
       error: { code: 'client_closed', message: 'The client went away.' },
     });
   }

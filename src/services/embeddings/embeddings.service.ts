@@ -103,9 +103,8 @@ export class EmbeddingsService {
         outcome = failedOutcome(startedAt, attempt, { code: error.code, message: result.error.message }, call.abort.signal.aborted);
         throw error;
       }
-      // A usage above the bound is the upstream's word against the hold: billed as reported, the ledger
-      // collects what the balance covers.
-      const tokens = result.embeddings.promptTokens;
+      // The upstream's count within what the hold assumed (the bound): more is not the user's to pay.
+      const tokens = this.#billableTokens(result.embeddings.promptTokens, bound, record, attempt);
       const cost = embeddingCostMicro(model.inputMicroPerMillion, tokens);
       outcome = {
         ...failedOutcome(startedAt, attempt, undefined),
@@ -160,6 +159,30 @@ export class EmbeddingsService {
       this.#deps.logger.info({ provider: route.provider, status: last.status, message: last.message }, 'embeddings route failed; trying the next');
     }
     return { ok: false, error: last };
+  }
+
+  /**
+   * The tokens to bill: the reported count, at most the hold's bound, and the bound for a count that
+   * is not a non-negative integer; either correction is recorded as an upstream anomaly.
+   */
+  #billableTokens(reported: number, bound: number, record: NewChatRequest, attempt: Attempt): number {
+    const valid = Number.isInteger(reported) && reported >= 0;
+    if (valid && reported <= bound) return reported;
+    this.#deps.chat.recordAnomalies([
+      {
+        provider: attempt.route?.provider ?? null,
+        model: record.model,
+        upstreamModel: attempt.route?.model ?? null,
+        protocol: record.protocol,
+        reference: record.id,
+        userId: record.userId,
+        field: 'inputTokens',
+        kind: valid ? 'above_bound' : 'not_a_count',
+        reported: String(reported),
+        billed: bound,
+      },
+    ]);
+    return bound;
   }
 
   #record(provider: string, error: ChatUpstreamError | undefined): void {

@@ -19,7 +19,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
-import { unavailableDependency } from '../../domain/errors.ts';
+import { AppError, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
@@ -27,6 +27,7 @@ import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamRe
 import { newJob } from '../../workers/job-catalog.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import type { Tracer } from '../../ports/tracer.port.ts';
+import type { UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import { traceMediaCall } from './media-spans.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
@@ -75,6 +76,8 @@ export interface TaskRunnerDeps {
   calendarNow?: () => number;
   /** A span per upstream call (media-spans.ts); none: the no-op tracer. */
   tracer?: Tracer;
+  /** Where a callback naming another job is recorded for the operator; none: logged only. */
+  anomalies?: UpstreamAnomalyLog;
 }
 
 /**
@@ -388,6 +391,8 @@ export class TaskRunner {
     const now = this.now();
     if (isOpenAttempt(attempt.state) && task && !isTerminal(task.status)) {
       if (notice.upstreamId && !attempt.upstream_id) {
+        // Our submit went unanswered: the callback's job is adopted only if it is the one we sent.
+        if (!(await this.ownsCallbackJob(task, attempt, notice.upstreamId))) return 'ignored';
         await updateAttempt(this.deps.db, attempt.id, ['submitting', 'unknown', 'accepted'], { upstream_id: notice.upstreamId });
       }
       const job = newJob('task', { taskId: attempt.task_id, provider: attempt.provider }, now);
@@ -406,6 +411,41 @@ export class TaskRunner {
       );
     }
     return 'ignored';
+  }
+
+  /**
+   * Whether the job a callback names is the one this attempt submitted, by the vendor's record of its
+   * request (MediaProvider.ownsJob). A foreign job is recorded as an upstream anomaly and not adopted;
+   * a record that cannot be read now is an error, so the vendor retries its callback (and until then
+   * the attempt reconciles as if none had come).
+   */
+  private async ownsCallbackJob(task: TaskRow, attempt: AttemptRow, upstreamId: string): Promise<boolean> {
+    const provider = this.deps.providers(attempt.provider);
+    if (!provider?.ownsJob) return true;
+    const ownership = await provider.ownsJob(this.mediaJob(task, attempt, AbortSignal.timeout(30_000)), upstreamId);
+    if (ownership === 'ours') return true;
+    if (ownership === 'unknown') {
+      throw new AppError('service_unavailable', `${attempt.provider} could not say whether job ${upstreamId} is this attempt's; send the callback again.`, { retryAfter: 5 });
+    }
+    this.deps.logger.warn({ attemptId: attempt.id, provider: attempt.provider, upstreamId }, 'a callback named a job another request submitted; not adopted');
+    this.deps.metrics.upstreamAnomalies.inc({ kind: 'foreign_job' });
+    await this.deps.anomalies
+      ?.record([
+        {
+          provider: attempt.provider,
+          model: task.model,
+          upstreamModel: attempt.upstream_model,
+          protocol: 'media',
+          reference: attempt.id,
+          userId: task.user_id,
+          field: 'upstreamId',
+          kind: 'foreign_job',
+          reported: upstreamId,
+          billed: null,
+        },
+      ])
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'recording an upstream anomaly failed'));
+    return false;
   }
 
   /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertPriceOptionsBillable, billableUsage, type ChatPrices, costMicro, holdMicro } from '../../../src/domain/chat/chat-billing.ts';
+import { assertPriceOptionsBillable, type ChatPrices, costMicro, holdMicro } from '../../../src/domain/chat/chat-billing.ts';
+import { boundCharge, boundChatUsage } from '../../../src/domain/chat/usage-bounds.ts';
 import { Catalog } from '../../../src/domain/catalog/catalog.ts';
 import { isAppError } from '../../../src/domain/errors.ts';
 
@@ -56,17 +57,36 @@ describe('chat billing', () => {
     assert.equal(hold, Math.ceil((5000 * 750_000 + 700 * 4_500_000) / 1e6));
   });
 
-  test('estimated usage is capped by the hold\'s assumptions; reported usage is billed as reported', () => {
-    const bounds = { promptTokens: 100, maxOutputTokens: 50 };
-    assert.deepEqual(billableUsage({ inputTokens: 400, outputTokens: 900, cachedInputTokens: 0, cacheCreationTokens: 0, estimated: true }, bounds), {
-      inputTokens: 100,
-      outputTokens: 50,
-      cachedInputTokens: 0,
-      cacheCreationTokens: 0,
-      estimated: true,
-    });
-    const reported = { inputTokens: 400, outputTokens: 900, cachedInputTokens: 10, cacheCreationTokens: 0 };
-    assert.equal(billableUsage(reported, bounds), reported);
+  test('estimated usage is capped silently by the hold\'s assumptions; reported usage above them is capped and named', () => {
+    const bounds = { promptTokens: 100, maxOutputTokens: 50, webSearches: 0, outputSeen: 0 };
+    const estimated = boundChatUsage({ inputTokens: 400, outputTokens: 900, cachedInputTokens: 0, cacheCreationTokens: 0, estimated: true }, bounds);
+    assert.deepEqual(estimated, { usage: { inputTokens: 100, outputTokens: 50, cachedInputTokens: 0, cacheCreationTokens: 0, estimated: true }, anomalies: [] });
+    const reported = boundChatUsage({ inputTokens: 400, outputTokens: 900, cachedInputTokens: 10, cacheCreationTokens: 0 }, bounds);
+    assert.deepEqual(reported.usage, { inputTokens: 100, outputTokens: 50, cachedInputTokens: 10, cacheCreationTokens: 0 });
+    assert.deepEqual(reported.anomalies.map((a) => [a.field, a.kind, a.reported, a.billed]), [
+      ['inputTokens', 'above_bound', '400', 100],
+      ['outputTokens', 'above_bound', '900', 50],
+    ]);
+  });
+
+  test('counts that are not non-negative integers: fractions up, negatives to zero, non-numbers to our estimate', () => {
+    const bounds = { promptTokens: 100, maxOutputTokens: 50, webSearches: 1, outputSeen: 7 };
+    const bad = { inputTokens: 20.5, outputTokens: Number.NaN, cachedInputTokens: -3, cacheCreationTokens: 30, cacheCreation1hTokens: 40, webSearchRequests: 3 };
+    const { usage, anomalies } = boundChatUsage(bad, bounds);
+    assert.deepEqual(usage, { inputTokens: 21, outputTokens: 7, cachedInputTokens: 0, cacheCreationTokens: 21, cacheCreation1hTokens: 21, webSearchRequests: 1, estimated: true });
+    assert.deepEqual(anomalies.map((a) => [a.field, a.kind]), [
+      ['inputTokens', 'fractional'],
+      ['outputTokens', 'not_a_count'],
+      ['cachedInputTokens', 'negative'],
+      ['cacheCreationTokens', 'part_above_whole'],
+      ['cacheCreation1hTokens', 'part_above_whole'],
+      ['webSearchRequests', 'above_bound'],
+    ]);
+    // Whatever the report, the cost of the bounded usage can be computed, and is charged within the hold.
+    assert.ok(costMicro(prices, usage) >= 0);
+    const named: ReturnType<typeof boundChatUsage>['anomalies'] = [];
+    assert.equal(boundCharge(5000, 1200, named), 1200);
+    assert.deepEqual(named.map((a) => a.kind), ['cost_above_hold']);
   });
 
   test('Anthropic cache writes by lifetime: 5-minute writes at 1.25×, one-hour writes at 2× the input price', () => {

@@ -14,7 +14,8 @@ import type { ChatRequestsTable } from '../tables/chat.tables.ts';
 /** Tells the chat_settle job that these requests are still being served. */
 export async function touchChatHolds(db: Executor, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('chat_holds').set({ last_seen_at: now }).where('id', 'in', ids).execute();
+  // A row left to the job (deferChatSettlement) stays stale: its request is no longer running.
+  await db.updateTable('chat_holds').set({ last_seen_at: now }).where('id', 'in', ids).where('settle_micro', 'is', null).execute();
 }
 
 export type StaleChatHold = ChatHold;
@@ -30,6 +31,16 @@ export async function findStaleChatHolds(db: Executor, seenBefore: number, limit
  * releaseAbandonedHold (ledger-book.ts).
  */
 export async function abandonChatHold(db: Executor, hold: StaleChatHold, now: number): Promise<boolean> {
+  if (!(await takeChatHold(db, hold))) return false;
+  await insertJobSettledRow(db, hold, now, { status: 'abandoned', costMicro: 0, usageEstimated: false, errorCode: 'abandoned', errorMessage: ABANDONED_MESSAGE });
+  return true;
+}
+
+/**
+ * The compare-and-set of the job's settlements: deletes the hold row and gives the hold back to the
+ * account and its key; false when the row was gone (the request settled meanwhile).
+ */
+export async function takeChatHold(db: Executor, hold: StaleChatHold): Promise<boolean> {
   const deleted = await db.deleteFrom('chat_holds').where('id', '=', hold.id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) return false;
   await db
@@ -38,6 +49,16 @@ export async function abandonChatHold(db: Executor, hold: StaleChatHold, now: nu
     .where('id', '=', hold.user_id)
     .execute();
   if (hold.api_key_id !== null) await moveKeySpend(db, hold.api_key_id, hold.created_at, { spentMicro: 0, heldMicro: -hold.hold_micro }, false);
+  return true;
+}
+
+/** The request's row, as the chat_settle job writes it (the tokens are not known there). */
+export async function insertJobSettledRow(
+  db: Executor,
+  hold: StaleChatHold,
+  now: number,
+  o: { status: string; costMicro: number; usageEstimated: boolean; errorCode: string; errorMessage: string },
+): Promise<void> {
   await db
     .insertInto('chat_requests')
     .values({
@@ -49,25 +70,33 @@ export async function abandonChatHold(db: Executor, hold: StaleChatHold, now: nu
       provider: null,
       upstream_model: null,
       stream: hold.stream,
-      status: 'abandoned',
+      status: o.status,
       input_tokens: 0,
       output_tokens: 0,
       cached_tokens: 0,
       cache_creation_tokens: 0,
-      usage_estimated: 0,
+      usage_estimated: o.usageEstimated ? 1 : 0,
       hold_micro: hold.hold_micro,
-      cost_micro: 0,
+      cost_micro: o.costMicro,
       stop_reason: null,
       latency_ms: now - hold.created_at,
       first_byte_ms: null,
-      error_code: 'abandoned',
-      error_message: ABANDONED_MESSAGE,
+      error_code: o.errorCode,
+      error_message: o.errorMessage,
       created_at: hold.created_at,
       finished_at: now,
       last_seen_at: hold.last_seen_at,
     })
     .execute();
-  return true;
+}
+
+/**
+ * The live settlement failed for good (a fault that outlasted its retries, or a bug): the serving
+ * process leaves its hold to the chat_settle job with the charge to make (the estimate) and the status
+ * it meant, and marks the row stale (last_seen_at 0), so the job settles it at its next run.
+ */
+export async function deferChatSettlement(db: Executor, id: string, settle: { chargeMicro: number; status: string }): Promise<void> {
+  await db.updateTable('chat_holds').set({ settle_micro: settle.chargeMicro, settle_status: settle.status, last_seen_at: 0 }).where('id', '=', id).execute();
 }
 
 const ABANDONED_MESSAGE = 'The serving process stopped before the request settled; the hold was released in full.';

@@ -10,7 +10,8 @@ import type { LedgerBook, LedgerEntry, LedgerMovement, PostedEntry } from '../..
 import { findUserById } from '../repositories/users.repository.ts';
 import { type Executor, executorOf } from '../schema.ts';
 import { moveKeySpend } from './api-key-spend.repository.ts';
-import { abandonChatHold } from './chat-holds.repository.ts';
+import { abandonChatHold, insertJobSettledRow, takeChatHold } from './chat-holds.repository.ts';
+import type { ChatHold } from '../../../ports/ledger.port.ts';
 import { applyGuardedBalanceChange, findEntry, insertEntryOnce, lockAccount } from './ledger.repository.ts';
 
 /**
@@ -57,10 +58,34 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
   return { entry: existing, created: false };
 }
 
+/**
+ * Settles a hold its serving process could not settle (chat-holds.repository.ts,
+ * deferChatSettlement) with the charge it left, never above the hold: the hold goes back, then the
+ * charge is one `chat_charge` entry (it fits: the balance covered the hold). False when the hold was gone.
+ */
+async function settleDeferredHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
+  const charge = Math.max(0, Math.min(Number(hold.settle_micro ?? 0), hold.hold_micro));
+  if (!(await takeChatHold(tx, hold))) return false;
+  if (charge > 0) {
+    const note = `${hold.model} (settled by the chat_settle job)`;
+    await post(tx, { userId: hold.user_id, kind: 'chat_charge', reference: hold.id, amountMicro: -charge, apiKeyId: hold.api_key_id, keySpendAt: hold.created_at, note }, now);
+  }
+  await insertJobSettledRow(tx, hold, now, {
+    status: hold.settle_status ?? 'succeeded',
+    costMicro: charge,
+    // The charge is an estimate (the tokens are not known here); nothing charged, nothing estimated.
+    usageEstimated: charge > 0,
+    errorCode: 'settlement_deferred',
+    errorMessage: 'The serving process could not settle this request; the chat_settle job charged its estimate.',
+  });
+  return true;
+}
+
 /** The port's transactions are the store's own (executorOf checks it at run time). */
 export const kyselyLedgerBook: LedgerBook = {
   post: (tx, movement, now) => post(executorOf(tx), movement, now),
   lockAccount: (tx, userId) => lockAccount(executorOf(tx), userId),
   find: (db, kind, reference) => findEntry(executorOf(db), kind, reference),
   releaseAbandonedHold: (tx, hold, now) => abandonChatHold(executorOf(tx), hold, now),
+  settleDeferredHold: (tx, hold, now) => settleDeferredHold(executorOf(tx), hold, now),
 };

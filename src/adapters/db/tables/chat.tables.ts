@@ -60,9 +60,34 @@ export interface ChatHoldsTable {
   created_at: number;
   /** Refreshed every minute while the request runs; the chat_settle job reads it. */
   last_seen_at: number;
+  /**
+   * Set when the live settlement failed (migration 032): the charge the chat_settle job makes (the
+   * estimate) and the status the request settles with. Null while the request runs.
+   */
+  settle_micro: number | null;
+  settle_status: string | null;
+}
+
+/** A usage count or a callback an upstream sent that could not be taken as sent (migration 032). */
+export interface UpstreamAnomaliesTable {
+  id: string;
+  created_at: number;
+  provider: string | null;
+  model: string;
+  upstream_model: string | null;
+  /** openai, anthropic, embeddings or media. */
+  protocol: string;
+  /** The chat request or the media attempt concerned. */
+  reference: string;
+  user_id: string | null;
+  field: string;
+  kind: string;
+  reported: string;
+  billed: number | null;
 }
 
 export interface ChatTables {
   chat_requests: ChatRequestsTable;
   chat_holds: ChatHoldsTable;
+  upstream_anomalies: UpstreamAnomaliesTable;
 }

@@ -28,6 +28,7 @@ import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-c
 import { isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
 import { kieJobRefusal, kieJobRequest } from './kie-jobs.mapping.ts';
+import { type JobOwnership, kieRecordOwnership } from './kie-record-match.ts';
 import { type SunoAsyncCall, sunoCall, sunoRefusal, sunoResult, sunoState } from './kie-suno.mapping.ts';
 import { upgradeNeeded, VEO_1080P_PATH, VEO_4K_PATH, VEO_GENERATE_PATH, VEO_RECORD_PATH, veoRefusal, veoRequest } from './kie-veo.mapping.ts';
 
@@ -207,6 +208,35 @@ class KieProvider implements MediaProvider {
     const result = sunoResult(call.result, record);
     if (typeof result === 'string') return { kind: 'failed', error: protocolError(`kie Suno: ${result}`) };
     return { kind: 'completed', result };
+  }
+
+  /**
+   * Whether kie's task `upstreamId` is the one this attempt submitted: its record's `param` (the
+   * request as kie received it) must carry our callback URL, unique per attempt (kie-record-match.ts).
+   * A task kie does not know is not ours.
+   */
+  async ownsJob(job: MediaJob, upstreamId: string): Promise<JobOwnership> {
+    const asked = this.#asyncRequest(job);
+    if (!asked) return 'unknown';
+    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${asked.recordPath}?taskId=${encodeURIComponent(upstreamId)}`));
+    if (exchange.kind === 'no-response') return 'unknown';
+    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    if (envelope.code === 404) return 'foreign';
+    if (envelope.code !== 200 || !envelope.data) return 'unknown';
+    return kieRecordOwnership(envelope.data, asked.body);
+  }
+
+  /** The body an asynchronous submit of this job sends, and where its record is read; undefined for synchronous or refused calls. */
+  #asyncRequest(job: MediaJob): { body: Record<string, unknown>; recordPath: string } | undefined {
+    const api = apiOf(job);
+    if (api === 'veo') return { body: veoRequest(job), recordPath: VEO_RECORD_PATH };
+    if (api === 'suno') {
+      const call = sunoCall(job);
+      return call.kind === 'async' ? { body: call.body, recordPath: call.recordPath } : undefined;
+    }
+    if (kieJobRefusal(job)) return undefined;
+    const { model, input } = kieJobRequest(job);
+    return { body: { model, input, callBackUrl: job.callbackUrl }, recordPath: RECORD_INFO_PATH };
   }
 
   /** kie cannot look a task up by anything of ours; its callback (which names the task) may still come. */
