@@ -1901,6 +1901,32 @@ export interface ApiResponses {
       };
     }[];
   };
+  /** Upstream usage reports corrected before billing, and media callbacks that named another job; newest first (cursor: the last id of the previous page) */
+  'GET /admin/v1/upstream-anomalies': {
+    data: {
+      id: string;
+      at: string;
+      /** The configured provider that answered */
+      provider: string | null;
+      /** Our public model id */
+      model: string;
+      upstreamModel: string | null;
+      /** `openai`, `anthropic`, `embeddings` (the request’s protocol) or `media` */
+      protocol: string;
+      /** The chat or embeddings request (`chat_…`, `emb_…`), or the media attempt */
+      reference: string;
+      userId: string | null;
+      /** The usage count (`inputTokens`, `outputTokens`, `cachedInputTokens`, `cacheCreationTokens`, `cacheCreation1hTokens`, `webSearchRequests`), `cost`, or `upstreamId` for a callback */
+      field: string;
+      /** `not_a_count`: not a finite number, our estimate was billed; `fractional`: rounded up; `negative`: billed as 0; `above_bound`: above the prompt estimate, max_tokens or the searches the request allowed, billed at the bound; `part_above_whole`: cache reads or writes above the prompt; `cost_above_hold`: the usage at the tier reported cost more than the hold, the hold was charged; `foreign_job`: a media callback named a job whose own request is not ours, not adopted */
+      kind: 'not_a_count' | 'fractional' | 'negative' | 'above_bound' | 'part_above_whole' | 'cost_above_hold' | 'foreign_job';
+      /** What the upstream sent, as text */
+      reported: string;
+      /** What was billed instead: tokens, or micro-USD for `cost`; null for a callback */
+      billed: number | null;
+    }[];
+    nextCursor: string | null;
+  };
   /** Balance, money held by running requests, what is available, and top-up settings */
   'GET /api/v1/billing': {
     code: number;
