@@ -33,6 +33,7 @@ const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const fileSettings = readConfigFile(env, cwd);
   const file = new ConfigReader(fileSettings, '');
+  const maxConnections = envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS', 10_000, { min: 10, max: 1_000_000 });
   file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans', 'limits']);
 
   const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
@@ -82,9 +83,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
     requestTimeoutMs: envInt(env, 'SWITCHBOARD_REQUEST_TIMEOUT_MS', 60_000, { min: 1_000, max: 3_600_000 }),
-    maxConnections: envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS', 10_000, { min: 10, max: 1_000_000 }),
-    // Far above what a browser (6 per host) or an SDK's pool opens; far below the global cap.
-    maxConnectionsPerAddress: envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS', 256, { min: 1, max: 1_000_000 }),
+    maxConnections,
+    // An eighth of the global cap (1,250 of 10,000): one address never holds the server, and a batch
+    // client running a thousand requests at once from one machine (a NAT, a load test) still fits.
+    maxConnectionsPerAddress: envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS', Math.max(1, Math.floor(maxConnections / 8)), { min: 1, max: 1_000_000 }),
     logLevel: parseLogLevel(env.LOG_LEVEL ?? 'info'),
     demoUser: envBool(env, 'SWITCHBOARD_DEMO_USER', true),
     fileRetentionMs: (files?.number('retentionHours', { min: 1 / 60 }) ?? 72) * HOUR_MS,
