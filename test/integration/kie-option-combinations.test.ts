@@ -26,6 +26,9 @@ const MODELS: Readonly<Record<string, { base: Record<string, unknown>; only?: re
   'z-image-turbo': { base: { prompt: 'a fox' } },
   'seedream-4.0': { base: { prompt: 'a fox' } },
   'seedream-4.5': { base: { prompt: 'a fox' } },
+  // Issue 30, item 9: kie's GPT Image pages (text-to-image; the edit bodies are covered in kie-fidelity).
+  'gpt-image-2': { base: { prompt: 'a fox' } },
+  'gpt-image-1.5': { base: { prompt: 'a fox' } },
   // Suno: the two actions whose kie bodies are recorded, with every engine.
   suno: { base: { tags: 'piano, calm', prompt: 'la la la' }, only: ['mv'], fixed: { action: ['add-instrumental', 'add-vocals'] } },
 };

@@ -52,7 +52,11 @@ export interface KieFixture {
   body?: FieldSchema;
   input?: FieldSchema;
   query?: FieldSchema;
-  rules?: Array<{ when: Record<string, unknown>; require: Record<string, unknown[]>; message: string }>;
+  /**
+   * Cross-field conditions a page states in prose: when every `when` member matches, each `require`d
+   * member must hold one of its values and no `forbid`den member may hold one of its (`null`: absent).
+   */
+  rules?: Array<{ when: Record<string, unknown>; require?: Record<string, unknown[]>; forbid?: Record<string, unknown[]>; message: string }>;
   responses?: Record<string, unknown>;
 }
 
@@ -83,15 +87,18 @@ export function documentedProblem(endpoint: string, body: Record<string, unknown
     if (envelope) return envelope;
     const fixture = fixtureFor(endpoint, String(body.model));
     if (!fixture?.input) return `model ${String(body.model)} is not supported (no published schema recorded in test/fixtures/upstreams/kie)`;
-    return schemaProblem(fixture.input, body.input, 'input');
+    return schemaProblem(fixture.input, body.input, 'input') ?? ruleProblem(fixture, asRecord(body.input) ?? {});
   }
   const fixture = fixtureFor(endpoint);
   if (!fixture?.body) return undefined;
-  const problem = schemaProblem(fixture.body, body, '');
-  if (problem) return problem;
+  return schemaProblem(fixture.body, body, '') ?? ruleProblem(fixture, body);
+}
+
+function ruleProblem(fixture: KieFixture, body: Record<string, unknown>): string | undefined {
   for (const rule of fixture.rules ?? []) {
-    const applies = Object.entries(rule.when).every(([k, v]) => body[k] === v);
-    if (applies && !Object.entries(rule.require).every(([k, allowed]) => allowed.includes(body[k]))) return rule.message;
+    if (!Object.entries(rule.when).every(([k, v]) => body[k] === v)) continue;
+    if (!Object.entries(rule.require ?? {}).every(([k, allowed]) => allowed.includes(body[k]))) return rule.message;
+    if (Object.entries(rule.forbid ?? {}).some(([k, refused]) => refused.includes(body[k] ?? null))) return rule.message;
   }
   return undefined;
 }
