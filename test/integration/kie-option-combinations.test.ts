@@ -104,6 +104,10 @@ describeEachMode(
         assert.equal(task.status, 'finished', `${label}: ${task.errorMessage}`);
       }
       t.diagnostic(`${created.length} combinations accepted by the strict fake and finished, ${refused} refused with a 400 before any charge`);
+      // Issue 30, item 12: each 4K upgrade (a paid kie job) was POSTed once, then followed by its record.
+      const upgraded = [...kie.jobs.values()].filter((j) => j.meta.fourKPosts !== undefined);
+      assert.ok(upgraded.length > 0);
+      assert.deepEqual(upgraded.filter((j) => j.meta.fourKPosts !== 1).map((j) => [j.id, j.meta.fourKPosts]), []);
       assert.ok(created.length > 0 && refused > 0);
       const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger?limit=1000`);
       assert.equal(ledger.data.filter((e) => e.kind === 'generation_refund').length, 0, 'no refund: nothing failed after a charge');

@@ -29,6 +29,10 @@ export interface KieJobMeta {
   /** Veo: the resolution the generated record reports, and the upgrades asked for since. */
   resolution?: string;
   upgrades?: Partial<Record<'1080p' | '4k', number>>;
+  /** Veo: the 4K upgrade's task id (kie's POST answer names it; record-info reports it). */
+  fourKTaskId?: string;
+  /** Veo: how many times get-4k-video was POSTed for this task (each first POST starts a paid job). */
+  fourKPosts?: number;
 }
 
 export interface KieFakeOptions extends FakeUpstreamOptions {
@@ -302,9 +306,13 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       else reply.json(200, { code: 400, msg: '1080P is processing. It should be ready in 1-2 minutes. Please check back shortly.', data: null });
       return;
     }
-    if (started === undefined) reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: null, imageUrls: null } });
-    else if (!ready) reply.json(200, { code: 422, msg: '4k is processing. It should be ready in 5-10 minutes. Please check back shortly.', data: { taskId, resultUrls: null, imageUrls: null } });
-    else reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: [url], imageUrls: [this.fileUrl(job, '4k-0.jpg')] } });
+    job.meta.fourKPosts = (job.meta.fourKPosts ?? 0) + 1;
+    job.meta.fourKTaskId ??= nextId('veo_4k_');
+    this.#fourKJobs.set(job.meta.fourKTaskId, job);
+    const upgradeId = job.meta.fourKTaskId;
+    if (started === undefined) reply.json(200, { code: 200, msg: 'success', data: { taskId: upgradeId, resultUrls: null, imageUrls: null } });
+    else if (!ready) reply.json(200, { code: 422, msg: '4k is processing. It should be ready in 5-10 minutes. Please check back shortly.', data: { taskId: upgradeId, resultUrls: null, imageUrls: null } });
+    else reply.json(200, { code: 200, msg: 'success', data: { taskId: upgradeId, resultUrls: [url], imageUrls: [this.fileUrl(job, '4k-0.jpg')] } });
   }
 
   #sync(request: RecordedRequest, reply: FakeReply, make: (body: Record<string, unknown>) => Record<string, unknown>): void {
@@ -321,7 +329,34 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     reply.json(200, { code: 200, msg: 'success', data: make(body) });
   }
 
+  /** 4K upgrade tasks by their id → the Veo task they upgrade. */
+  readonly #fourKJobs = new Map<string, FakeJob<KieJobMeta>>();
+
+  /**
+   * record-info of a 4K upgrade task (kie's page: record-info reports every Veo task, "including 1080P
+   * and 4K upgrade tasks"): generating until the upgrade is ready, then successful at 4k.
+   */
+  #fourKRecord(upgradeId: string, job: FakeJob<KieJobMeta>): Record<string, unknown> {
+    const started = job.meta.upgrades?.['4k'];
+    const ready = started !== undefined && Date.now() - started >= this.veoUpgradeMs;
+    const url = this.fileUrl(job, '4k-0.mp4');
+    return {
+      taskId: upgradeId,
+      paramJson: JSON.stringify({ taskId: job.id, index: 0 }),
+      response: ready ? { taskId: upgradeId, resultUrls: [url], originUrls: [url], resolution: '4k' } : null,
+      successFlag: ready ? 1 : 0,
+      errorCode: null,
+      errorMessage: '',
+      createTime: new Date(started ?? Date.now()).toISOString(),
+    };
+  }
+
   #record(request: RecordedRequest, reply: FakeReply, api: KieApi): void {
+    const upgraded = api === 'veo' ? this.#fourKJobs.get(request.query.taskId ?? '') : undefined;
+    if (upgraded) {
+      reply.json(200, { code: 200, msg: 'success', data: this.#fourKRecord(request.query.taskId ?? '', upgraded) });
+      return;
+    }
     const job = this.jobs.get(request.query.taskId ?? '');
     if (!job || job.meta.api !== api) {
       reply.json(200, { code: 404, msg: 'recordInfo is null', data: null });
