@@ -136,6 +136,8 @@ const RECORD_PATHS: Readonly<Record<string, KieApi>> = {
   '/api/v1/midi/record-info': 'midi',
 };
 
+const SUNO_ENGINES: ReadonlySet<string> = new Set(['V4', 'V4_5', 'V4_5PLUS', 'V4_5ALL', 'V5', 'V5_5']);
+
 const STEM_FIELDS = ['vocalUrl', 'backingVocalsUrl', 'drumsUrl', 'bassUrl', 'guitarUrl', 'keyboardUrl', 'percussionUrl', 'stringsUrl', 'synthUrl', 'fxUrl', 'brassUrl', 'woodwindsUrl'];
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -219,6 +221,8 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     if (typeof body.callBackUrl !== 'string' || body.callBackUrl === '') return 'callBackUrl is required';
     if (api === 'music' && 'customMode' in body) {
       if (typeof body.model !== 'string') return 'model is required';
+      // kie's generate, extend and upload pages: the engines it lists (no V3_5).
+      if (!SUNO_ENGINES.has(body.model)) return `model must be one of ${[...SUNO_ENGINES].join(', ')}`;
       if (body.customMode === true) {
         if (!body.style || !body.title) return 'style and title are required in custom mode';
         if (body.instrumental !== true && !body.prompt) return 'prompt is required in custom mode with vocals';

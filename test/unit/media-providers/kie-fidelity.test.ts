@@ -222,3 +222,25 @@ describe('issue 30, item 9: kie GPT Image follows kie’s pages per model and mo
     assert.match(v15({ prompt: 'p', aspect_ratio: '1:1' }) ?? '', /quality is required/);
   });
 });
+
+describe('issue 30, item 12: what kie would make short or not at all is refused before the charge', () => {
+  test('nano-banana-2 at 512px is refused (kie has 1K, 2K, 4K); nano-banana-pro 512px is sent as 1K (priced as 1K)', () => {
+    const p = kie();
+    assert.equal(p.refusal?.(job('nano-banana-2', { prompt: 'p', resolution: '512px' }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('nano-banana-2', { prompt: 'p', resolution: '1K' })), undefined);
+    assert.equal(p.refusal?.(job('nano-banana-pro', { prompt: 'p', resolution: '512px' })), undefined);
+    assert.equal(kieJobRequest(job('nano-banana-pro', { prompt: 'p', resolution: '512px' })).input.resolution, '1K');
+  });
+
+  test('Suno v3.5 is refused on kie (its pages list V4 to V5_5); the strict fake refuses model V3_5', async () => {
+    const p = kie();
+    assert.equal(p.refusal?.(job('suno', { gptDescriptionPrompt: 'a calm song', mv: 'v3.5' }))?.field, 'mv');
+    assert.equal(p.refusal?.(job('suno', { gptDescriptionPrompt: 'a calm song', mv: 'v4.0' })), undefined);
+    const res = await fetch(`${fake.url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ customMode: false, instrumental: false, prompt: 'a calm song', model: 'V3_5', callBackUrl: 'https://cb.example/x' }),
+    });
+    assert.match(((await res.json()) as { msg: string }).msg, /model must be one of/);
+  });
+});

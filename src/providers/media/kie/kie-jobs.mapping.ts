@@ -179,6 +179,11 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
     model: named((m) => base(m)),
     fields: { rules: { urls: 'image_input', size: 'aspect_ratio', resolution: { to: 'resolution', value: (v) => (v === '512px' ? '1K' : v) } } },
     extra: () => ({ output_format: 'png' }),
+    // kie's nano-banana-2 has 1K, 2K, 4K only: a 512px request (priced below 1K) would be made, and
+    // paid to kie, at 1K. Refused so a route with the 512 tier (Google, fal) serves it. Nano Banana
+    // Pro prices 512px as 1K, so it is still sent there as 1K.
+    refusal: (input, kieModel) =>
+      kieModel === 'nano-banana-2' && input.resolution === '512px' ? { field: 'resolution', message: "kie's nano-banana-2 has no 512px tier (1K, 2K, 4K)" } : undefined,
   },
   I2: {
     model: named((_m, input) => `grok-imagine/${has(input, 'urls') ? 'image-to-image' : 'text-to-image'}`),

@@ -1,0 +1,82 @@
+/**
+ * Issue 30 ("requests the real upstream refuses or serves short"): each request below cannot be made
+ * as asked on its first route (kie's or fal's published pages), so create drops that route and the
+ * reserve serves it: nothing is sent to the refusing upstream, one debit, the task finishes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { type FalFake, startFalFake } from '../fakes/media/fal.fake.ts';
+import { type KieFake, startKieFake } from '../fakes/media/kie.fake.ts';
+import { describeEachMode } from '../support/gateway.ts';
+import { type MediaServer, startMediaServer } from '../support/media-server.ts';
+import { waitForTask } from '../support/tasks.ts';
+
+let kie: KieFake;
+let fal: FalFake;
+let media: MediaServer;
+const urls = { kie: '', kieKey: '', fal: '', falKey: '' };
+before(async () => {
+  [kie, fal, media] = await Promise.all([startKieFake({ callbacks: false }), startFalFake({ callbacks: false }), startMediaServer()]);
+  Object.assign(urls, { kie: kie.url, kieKey: kie.apiKey, fal: fal.url, falKey: fal.apiKey });
+});
+after(async () => {
+  await Promise.all([kie?.close(), fal?.close(), media?.close()]);
+});
+
+const CASES: ReadonlyArray<{ item: string; model: string; input: () => Record<string, unknown>; upstream: () => { requests: unknown[] } }> = [
+  { item: '9: gpt-image-2 3:1 at 2k (kie: 2K/4K do not take 3:1)', model: 'gpt-image-2', input: () => ({ prompt: 'p', size: '3:1', resolution: '2k' }), upstream: () => kie },
+  { item: '9: gpt-image-1.5 at 4k (kie: no resolution)', model: 'gpt-image-1.5', input: () => ({ prompt: 'p', resolution: '4k' }), upstream: () => kie },
+  { item: '10: veo-3.1-lite at 4k (fal: 720p, 1080p)', model: 'veo-3.1-lite', input: () => ({ prompt: 'p', resolution: '4k' }), upstream: () => fal },
+  {
+    item: '10: veo-3.1-fast references (fal: no Fast reference-to-video)',
+    model: 'veo-3.1-fast',
+    input: () => ({ prompt: 'p', urls: [media.imageUrl], generationType: 'reference' }),
+    upstream: () => fal,
+  },
+  { item: '12: nano-banana-2 at 512px (kie: 1K, 2K, 4K)', model: 'nano-banana-2', input: () => ({ prompt: 'p', resolution: '512px' }), upstream: () => kie },
+  { item: '12: suno v3.5 (kie: no V3_5)', model: 'suno', input: () => ({ gptDescriptionPrompt: 'a calm song', mv: 'v3.5' }), upstream: () => kie },
+];
+
+const FIRST: Readonly<Record<string, { provider: string; model: string }>> = {
+  'gpt-image-2': { provider: 'kie-main', model: 'gpt-image-2' },
+  'gpt-image-1.5': { provider: 'kie-main', model: 'gpt-image-1.5' },
+  'veo-3.1-lite': { provider: 'fal-main', model: 'fal-ai/veo3.1/lite' },
+  'veo-3.1-fast': { provider: 'fal-main', model: 'fal-ai/veo3.1/fast' },
+  'nano-banana-2': { provider: 'kie-main', model: 'nano-banana-2' },
+  suno: { provider: 'kie-main', model: 'suno' },
+};
+
+describeEachMode(
+  'issue 30: a route that would refuse or serve short is skipped; the reserve serves the request',
+  (ctx) => {
+    for (const c of CASES) {
+      test(c.item, async () => {
+        const { key, userId } = await ctx.gw.createUser(100_000);
+        const sent = c.upstream().requests.length;
+        const res = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: c.model, input: c.input() });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const taskId = (res.body as { data: { taskId: string } }).data.taskId;
+        const task = await waitForTask(ctx.gw, key, taskId, 120_000);
+        assert.equal(task.status, 'finished', task.errorMessage ?? '');
+        const attempts = ((await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as { data: { attempts: Array<{ provider: string }> } }).data.attempts;
+        assert.deepEqual(attempts.map((a) => a.provider), ['local']);
+        assert.equal(c.upstream().requests.length, sent, 'nothing reached the refusing upstream');
+        const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger`);
+        assert.deepEqual(ledger.data.map((e) => e.kind).sort(), ['generation_debit', 'initial_credit']);
+        assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
+      });
+    }
+  },
+  {
+    configFile: {
+      get providers() {
+        return {
+          'kie-main': { type: 'kie', baseUrl: urls.kie, apiKey: urls.kieKey, options: { pollIntervalMs: 20 } },
+          'fal-main': { type: 'fal', baseUrl: urls.fal, apiKey: urls.falKey, options: { pollIntervalMs: 20 } },
+        };
+      },
+      routes: Object.fromEntries(Object.entries(FIRST).map(([id, first]) => [id, [first, { provider: 'local', model: id }]])),
+    },
+  },
+);
