@@ -8,25 +8,30 @@ import { after, before, test } from 'node:test';
 import { verifyLedger } from '../../src/services/ledger.service.ts';
 import { type FalFake, startFalFake } from '../fakes/media/fal.fake.ts';
 import { type KieFake, startKieFake } from '../fakes/media/kie.fake.ts';
+import { type OpenAiFake, startOpenAiFake } from '../fakes/media/openai.fake.ts';
 import { describeEachMode } from '../support/gateway.ts';
 import { type MediaServer, startMediaServer } from '../support/media-server.ts';
 import { waitForTask } from '../support/tasks.ts';
 
 let kie: KieFake;
 let fal: FalFake;
+let openai: OpenAiFake;
 let media: MediaServer;
-const urls = { kie: '', kieKey: '', fal: '', falKey: '' };
+const urls = { kie: '', kieKey: '', fal: '', falKey: '', openai: '', openaiKey: '' };
 before(async () => {
-  [kie, fal, media] = await Promise.all([startKieFake({ callbacks: false }), startFalFake({ callbacks: false }), startMediaServer()]);
-  Object.assign(urls, { kie: kie.url, kieKey: kie.apiKey, fal: fal.url, falKey: fal.apiKey });
+  [kie, fal, openai, media] = await Promise.all([startKieFake({ callbacks: false }), startFalFake({ callbacks: false }), startOpenAiFake({ callbacks: false }), startMediaServer()]);
+  Object.assign(urls, { kie: kie.url, kieKey: kie.apiKey, fal: fal.url, falKey: fal.apiKey, openai: `${openai.url}/v1`, openaiKey: openai.apiKey });
 });
 after(async () => {
-  await Promise.all([kie?.close(), fal?.close(), media?.close()]);
+  await Promise.all([kie?.close(), fal?.close(), openai?.close(), media?.close()]);
 });
 
 const CASES: ReadonlyArray<{ item: string; model: string; input: () => Record<string, unknown>; upstream: () => { requests: unknown[] } }> = [
   { item: '9: gpt-image-2 3:1 at 2k (kie: 2K/4K do not take 3:1)', model: 'gpt-image-2', input: () => ({ prompt: 'p', size: '3:1', resolution: '2k' }), upstream: () => kie },
-  { item: '9: gpt-image-1.5 at 4k (kie: no resolution)', model: 'gpt-image-1.5', input: () => ({ prompt: 'p', resolution: '4k' }), upstream: () => kie },
+  // kie (no resolution) and OpenAI (fixed sizes: 4k would be 1536x1024 at quality high) both refuse.
+  { item: '3 and 9: gpt-image-1.5 at 4k (kie: no resolution; OpenAI: 1536 px at most)', model: 'gpt-image-1.5', input: () => ({ prompt: 'p', resolution: '4k' }), upstream: () => ({ requests: [...kie.requests, ...openai.requests] }) },
+  // OpenAI's own Sora API is gone (a route refusal, nothing sent); the compatible base has no 16 s.
+  { item: '11: sora-2-official 16 s (api.openai.com: shut down; VideoSeconds 4, 8, 12)', model: 'sora-2-official', input: () => ({ prompt: 'p', duration: 16 }), upstream: () => openai },
   { item: '10: veo-3.1-lite at 4k (fal: 720p, 1080p)', model: 'veo-3.1-lite', input: () => ({ prompt: 'p', resolution: '4k' }), upstream: () => fal },
   {
     item: '10: veo-3.1-fast references (fal: no Fast reference-to-video)',
@@ -41,10 +46,17 @@ const CASES: ReadonlyArray<{ item: string; model: string; input: () => Record<st
 const FIRST: Readonly<Record<string, { provider: string; model: string }>> = {
   'gpt-image-2': { provider: 'kie-main', model: 'gpt-image-2' },
   'gpt-image-1.5': { provider: 'kie-main', model: 'gpt-image-1.5' },
+  'sora-2-official': { provider: 'openai-real', model: 'sora-2' },
   'veo-3.1-lite': { provider: 'fal-main', model: 'fal-ai/veo3.1/lite' },
   'veo-3.1-fast': { provider: 'fal-main', model: 'fal-ai/veo3.1/fast' },
   'nano-banana-2': { provider: 'kie-main', model: 'nano-banana-2' },
   suno: { provider: 'kie-main', model: 'suno' },
+};
+
+/** Second routes, before local. */
+const SECOND: Readonly<Record<string, { provider: string; model: string }>> = {
+  'gpt-image-1.5': { provider: 'openai-compatible', model: 'gpt-image-1.5' },
+  'sora-2-official': { provider: 'openai-compatible', model: 'sora-2' },
 };
 
 describeEachMode(
@@ -67,6 +79,17 @@ describeEachMode(
         assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
       });
     }
+
+    test('11: sora-2-official 8 s skips api.openai.com (Sora shut down there) and is made on the compatible base', async () => {
+      const { key } = await ctx.gw.createUser(100_000);
+      const res = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'sora-2-official', input: { prompt: 'p', duration: 8 } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const taskId = (res.body as { data: { taskId: string } }).data.taskId;
+      const task = await waitForTask(ctx.gw, key, taskId, 120_000);
+      assert.equal(task.status, 'finished', task.errorMessage ?? '');
+      const attempts = ((await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as { data: { attempts: Array<{ provider: string }> } }).data.attempts;
+      assert.deepEqual(attempts.map((a) => a.provider), ['openai-compatible']);
+    });
   },
   {
     configFile: {
@@ -74,9 +97,12 @@ describeEachMode(
         return {
           'kie-main': { type: 'kie', baseUrl: urls.kie, apiKey: urls.kieKey, options: { pollIntervalMs: 20 } },
           'fal-main': { type: 'fal', baseUrl: urls.fal, apiKey: urls.falKey, options: { pollIntervalMs: 20 } },
+          // OpenAI's own API (never contacted: its Sora route refuses before dispatch) and a compatible base.
+          'openai-real': { type: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-never-sent', options: { pollIntervalMs: 20 } },
+          'openai-compatible': { type: 'openai', baseUrl: urls.openai, apiKey: urls.openaiKey, options: { pollIntervalMs: 20 } },
         };
       },
-      routes: Object.fromEntries(Object.entries(FIRST).map(([id, first]) => [id, [first, { provider: 'local', model: id }]])),
+      routes: Object.fromEntries(Object.entries(FIRST).map(([id, first]) => [id, [first, ...(SECOND[id] ? [SECOND[id]] : []), { provider: 'local', model: id }]])),
     },
   },
 );

@@ -30,7 +30,8 @@ export interface ImageCall {
 
 const FIXED_SIZES = new Set(['1024x1024', '1536x1024', '1024x1536', 'auto']);
 const VIDEO_SIZES = new Set(['720x1280', '1280x720', '1024x1792', '1792x1024']);
-const VIDEO_SECONDS = new Set(['4', '8', '12', '16', '20']);
+/** openai-node 7.57.0 `resources/videos.d.ts`: `VideoSeconds = '4' | '8' | '12'`. */
+const VIDEO_SECONDS = new Set(['4', '8', '12']);
 
 function oaError(message: string, type: string, param: string | null, code: string | null): unknown {
   return { error: { message, type, param, code } };
