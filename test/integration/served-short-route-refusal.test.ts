@@ -106,3 +106,27 @@ describeEachMode(
     },
   },
 );
+
+describeEachMode(
+  'issue 30, item 11: a model whose only route is gone is tagged no-live-route and refused with a 503 before any charge',
+  (ctx) => {
+    test('sora-2-official routed to api.openai.com only', async () => {
+      const catalog = (await ctx.gw.api('', 'GET', '/api/v1/catalog')).body as Array<{ id: string; tags: string[] }>;
+      assert.ok(catalog.find((m) => m.id === 'sora-2-official')?.tags.includes('no-live-route'));
+      assert.ok(!catalog.find((m) => m.id === 'sora-2')?.tags.includes('no-live-route'), 'sora-2 keeps its (local) route');
+      const one = (await ctx.gw.api('', 'GET', '/api/v1/catalog/sora-2-official')).body as { tags: string[] };
+      assert.ok(one.tags.includes('no-live-route'));
+      const { key, userId } = await ctx.gw.createUser(100_000);
+      const res = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'sora-2-official', input: { prompt: 'p', duration: 8 } });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger`);
+      assert.deepEqual(ledger.data.map((e) => e.kind), ['initial_credit']);
+    });
+  },
+  {
+    configFile: {
+      providers: { 'openai-real': { type: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-never-sent' } },
+      routes: { 'sora-2-official': [{ provider: 'openai-real', model: 'sora-2' }] },
+    },
+  },
+);
