@@ -74,6 +74,16 @@ describe('OpenAI image sizes', () => {
     providers.push(real);
     assert.deepEqual(real.refusal?.(job('sora-2-official', { prompt: 'p' }, 'sora-2'))?.scope, 'route');
   });
+
+  test('issue 30, item 3: gpt-image-1.5 at 4k is not sent; at 1k it goes out at medium and the strict fake accepts it', async () => {
+    const before = fake.requests.length;
+    const refused = await openai().submit(job('gpt-image-1.5', { prompt: 'p', resolution: '4k', size: '3:2' }, 'gpt-image-1.5'));
+    assert.ok(refused.kind === 'failed' && refused.error.code === 'unsupported' && refused.error.retryable, JSON.stringify(refused));
+    assert.equal(fake.requests.length, before, 'nothing sent');
+    const made = await openai({ imageQuality: 'high' }).submit(job('gpt-image-1.5', { prompt: 'p', size: '3:2' }, 'gpt-image-1.5'));
+    assert.equal(made.kind, 'completed', JSON.stringify(made));
+    assert.deepEqual(fake.lastJson('POST', '/v1/images/generations'), { model: 'gpt-image-1.5', prompt: 'p', n: 1, size: '1536x1024', quality: 'medium', output_format: 'png' });
+  });
 });
 
 describe('OpenAI Images', () => {
