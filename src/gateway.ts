@@ -36,6 +36,7 @@ import type { CpuTaskCatalog } from './ports/cpu-pool.port.ts';
 import { DbWorkQueue } from './adapters/queue/db-work-queue.ts';
 import type { Config } from './config/config.types.ts';
 import { Catalog } from './domain/catalog/catalog.ts';
+import { modelsWithoutLiveRoute } from './services/generation/live-routes.ts';
 import { buildHttpApp } from './http/app.ts';
 import { newId } from './domain/ids.ts';
 import type { BlobStore } from './ports/blob-store.port.ts';
@@ -230,7 +231,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
-  const full: AppServices = { ...services, taskRunner, chat, agent, storage, ...textExtras };
+  const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
+  if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
+  const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
   return full;
 }
 

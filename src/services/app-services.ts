@@ -68,6 +68,8 @@ export interface AppServices {
   queue: WorkQueue;
   /** Media providers by configured name (`local` always among them). */
   mediaProviders: Map<string, MediaProvider>;
+  /** Media models without a live route (every route refuses with scope 'route'): the catalog tags them (live-routes.ts). */
+  noLiveRoute?: ReadonlySet<string>;
   webhookSecrets: WebhookSecretService;
   /** Advances media tasks (used by workers) and checks late outcomes (used by the callback route). */
   taskRunner: TaskRunner;

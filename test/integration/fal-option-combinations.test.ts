@@ -37,6 +37,10 @@ const ROUTES: Readonly<Record<string, string>> = {
   'nano-banana-2': 'fal-ai/nano-banana-2',
   'nano-banana-pro': 'fal-ai/nano-banana-pro',
   'z-image-turbo': 'fal-ai/z-image/turbo',
+  // Issue 30, item 10: Veo 3.1 under the app (Quality), under Fast (modes appended) and Lite.
+  'veo-3.1-quality': 'fal-ai/veo3.1',
+  'veo-3.1-fast': 'fal-ai/veo3.1/fast',
+  'veo-3.1-lite': 'fal-ai/veo3.1/lite',
 };
 
 describeEachMode(
@@ -44,16 +48,23 @@ describeEachMode(
   (ctx) => {
     test('all combinations', { timeout: 600_000 }, async (t) => {
       const withImages: ComboModel = { base: { prompt: 'a fox' }, fixed: { urls: [undefined, [media.imageUrl]] } };
+      const veoFrames: ComboModel = { base: { prompt: 'a fox' }, fixed: { urls: [undefined, [media.imageUrl], [media.imageUrl, media.imageUrl]], generationType: [undefined, 'frame', 'reference'] } };
       const tally = await runCombinations(ctx.gw, {
         'sora-2': withImages,
         'nano-banana-2': withImages,
         'nano-banana-pro': withImages,
         'z-image-turbo': { base: { prompt: 'a fox' } },
+        'veo-3.1-quality': veoFrames,
+        'veo-3.1-fast': veoFrames,
+        'veo-3.1-lite': { base: { prompt: 'a fox' } },
       });
       t.diagnostic(`${tally.accepted} accepted by the strict fake and finished, ${tally.refused} refused with a 400 before any charge ${JSON.stringify(tally.refusedBy)}`);
       // nano-banana-2: all 14 sizes x 4 tiers; nano-banana-pro: 10 sizes x 4 tiers; each with and without references; z-image: 5 of 7 sizes.
-      assert.equal(tally.accepted, 14 * 4 * 2 + 10 * 4 * 2 + 5);
-      assert.deepEqual(tally.refusedBy, { 'input.duration': 12, 'input.size': 4 * 4 * 2 + 2 });
+      // Veo (2 ratios x 3 tiers each): Quality takes text, 1 or 2 frames and references (7 of 9 url/type
+      // pairs; generationType without urls is a 400 of the catalog); Fast the same but no references
+      // (5); Lite text only, without 4k (2 of 3 tiers).
+      assert.equal(tally.accepted, 14 * 4 * 2 + 10 * 4 * 2 + 5 + 6 * 7 + 6 * 5 + 2 * 2);
+      assert.deepEqual(tally.refusedBy, { 'input.duration': 12, 'input.size': 4 * 4 * 2 + 2, 'input.generationType': 6 * 2 + 6 * 4, 'input.resolution': 2 });
     });
   },
   {

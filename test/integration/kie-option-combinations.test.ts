@@ -26,6 +26,9 @@ const MODELS: Readonly<Record<string, { base: Record<string, unknown>; only?: re
   'z-image-turbo': { base: { prompt: 'a fox' } },
   'seedream-4.0': { base: { prompt: 'a fox' } },
   'seedream-4.5': { base: { prompt: 'a fox' } },
+  // Issue 30, item 9: kie's GPT Image pages (text-to-image; the edit bodies are covered in kie-fidelity).
+  'gpt-image-2': { base: { prompt: 'a fox' } },
+  'gpt-image-1.5': { base: { prompt: 'a fox' } },
   // Suno: the two actions whose kie bodies are recorded, with every engine.
   suno: { base: { tags: 'piano, calm', prompt: 'la la la' }, only: ['mv'], fixed: { action: ['add-instrumental', 'add-vocals'] } },
 };
@@ -101,6 +104,10 @@ describeEachMode(
         assert.equal(task.status, 'finished', `${label}: ${task.errorMessage}`);
       }
       t.diagnostic(`${created.length} combinations accepted by the strict fake and finished, ${refused} refused with a 400 before any charge`);
+      // Issue 30, item 12: each 4K upgrade (a paid kie job) was POSTed once, then followed by its record.
+      const upgraded = [...kie.jobs.values()].filter((j) => j.meta.fourKPosts !== undefined);
+      assert.ok(upgraded.length > 0);
+      assert.deepEqual(upgraded.filter((j) => j.meta.fourKPosts !== 1).map((j) => [j.id, j.meta.fourKPosts]), []);
       assert.ok(created.length > 0 && refused > 0);
       const ledger = await ctx.gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger?limit=1000`);
       assert.equal(ledger.data.filter((e) => e.kind === 'generation_refund').length, 0, 'no refund: nothing failed after a charge');

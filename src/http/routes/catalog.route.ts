@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { PARAM_FIELD_JSON_SCHEMA } from '../../domain/catalog/index.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { CatalogModel } from '../../domain/catalog/index.ts';
 import type { AppServices } from '../../services/app-services.ts';
+import { NO_LIVE_ROUTE_TAG } from '../../services/generation/live-routes.ts';
 import { errorResponse, idParam } from '../schemas.ts';
 
 const catalogModelSchema = {
@@ -37,6 +39,11 @@ const catalogModelSchema = {
   },
 };
 
+/** A model none of whose routes can serve it (an upstream that was shut down) says so in its tags. */
+function withLiveRouteTag(services: AppServices, model: CatalogModel): CatalogModel {
+  return services.noLiveRoute?.has(model.id) ? { ...model, tags: [...model.tags, NO_LIVE_ROUTE_TAG] } : model;
+}
+
 /** The public model catalog (media and text); no authentication. */
 export function registerCatalogRoutes(app: FastifyInstance, services: AppServices, defineComponent: (name: string, schema: Record<string, unknown>) => void): void {
   defineComponent('CatalogModel', catalogModelSchema);
@@ -51,7 +58,7 @@ export function registerCatalogRoutes(app: FastifyInstance, services: AppService
         responses: { 200: { description: 'Media models first, then text models', schema: { type: 'array', items: ref } } },
       },
     },
-    handler: async () => services.catalog.list(),
+    handler: async () => services.catalog.list().map((model) => withLiveRouteTag(services, model)),
   });
 
   app.get('/api/v1/catalog/:id', {
@@ -68,7 +75,7 @@ export function registerCatalogRoutes(app: FastifyInstance, services: AppService
       const { id } = request.params as { id: string };
       const model = services.catalog.get(id);
       if (!model) throw new AppError('model_not_found', `model ${JSON.stringify(id)} not found`);
-      return model;
+      return withLiveRouteTag(services, model);
     },
   });
 }

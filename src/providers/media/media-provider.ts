@@ -102,7 +102,11 @@ export type SubmitOutcome =
   | { kind: 'unknown'; error: ProviderError };
 
 export type PollOutcome =
-  | { kind: 'pending'; pollAfterMs?: number }
+  /**
+   * Still running. `upstreamId`, when given, is where the job continues from now on (a follow-up job
+   * the upstream started, such as kie's 4K upgrade): the runner stores it and polls it next.
+   */
+  | { kind: 'pending'; pollAfterMs?: number; upstreamId?: string }
   | { kind: 'completed'; result: UpstreamResult }
   | { kind: 'failed'; error: ProviderError };
 

@@ -266,6 +266,9 @@ export class TaskRunner {
     const outcome = await traceMediaCall(this.deps.tracer, 'poll', task, attempt, () => provider.poll(this.mediaJob(task, attempt, signal), upstreamId));
     switch (outcome.kind) {
       case 'pending': {
+        if (outcome.upstreamId !== undefined && outcome.upstreamId !== upstreamId) {
+          await updateAttempt(this.deps.db, attempt.id, ['accepted'], { upstream_id: outcome.upstreamId });
+        }
         await incrementPolls(this.deps.db, attempt.id);
         const backoff = Math.min(this.deps.timings(attempt.provider).maxPollIntervalMs, provider.defaultPollMs * 1.5 ** Math.min(attempt.polls, 20));
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };

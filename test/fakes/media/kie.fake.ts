@@ -29,6 +29,10 @@ export interface KieJobMeta {
   /** Veo: the resolution the generated record reports, and the upgrades asked for since. */
   resolution?: string;
   upgrades?: Partial<Record<'1080p' | '4k', number>>;
+  /** Veo: the 4K upgrade's task id (kie's POST answer names it; record-info reports it). */
+  fourKTaskId?: string;
+  /** Veo: how many times get-4k-video was POSTed for this task (each first POST starts a paid job). */
+  fourKPosts?: number;
 }
 
 export interface KieFakeOptions extends FakeUpstreamOptions {
@@ -52,7 +56,11 @@ export interface KieFixture {
   body?: FieldSchema;
   input?: FieldSchema;
   query?: FieldSchema;
-  rules?: Array<{ when: Record<string, unknown>; require: Record<string, unknown[]>; message: string }>;
+  /**
+   * Cross-field conditions a page states in prose: when every `when` member matches, each `require`d
+   * member must hold one of its values and no `forbid`den member may hold one of its (`null`: absent).
+   */
+  rules?: Array<{ when: Record<string, unknown>; require?: Record<string, unknown[]>; forbid?: Record<string, unknown[]>; message: string }>;
   responses?: Record<string, unknown>;
 }
 
@@ -83,15 +91,18 @@ export function documentedProblem(endpoint: string, body: Record<string, unknown
     if (envelope) return envelope;
     const fixture = fixtureFor(endpoint, String(body.model));
     if (!fixture?.input) return `model ${String(body.model)} is not supported (no published schema recorded in test/fixtures/upstreams/kie)`;
-    return schemaProblem(fixture.input, body.input, 'input');
+    return schemaProblem(fixture.input, body.input, 'input') ?? ruleProblem(fixture, asRecord(body.input) ?? {});
   }
   const fixture = fixtureFor(endpoint);
   if (!fixture?.body) return undefined;
-  const problem = schemaProblem(fixture.body, body, '');
-  if (problem) return problem;
+  return schemaProblem(fixture.body, body, '') ?? ruleProblem(fixture, body);
+}
+
+function ruleProblem(fixture: KieFixture, body: Record<string, unknown>): string | undefined {
   for (const rule of fixture.rules ?? []) {
-    const applies = Object.entries(rule.when).every(([k, v]) => body[k] === v);
-    if (applies && !Object.entries(rule.require).every(([k, allowed]) => allowed.includes(body[k]))) return rule.message;
+    if (!Object.entries(rule.when).every(([k, v]) => body[k] === v)) continue;
+    if (!Object.entries(rule.require ?? {}).every(([k, allowed]) => allowed.includes(body[k]))) return rule.message;
+    if (Object.entries(rule.forbid ?? {}).some(([k, refused]) => refused.includes(body[k] ?? null))) return rule.message;
   }
   return undefined;
 }
@@ -124,6 +135,8 @@ const RECORD_PATHS: Readonly<Record<string, KieApi>> = {
   '/api/v1/mp4/record-info': 'mp4',
   '/api/v1/midi/record-info': 'midi',
 };
+
+const SUNO_ENGINES: ReadonlySet<string> = new Set(['V4', 'V4_5', 'V4_5PLUS', 'V4_5ALL', 'V5', 'V5_5']);
 
 const STEM_FIELDS = ['vocalUrl', 'backingVocalsUrl', 'drumsUrl', 'bassUrl', 'guitarUrl', 'keyboardUrl', 'percussionUrl', 'stringsUrl', 'synthUrl', 'fxUrl', 'brassUrl', 'woodwindsUrl'];
 
@@ -208,6 +221,8 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     if (typeof body.callBackUrl !== 'string' || body.callBackUrl === '') return 'callBackUrl is required';
     if (api === 'music' && 'customMode' in body) {
       if (typeof body.model !== 'string') return 'model is required';
+      // kie's generate, extend and upload pages: the engines it lists (no V3_5).
+      if (!SUNO_ENGINES.has(body.model)) return `model must be one of ${[...SUNO_ENGINES].join(', ')}`;
       if (body.customMode === true) {
         if (!body.style || !body.title) return 'style and title are required in custom mode';
         if (body.instrumental !== true && !body.prompt) return 'prompt is required in custom mode with vocals';
@@ -295,9 +310,13 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       else reply.json(200, { code: 400, msg: '1080P is processing. It should be ready in 1-2 minutes. Please check back shortly.', data: null });
       return;
     }
-    if (started === undefined) reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: null, imageUrls: null } });
-    else if (!ready) reply.json(200, { code: 422, msg: '4k is processing. It should be ready in 5-10 minutes. Please check back shortly.', data: { taskId, resultUrls: null, imageUrls: null } });
-    else reply.json(200, { code: 200, msg: 'success', data: { taskId, resultUrls: [url], imageUrls: [this.fileUrl(job, '4k-0.jpg')] } });
+    job.meta.fourKPosts = (job.meta.fourKPosts ?? 0) + 1;
+    job.meta.fourKTaskId ??= nextId('veo_4k_');
+    this.#fourKJobs.set(job.meta.fourKTaskId, job);
+    const upgradeId = job.meta.fourKTaskId;
+    if (started === undefined) reply.json(200, { code: 200, msg: 'success', data: { taskId: upgradeId, resultUrls: null, imageUrls: null } });
+    else if (!ready) reply.json(200, { code: 422, msg: '4k is processing. It should be ready in 5-10 minutes. Please check back shortly.', data: { taskId: upgradeId, resultUrls: null, imageUrls: null } });
+    else reply.json(200, { code: 200, msg: 'success', data: { taskId: upgradeId, resultUrls: [url], imageUrls: [this.fileUrl(job, '4k-0.jpg')] } });
   }
 
   #sync(request: RecordedRequest, reply: FakeReply, make: (body: Record<string, unknown>) => Record<string, unknown>): void {
@@ -314,7 +333,34 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
     reply.json(200, { code: 200, msg: 'success', data: make(body) });
   }
 
+  /** 4K upgrade tasks by their id → the Veo task they upgrade. */
+  readonly #fourKJobs = new Map<string, FakeJob<KieJobMeta>>();
+
+  /**
+   * record-info of a 4K upgrade task (kie's page: record-info reports every Veo task, "including 1080P
+   * and 4K upgrade tasks"): generating until the upgrade is ready, then successful at 4k.
+   */
+  #fourKRecord(upgradeId: string, job: FakeJob<KieJobMeta>): Record<string, unknown> {
+    const started = job.meta.upgrades?.['4k'];
+    const ready = started !== undefined && Date.now() - started >= this.veoUpgradeMs;
+    const url = this.fileUrl(job, '4k-0.mp4');
+    return {
+      taskId: upgradeId,
+      paramJson: JSON.stringify({ taskId: job.id, index: 0 }),
+      response: ready ? { taskId: upgradeId, resultUrls: [url], originUrls: [url], resolution: '4k' } : null,
+      successFlag: ready ? 1 : 0,
+      errorCode: null,
+      errorMessage: '',
+      createTime: new Date(started ?? Date.now()).toISOString(),
+    };
+  }
+
   #record(request: RecordedRequest, reply: FakeReply, api: KieApi): void {
+    const upgraded = api === 'veo' ? this.#fourKJobs.get(request.query.taskId ?? '') : undefined;
+    if (upgraded) {
+      reply.json(200, { code: 200, msg: 'success', data: this.#fourKRecord(request.query.taskId ?? '', upgraded) });
+      return;
+    }
     const job = this.jobs.get(request.query.taskId ?? '');
     if (!job || job.meta.api !== api) {
       reply.json(200, { code: 404, msg: 'recordInfo is null', data: null });

@@ -30,7 +30,9 @@ export interface ImageCall {
 
 const FIXED_SIZES = new Set(['1024x1024', '1536x1024', '1024x1536', 'auto']);
 const VIDEO_SIZES = new Set(['720x1280', '1280x720', '1024x1792', '1792x1024']);
-const VIDEO_SECONDS = new Set(['4', '8', '12', '16', '20']);
+const GPT_IMAGE_QUALITIES: ReadonlySet<string> = new Set(['low', 'medium', 'high', 'auto']);
+/** openai-node 7.57.0 `resources/videos.d.ts`: `VideoSeconds = '4' | '8' | '12'`. */
+const VIDEO_SECONDS = new Set(['4', '8', '12']);
 
 function oaError(message: string, type: string, param: string | null, code: string | null): unknown {
   return { error: { message, type, param, code } };
@@ -113,6 +115,10 @@ export class OpenAiFake extends FakeUpstream<OpenAiJobMeta> {
     const fixed = /^gpt-image-1/u.test(model);
     const problem = fixed ? (FIXED_SIZES.has(size) ? undefined : `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`) : flexibleSizeProblem(size);
     if (problem) return reply.json(400, oaError(problem, 'invalid_request_error', 'size', 'invalid_value'));
+    // openai-node 7.57.0 ImageGenerateParams.quality: "high, medium and low are supported for the GPT image models" (and auto).
+    if (/^gpt-image-/u.test(model) && fields.quality !== undefined && !GPT_IMAGE_QUALITIES.has(fields.quality)) {
+      return reply.json(400, oaError(`Invalid value: '${fields.quality}'. Supported values are: 'low', 'medium', 'high', and 'auto'.`, 'invalid_request_error', 'quality', 'invalid_value'));
+    }
     if (path === '/images/edits' && !call.files.some((f) => f.field === 'image' || f.field === 'image[]')) {
       return reply.json(400, oaError("Missing required parameter: 'image'.", 'invalid_request_error', 'image', 'missing_required_parameter'));
     }

@@ -26,8 +26,9 @@ describe('I1 to I3', () => {
 });
 
 describe('I4 (GPT Image)', () => {
-  test('1:3 and 3:1 need resolution 2k or 4k on gpt-image-2 and gpt-image-2-official', () => {
-    for (const model of ['gpt-image-2', 'gpt-image-2-official']) {
+  test('1:3 and 3:1 need resolution 2k or 4k on gpt-image-2-official, not on gpt-image-2 (kie makes them at 1K only)', () => {
+    assert.doesNotThrow(() => valid('gpt-image-2', { prompt: P, size: '1:3', resolution: '1k' }));
+    for (const model of ['gpt-image-2-official']) {
       rejects(model, { prompt: P, size: '1:3' }, 'resolution', /must be "2k" or "4k" when size is 1:3/);
       rejects(model, { prompt: P, size: '3:1', resolution: '1k' }, 'resolution', /3:1/);
       assert.doesNotThrow(() => valid(model, { prompt: P, size: '3:1', resolution: '2k' }));

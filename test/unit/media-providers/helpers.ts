@@ -97,10 +97,13 @@ export class CallbackReceiver {
 export async function pollUntilDone(provider: MediaProvider, job: MediaJob, upstreamId: string, timeoutMs = 5_000, everyMs = 10): Promise<{ outcome: PollOutcome; polls: number }> {
   const deadline = Date.now() + timeoutMs;
   let polls = 0;
+  let current = upstreamId;
   for (;;) {
-    const outcome = await provider.poll(job, upstreamId);
+    const outcome = await provider.poll(job, current);
     polls += 1;
     if (outcome.kind !== 'pending') return { outcome, polls };
+    // As the runner does: a pending poll may move the job to a new upstream id.
+    if (outcome.upstreamId !== undefined) current = outcome.upstreamId;
     if (Date.now() > deadline) throw new Error(`still pending after ${polls} polls`);
     await new Promise((r) => setTimeout(r, everyMs));
   }

@@ -84,9 +84,11 @@ describe('item 2: kie Veo', () => {
     const { outcome } = await pollUntilDone(p, j, submitted.upstreamId);
     assert.ok(outcome.kind === 'completed', JSON.stringify(outcome));
     assert.deepEqual(outcome.result.files.map((f) => f.url), [`${legacy.url}/files/${submitted.upstreamId}/4k-0.mp4`]);
-    const posts = legacy.requestsTo('POST', '/api/v1/veo/get-4k-video');
-    assert.ok(posts.length >= 2);
+    // Issue 30, item 12: the paid 4K POST is sent once; the upgrade's record is polled after it.
+    const posts = legacy.requestsTo('POST', '/api/v1/veo/get-4k-video').filter((r) => (r.json as { taskId?: string } | undefined)?.taskId === submitted.upstreamId);
+    assert.equal(posts.length, 1);
     assert.deepEqual(posts[0]?.json, { taskId: submitted.upstreamId, index: 0, callBackUrl: j.callbackUrl });
+    assert.equal(legacy.jobs.get(submitted.upstreamId)?.meta.fourKPosts, 1);
   });
 
   test('a record already at the asked resolution completes without an upgrade call', async () => {
@@ -158,5 +160,87 @@ describe('item 4: kie Seedream', () => {
     assert.equal(p.refusal?.(job('seedream-4.5', { prompt: 'p', resolution: '1K' }))?.field, 'resolution');
     assert.equal(p.refusal?.(job('seedream-4.5', { prompt: 'p', watermark: true }))?.field, 'watermark');
     assert.equal(p.refusal?.(job('seedream-4.0', { prompt: 'p', size: '21:9', resolution: '2K' })), undefined);
+  });
+});
+
+describe('issue 30, item 9: kie GPT Image follows kie’s pages per model and mode', () => {
+  const sizes = ['auto', '1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '5:4', '4:5', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
+  const img = 'https://m.example/a.png';
+
+  test('every size × resolution, text and edit: refused before dispatch exactly when kie’s page refuses the body we would send', () => {
+    const p = kie();
+    for (const model of ['gpt-image-2', 'gpt-image-1.5']) {
+      for (const urls of [undefined, [img]]) {
+        for (const size of sizes) {
+          for (const resolution of ['1k', '2k', '4k']) {
+            const input = { prompt: 'p', size, resolution, ...(urls ? { urls } : {}) };
+            const j = job(model, input);
+            const refusal = p.refusal?.(j);
+            const body = kieJobRequest(j);
+            const problem = documentedProblem('POST /api/v1/jobs/createTask', { ...body, callBackUrl: j.callbackUrl });
+            const label = `${model} ${JSON.stringify(input)} → ${JSON.stringify(body)}`;
+            if (refusal) assert.match(refusal.field, /^(size|resolution)$/u, label);
+            // What we send, kie accepts; what we refuse is a size or tier kie's page does not make.
+            else assert.equal(problem, undefined, label);
+          }
+        }
+      }
+    }
+  });
+
+  test('gpt-image/1.5 gets aspect_ratio and quality medium, no resolution; 2k, 4k and other shapes are refused', () => {
+    const p = kie();
+    assert.deepEqual(kieJobRequest(job('gpt-image-1.5', { prompt: 'p', size: 'auto', urls: [img] })), {
+      model: 'gpt-image/1.5-image-to-image',
+      input: { prompt: 'p', input_urls: [img], aspect_ratio: '1:1', quality: 'medium' },
+    });
+    assert.equal(p.refusal?.(job('gpt-image-1.5', { prompt: 'p', resolution: '2k' }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('gpt-image-1.5', { prompt: 'p', resolution: '4k', size: '3:2' }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('gpt-image-1.5', { prompt: 'p', size: '16:9' }))?.field, 'size');
+  });
+
+  test('gpt-image-2 gets aspect_ratio and resolution, no quality; 2K/4K refuse 5:4, 4:5, 3:1, 1:3, 9:21 (text) and 1:1 4K, auto 2K (edit)', () => {
+    const p = kie();
+    assert.deepEqual(kieJobRequest(job('gpt-image-2', { prompt: 'p', size: '1:3', resolution: '1k' })), {
+      model: 'gpt-image-2-text-to-image',
+      input: { prompt: 'p', aspect_ratio: '1:3', resolution: '1K' },
+    });
+    for (const size of ['5:4', '4:5', '3:1', '1:3', '9:21']) assert.equal(p.refusal?.(job('gpt-image-2', { prompt: 'p', size, resolution: '2k' }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('gpt-image-2', { prompt: 'p', size: '1:1', resolution: '4k' })), undefined);
+    assert.equal(p.refusal?.(job('gpt-image-2', { prompt: 'p', size: '1:1', resolution: '4k', urls: [img] }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('gpt-image-2', { prompt: 'p', size: 'auto', resolution: '2k', urls: [img] }))?.field, 'resolution');
+  });
+
+  test('the strict fake refuses what kie’s GPT Image pages refuse', () => {
+    const t2i = (input: Record<string, unknown>) => documentedProblem('POST /api/v1/jobs/createTask', { model: 'gpt-image-2-text-to-image', input });
+    assert.equal(t2i({ prompt: 'p', aspect_ratio: '3:1', resolution: '1K' }), undefined);
+    assert.match(t2i({ prompt: 'p', aspect_ratio: '3:1', resolution: '2K' }) ?? '', /2K does not support/);
+    assert.match(t2i({ prompt: 'p', quality: 'high' }) ?? '', /quality is not a parameter/);
+    const v15 = (input: Record<string, unknown>) => documentedProblem('POST /api/v1/jobs/createTask', { model: 'gpt-image/1.5-text-to-image', input });
+    assert.match(v15({ prompt: 'p', aspect_ratio: '1:1', quality: 'medium', resolution: '2K' }) ?? '', /resolution is not a parameter/);
+    assert.match(v15({ prompt: 'p', aspect_ratio: '16:9', quality: 'medium' }) ?? '', /aspect_ratio must be one of/);
+    assert.match(v15({ prompt: 'p', aspect_ratio: '1:1' }) ?? '', /quality is required/);
+  });
+});
+
+describe('issue 30, item 12: what kie would make short or not at all is refused before the charge', () => {
+  test('nano-banana-2 at 512px is refused (kie has 1K, 2K, 4K); nano-banana-pro 512px is sent as 1K (priced as 1K)', () => {
+    const p = kie();
+    assert.equal(p.refusal?.(job('nano-banana-2', { prompt: 'p', resolution: '512px' }))?.field, 'resolution');
+    assert.equal(p.refusal?.(job('nano-banana-2', { prompt: 'p', resolution: '1K' })), undefined);
+    assert.equal(p.refusal?.(job('nano-banana-pro', { prompt: 'p', resolution: '512px' })), undefined);
+    assert.equal(kieJobRequest(job('nano-banana-pro', { prompt: 'p', resolution: '512px' })).input.resolution, '1K');
+  });
+
+  test('Suno v3.5 is refused on kie (its pages list V4 to V5_5); the strict fake refuses model V3_5', async () => {
+    const p = kie();
+    assert.equal(p.refusal?.(job('suno', { gptDescriptionPrompt: 'a calm song', mv: 'v3.5' }))?.field, 'mv');
+    assert.equal(p.refusal?.(job('suno', { gptDescriptionPrompt: 'a calm song', mv: 'v4.0' })), undefined);
+    const res = await fetch(`${fake.url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ customMode: false, instrumental: false, prompt: 'a calm song', model: 'V3_5', callBackUrl: 'https://cb.example/x' }),
+    });
+    assert.match(((await res.json()) as { msg: string }).msg, /model must be one of/);
   });
 });

@@ -124,9 +124,9 @@ describe('kie Market jobs', () => {
     assert.equal(extend.model, 'pixverse-v6/extend');
     assert.equal(extend.input.task_id, 'kie_parent_1');
     assert.equal(extend.input.extend_from_task_id, undefined);
-    assert.deepEqual(kieJobRequest(makeJob('gpt-image-1.5', { prompt: 'p', resolution: '2k' })), {
+    assert.deepEqual(kieJobRequest(makeJob('gpt-image-1.5', { prompt: 'p' })), {
       model: 'gpt-image/1.5-text-to-image',
-      input: { prompt: 'p', aspect_ratio: '1:1', resolution: '2K', quality: 'high' },
+      input: { prompt: 'p', aspect_ratio: '1:1', quality: 'medium' },
     });
   });
 

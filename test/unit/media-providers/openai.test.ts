@@ -51,14 +51,38 @@ describe('OpenAI image sizes', () => {
     }
   });
 
-  test('fixed-size models take the closest orientation, and the tier becomes the quality', () => {
-    assert.equal(openAiImageSize('gpt-image-1.5', '16:9', '2k'), '1536x1024');
+  test('fixed-size models take the closest orientation at quality medium; newer ones the configured quality', () => {
+    assert.equal(openAiImageSize('gpt-image-1.5', '16:9', '1k'), '1536x1024');
     assert.equal(openAiImageSize('gpt-image-1', '2:3', '1k'), '1024x1536');
-    assert.equal(openAiImageSize('gpt-image-1-mini', '1:1', '4k'), '1024x1024');
-    assert.equal(openAiImageQuality('gpt-image-1.5', '1k', undefined), 'medium');
-    assert.equal(openAiImageQuality('gpt-image-1.5', '4k', undefined), 'high');
-    assert.equal(openAiImageQuality('gpt-image-2', '4k', undefined), 'medium');
-    assert.equal(openAiImageQuality('gpt-image-2', '4k', 'high'), 'high');
+    assert.equal(openAiImageQuality('gpt-image-1.5', undefined), 'medium');
+    assert.equal(openAiImageQuality('gpt-image-1.5', 'high'), 'medium');
+    assert.equal(openAiImageQuality('gpt-image-2', undefined), 'medium');
+    assert.equal(openAiImageQuality('gpt-image-2', 'high'), 'high');
+  });
+
+  test('issue 30, items 3 and 11: what OpenAI cannot make is refused before dispatch', () => {
+    const local = openai();
+    // gpt-image-1.5 has no 2k or 4k (it would go out as 1536x1024 at quality high).
+    assert.equal(local.refusal?.(job('gpt-image-1.5', { prompt: 'p', resolution: '4k' }, 'gpt-image-1.5'))?.field, 'resolution');
+    assert.equal(local.refusal?.(job('gpt-image-1.5', { prompt: 'p', resolution: '2k' }, 'gpt-image-1.5'))?.field, 'resolution');
+    assert.equal(local.refusal?.(job('gpt-image-1.5', { prompt: 'p' }, 'gpt-image-1.5')), undefined);
+    assert.equal(local.refusal?.(job('gpt-image-2-official', { prompt: 'p', resolution: '4k' }, 'gpt-image-2')), undefined);
+    // VideoSeconds is 4, 8, 12 on an OpenAI-compatible base; on api.openai.com Sora is gone.
+    assert.equal(local.refusal?.(job('sora-2-official', { prompt: 'p', duration: 16 }, 'sora-2'))?.field, 'duration');
+    assert.equal(local.refusal?.(job('sora-2-official', { prompt: 'p', duration: 12 }, 'sora-2')), undefined);
+    const real = createMediaProvider('openai-real', { type: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'k', timeoutMs: 1_000, concurrency: 1, options: {} });
+    providers.push(real);
+    assert.deepEqual(real.refusal?.(job('sora-2-official', { prompt: 'p' }, 'sora-2'))?.scope, 'route');
+  });
+
+  test('issue 30, item 3: gpt-image-1.5 at 4k is not sent; at 1k it goes out at medium and the strict fake accepts it', async () => {
+    const before = fake.requests.length;
+    const refused = await openai().submit(job('gpt-image-1.5', { prompt: 'p', resolution: '4k', size: '3:2' }, 'gpt-image-1.5'));
+    assert.ok(refused.kind === 'failed' && refused.error.code === 'unsupported' && refused.error.retryable, JSON.stringify(refused));
+    assert.equal(fake.requests.length, before, 'nothing sent');
+    const made = await openai({ imageQuality: 'high' }).submit(job('gpt-image-1.5', { prompt: 'p', size: '3:2' }, 'gpt-image-1.5'));
+    assert.equal(made.kind, 'completed', JSON.stringify(made));
+    assert.deepEqual(fake.lastJson('POST', '/v1/images/generations'), { model: 'gpt-image-1.5', prompt: 'p', n: 1, size: '1536x1024', quality: 'medium', output_format: 'png' });
   });
 });
 
@@ -178,8 +202,10 @@ describe('OpenAI Videos', () => {
 
   test('durations the API does not make are unsupported, without a request', async () => {
     const before = fake.requests.length;
-    const outcome = await openai().submit(job('sora-2', { prompt: 'p', duration: 10 }, 'sora-2'));
-    assert.deepEqual(outcome, { kind: 'failed', error: { message: 'the OpenAI Videos API does not make 10 s videos', retryable: true, code: 'unsupported' } });
+    for (const [model, duration] of [['sora-2', 10], ['sora-2-official', 16], ['sora-2-official', 20]] as const) {
+      const outcome = await openai().submit(job(model, { prompt: 'p', duration }, 'sora-2'));
+      assert.deepEqual(outcome, { kind: 'failed', error: { message: `openai: the OpenAI Videos API makes 4, 8 or 12 s videos, not ${duration} s`, retryable: true, code: 'unsupported' } });
+    }
     assert.equal(fake.requests.length, before);
   });
 

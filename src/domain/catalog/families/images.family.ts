@@ -50,11 +50,14 @@ export const GPT_IMAGE = defineFamily({
     imageUrls('urls', { dataUri: true, caps: ['editing', 'reference-images'], description: 'Reference images as URLs or base64 data URIs.' }),
     choice('size', ['auto', '1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '5:4', '4:5', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'], {
       default: '1:1',
-      description: 'Aspect ratio; 1:3 and 3:1 need resolution 2k or 4k on some models.',
+      description: 'Aspect ratio; 1:3 and 3:1 need resolution 2k or 4k on gpt-image-2-official.',
     }),
     choice('resolution', ['1k', '2k', '4k'], { default: '1k', description: 'Output resolution; selects the price tier.' }),
   ],
-  /** `wide-needs-2k`: the models on which 1:3 and 3:1 need 2k or 4k (gpt-image-2 and gpt-image-2-official). */
+  /**
+   * `wide-needs-2k`: the models on which 1:3 and 3:1 need 2k or 4k (gpt-image-2-official). Not
+   * gpt-image-2: its relay (kie) makes 1:3 and 3:1 at 1K only (docs/decisions.md, issue 30).
+   */
   variants: { 'wide-needs-2k': {} },
   rules: [
     ({ input, variant }) => {

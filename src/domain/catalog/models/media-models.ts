@@ -238,7 +238,6 @@ export const MEDIA_MODELS: readonly MediaModelDef[] = [
     vendor: 'OpenAI',
     group: 'gpt-image',
     family: 'I4',
-    variant: 'wide-needs-2k',
     description: 'OpenAI GPT Image 2: generation and editing with references, 1k to 4k.',
     tags: ['image', 'openai'],
     tariff: by('resolution', { '1k': '0.015', '2k': '0.025', '4k': '0.04' }),

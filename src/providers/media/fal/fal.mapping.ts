@@ -19,9 +19,14 @@ interface FalRoute {
   mode?: (input: ValidatedInput, request: RouteRequest) => string | undefined;
   fields: FieldTable | ((app: string) => FieldTable);
   extra?: (input: ValidatedInput, app: string) => Record<string, unknown>;
+  /** Longer ids that still take a mode (Veo 3.1 Fast: `fal-ai/veo3.1/fast` + `/image-to-video`); by default only the two-segment app id does. */
+  modeBase?: (segments: readonly string[]) => boolean;
   /** Options the app's published schema cannot express (checked before dispatch). */
   refusal?: (input: ValidatedInput, app: string, endpoint: string) => RouteRefusal | undefined;
 }
+
+const isVeoFast = (endpoint: string) => /^fal-ai\/veo3\.1\/fast(\/|$)/u.test(endpoint);
+const isVeoLite = (endpoint: string) => /^fal-ai\/veo3\.1\/lite(\/|$)/u.test(endpoint);
 
 /** fal's image_size presets for aspect ratios (models that take `image_size`). */
 const IMAGE_SIZE: Readonly<Record<string, string>> = {
@@ -97,9 +102,14 @@ export const FAL_ROUTES: Readonly<Record<string, FalRoute>> = {
       return undefined;
     },
   },
-  /** Veo 3.1: duration is "8s"; frames or references select the endpoint. */
+  /**
+   * Veo 3.1: duration is "8s"; frames or references select the endpoint, under the app
+   * (`fal-ai/veo3.1/image-to-video`) or under Fast (`fal-ai/veo3.1/fast/image-to-video`,
+   * `/fast/first-last-frame-to-video`; fal has no Fast reference-to-video, so that is refused).
+   */
   V3: {
     mode: (input) => (!has(input, 'urls') ? undefined : input.generationType === 'reference' ? 'reference-to-video' : stringList(input.urls).length > 1 ? 'first-last-frame-to-video' : 'image-to-video'),
+    modeBase: (segments) => segments.length === 3 && segments[2] === 'fast',
     fields: { rules: { urls: false, generationType: false } },
     extra: (input) => {
       const urls = stringList(input.urls);
@@ -109,8 +119,18 @@ export const FAL_ROUTES: Readonly<Record<string, FalRoute>> = {
       else if (urls.length === 1) out.image_url = urls[0];
       return out;
     },
+    refusal: (input, _app, endpoint) =>
+      isVeoFast(endpoint) && has(input, 'urls') && input.generationType === 'reference'
+        ? { field: 'generationType', message: `fal has no reference-to-video endpoint under ${endpoint}` }
+        : undefined,
   },
-  V4: { fields: { rules: {} }, extra: () => ({ duration: '8s', generate_audio: true }) },
+  /** Veo 3.1 Lite (`fal-ai/veo3.1/lite`): 720p and 1080p only (Veo31LiteInput), so 4k is refused. */
+  V4: {
+    fields: { rules: {} },
+    extra: () => ({ duration: '8s', generate_audio: true }),
+    refusal: (input, _app, endpoint) =>
+      isVeoLite(endpoint) && input.resolution === '4k' ? { field: 'resolution', message: `fal's ${endpoint} makes 720p and 1080p only` } : undefined,
+  },
   /** Nano Banana: `/edit` with reference images; the checked apps get their resolution words. */
   I1: {
     mode: (input) => (has(input, 'urls') ? 'edit' : undefined),
@@ -190,7 +210,7 @@ export function falRequest(job: MediaJob): FalRequest {
   const segments = segmentsOf(job.upstreamModel);
   const app = segments.slice(0, 2).join('/');
   let endpoint = segments.join('/');
-  const mode = segments.length === 2 ? route.mode?.(job.input, job) : undefined;
+  const mode = segments.length === 2 || route.modeBase?.(segments) ? route.mode?.(job.input, job) : undefined;
   if (mode) endpoint = `${endpoint}/${mode}`;
   const fields = typeof route.fields === 'function' ? route.fields(app) : route.fields;
   return { endpoint, app, input: { ...mapFields(job.input, fields), ...route.extra?.(job.input, app) } };

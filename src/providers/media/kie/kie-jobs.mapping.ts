@@ -11,6 +11,7 @@ import type { ValidatedInput } from '../../../domain/catalog/catalog.types.ts';
 import { pixverseMode, wan27Workflow } from '../../../domain/catalog/index.ts';
 import { asString, type FieldTable, firstItem, has, lookup, mapFields, roleItems, stringList } from '../shared/field-mapping.ts';
 import type { MediaJob, RouteRefusal, RouteRequest } from '../media-provider.ts';
+import { gptImageExtra, gptImageFields, gptImageRefusal } from './kie-gpt-image.ts';
 
 export interface KieJobRequest {
   model: string;
@@ -178,6 +179,11 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
     model: named((m) => base(m)),
     fields: { rules: { urls: 'image_input', size: 'aspect_ratio', resolution: { to: 'resolution', value: (v) => (v === '512px' ? '1K' : v) } } },
     extra: () => ({ output_format: 'png' }),
+    // kie's nano-banana-2 has 1K, 2K, 4K only: a 512px request (priced below 1K) would be made, and
+    // paid to kie, at 1K. Refused so a route with the 512 tier (Google, fal) serves it. Nano Banana
+    // Pro prices 512px as 1K, so it is still sent there as 1K.
+    refusal: (input, kieModel) =>
+      kieModel === 'nano-banana-2' && input.resolution === '512px' ? { field: 'resolution', message: "kie's nano-banana-2 has no 512px tier (1K, 2K, 4K)" } : undefined,
   },
   I2: {
     model: named((_m, input) => `grok-imagine/${has(input, 'urls') ? 'image-to-image' : 'text-to-image'}`),
@@ -189,11 +195,12 @@ export const KIE_JOB_ROUTES: Readonly<Record<string, KieJobRoute>> = {
     refusal: (input, kieModel) =>
       kieModel === 'z-image' && !Z_IMAGE_ASPECTS.has(input.size) ? { field: 'size', message: `kie's z-image does not offer size ${String(input.size)}` } : undefined,
   },
-  /** GPT Image on kie's relay: quality follows the resolution tier. */
+  /** GPT Image on kie's relay: 1.5 and 2 take different bodies (kie-gpt-image.ts). */
   I4: {
     model: named((m, input) => `${base(m)}-${has(input, 'urls') ? 'image-to-image' : 'text-to-image'}`),
-    fields: { rules: { urls: 'input_urls', size: 'aspect_ratio', resolution: { to: 'resolution', value: (v) => String(v).toUpperCase() } } },
-    extra: (input) => ({ quality: input.resolution === '1k' ? 'medium' : 'high' }),
+    fields: gptImageFields,
+    extra: gptImageExtra,
+    refusal: gptImageRefusal,
   },
   V6: { model: named((m) => base(m)), fields: SEEDANCE_FIELDS, extra: seedanceRoles },
   V7: { model: named((m) => base(m)), fields: SEEDANCE_FIELDS, extra: seedanceRoles },

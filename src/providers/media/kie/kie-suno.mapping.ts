@@ -42,6 +42,9 @@ const LAYERING_ENGINES: ReadonlySet<string> = new Set(['V4_5PLUS', 'V5', 'V5_5']
 export function sunoRefusal(request: RouteRequest): RouteRefusal | undefined {
   const input = request.input;
   const action = String(input.action ?? 'music');
+  // kie's generate, extend and upload pages list V4, V4_5, V4_5PLUS, V4_5ALL, V5, V5_5: no V3_5
+  // (henjicc/Henji-AI docs/api/KIE/Suno API/Music Generation/171-174 @a4cc65b6, read 2026-12-02).
+  if (input.mv === 'v3.5') return { field: 'mv', message: "kie's Suno API has no v3.5 engine (V3_5)" };
   if (action !== 'add-instrumental' && action !== 'add-vocals') return undefined;
   const engine = ENGINES[String(input.mv ?? '')] ?? DEFAULT_SUNO_ENGINE;
   if (!LAYERING_ENGINES.has(engine) || input.mv === 'custom') {

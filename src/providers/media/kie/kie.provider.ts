@@ -36,6 +36,11 @@ const CREATE_TASK_PATH = '/api/v1/jobs/createTask';
 const RECORD_INFO_PATH = '/api/v1/jobs/recordInfo';
 const CALLBACK_TOLERANCE_S = 300;
 
+/** The upstream id of an attempt whose Veo 4K upgrade was started: the upgrade's kie task id, marked. */
+const FOUR_K_PREFIX = '4k:';
+const fourKMarker = (taskId: string) => `${FOUR_K_PREFIX}${taskId}`;
+const fourKTaskId = (upstreamId: string) => (upstreamId.startsWith(FOUR_K_PREFIX) ? upstreamId.slice(FOUR_K_PREFIX.length) : undefined);
+
 type Api = 'market' | 'veo' | 'suno';
 
 /** The families kie serves from its own Veo 3.1 and Suno APIs; every other family goes to the Market jobs API. */
@@ -138,7 +143,9 @@ class KieProvider implements MediaProvider {
       suno = call;
       path = call.recordPath;
     }
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${path}?taskId=${encodeURIComponent(upstreamId)}`));
+    const fourK = api === 'veo' ? fourKTaskId(upstreamId) : undefined;
+    const recordId = fourK ?? upstreamId;
+    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${path}?taskId=${encodeURIComponent(recordId)}`));
     if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
     const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
     if (envelope.code !== 200) {
@@ -148,6 +155,7 @@ class KieProvider implements MediaProvider {
     const record = envelope.data;
     if (!record) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
     if (suno) return this.#sunoOutcome(suno, record);
+    if (fourK !== undefined) return this.#fourKOutcome(job, record);
     if (api === 'veo') return this.#veoOutcome(job, upstreamId, record);
     return this.#marketOutcome(job, record);
   }
@@ -178,9 +186,10 @@ class KieProvider implements MediaProvider {
   }
 
   /**
-   * The record came back below the resolution that was charged: ask kie's upgrade call (1080p by GET,
-   * 4K by POST, which starts the 4K job the first time and reports "processing" after) until it
-   * answers with the file. Each poll asks once; "not ready" answers are pending, never failures.
+   * The record came back below the resolution that was charged: ask kie's upgrade call. 1080p is a GET,
+   * asked at each poll until it answers with the file. 4K is a POST that starts a paid upgrade job: it
+   * is sent once; the poll then follows the upgrade's record (`4k:<taskId>` as the upstream id, the id
+   * kie's answer names), never POSTing again.
    */
   async #veoUpgrade(job: MediaJob, upstreamId: string, tier: '1080p' | '4k'): Promise<PollOutcome> {
     const request =
@@ -188,6 +197,7 @@ class KieProvider implements MediaProvider {
         ? this.#request(job, 'GET', `${VEO_1080P_PATH}?taskId=${encodeURIComponent(upstreamId)}&index=0`)
         : this.#request(job, 'POST', VEO_4K_PATH, { taskId: upstreamId, index: 0, callBackUrl: job.callbackUrl });
     const exchange = await this.#s.http.send(request);
+    // No answer: asked again at the next poll (a repeat of a 4K POST that did arrive answers "4k is processing").
     if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
     const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
     const data = envelope.data;
@@ -196,7 +206,24 @@ class KieProvider implements MediaProvider {
     if (files.length > 0) return { kind: 'completed', result: { files: files.map((url) => urlFile(url, job.outputSpec)), output: null } };
     // Our key or balance refused: the reserve route may serve the request.
     if (envelope.code === 401 || envelope.code === 402) return { kind: 'failed', error: envelopeError(envelope, 'market', `${tier} upgrade`) };
+    if (tier === '4k' && (envelope.code === 200 || envelope.code === 422)) {
+      // Started (or already running, "4k is processing"): from now on the upgrade's record is polled.
+      return { kind: 'pending', pollAfterMs: this.#s.pollMs, upstreamId: fourKMarker(stringAt(data, 'taskId') ?? upstreamId) };
+    }
     return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+  }
+
+  /** The 4K upgrade's record: done when it reports 4k with files; a failed upgrade fails the attempt (retryable). */
+  #fourKOutcome(job: MediaJob, record: Record<string, unknown>): PollOutcome {
+    const flag = stringAt(record, 'successFlag') ?? '0';
+    if (flag === '2' || flag === '3') {
+      return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || 'the 4K upgrade failed', 'market') };
+    }
+    const response = recordAt(record, 'response');
+    const urls = response && Array.isArray(response.resultUrls) ? response.resultUrls.filter((u): u is string => typeof u === 'string') : [];
+    const resolution = (stringAt(response, 'resolution') ?? '').toLowerCase();
+    if (flag !== '1' || resolution !== '4k' || urls.length === 0) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    return { kind: 'completed', result: { files: urls.map((url) => urlFile(url, job.outputSpec)), output: null } };
   }
 
   #sunoOutcome(call: SunoAsyncCall, record: Record<string, unknown>): PollOutcome {

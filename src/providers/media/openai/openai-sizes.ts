@@ -2,8 +2,8 @@
  * OpenAI image and video sizes from our `size` (an aspect ratio) and `resolution` (a tier).
  *
  * Fixed-size image models (gpt-image-1, -1-mini, -1.5, chatgpt-image-latest) offer 1024x1024,
- * 1536x1024 and 1024x1536: the closest orientation is used, and the resolution tier becomes the
- * quality (1k medium, 2k and 4k high). Newer models (gpt-image-2 and later) take any size whose sides
+ * 1536x1024 and 1024x1536: the closest orientation is used, at quality medium (the catalog's priced
+ * tier; their 2k and 4k are refused before dispatch, openai-refusal.ts). Newer models (gpt-image-2 and later) take any size whose sides
  * are multiples of 16, at most 3840, with an aspect of at most 3:1 and 655,360 to 8,294,400 pixels:
  * the long side is the tier (1024, 2048, 3840), scaled into those bounds; quality is
  * `options.imageQuality` (default medium, the catalog's priced tier).
@@ -52,8 +52,9 @@ export function openAiImageSize(model: string, size: unknown, resolution: unknow
   return `${width}x${height}`;
 }
 
-export function openAiImageQuality(model: string, resolution: unknown, configured: string | undefined): string {
-  if (isFixedSizeImageModel(model)) return String(resolution ?? '1k').toLowerCase() === '1k' ? 'medium' : 'high';
+/** Fixed-size models: medium, the tier the catalog prices (2k/4k are refused, openai-refusal.ts); newer ones: the option, else medium. */
+export function openAiImageQuality(model: string, configured: string | undefined): string {
+  if (isFixedSizeImageModel(model)) return 'medium';
   return configured ?? 'medium';
 }
 
@@ -62,4 +63,5 @@ export function openAiVideoSize(aspectRatio: unknown): string {
   return aspectRatio === '9:16' ? '720x1280' : '1280x720';
 }
 
-export const OPENAI_VIDEO_SECONDS = new Set([4, 8, 12, 16, 20]);
+/** openai-node 7.57.0 `VideoSeconds`: '4' | '8' | '12'. */
+export const OPENAI_VIDEO_SECONDS: ReadonlySet<number> = new Set([4, 8, 12]);

@@ -21,6 +21,8 @@ import type {
   PollOutcome,
   ProviderError,
   ReconcileOutcome,
+  RouteRefusal,
+  RouteRequest,
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
@@ -30,6 +32,7 @@ import { httpError, isTransientStatus, protocolError, submitWithoutAnswer, unsup
 import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
 import type { HttpExchange, UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
 import { bodySnippet, isRecord, numberAt, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
+import { openAiRefusal } from './openai-refusal.ts';
 import { OPENAI_VIDEO_SECONDS, openAiImageQuality, openAiImageSize, openAiVideoSize } from './openai-sizes.ts';
 
 const MAX_REFERENCE_IMAGES = 16;
@@ -89,7 +92,14 @@ class OpenAiProvider implements MediaProvider {
     return { method, url: `${this.#s.baseUrl}${path}`, headers: this.#auth(), signal: job.signal, ...extra };
   }
 
-  submit(job: MediaJob): Promise<SubmitOutcome> {
+  refusal(request: RouteRequest): RouteRefusal | undefined {
+    return openAiRefusal(request, this.#s.baseUrl);
+  }
+
+  async submit(job: MediaJob): Promise<SubmitOutcome> {
+    const refusal = this.refusal(job);
+    // Nothing is sent for what this route cannot make: another route may serve it.
+    if (refusal) return { kind: 'failed', error: { message: `openai: ${refusal.message}`, retryable: true, code: 'unsupported' } };
     return job.outputSpec.kind === 'video' ? this.#submitVideo(job) : this.#submitImage(job);
   }
 
@@ -99,7 +109,7 @@ class OpenAiProvider implements MediaProvider {
     const model = job.upstreamModel;
     const input = job.input;
     const size = openAiImageSize(model, input.size, input.resolution);
-    const quality = openAiImageQuality(model, input.resolution, this.#imageQuality);
+    const quality = openAiImageQuality(model, this.#imageQuality);
     const urls = stringList(input.urls);
     let exchange: HttpExchange;
     if (urls.length === 0) {
