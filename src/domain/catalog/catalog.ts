@@ -154,6 +154,7 @@ function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
       maxOutputTokens: seed.maxOutputTokens,
       capabilities: [...seed.capabilities],
       tags: [...seed.tags],
+      ...(seed.sampling === undefined ? {} : { sampling: seed.sampling }),
     },
   };
 }

@@ -129,6 +129,17 @@ export interface PriceQuote {
   unitPriceMicro: number;
 }
 
+export type SamplingField = 'temperature' | 'top_p' | 'top_k';
+
+export interface SamplingRules {
+  /** Refused at any value but the documented default. */
+  readonly refused?: readonly SamplingField[];
+  /** Refused together: the model takes one of the two. */
+  readonly exclusive?: readonly [SamplingField, SamplingField];
+  /** Extended thinking with a budget (`thinking.type: "enabled"`) is refused; only adaptive thinking. */
+  readonly budgetThinkingRefused?: boolean;
+}
+
 export interface ChatModelDefinition {
   id: string;
   name: string;
@@ -153,6 +164,8 @@ export interface ChatModelDefinition {
   /** Capabilities published in the catalog: tools, vision, json_schema, streaming. */
   capabilities: string[];
   tags: string[];
+  /** Sampling fields the model refuses (src/domain/chat/sampling-rules.ts); absent: it takes them all. */
+  sampling?: SamplingRules;
 }
 
 export interface MediaModelInfo {
