@@ -154,6 +154,11 @@ export interface ChatModelDefinition {
   cacheWriteMicroPerMillion: number;
   /** Cache writes with a one-hour lifetime (Anthropic `cache_control.ttl: "1h"`). */
   cacheWrite1hMicroPerMillion: number;
+  /**
+   * The cache-mark lifetimes with a published write price; absent: both. An operator-added model
+   * has those its configuration prices; a cache mark of another lifetime is refused.
+   */
+  cacheWriteLifetimes?: Array<'5m' | '1h'>;
   /** One server-side web search (Anthropic's web search tool); absent: not offered. */
   webSearchMicroPerCall?: number;
   /** Token prices of priority processing (OpenAI `service_tier: "priority"`); absent: not offered. */
