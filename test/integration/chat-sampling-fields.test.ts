@@ -96,6 +96,25 @@ describeEachMode(
       assert.equal(upstreamBody<Record<string, unknown>>(fakes.anthropic, 1).top_p, 0.9);
     });
 
+    test('both HTTP paths (the chat lane, Fastify by a query string) and the Responses protocol say what was dropped', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const post = (path: string, body: Record<string, unknown>) =>
+        fetch(`${ctx.gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const chat = { model: 'claude-opus-4-7', temperature: 0.7, messages: [{ role: 'user', content: 'Hi' }] };
+      for (const path of ['/api/v1/chat/completions', '/api/v1/chat/completions?path=fastify']) {
+        fakes.anthropic.enqueue({ text: 'Hi.', usage: { input: 10, output: 2 } });
+        const res = await post(path, chat);
+        assert.equal(res.status, 200, path);
+        assert.equal(res.headers.get('x-switchboard-dropped-fields'), 'temperature', path);
+        await res.json();
+      }
+      fakes.anthropic.enqueue({ text: 'Hi.', usage: { input: 10, output: 2 } });
+      const responses = await openAiClient(ctx.gw, key).responses.create({ model: 'claude-opus-4-7', temperature: 0.7, input: 'Hi' }).withResponse();
+      assert.equal(responses.response.headers.get('x-switchboard-dropped-fields'), 'temperature');
+      assert.equal(responses.data.output_text, 'Hi.');
+      for (let i = 0; i < 3; i++) assert.equal(upstreamBody<Record<string, unknown>>(fakes.anthropic, i).temperature, undefined);
+    });
+
     test('@anthropic-ai/sdk on /api/v1/messages: a refused field is a 400 naming it before any hold', async () => {
       const { key, userId } = await ctx.gw.createUser(100);
       const client = anthropicClient(ctx.gw, key);
