@@ -288,7 +288,7 @@ function parseModelOverrides(section: ConfigReader | undefined): Record<string, 
   for (const id of section.keys()) {
     const m = section.object(id);
     if (!m) continue;
-    m.onlyKeys(['hidden', 'name', 'description', 'pricing', 'inputPrice', 'outputPrice', 'cachedInputPrice']);
+    m.onlyKeys(['hidden', 'name', 'description', 'pricing', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice']);
     const override: ModelOverride = {};
     const hidden = m.boolean('hidden');
     if (hidden !== undefined) override.hidden = hidden;
@@ -297,7 +297,7 @@ function parseModelOverrides(section: ConfigReader | undefined): Record<string, 
     const description = m.string('description');
     if (description !== undefined) override.description = description;
     if (m.has('pricing')) override.pricing = parsePricing(m.raw('pricing'), m.field('pricing'));
-    for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice'] as const) {
+    for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const) {
       const v = m.string(key);
       if (v !== undefined) override[key] = usdString(m.field(key), v);
     }
@@ -330,13 +330,21 @@ function parseAddedChatModels(raw: unknown): AddedChatModel[] {
   if (!Array.isArray(raw)) throw new ConfigError('chatModels', 'must be a list');
   return raw.map((item, i) => {
     const r = new ConfigReader(item, `chatModels[${i}]`);
-    r.onlyKeys(['id', 'name', 'vendor', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'protocols', 'contextWindow', 'maxOutputTokens']);
+    r.onlyKeys(['id', 'name', 'vendor', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice', 'protocols', 'contextWindow', 'maxOutputTokens']);
     const protocols = r.stringArray('protocols') ?? ['openai'];
     for (const p of protocols) {
       if (p !== 'openai' && p !== 'anthropic') throw new ConfigError(r.field('protocols'), `unknown protocol ${JSON.stringify(p)} (allowed: openai, anthropic)`);
     }
     const id = r.requiredString('id');
     const cached = r.string('cachedInputPrice');
+    const optional = (key: 'cacheWritePrice' | 'cacheWrite1hPrice' | 'webSearchPrice'): string | undefined => {
+      const v = r.string(key);
+      return v === undefined ? undefined : usdString(r.field(key), v);
+    };
+    const cacheWrite1hPrice = optional('cacheWrite1hPrice');
+    const cacheWritePrice = optional('cacheWritePrice');
+    // A request with a one-hour mark may write five-minute entries too (its other marks).
+    if (cacheWrite1hPrice !== undefined && cacheWritePrice === undefined) throw new ConfigError(r.field('cacheWrite1hPrice'), 'needs cacheWritePrice (the 5-minute write price) as well');
     return {
       id,
       name: r.string('name') ?? id,
@@ -344,6 +352,9 @@ function parseAddedChatModels(raw: unknown): AddedChatModel[] {
       inputPrice: usdString(r.field('inputPrice'), r.requiredString('inputPrice')),
       outputPrice: usdString(r.field('outputPrice'), r.requiredString('outputPrice')),
       cachedInputPrice: cached === undefined ? undefined : usdString(r.field('cachedInputPrice'), cached),
+      cacheWritePrice,
+      cacheWrite1hPrice,
+      webSearchPrice: optional('webSearchPrice'),
       protocols: protocols as Array<'openai' | 'anthropic'>,
       contextWindow: r.number('contextWindow', { min: 1, integer: true }) ?? 128_000,
       maxOutputTokens: r.number('maxOutputTokens', { min: 1, integer: true }) ?? 16_384,

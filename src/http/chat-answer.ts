@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ChatProtocol, ChatRequest } from '../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEncoder } from '../domain/chat/chat-response.types.ts';
+import { DROPPED_FIELDS_HEADER } from '../domain/chat/sampling-rules.ts';
 import { parseAnthropicMessagesRequest } from '../protocols/anthropic-messages/anthropic-messages.parser.ts';
 import { renderAnthropicMessage } from '../protocols/anthropic-messages/anthropic-messages.response.ts';
 import { createAnthropicStreamEncoder } from '../protocols/anthropic-messages/anthropic-stream.encoder.ts';
@@ -103,6 +104,8 @@ export function answerChat(
   const { answering } = parsed;
   const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res) };
   return chat.complete(call).then(async (answer) => {
+    // Merged into the head by both paths' writeHead (the lane's, Fastify's, the event stream's).
+    if (answer.droppedFields) res.setHeader(DROPPED_FIELDS_HEADER, answer.droppedFields.join(', '));
     if (answer.kind === 'response') return answering.renderResponse(answer.response);
     // Revoking the key (or ending the session) cancels the stream like a client that left: the
     // upstream is stopped and what was used is settled.

@@ -5,7 +5,8 @@
  * @anthropic-ai/sdk 0.137.0, `2026-10-21` from 1.12.0; another version is refused): an unknown or
  * misspelt field at any depth, a missing required one or a value outside an enum gets Anthropic's 400
  * `invalid_request_error` naming it; the checks Anthropic makes beyond the type (tool_result blocks
- * answering the previous assistant turn's tool_use); Message objects with usage as Anthropic reports
+ * answering the previous assistant turn's tool_use; the sampling fields and thinking budget each model
+ * refuses, anthropic-model-rules.ts); Message objects with usage as Anthropic reports
  * it (input / cache read / cache creation with its split by lifetime, server tool use, service tier),
  * and event streams (message_start, ping, content_block_start/delta/stop with text_delta,
  * thinking_delta, signature_delta and input_json_delta, message_delta with the cumulative usage,
@@ -28,6 +29,7 @@ import {
   textPieces,
   writeSse,
 } from './fake-upstream.ts';
+import { anthropicModelRefusal } from './anthropic-model-rules.ts';
 import { checkAgainstFixture, type SchemaViolation } from './upstream-schema.ts';
 
 /** The published request type of each API version the fake answers. */
@@ -137,6 +139,8 @@ function validate(body: unknown, script: FakeChatScript, fixture: string): strin
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
   if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
+  const refused = anthropicModelRefusal(body);
+  if (refused) return refused;
   let previousToolUses = new Set<string>();
   for (const [i, m] of body.messages.entries()) {
     if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant')) return `messages.${i}.role: Input should be 'user' or 'assistant'`;

@@ -16,6 +16,11 @@ export interface ModelOverride {
   inputPrice?: string;
   outputPrice?: string;
   cachedInputPrice?: string;
+  /** Text models: cache writes with the 5-minute and the one-hour lifetime, USD per 1M tokens. */
+  cacheWritePrice?: string;
+  cacheWrite1hPrice?: string;
+  /** Text models: server-side web searches, USD per 1,000. */
+  webSearchPrice?: string;
 }
 
 /** A text model the operator adds beside the built-in ones. */
@@ -26,6 +31,11 @@ export interface AddedChatModel {
   inputPrice: string;
   outputPrice: string;
   cachedInputPrice: string | undefined;
+  /** Cache writes (5-minute, one-hour lifetime), USD per 1M tokens; absent: cache marks of that lifetime are refused. */
+  cacheWritePrice?: string | undefined;
+  cacheWrite1hPrice?: string | undefined;
+  /** Server-side web searches, USD per 1,000; absent: web search tools are refused. */
+  webSearchPrice?: string | undefined;
   protocols: Array<'openai' | 'anthropic'>;
   contextWindow: number;
   maxOutputTokens: number;

@@ -154,6 +154,7 @@ function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
       maxOutputTokens: seed.maxOutputTokens,
       capabilities: [...seed.capabilities],
       tags: [...seed.tags],
+      ...(seed.sampling === undefined ? {} : { sampling: seed.sampling }),
     },
   };
 }
@@ -176,6 +177,30 @@ function chatPriceTiers(def: ChatModelDefinition): PriceTier[] {
   }
   if (def.webSearchMicroPerCall !== undefined) tiers.push(tier('web_search', def.webSearchMicroPerCall * 1_000_000));
   return tiers;
+}
+
+/**
+ * The cache-write and web-search prices of an override or an added text model (USD per 1M tokens;
+ * searches USD per 1,000, a whole micro-USD per search). A configured cache-write price also makes
+ * that lifetime's marks billable on a model that had none.
+ */
+function applyOptionPrices(def: ChatModelDefinition, o: { cacheWritePrice?: string | undefined; cacheWrite1hPrice?: string | undefined; webSearchPrice?: string | undefined }, field: string): void {
+  const allow = (lifetime: '5m' | '1h'): void => {
+    if (def.cacheWriteLifetimes && !def.cacheWriteLifetimes.includes(lifetime)) def.cacheWriteLifetimes.push(lifetime);
+  };
+  if (o.cacheWritePrice !== undefined) {
+    def.cacheWriteMicroPerMillion = configPrice(`${field}.cacheWritePrice`, o.cacheWritePrice);
+    allow('5m');
+  }
+  if (o.cacheWrite1hPrice !== undefined) {
+    def.cacheWrite1hMicroPerMillion = configPrice(`${field}.cacheWrite1hPrice`, o.cacheWrite1hPrice);
+    allow('1h');
+  }
+  if (o.webSearchPrice !== undefined) {
+    const per1k = configPrice(`${field}.webSearchPrice`, o.webSearchPrice);
+    if (per1k % 1000 !== 0) throw new ConfigError(`${field}.webSearchPrice`, `is USD per 1,000 searches and must come to a whole micro-USD per search (a multiple of 0.001), got ${JSON.stringify(o.webSearchPrice)}`);
+    def.webSearchMicroPerCall = per1k / 1000;
+  }
 }
 
 function configPrice(field: string, usd: string): number {
@@ -224,7 +249,7 @@ export class Catalog {
     const field = `models.${id}`;
     const media = this.mediaById.get(id);
     if (media) {
-      for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice'] as const) {
+      for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const) {
         if (o[key] !== undefined) throw new ConfigError(`${field}.${key}`, 'applies to text models only; media models take pricing tiers');
       }
       if (o.hidden !== undefined) media.hidden = o.hidden;
@@ -249,6 +274,7 @@ export class Catalog {
     }
     if (o.outputPrice !== undefined) chat.def.outputMicroPerMillion = configPrice(`${field}.outputPrice`, o.outputPrice);
     if (o.cachedInputPrice !== undefined) chat.def.cachedInputMicroPerMillion = configPrice(`${field}.cachedInputPrice`, o.cachedInputPrice);
+    applyOptionPrices(chat.def, o, field);
   }
 
   private assertNewId(id: string, field: string): void {
@@ -274,6 +300,8 @@ export class Catalog {
         cachedInputMicroPerMillion: m.cachedInputPrice === undefined ? input : configPrice(`${field}.cachedInputPrice`, m.cachedInputPrice),
         cacheWriteMicroPerMillion: input,
         cacheWrite1hMicroPerMillion: input,
+        // Only what the configuration prices: an unpriced write would cost the operator what nobody is charged.
+        cacheWriteLifetimes: [],
         protocols: [...m.protocols],
         contextWindow: m.contextWindow,
         maxOutputTokens: m.maxOutputTokens,
@@ -281,6 +309,7 @@ export class Catalog {
         tags: ['text', 'custom'],
       },
     });
+    applyOptionPrices((this.chatById.get(m.id) as ChatEntry).def, m, field);
   }
 
   private addMedia(m: AddedMediaModel, i: number): void {

@@ -129,6 +129,17 @@ export interface PriceQuote {
   unitPriceMicro: number;
 }
 
+export type SamplingField = 'temperature' | 'top_p' | 'top_k';
+
+export interface SamplingRules {
+  /** Refused at any value but the documented default. */
+  readonly refused?: readonly SamplingField[];
+  /** Refused together: the model takes one of the two. */
+  readonly exclusive?: readonly [SamplingField, SamplingField];
+  /** Extended thinking with a budget (`thinking.type: "enabled"`) is refused; only adaptive thinking. */
+  readonly budgetThinkingRefused?: boolean;
+}
+
 export interface ChatModelDefinition {
   id: string;
   name: string;
@@ -143,6 +154,11 @@ export interface ChatModelDefinition {
   cacheWriteMicroPerMillion: number;
   /** Cache writes with a one-hour lifetime (Anthropic `cache_control.ttl: "1h"`). */
   cacheWrite1hMicroPerMillion: number;
+  /**
+   * The cache-mark lifetimes with a published write price; absent: both. An operator-added model
+   * has those its configuration prices; a cache mark of another lifetime is refused.
+   */
+  cacheWriteLifetimes?: Array<'5m' | '1h'>;
   /** One server-side web search (Anthropic's web search tool); absent: not offered. */
   webSearchMicroPerCall?: number;
   /** Token prices of priority processing (OpenAI `service_tier: "priority"`); absent: not offered. */
@@ -153,6 +169,8 @@ export interface ChatModelDefinition {
   /** Capabilities published in the catalog: tools, vision, json_schema, streaming. */
   capabilities: string[];
   tags: string[];
+  /** Sampling fields the model refuses (src/domain/chat/sampling-rules.ts); absent: it takes them all. */
+  sampling?: SamplingRules;
 }
 
 export interface MediaModelInfo {

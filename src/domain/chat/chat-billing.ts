@@ -22,6 +22,8 @@ export interface ChatPrices extends TokenPrices {
   cacheWriteMicroPerMillion: number;
   /** Cache writes with a one-hour lifetime. */
   cacheWrite1hMicroPerMillion: number;
+  /** The cache-mark lifetimes with a published write price; absent: both. */
+  cacheWriteLifetimes?: ReadonlyArray<'5m' | '1h'>;
   /** One server-side web search; absent when the model's routes offer none we can bill. */
   webSearchMicroPerCall?: number;
   /** Token prices of priority processing; absent when it is not offered. */
@@ -103,5 +105,11 @@ export function assertPriceOptionsBillable(modelId: string, prices: ChatPrices, 
   }
   if (options?.webSearches && prices.webSearchMicroPerCall === undefined) {
     throw invalidInput(`Server-side web search is not offered for ${modelId}: it has no published per-search price.`, options.webSearches.param);
+  }
+  // A one-hour mark's request may hold five-minute marks too: both lifetimes must be priced then.
+  const lifetimes = prices.cacheWriteLifetimes;
+  if (options?.cacheWrites && lifetimes && !(lifetimes.includes('5m') && (options.cacheWrites === '5m' || lifetimes.includes('1h')))) {
+    const which = lifetimes.includes('5m') ? 'one-hour cache writes' : 'cache writes';
+    throw invalidInput(`cache_control: ${which} are not offered for ${modelId}: it has no published price for them (GET /api/v1/models lists the prices). Leave the cache marks out.`, 'cache_control');
   }
 }

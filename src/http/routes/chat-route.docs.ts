@@ -61,8 +61,8 @@ export function chatRequestBodyDoc(protocol: 'openai' | 'anthropic'): JsonSchema
         messages: { type: 'array', minItems: 1, items: message },
         stream: { type: 'boolean', default: false },
         stream_options: { type: 'object', properties: { include_usage: { type: 'boolean' } } },
-        temperature: { type: 'number', minimum: 0, maximum: 2 },
-        top_p: { type: 'number', minimum: 0, maximum: 1 },
+        temperature: { type: 'number', minimum: 0, maximum: 2, description: 'Left out for a model that refuses it (claude-opus-4-7), and named in the x-switchboard-dropped-fields response header' },
+        top_p: { type: 'number', minimum: 0, maximum: 1, description: 'Left out, and named in x-switchboard-dropped-fields, for a model that refuses it, or refuses it with temperature (claude-sonnet-4-6, claude-haiku-4-5)' },
         max_tokens: { type: 'integer', minimum: 1, description: 'Capped by the service; default min(model maximum, cap)' },
         max_completion_tokens: { type: 'integer', minimum: 1, description: 'Alias of max_tokens (wins when both are given)' },
         n: { type: 'integer', minimum: 1, maximum: 1 },
@@ -85,11 +85,11 @@ export function chatRequestBodyDoc(protocol: 'openai' | 'anthropic'): JsonSchema
       system: { description: 'A string or an array of text blocks' },
       messages: { type: 'array', minItems: 1, items: message },
       stream: { type: 'boolean', default: false },
-      temperature: { type: 'number', minimum: 0, maximum: 1 },
+      temperature: { type: 'number', minimum: 0, maximum: 1, description: 'Refused (400) for a model that refuses it: claude-opus-4-7 (temperature, top_p, top_k, a thinking budget), and with top_p for claude-sonnet-4-6 and claude-haiku-4-5' },
       tools: { type: 'array', items: { type: 'object' }, description: 'A web search tool needs max_uses (each search is billed and reserved); code execution tools are refused' },
       tool_choice: { type: 'object' },
     },
     description:
-      'Other fields of Anthropic\'s messages request are accepted and forwarded; a field that is not one is refused (400). Cache writes are billed by lifetime (cache_write, cache_write_1h prices); container, speed "fast" and inference_geo other than "global" are refused.',
+      'Other fields of Anthropic\'s messages request are accepted and forwarded; a field that is not one is refused (400). Cache writes are billed by lifetime (cache_write, cache_write_1h prices; a model without them refuses cache marks); container, speed "fast" and inference_geo other than "global" are refused.',
   };
 }

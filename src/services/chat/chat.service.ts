@@ -26,6 +26,7 @@ import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../..
 import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stream.collector.ts';
 import { chatErrorCodeForStatus } from '../../domain/chat/chat-wire.helpers.ts';
 import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts';
+import { applySamplingRules } from '../../domain/chat/sampling-rules.ts';
 import { AppError, isAppError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
@@ -88,11 +89,15 @@ export interface ChatQuote {
   holdMicro: number;
 }
 
-export type ChatAnswer =
+export type ChatAnswer = (
   /** Settled just after (the settlement is queued behind the reply); `response.id` and `response.model` are ours. */
   | { kind: 'response'; id: string; response: ChatResponse }
   /** Settled when its terminal event (message_end or error) is reached, before that event is yielded. */
-  | { kind: 'stream'; id: string; events: AsyncIterable<ChatStreamEvent> };
+  | { kind: 'stream'; id: string; events: AsyncIterable<ChatStreamEvent> }
+) & {
+  /** Sampling fields the model refuses that were left out of the request (sampling-rules.ts), as the client named them. */
+  droppedFields?: readonly string[];
+};
 
 type FinalStatus = ChatRequestOutcome['status'];
 
@@ -141,13 +146,15 @@ export class ChatService {
     const request = call.request;
     if (this.#deps.urlPolicy) assertChatUrlsPublic(request, this.#deps.urlPolicy());
     assertPriceOptionsBillable(model.id, model, request.priceOptions);
+    const dropped = applySamplingRules(model.sampling, request, call.protocol);
     request.maxOutputTokens = this.#outputCap(model, request);
     const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);
     this.#startHeartbeat();
     try {
-      return await exchange.run(this.#deps.router.routes(model.id));
+      const answer = await exchange.run(this.#deps.router.routes(model.id));
+      return dropped ? { ...answer, droppedFields: dropped } : answer;
     } catch (error) {
       await exchange.settle({ status: call.abort.signal.aborted ? 'client_closed' : 'failed', usage: undefined, error: errorSummary(error) });
       throw error;
@@ -161,6 +168,7 @@ export class ChatService {
   quote(call: Pick<ChatCall, 'protocol' | 'request'>): ChatQuote {
     const model = this.#model(call);
     assertPriceOptionsBillable(model.id, model, call.request.priceOptions);
+    applySamplingRules(model.sampling, call.request, call.protocol);
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
     return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions) };

@@ -179,6 +179,26 @@ describe('added models', () => {
     assert.equal(hidden.chat('llama-4-local'), undefined);
   });
 
+  test('cache-write and web-search prices of added models and overrides (issue 30, item 5)', () => {
+    const c = build(
+      { 'claude-haiku-4-5': { inputPrice: '2', cacheWrite1hPrice: '3.5' }, 'gpt-5.5': { webSearchPrice: '25' } },
+      [chatModel(), chatModel({ id: 'opus-5', cacheWritePrice: '6.25', cacheWrite1hPrice: '10', webSearchPrice: '10' }), chatModel({ id: 'five', cacheWritePrice: '0.125' })],
+    );
+    const plain = c.chat('llama-4-local');
+    assert.deepEqual(plain?.cacheWriteLifetimes, [], 'without prices: cache marks refused');
+    assert.equal(plain?.cacheWriteMicroPerMillion, 100_000, 'a write reported without a mark costs an input token');
+    assert.equal(plain?.webSearchMicroPerCall, undefined);
+    const opus = c.chat('opus-5');
+    assert.deepEqual([opus?.cacheWriteMicroPerMillion, opus?.cacheWrite1hMicroPerMillion, opus?.webSearchMicroPerCall, opus?.cacheWriteLifetimes], [6_250_000, 10_000_000, 10_000, ['5m', '1h']]);
+    assert.deepEqual(c.chat('five')?.cacheWriteLifetimes, ['5m']);
+    const haiku = c.chat('claude-haiku-4-5');
+    assert.deepEqual([haiku?.cacheWriteMicroPerMillion, haiku?.cacheWrite1hMicroPerMillion, haiku?.cacheWriteLifetimes], [2_500_000, 3_500_000, undefined], 'the 5 min write follows the new input price; the 1 h one is as configured');
+    assert.equal(c.chat('gpt-5.5')?.webSearchMicroPerCall, 25_000);
+    assert.ok(c.get('opus-5')?.pricing.some((t) => t.key === 'web_search' && t.price === '10000'));
+    configError(() => build({}, [chatModel({ webSearchPrice: '0.0005' })]), 'chatModels[0].webSearchPrice', /whole micro-USD per search/);
+    configError(() => build({ 'sora-2': { cacheWritePrice: '1' } }), 'models.sora-2.cacheWritePrice', /text models only/);
+  });
+
   test('an added media model copies the family and params of basedOn, under its own id and prices', () => {
     const c = build({}, [], [{ id: 'sora-2-eu', name: 'Sora 2 (EU)', basedOn: 'sora-2', vendor: undefined, pricing: SORA_TIERS }]);
     const m = c.get('sora-2-eu');

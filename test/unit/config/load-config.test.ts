@@ -111,3 +111,18 @@ test('the limits wait 150 ms for Redis unless SWITCHBOARD_REDIS_TIMEOUT_MS says 
   refusal({ SWITCHBOARD_REDIS_TIMEOUT_MS: '5' }, 'SWITCHBOARD_REDIS_TIMEOUT_MS');
   refusal({ SWITCHBOARD_REDIS_TIMEOUT_MS: 'soon' }, 'SWITCHBOARD_REDIS_TIMEOUT_MS');
 });
+
+test('added text models and overrides take cache-write and web-search prices; a 1 h price needs the 5 min one', () => {
+  const ok = file('cache-prices.yaml', [
+    'chatModels:',
+    '  - { id: opus-5, inputPrice: "5", outputPrice: "25", cacheWritePrice: "6.25", cacheWrite1hPrice: "10", webSearchPrice: "10" }',
+    'models:',
+    '  claude-haiku-4-5: { cacheWritePrice: "1.5" }',
+  ].join('\n'));
+  const config = loadConfig({ SWITCHBOARD_CONFIG: ok }, dir);
+  const added = config.addedChatModels[0];
+  assert.deepEqual([added?.cacheWritePrice, added?.cacheWrite1hPrice, added?.webSearchPrice], ['6.25', '10', '10']);
+  assert.equal(config.models['claude-haiku-4-5']?.cacheWritePrice, '1.5');
+  refusal({ SWITCHBOARD_CONFIG: file('one-hour-only.yaml', 'chatModels:\n  - { id: x, inputPrice: "1", outputPrice: "1", cacheWrite1hPrice: "2" }\n') }, 'chatModels[0].cacheWrite1hPrice');
+  refusal({ SWITCHBOARD_CONFIG: file('bad-write.yaml', 'chatModels:\n  - { id: x, inputPrice: "1", outputPrice: "1", cacheWritePrice: "cheap" }\n') }, 'chatModels[0].cacheWritePrice');
+});

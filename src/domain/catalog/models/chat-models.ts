@@ -10,8 +10,17 @@
  * - `webSearchPer1k`: USD per 1,000 server-side web searches (Anthropic: $10).
  * - `priority`: OpenAI's priority processing prices (openai.com/api-priority-processing, read
  *   2026-11-25, "excludes long context").
+ *
+ * `sampling` (issue 30, item 8): the sampling fields a model refuses, as Anthropic answers them with a
+ * 400 `invalid_request_error`. Claude Opus 4.7: `temperature`, `top_p`, `top_k` at non-default values
+ * and `thinking.type: "enabled"` (budget thinking), "Migrating to Claude Opus 4.7" in Anthropic's
+ * migration guide (platform.claude.com/docs/en/about-claude/models/migration-guide; the message is
+ * "`temperature` is deprecated for this model."). Claude Haiku 4.5 and Sonnet 4.6 (like Sonnet 4.5,
+ * Opus 4.1 to 4.6): `temperature` with `top_p` ("cannot both be specified for this model"; reported
+ * for both ids, e.g. github.com/aws-samples/bedrock-access-gateway/pull/238). Applied before the hold
+ * by src/domain/chat/sampling-rules.ts.
  */
-import type { ChatProtocol } from '../catalog.types.ts';
+import type { ChatProtocol, SamplingRules } from '../catalog.types.ts';
 
 export interface ChatModelSeed {
   readonly id: string;
@@ -32,6 +41,7 @@ export interface ChatModelSeed {
   readonly maxOutputTokens: number;
   readonly capabilities: readonly string[];
   readonly tags: readonly string[];
+  readonly sampling?: SamplingRules;
 }
 
 const FULL = ['tools', 'vision', 'json_schema', 'streaming'];
@@ -40,6 +50,10 @@ const CLAUDE: readonly ChatProtocol[] = ['anthropic', 'openai'];
 /** Anthropic's prompt-caching multipliers and web search fee, the same for every Claude model. */
 const CLAUDE_OPTIONS = { cacheWrite: { '5m': 1.25, '1h': 2 }, webSearchPer1k: '10.00' } as const;
 const OPENAI: readonly ChatProtocol[] = ['openai'];
+/** Claude Opus 4.7 takes no sampling parameters and no thinking budget (adaptive thinking only). */
+const NO_SAMPLING: SamplingRules = { refused: ['temperature', 'top_p', 'top_k'], budgetThinkingRefused: true };
+/** The Claude 4.5 generation and Sonnet 4.6 take `temperature` or `top_p`, not both. */
+const ONE_SAMPLER: SamplingRules = { exclusive: ['temperature', 'top_p'] };
 
 export const CHAT_MODELS: readonly ChatModelSeed[] = [
   {
@@ -100,6 +114,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     output: '25.00',
     cachedInput: '0.50',
     ...CLAUDE_OPTIONS,
+    sampling: NO_SAMPLING,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -116,6 +131,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     output: '15.00',
     cachedInput: '0.30',
     ...CLAUDE_OPTIONS,
+    sampling: ONE_SAMPLER,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -132,6 +148,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     output: '5.00',
     cachedInput: '0.10',
     ...CLAUDE_OPTIONS,
+    sampling: ONE_SAMPLER,
     protocols: CLAUDE,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
