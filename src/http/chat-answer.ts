@@ -99,14 +99,15 @@ export function answerChat(
   const { answering } = parsed;
   // A revoked key (or an ended session) stops the request at once; a client that leaves does not
   // stop its upstream call, which is read to its end for its usage (ChatCall.onAbort).
-  const stop = new AbortController();
-  const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res), stop: stop.signal };
+  // Only a stream can be revoked (open-streams.ts): a whole answer needs no second controller.
+  const stop = parsed.request.stream ? new AbortController() : undefined;
+  const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res), ...(stop ? { stop: stop.signal } : {}) };
   return chat.complete(call).then(async (answer) => {
     if (answer.kind === 'response') return answering.renderResponse(answer.response);
     // Revoking the key (or ending the session) ends the stream and cancels the upstream; what was
     // used is settled.
     const lease = openStreams.open({ userId: caller.userId, keyId: caller.keyId, sessionId: caller.sessionId }, { counted: false });
-    lease.onRevoke((reason) => stop.abort(new Error(reason)));
+    lease.onRevoke((reason) => stop?.abort(new Error(reason)));
     try {
       await writeEventStream(res, streamHeaders(), answer.events, answering.streamEncoder(answer.id), heartbeat);
     } finally {
