@@ -139,6 +139,20 @@ describeEachMode(
       assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
 
+    test('a whole answer slower than the bound is cancelled there and charged the prompt estimate, never 0', async () => {
+      const { key, userId } = await ctx.gw.createUser(100);
+      fakes.anthropic.enqueue({ text: LONG_TEXT, delayMs: UPSTREAM_AFTER_LEAVE_MS + 2_000 });
+      await sendAndLeave(ctx.gw, key, PROTOCOLS.messages?.(false) as Leaving);
+      const row = await latestRow(ctx.gw, userId, 10_000);
+      assert.equal(await fakes.anthropic.requests[0]?.outcome, 'aborted', 'cancelled at the bound');
+      const bill = await billOf(fakes.anthropic);
+      assert.equal(row.status, 'client_closed');
+      assert.equal(row.usage_estimated, 1);
+      assert.ok(row.input_tokens >= bill.inputTokens, `input ${row.input_tokens} covers the prompt billed (${bill.inputTokens})`);
+      assert.ok(row.cost_micro >= costOf(await prices(ctx.gw, key, 'claude-sonnet-4-6'), { ...bill, outputTokens: 0 }), 'at least the prompt the upstream billed');
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
+    });
+
     test('the upstream of a departed client is read for a bounded time, and holds its key concurrency lease until it ends', async () => {
       const { key: owner, userId } = await ctx.gw.createUser(100);
       const limited = await createLimitedKey(ctx.gw, owner, { concurrentGenerations: 1 });
