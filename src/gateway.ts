@@ -219,6 +219,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     catalog,
     router: new ChatRouter(config, createChatProviderRegistry()),
     maxOutputTokens: config.chat.maxOutputTokens,
+    upstreamAfterLeaveMs: config.chat.upstreamAfterLeaveMs,
     metrics: services.metrics,
     tracer,
     health: services.providerHealth,

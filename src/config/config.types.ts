@@ -171,6 +171,12 @@ export interface Config {
   chat: {
     /** Cap on max_tokens / max_completion_tokens, and the default when a request gives neither. */
     maxOutputTokens: number;
+    /**
+     * How long the upstream call of a client that went away is still read, so that what it billed is
+     * charged from its own usage (docs/decisions.md, "A client that leaves pays for what the upstream
+     * billed"); then it is cancelled and the estimate charged. 5 minutes by default.
+     */
+    upstreamAfterLeaveMs: number;
   };
   worker: {
     /** Jobs one worker process runs at once, across providers. */

@@ -50,7 +50,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
 
   const chat = file.object('chat');
-  chat?.onlyKeys(['maxOutputTokens']);
+  chat?.onlyKeys(['maxOutputTokens', 'upstreamAfterLeaveMs']);
   const worker = file.object('worker');
   worker?.onlyKeys(['concurrency', 'leaseMs']);
   const files = file.object('files');
@@ -97,6 +97,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
         envIntOptional(env, 'SWITCHBOARD_CHAT_MAX_OUTPUT_TOKENS', { min: 1, max: 1_000_000 }) ??
         chat?.number('maxOutputTokens', { min: 1, max: 1_000_000, integer: true }) ??
         32_768,
+      upstreamAfterLeaveMs:
+        envIntOptional(env, 'SWITCHBOARD_CHAT_UPSTREAM_AFTER_LEAVE_MS', { min: 0, max: 3_600_000 }) ??
+        chat?.number('upstreamAfterLeaveMs', { min: 0, max: 3_600_000, integer: true }) ??
+        300_000,
     },
     worker: {
       concurrency:

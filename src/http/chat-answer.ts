@@ -73,13 +73,9 @@ export function chatTextRoute(chat: ChatService, endpoint: ChatEndpoint, heartbe
     bodyLimit: endpoint.bodyLimit,
     answer: (caller, body, res, streamHeaders) => {
       const parsed = endpoint.parse(body);
-      // The key's door limits (models, concurrency, rate); admitted until the response closes.
-      return door.admit(caller.keyId, parsed.request.model, 'chat').then((release) => {
-        // A client that left while it waited has closed already: no 'close' is coming.
-        if (res.closed) release();
-        else res.once('close', release);
-        return answerChat(chat, caller, endpoint.protocol, parsed, res, streamHeaders, heartbeat, openStreams);
-      });
+      // The key's door limits (models, concurrency, rate); admitted until the answer has ended: for a
+      // client that left, until its upstream call (still working, and billed) has ended too.
+      return door.admit(caller.keyId, parsed.request.model, 'chat').then((release) => answerChat(chat, caller, endpoint.protocol, parsed, res, streamHeaders, heartbeat, openStreams).finally(release));
     },
   };
 }
@@ -102,20 +98,27 @@ export function answerChat(
   openStreams: OpenStreams,
 ): Promise<unknown> {
   const { answering } = parsed;
-  const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res) };
+  // A revoked key (or an ended session) stops the request at once; a client that leaves does not
+  // stop its upstream call, which is read to its end for its usage (ChatCall.onAbort).
+  // Only a stream can be revoked (open-streams.ts): a whole answer needs no second controller.
+  const stop = parsed.request.stream ? new AbortController() : undefined;
+  const call = { userId: caller.userId, apiKeyId: caller.keyId, protocol, request: parsed.request, abort: clientGoneController(res), ...(stop ? { stop: stop.signal } : {}) };
   return chat.complete(call).then(async (answer) => {
     // Merged into the head by both paths' writeHead (the lane's, Fastify's, the event stream's).
     if (answer.droppedFields) res.setHeader(DROPPED_FIELDS_HEADER, answer.droppedFields.join(', '));
     if (answer.kind === 'response') return answering.renderResponse(answer.response);
-    // Revoking the key (or ending the session) cancels the stream like a client that left: the
-    // upstream is stopped and what was used is settled.
+    // Revoking the key (or ending the session) ends the stream and cancels the upstream; what was
+    // used is settled.
     const lease = openStreams.open({ userId: caller.userId, keyId: caller.keyId, sessionId: caller.sessionId }, { counted: false });
-    lease.onRevoke((reason) => call.abort.abort(new Error(reason)));
+    lease.onRevoke((reason) => stop?.abort(new Error(reason)));
     try {
       await writeEventStream(res, streamHeaders(), answer.events, answering.streamEncoder(answer.id), heartbeat);
     } finally {
       lease.release();
     }
+    // The stream to the client has ended; the upstream of a client that left may still be read for
+    // its usage, and the request counts for its key until then.
+    await answer.ended;
     return STREAMED;
   });
 }

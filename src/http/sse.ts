@@ -69,10 +69,15 @@ export class SseHeartbeat {
 
 /**
  * A controller aborted when the client goes away before its response has been written completely
- * (the connection closed early). Aborting it cancels the upstream request.
+ * (the connection closed early), or at once when it has gone already (it left while the request
+ * waited at the door): no 'close' is coming then.
  */
 export function clientGoneController(res: ServerResponse): AbortController {
   const controller = new AbortController();
+  if (res.closed && !res.writableFinished) {
+    controller.abort(new Error('the client went away'));
+    return controller;
+  }
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('the client went away'));
   });

@@ -19,6 +19,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   argumentsText,
+  billForFrames,
+  type FakeBill,
   type FakeChatScript,
   type FakeExchange,
   FakeUpstreamServer,
@@ -94,7 +96,16 @@ export class AnthropicMessagesFake extends FakeUpstreamServer {
     }
     const body = record.body as Record<string, unknown>;
     const answer = buildAnswer(body, script);
-    if (body.stream === true) return writeSse(exchange, streamFrames(answer, script));
+    const bill = billOf(body, answer, script);
+    if (body.stream === true) {
+      const frames = streamFrames(answer, script);
+      exchange.bill(bill);
+      const written = await writeSse(exchange, frames);
+      exchange.bill(billForFrames(bill, script.hiddenReasoningTokens ?? 0, written, frames.length));
+      return;
+    }
+    // A whole answer is generated, and billed, whether or not the client is still there.
+    exchange.bill(bill);
     sendJson(res, 200, {
       id: answer.id,
       type: 'message',
@@ -212,7 +223,7 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
     stopReason: script.stopReason ?? (script.toolCalls?.length ? 'tool_use' : 'end_turn'),
     usage: {
       input_tokens: u.input ?? fakeTokens([body.system, body.messages, body.tools]),
-      output_tokens: u.output ?? fakeTokens(content),
+      output_tokens: (u.output ?? fakeTokens(content)) + (script.hiddenReasoningTokens ?? 0),
       cache_read_input_tokens: u.cached ?? 0,
       cache_creation_input_tokens: creation,
       cache_creation: { ephemeral_5m_input_tokens: creation - creation1h, ephemeral_1h_input_tokens: creation1h },
@@ -225,6 +236,15 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
       ...(script.rawUsage as Partial<AnthropicUsage> | undefined),
     },
   };
+}
+
+/** What Anthropic bills, from the script's counts (not `rawUsage`): `input_tokens` excludes cache reads and writes, the bill's input counts them. */
+function billOf(body: Record<string, unknown>, answer: Answer, script: FakeChatScript): FakeBill {
+  const input = script.usage?.input ?? fakeTokens([body.system, body.messages, body.tools]);
+  const output = (script.usage?.output ?? fakeTokens(answer.content)) + (script.hiddenReasoningTokens ?? 0);
+  const cached = script.usage?.cached ?? 0;
+  const creation = script.usage?.cacheCreation ?? 0;
+  return { inputTokens: input + cached + creation, outputTokens: output, cachedInputTokens: cached, cacheCreationTokens: creation };
 }
 
 function streamFrames(answer: Answer, script: FakeChatScript): string[] {

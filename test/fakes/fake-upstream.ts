@@ -32,8 +32,15 @@ export interface FakeChatScript {
     webFetches?: number;
     serviceTier?: string;
   };
-  /** Report no usage at all. */
+  /** Report no usage at all (the vendor still bills it: see `RecordedRequest.billed`). */
   omitUsage?: boolean;
+  /**
+   * Output tokens the vendor spends on reasoning it does not stream (OpenAI's reasoning models,
+   * Claude's summarised thinking): reported as part of the output tokens (and as reasoning tokens
+   * where the protocol has the field), generated before the first frame, so billed even when the
+   * stream is cut after it.
+   */
+  hiddenReasoningTokens?: number;
   /**
    * Fields laid over the vendor's usage object as they are, to report what a broken upstream reports
    * (`{ prompt_tokens: 20.5 }`, `{ completion_tokens: 'NaN' }`, `{ input_tokens: null }`).
@@ -60,6 +67,18 @@ export interface FakeChatScript {
 
 export type ExchangeOutcome = 'completed' | 'aborted' | 'cut';
 
+/**
+ * What the vendor bills for one request, in canonical terms: `inputTokens` is every prompt token
+ * (cache reads and writes included, as OpenAI counts them), `cachedInputTokens` and
+ * `cacheCreationTokens` parts of it.
+ */
+export interface FakeBill {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  cacheCreationTokens: number;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -70,6 +89,14 @@ export interface RecordedRequest {
   remotePort: number;
   /** Settles when the exchange ends: the response finished, the client closed first, or the fake cut it. */
   outcome: Promise<ExchangeOutcome>;
+  /**
+   * What the vendor billed, once it stopped generating (undefined: nothing, an error answer). Billing
+   * does not depend on reporting (`omitUsage`) nor on the client reading: a whole answer is generated
+   * and billed in full even if the client left meanwhile (the vendor notices nothing until it writes);
+   * a stream is billed for what was generated until the vendor noticed the closed connection, at its
+   * next frame (billForFrames).
+   */
+  billed: Promise<FakeBill | undefined>;
 }
 
 export interface FakeExchange {
@@ -79,6 +106,8 @@ export interface FakeExchange {
   script: FakeChatScript;
   /** Marks that the fake cut the connection on purpose. */
   markCut(): void;
+  /** Records what the vendor bills for this exchange (the last call wins); unbilled without a call. */
+  bill(usage: FakeBill): void;
 }
 
 export class FakeUpstreamServer {
@@ -151,6 +180,9 @@ export class FakeUpstreamServer {
       body = undefined;
     }
     let cut = false;
+    let bill: FakeBill | undefined;
+    let resolveBilled: (bill: FakeBill | undefined) => void = () => {};
+    const billed = new Promise<FakeBill | undefined>((resolve) => (resolveBilled = resolve));
     const outcome = new Promise<ExchangeOutcome>((resolve) => {
       res.on('close', () => resolve(cut ? 'cut' : res.writableFinished ? 'completed' : 'aborted'));
     });
@@ -161,15 +193,18 @@ export class FakeUpstreamServer {
       body,
       remotePort: req.socket.remotePort ?? 0,
       outcome,
+      billed,
     };
     this.requests.push(record);
     const script = this.#responder?.(body) ?? this.#queue.shift() ?? this.#default;
     try {
       if (script.delayMs) await sleep(script.delayMs);
-      await handle({ req, res, record, script, markCut: () => (cut = true) });
+      await handle({ req, res, record, script, markCut: () => (cut = true), bill: (usage) => (bill = usage) });
     } catch (error) {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
       else res.destroy();
+    } finally {
+      resolveBilled(bill);
     }
   }
 }
@@ -181,17 +216,21 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** Writes SSE frames one by one, honouring the script's pacing, fragmentation and cut. */
-export async function writeSse(exchange: FakeExchange, frames: string[]): Promise<void> {
+/**
+ * Writes SSE frames one by one, honouring the script's pacing, fragmentation and cut; returns how
+ * many frames were written before the stream ended (all of them, unless the client closed the
+ * connection, which the fake notices at its next frame as a vendor does, or the script cut it).
+ */
+export async function writeSse(exchange: FakeExchange, frames: string[]): Promise<number> {
   const { res, script } = exchange;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   res.flushHeaders();
   for (let i = 0; i < frames.length; i++) {
-    if (res.destroyed) return;
+    if (res.destroyed) return i;
     if (script.cutAfterChunks !== undefined && i >= script.cutAfterChunks) {
       exchange.markCut();
       res.socket?.destroy();
-      return;
+      return i;
     }
     const bytes = Buffer.from(frames[i]!, 'utf8');
     if (script.fragment && bytes.length > 4) {
@@ -207,6 +246,19 @@ export async function writeSse(exchange: FakeExchange, frames: string[]): Promis
     else await nextTurn();
   }
   res.end();
+  return frames.length;
+}
+
+/**
+ * What a stream stopped after `written` of its `total` frames is billed: the whole prompt (it was
+ * read before the first frame), the hidden reasoning (spent before the first frame), and the visible
+ * output pro rata of the frames written (the tokens generated until the vendor noticed the cancel).
+ * A stream written to its end is billed in full.
+ */
+export function billForFrames(full: FakeBill, hiddenReasoningTokens: number, written: number, total: number): FakeBill {
+  if (written >= total) return full;
+  const visible = Math.max(0, full.outputTokens - hiddenReasoningTokens);
+  return { ...full, outputTokens: hiddenReasoningTokens + Math.ceil((visible * written) / total) };
 }
 
 /** Splits text into stream pieces of one or two words, as vendors chunk tokens. */

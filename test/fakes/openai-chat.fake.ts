@@ -15,6 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   argumentsText,
+  billForFrames,
+  type FakeBill,
   type FakeChatScript,
   type FakeExchange,
   FakeUpstreamServer,
@@ -71,8 +73,14 @@ export class OpenAiChatFake extends FakeUpstreamServer {
     const answer = buildAnswer(body, script);
     if (body.stream === true) {
       const options = isRecord(body.stream_options) ? body.stream_options : {};
-      return writeSse(exchange, streamFrames(answer, script, options.include_usage === true));
+      const frames = streamFrames(answer, script, options.include_usage === true);
+      exchange.bill(answer.bill);
+      const written = await writeSse(exchange, frames);
+      exchange.bill(billForFrames(answer.bill, script.hiddenReasoningTokens ?? 0, written, frames.length));
+      return;
     }
+    // A whole answer is generated, and billed, whether or not the client is still there.
+    exchange.bill(answer.bill);
     sendJson(res, 200, {
       id: answer.id,
       object: 'chat.completion',
@@ -165,6 +173,8 @@ interface Answer {
   toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   finishReason: string;
   usage: Record<string, unknown>;
+  /** What OpenAI bills for the whole generation (reported or not). */
+  bill: FakeBill;
   serviceTier: string;
 }
 
@@ -176,7 +186,8 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
   }));
   const text = script.text ?? (toolCalls.length > 0 ? null : 'Hello from the fake upstream.');
   const input = script.usage?.input ?? fakeTokens([body.messages, body.tools]);
-  const output = script.usage?.output ?? fakeTokens([text, toolCalls, script.reasoning]);
+  const hidden = script.hiddenReasoningTokens ?? 0;
+  const output = (script.usage?.output ?? fakeTokens([text, toolCalls, script.reasoning])) + hidden;
   const cached = script.usage?.cached ?? 0;
   // OpenAI reports the tier that served the request: priority for `priority` and `fast`.
   const asked = typeof body.service_tier === 'string' ? body.service_tier : undefined;
@@ -190,12 +201,13 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
     reasoning: script.reasoning,
     toolCalls,
     finishReason: script.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    bill: { inputTokens: input, outputTokens: output, cachedInputTokens: cached, cacheCreationTokens: script.usage?.cacheCreation ?? 0 },
     usage: {
       prompt_tokens: input,
       completion_tokens: output,
       total_tokens: input + output,
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0, ...(script.usage?.cacheCreation !== undefined ? { cache_write_tokens: script.usage.cacheCreation } : {}) },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: hidden, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       ...script.rawUsage,
     },
   };

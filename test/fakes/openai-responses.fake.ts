@@ -15,6 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   argumentsText,
+  billForFrames,
+  type FakeBill,
   type FakeChatScript,
   type FakeExchange,
   FakeUpstreamServer,
@@ -75,7 +77,15 @@ export class OpenAiResponsesFake extends FakeUpstreamServer {
       return sendJson(res, e.status, e.body ?? errorBody(e.message ?? `Fake error ${e.status}.`, type, null, null), headers);
     }
     const answer = buildAnswer(body, script);
-    if (body.stream === true) return writeSse(exchange, streamFrames(answer, script));
+    if (body.stream === true) {
+      const frames = streamFrames(answer, script);
+      exchange.bill(answer.bill);
+      const written = await writeSse(exchange, frames);
+      exchange.bill(billForFrames(answer.bill, script.hiddenReasoningTokens ?? 0, written, frames.length));
+      return;
+    }
+    // A whole answer is generated, and billed, whether or not the client is still there.
+    exchange.bill(answer.bill);
     sendJson(res, 200, answer.response(answer.incomplete ? 'incomplete' : 'completed'));
   }
 }
@@ -89,6 +99,8 @@ interface Answer {
   text: string | undefined;
   calls: Array<{ id: string; call_id: string; name: string; arguments: string }>;
   incomplete: boolean;
+  /** What OpenAI bills for the whole generation (reported or not). */
+  bill: FakeBill;
   /** The final items: reasoning, message, function calls. */
   items: Item[];
   response(status: 'in_progress' | 'completed' | 'incomplete'): Record<string, unknown>;
@@ -105,13 +117,14 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
   if (text !== undefined) items.push({ type: 'message', id: `msg_${suffix}`, role: 'assistant', status: itemStatus, content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] });
   for (const call of calls) items.push({ type: 'function_call', status: 'completed', ...call });
   const input = script.usage?.input ?? fakeTokens([body.input, body.instructions, body.tools]);
-  const output = script.usage?.output ?? fakeTokens([text, calls, script.reasoning]);
+  const hidden = script.hiddenReasoningTokens ?? 0;
+  const output = (script.usage?.output ?? fakeTokens([text, calls, script.reasoning])) + hidden;
   const cached = script.usage?.cached ?? 0;
   const usage = {
     input_tokens: input,
     input_tokens_details: { cached_tokens: cached, cache_write_tokens: script.usage?.cacheCreation ?? 0 },
     output_tokens: output,
-    output_tokens_details: { reasoning_tokens: script.reasoning ? Math.min(output, fakeTokens(script.reasoning)) : 0 },
+    output_tokens_details: { reasoning_tokens: hidden + (script.reasoning ? Math.min(output - hidden, fakeTokens(script.reasoning)) : 0) },
     total_tokens: input + output,
   };
   const asked = typeof body.service_tier === 'string' ? body.service_tier : undefined;
@@ -124,6 +137,7 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
     text,
     calls,
     incomplete,
+    bill: { inputTokens: input, outputTokens: output, cachedInputTokens: cached, cacheCreationTokens: script.usage?.cacheCreation ?? 0 },
     items,
     response(status) {
       const done = status !== 'in_progress';

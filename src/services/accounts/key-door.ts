@@ -4,8 +4,8 @@
  * (429) and requests per minute (429 with Retry-After, through the rate-limiter port: Redis shared by
  * every process in scale-out, this process's memory without it).
  *
- * Concurrency counts the key's requests in flight (a chat request until its response closes, a create
- * until it answers) through the concurrency-limiter port: every process's in scale-out (Redis leases),
+ * Concurrency counts the key's requests in flight (a chat request until it has settled: for a client
+ * that left, until its upstream call, still read for its usage, has ended; a create until it answers) through the concurrency-limiter port: every process's in scale-out (Redis leases),
  * this process's alone embedded or while Redis is away; plus, for media, the key's tasks not finished
  * in the store. Only a key with a concurrency limit takes a lease (no Redis call for the others).
  *

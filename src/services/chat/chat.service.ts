@@ -47,6 +47,11 @@ export interface ChatServiceDeps {
   router: ChatRouter;
   /** Cap on max_tokens / max_completion_tokens (config.chat.maxOutputTokens). */
   maxOutputTokens: number;
+  /**
+   * How long the upstream call of a client that left is still read for its usage
+   * (config.chat.upstreamAfterLeaveMs); then it is cancelled. 5 minutes when not given.
+   */
+  upstreamAfterLeaveMs?: number;
   metrics: Metrics;
   health: ProviderHealth;
   logger: Logger;
@@ -70,9 +75,22 @@ export interface ChatCall {
   request: ChatRequest;
   /**
    * Aborted when the client goes away (the route ties it to the connection), and by the service on
-   * shutdown: the upstream request is cancelled and what was observed is billed.
+   * shutdown. What it does to the upstream call is `onAbort`'s.
    */
   abort: AbortController;
+  /**
+   * `finish` (the default: a client that left): nothing more is handed to the caller, but the
+   * upstream call goes on, read silently for at most `upstreamAfterLeaveMs`, so that the usage it
+   * reports is what is charged (the upstream bills it whether we listen or not). `cancel` (an agent
+   * run stopped, which must stop at once): the upstream call is cancelled and what was observed is
+   * charged, at least the prompt estimate once the request was sent.
+   */
+  onAbort?: 'finish' | 'cancel';
+  /**
+   * Aborted to stop the request at once whatever `onAbort` says (a revoked key, an ended session: its
+   * owner wants the spending stopped): the upstream call is cancelled and what was observed charged.
+   */
+  stop?: AbortSignal;
   /** The request's id (`chat_…`), when the caller must know it before the call (an agent run records it first). */
   id?: string;
   /**
@@ -91,9 +109,13 @@ export interface ChatQuote {
 
 export type ChatAnswer = (
   /** Settled just after (the settlement is queued behind the reply); `response.id` and `response.model` are ours. */
-  | { kind: 'response'; id: string; response: ChatResponse }
-  /** Settled when its terminal event (message_end or error) is reached, before that event is yielded. */
-  | { kind: 'stream'; id: string; events: AsyncIterable<ChatStreamEvent> }
+  | { kind: 'response'; id: string; response: ChatResponse; ended: Promise<void> }
+  /**
+   * Settled when its terminal event (message_end or error) is reached, before that event is yielded;
+   * for a client that left, once its upstream call has ended, after the error event. `ended` resolves
+   * when it is settled (the request no longer runs anywhere).
+   */
+  | { kind: 'stream'; id: string; events: AsyncIterable<ChatStreamEvent>; ended: Promise<void> }
 ) & {
   /** Sampling fields the model refuses that were left out of the request (sampling-rules.ts), as the client named them. */
   droppedFields?: readonly string[];
@@ -117,6 +139,8 @@ const NO_USAGE: ChatUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens
  * PostgreSQL failover or a pool's reconnect takes. A stream's last event waits for its settlement.
  */
 export const SETTLE_RETRY_DELAYS_MS = [100, 400, 1_600];
+/** How long a departed client's upstream call is still read by default: a long answer at a slow vendor. */
+const DEFAULT_UPSTREAM_AFTER_LEAVE_MS = 300_000;
 
 export class ChatService {
   readonly #deps: ChatServiceDeps;
@@ -148,7 +172,7 @@ export class ChatService {
     assertPriceOptionsBillable(model.id, model, request.priceOptions);
     const dropped = applySamplingRules(model.sampling, request, call.protocol);
     request.maxOutputTokens = this.#outputCap(model, request);
-    const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
+    const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request), this.#deps.upstreamAfterLeaveMs ?? DEFAULT_UPSTREAM_AFTER_LEAVE_MS);
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);
     this.#startHeartbeat();
@@ -466,15 +490,37 @@ class ChatExchange {
   firstByteAt: number | undefined;
   /** The call that answered, ended at the settlement with the usage and cost. */
   upstreamSpan: Span | undefined;
+  /**
+   * The last upstream call ended without an answer because it was stopped after it was sent (our
+   * cancel, the bound after a client left, a time-out once the client had gone): the upstream may
+   * have billed its prompt, so the settlement charges the estimate, not nothing.
+   */
+  unansweredAfterSend = false;
   readonly #service: ChatService;
   readonly #abort: AbortController;
+  /**
+   * What the upstream call listens to, apart from the client: aborted at once for a cancel (or at
+   * shutdown), `upstreamAfterLeaveMs` after a client that left (ChatCall.onAbort).
+   */
+  readonly #upstream = new AbortController();
+  readonly #finishOnAbort: boolean;
+  readonly #leaveMs: number;
+  #leaveTimer: NodeJS.Timeout | undefined;
   #request: ChatRequest | undefined;
   #settled: Promise<void> | undefined;
+  #ended: () => void = () => {};
+  /** Resolves once the request is settled: its upstream call has ended (ChatAnswer.ended). */
+  readonly ended = new Promise<void>((resolve) => (this.#ended = resolve));
 
-  constructor(service: ChatService, call: ChatCall, model: ChatModelDefinition, promptTokens: number) {
+  constructor(service: ChatService, call: ChatCall, model: ChatModelDefinition, promptTokens: number, leaveMs: number) {
     this.#service = service;
     this.#request = call.request;
     this.#abort = call.abort;
+    this.#finishOnAbort = call.onAbort !== 'cancel';
+    this.#leaveMs = leaveMs;
+    if (call.abort.signal.aborted) this.#left();
+    else call.abort.signal.addEventListener('abort', this.#left, { once: true });
+    call.stop?.addEventListener('abort', () => this.#stopNow(call.stop?.reason), { once: true });
     this.userId = call.userId;
     this.apiKeyId = call.apiKeyId;
     this.protocol = call.protocol;
@@ -498,18 +544,60 @@ class ChatExchange {
     };
   }
 
-  /** The client went away, or the server is shutting down. */
+  /** The client went away (or the run was stopped), or the server is shutting down: nothing more is handed on. */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
 
+  /** A client that left (ChatCall.onAbort `finish`): its upstream call is read to its end for its usage. */
+  get finishesOnAbort(): boolean {
+    return this.#finishOnAbort;
+  }
+
+  /** Stops the upstream call: later than `signal` for a client that left (its upstream is still read). */
+  get upstreamSignal(): AbortSignal {
+    return this.#upstream.signal;
+  }
+
   cancel(): void {
-    this.#abort.abort(new Error('server shutting down'));
+    this.#stopNow(new Error('server shutting down'));
+  }
+
+  /** The upstream first, so that the caller's abort does not start the bounded read of #left. */
+  #stopNow(reason: unknown): void {
+    const error = reason instanceof Error ? reason : new Error('the request was stopped');
+    this.#upstream.abort(error);
+    this.#abort.abort(error);
   }
 
   settle(s: Settlement, linger = false): Promise<void> {
-    this.#settled ??= this.#service.settle(this, s, linger);
+    clearTimeout(this.#leaveTimer);
+    this.#abort.signal.removeEventListener('abort', this.#left);
+    if (!this.#settled) {
+      this.#settled = this.#service.settle(this, s, linger);
+      void this.#settled.then(this.#ended);
+    }
     return this.#settled;
+  }
+
+  /**
+   * The caller is gone. The upstream keeps working and billing us whether we read it or not, so a
+   * client's upstream call is read to its end (bounded) for its usage; a cancel stops it at once.
+   */
+  readonly #left = (): void => {
+    if (this.#settled || this.#upstream.signal.aborted) return;
+    const reason = this.#abort.signal.reason instanceof Error ? this.#abort.signal.reason : new Error('the client went away');
+    if (!this.#finishOnAbort) {
+      this.#upstream.abort(reason);
+      return;
+    }
+    this.#leaveTimer = setTimeout(() => this.#upstream.abort(new Error(`the client left and the upstream did not finish within ${this.#leaveMs} ms`)), this.#leaveMs);
+    this.#leaveTimer.unref();
+  };
+
+  /** What an upstream call stopped after it was sent is charged when it reported nothing: the prompt estimate. */
+  promptOnly(): ChatUsage {
+    return { ...NO_USAGE, inputTokens: this.promptTokens, estimated: true };
   }
 
   async run(routes: RouteTarget[]): Promise<ChatAnswer> {
@@ -519,35 +607,39 @@ class ChatExchange {
       const error = appErrorFromUpstream(result.error);
       await this.settle({
         status: this.signal.aborted ? 'client_closed' : 'failed',
-        usage: undefined,
+        // An upstream that answered with an error bills nothing; one stopped after it was sent may have.
+        usage: this.unansweredAfterSend ? this.promptOnly() : undefined,
         error: { code: error.code, message: result.error.message },
       });
       throw error;
     }
     const wantsStream = this.wantsStream;
+    // A client that left while the upstream answered is charged that answer's usage all the same.
+    const answered = this.signal.aborted ? 'client_closed' : 'succeeded';
     if (result.kind === 'response') {
       const response = { ...result.response, id: this.id, model: this.model.id };
       if (!wantsStream) {
         // Settled right after the answer is written (the write is queued behind it): the client does
         // not wait for the second transaction. A crash in between leaves it to the chat_settle job.
-        void this.settle({ status: 'succeeded', usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
+        void this.settle({ status: answered, usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
         // The answer reports what was billed (the settlement bounded the upstream's counts synchronously).
-        return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage } };
+        return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage }, ended: this.ended };
       }
-      return { kind: 'stream', id: this.id, events: this.#billed(responseToEvents(response)) };
+      return { kind: 'stream', id: this.id, events: this.#billed(responseToEvents(response)), ended: this.ended };
     }
-    if (wantsStream) return { kind: 'stream', id: this.id, events: this.#billed(result.events) };
+    if (wantsStream) return { kind: 'stream', id: this.id, events: this.#billed(result.events), ended: this.ended };
     // A streamed upstream for a client that wants one JSON answer: collect it.
     const collected = await collectChatStream(result.events);
     if (!collected.ok) {
-      // Nothing reached the client: nothing is charged.
-      const status = this.signal.aborted ? 'client_closed' : 'failed';
-      await this.settle({ status, usage: undefined, error: { code: chatErrorCodeForStatus(collected.error.status), message: collected.error.message } });
+      // Nothing reached the client: nothing is charged, unless the client had gone (what the upstream
+      // produced for it is charged as observed: the prompt estimate and the output seen).
+      const left = this.signal.aborted;
+      await this.settle({ status: left ? 'client_closed' : 'failed', usage: left ? collected.usage : undefined, outputSeen: outputBytesOf(collected.partial.content), error: { code: chatErrorCodeForStatus(collected.error.status), message: collected.error.message } });
       throw appErrorFromUpstream({ status: collected.error.status, retryable: false, message: collected.error.message });
     }
     const response = { ...collected.response, id: this.id, model: this.model.id };
-    void this.settle({ status: 'succeeded', usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
-    return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage } };
+    void this.settle({ status: this.signal.aborted ? 'client_closed' : 'succeeded', usage: response.usage, outputSeen: outputBytesOf(response.content), stopReason: response.stopReason }, true);
+    return { kind: 'response', id: this.id, response: { ...response, usage: this.billedUsage ?? response.usage }, ended: this.ended };
   }
 
   /** Tries the routes in order; returns the first success, or the last failure. */
@@ -566,8 +658,10 @@ class ChatExchange {
         continue;
       }
       const span = startUpstreamSpan(this.#service.tracer, this.model.id, route, request);
-      const result = await provider.send(request, { upstreamModel: route.model }, this.signal);
+      const result = await provider.send(request, { upstreamModel: route.model }, this.upstreamSignal);
       this.#service.recordCall(route.provider, result.ok ? undefined : result.error);
+      // No answer at all (no error body): stopped by us, or timed out once the client had gone.
+      this.unansweredAfterSend = !result.ok && result.error.upstreamBody === undefined && (result.error.status === 499 || (this.signal.aborted && result.error.status === 504));
       if (result.ok) {
         this.firstByteAt = Date.now();
         this.upstreamSpan = span;
@@ -604,6 +698,8 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
   /** Every output byte seen: the estimate of an output count the upstream reports as something else than a number. */
   #outputSeen = 0;
   #done = false;
+  /** The upstream of a caller that went away, read to its end (#finishUnheard). */
+  #finishing: Promise<void> | undefined;
 
   constructor(source: AsyncIterator<ChatStreamEvent>, exchange: ChatExchange) {
     this.#source = source;
@@ -616,6 +712,8 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
 
   async next(): Promise<IteratorResult<ChatStreamEvent>> {
     if (this.#done) return { done: true, value: undefined };
+    // One property read per event: a client that left gets nothing more, the upstream is read for its usage.
+    if (this.#exchange.signal.aborted) return this.#finishUnheard();
     let step: IteratorResult<ChatStreamEvent>;
     try {
       step = await this.#source.next();
@@ -635,18 +733,11 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
     switch (event.type) {
       case 'message_start':
       case 'usage':
-        this.#usage = event.usage;
-        this.#countedOutput = 0;
-        break;
       case 'text_delta':
       case 'reasoning_delta':
-        this.#count(Buffer.byteLength(event.text));
-        break;
       case 'tool_call_start':
-        this.#count(Buffer.byteLength(event.name));
-        break;
       case 'tool_call_delta':
-        this.#count(Buffer.byteLength(event.arguments));
+        this.#observe(event);
         break;
       case 'message_end':
         this.#done = true;
@@ -666,9 +757,81 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
     return { done: false, value: event };
   }
 
+  /** Keeps the usage reported so far and counts the output since (what billing needs of a non-terminal event). */
+  #observe(event: ChatStreamEvent): void {
+    switch (event.type) {
+      case 'message_start':
+      case 'usage':
+        this.#usage = event.usage;
+        this.#countedOutput = 0;
+        break;
+      case 'text_delta':
+      case 'reasoning_delta':
+        this.#count(Buffer.byteLength(event.text));
+        break;
+      case 'tool_call_start':
+        this.#count(Buffer.byteLength(event.name));
+        break;
+      case 'tool_call_delta':
+        this.#count(Buffer.byteLength(event.arguments));
+        break;
+      default:
+        break;
+    }
+  }
+
   #count(bytes: number): void {
     this.#countedOutput += bytes;
     this.#outputSeen += bytes;
+  }
+
+  /**
+   * The caller went away: nothing more is handed on but one error event (499), and the rest of the
+   * upstream's events are read without being handed on, until its end (the exchange cancels it
+   * `upstreamAfterLeaveMs` after a client left, at once for a cancel). The request is settled from
+   * the usage the upstream reported at its end or, when none came (cut, cancelled), from what was
+   * observed: the prompt estimate and the output seen. A client that left does not wait for that
+   * (its connection ends now; the exchange's `ended` says when the upstream did); a cancel does, as
+   * it is quick and its caller reads the charge next.
+   */
+  async #finishUnheard(): Promise<IteratorResult<ChatStreamEvent>> {
+    this.#done = true;
+    const finished = this.#readToEnd();
+    this.#finishing = finished;
+    if (!this.#exchange.finishesOnAbort) await finished;
+    const reason: unknown = this.#exchange.signal.reason;
+    const message = reason instanceof Error ? reason.message : 'The client went away.';
+    return { done: false, value: { type: 'error', error: { status: 499, message }, usage: this.#exchange.billedUsage ?? this.#usage ?? this.#exchange.promptOnly() } };
+  }
+
+  /** Reads the upstream to its end and settles; never throws. */
+  async #readToEnd(): Promise<void> {
+    let end: Extract<ChatStreamEvent, { type: 'message_end' | 'error' }> | undefined;
+    for (;;) {
+      let step: IteratorResult<ChatStreamEvent>;
+      try {
+        step = await this.#source.next();
+      } catch {
+        break;
+      }
+      if (step.done) break;
+      const event = step.value;
+      if (event.type === 'message_end' || event.type === 'error') {
+        end = event;
+        break;
+      }
+      this.#observe(event);
+    }
+    // An error's usage is the decoder's observation (the prompt estimate, the output it counted).
+    const usage = end?.usage ?? withCountedOutput(this.#usage ?? this.#exchange.promptOnly(), this.#countedOutput);
+    const message = 'The client went away.';
+    await this.#exchange.settle({
+      status: 'client_closed',
+      usage,
+      outputSeen: this.#outputSeen,
+      ...(end?.type === 'message_end' ? { stopReason: end.stopReason } : {}),
+      error: { code: 'client_closed', message: end?.type === 'error' ? `${message} Then: ${end.error.message}` : message },
+    });
   }
 
   /** The consumer stopped early (its client left, a write failed): cancel the upstream, bill what was seen. */
@@ -678,12 +841,14 @@ class BilledEvents implements AsyncIterableIterator<ChatStreamEvent> {
   }
 
   async #stop(): Promise<void> {
+    // The upstream is being read to its end for its usage: that settles the request.
+    if (this.#finishing) return;
     const wasDone = this.#done;
     this.#done = true;
     if (!wasDone) await this.#source.return?.();
     await this.#exchange.settle({
       status: 'client_closed',
-      usage: withCountedOutput(this.#usage, this.#countedOutput),
+      usage: withCountedOutput(this.#usage ?? this.#exchange.promptOnly(), this.#countedOutput),
       outputSeen: this.#outputSeen,
       error: { code: 'client_closed', message: 'The client went away.' },
     });

@@ -45,6 +45,8 @@ export async function callOrchestrator(deps: EngineDeps, call: OrchestratorCall)
       protocol: 'openai',
       request: call.request,
       abort: registration.controller,
+      // A stop cancels the text request at once (rule 7); what it used is charged.
+      onAbort: 'cancel',
       id: call.chatRequestId,
       maxChargeMicro: call.maxChargeMicro,
     });
