@@ -40,6 +40,15 @@ function tokenPrices(prices: ChatPrices, serviceTier: string | undefined): Token
 }
 
 /**
+ * The tier the usage is billed at, as the client's answer reports it: `priority` only where the
+ * model has priority prices (a vendor's `priority` on a model without them is billed at the listed
+ * prices), else `default`.
+ */
+export function billedServiceTier(prices: ChatPrices, usage: ChatUsage): ChatUsage {
+  return { ...usage, serviceTier: tokenPrices(prices, usage.serviceTier) === prices ? 'default' : 'priority' };
+}
+
+/**
  * The most one prompt token can cost under the options asked for: a cache write may cost more than
  * an input token (Anthropic: 1.25× for 5 minutes, 2× for an hour), so with cache marks every prompt
  * token is held at the dearest rate the marks allow.

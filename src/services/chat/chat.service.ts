@@ -19,7 +19,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
-import { assertPriceOptionsBillable, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { assertPriceOptionsBillable, billedServiceTier, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
 import { type BoundedUsage, boundCharge, boundChatUsage, outputBytesOf } from '../../domain/chat/usage-bounds.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
@@ -270,7 +270,7 @@ export class ChatService {
       : { usage: NO_USAGE, anomalies: [] };
     const usage = bounded.usage;
     const cost = s.usage ? Math.min(boundCharge(costMicro(model, usage), exchange.holdMicro, bounded.anomalies), exchange.maxChargeMicro) : 0;
-    if (s.usage) exchange.billedUsage = usage;
+    if (s.usage) exchange.billedUsage = billedServiceTier(model, usage);
     const route = exchange.route;
     const outcome: ChatRequestOutcome = {
       status: s.status,
