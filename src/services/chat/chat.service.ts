@@ -19,7 +19,9 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
-import { assertPriceOptionsBillable, billedServiceTier, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { assertLongContextBillable, assertPriceOptionsBillable, billedServiceTier, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
+import { admitPrompt } from './prompt-admission.ts';
 import { type BoundedUsage, boundCharge, boundChatUsage, outputBytesOf } from '../../domain/chat/usage-bounds.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
@@ -59,6 +61,8 @@ export interface ChatServiceDeps {
   tracer?: Tracer;
   /** Where usage corrected before billing is recorded for the operator (usage-bounds.ts); none: logged only. */
   anomalies?: UpstreamAnomalyLog;
+  /** Counts a prompt whose estimate is above the context window (prompt-admission.ts); none: counted here. */
+  cpu?: CpuPool;
 }
 
 export interface ChatCall {
@@ -142,7 +146,9 @@ export class ChatService {
     if (this.#deps.urlPolicy) assertChatUrlsPublic(request, this.#deps.urlPolicy());
     assertPriceOptionsBillable(model.id, model, request.priceOptions);
     request.maxOutputTokens = this.#outputCap(model, request);
-    const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request));
+    const promptTokens = estimatePromptTokens(request);
+    await admitPrompt(model, request, promptTokens, this.#deps.cpu);
+    const exchange = new ChatExchange(this, call, model, promptTokens);
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);
     this.#startHeartbeat();
@@ -163,6 +169,7 @@ export class ChatService {
     assertPriceOptionsBillable(model.id, model, call.request.priceOptions);
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
+    assertLongContextBillable(model.id, model, promptTokens, call.request.priceOptions);
     return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions) };
   }
 
