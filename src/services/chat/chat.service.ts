@@ -147,7 +147,8 @@ export class ChatService {
     assertPriceOptionsBillable(model.id, model, request.priceOptions);
     request.maxOutputTokens = this.#outputCap(model, request);
     const promptTokens = estimatePromptTokens(request);
-    await admitPrompt(model, request, promptTokens, this.#deps.cpu);
+    const counting = admitPrompt(model, request, promptTokens, this.#deps.cpu);
+    if (counting) await counting;
     const exchange = new ChatExchange(this, call, model, promptTokens);
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);

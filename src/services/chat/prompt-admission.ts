@@ -17,14 +17,23 @@ import { invalidInput } from '../../domain/errors.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import { countPromptTokens } from '../../providers/chat/prompt-token-count.ts';
 
-export async function admitPrompt(model: ChatModelDefinition, request: ChatRequest, promptTokens: number, cpu: CpuPool | undefined): Promise<void> {
-  if (promptTokens > model.contextWindow) {
-    const counted = await countPromptTokens(request, 'approximate', cpu);
-    if (!counted.ok) throw invalidInput(counted.error.message, 'messages');
-    if (counted.inputTokens > model.contextWindow) {
-      const window = model.contextWindow.toLocaleString('en-US');
-      throw invalidInput(`The messages hold about ${counted.inputTokens.toLocaleString('en-US')} tokens, more than ${model.id}'s context window of ${window} tokens. Shorten them.`, 'messages');
-    }
+/**
+ * Throws (400) for a prompt that may not be sent. Synchronous for an ordinary prompt (no promise on
+ * the hot path); a promise, to await, only when the prompt must be counted.
+ */
+export function admitPrompt(model: ChatModelDefinition, request: ChatRequest, promptTokens: number, cpu: CpuPool | undefined): Promise<void> | undefined {
+  if (promptTokens <= model.contextWindow) {
+    assertLongContextBillable(model.id, model, promptTokens, request.priceOptions);
+    return undefined;
   }
-  assertLongContextBillable(model.id, model, promptTokens, request.priceOptions);
+  return countedAgainstWindow(model, request, cpu).then(() => assertLongContextBillable(model.id, model, promptTokens, request.priceOptions));
+}
+
+async function countedAgainstWindow(model: ChatModelDefinition, request: ChatRequest, cpu: CpuPool | undefined): Promise<void> {
+  const counted = await countPromptTokens(request, 'approximate', cpu);
+  if (!counted.ok) throw invalidInput(counted.error.message, 'messages');
+  if (counted.inputTokens > model.contextWindow) {
+    const window = model.contextWindow.toLocaleString('en-US');
+    throw invalidInput(`The messages hold about ${counted.inputTokens.toLocaleString('en-US')} tokens, more than ${model.id}'s context window of ${window} tokens. Shorten them.`, 'messages');
+  }
 }
