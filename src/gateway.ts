@@ -226,6 +226,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     logger,
     ledger: createChatLedger(database, logger),
     anomalies: services.upstreamAnomalies,
+    cpu,
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);

@@ -31,6 +31,11 @@ export interface FakeChatScript {
     webSearches?: number;
     webFetches?: number;
     serviceTier?: string;
+    /**
+     * Reasoning tokens counted in `total_tokens` but not in `completion_tokens`, as Gemini's
+     * OpenAI-compatible endpoint reports its thoughts (OpenAI fake only; see GEMINI_THINKING_USAGE).
+     */
+    thoughtsOutsideCompletion?: number;
   };
   /** Report no usage at all (the vendor still bills it: see `RecordedRequest.billed`). */
   omitUsage?: boolean;

@@ -29,6 +29,15 @@ import {
 } from './fake-upstream.ts';
 import { checkAgainstFixture, type SchemaViolation } from './upstream-schema.ts';
 
+/**
+ * A recorded Gemini usage with thinking (gemini-2.5-flash, mozilla-ai/any-llm#1290; the same shape in
+ * router-for-me/CLIProxyAPI#5733): `usage_metadata` prompt 20, candidates 198, thoughts 405, total 623.
+ * Gemini bills the thoughts as output; its OpenAI-compatible usage maps candidates to
+ * `completion_tokens` and counts the thoughts only in `total_tokens`. Scripted as
+ * `usage: { input: 20, output: 198, thoughtsOutsideCompletion: 405 }`.
+ */
+export const GEMINI_THINKING_USAGE = { prompt_tokens: 20, completion_tokens: 198, total_tokens: 623 } as const;
+
 /** OpenAI's published request type, as the strict fake checks it. */
 export const OPENAI_CHAT_REQUEST_FIXTURE = 'openai/chat-completions.request.json';
 
@@ -201,13 +210,14 @@ function buildAnswer(body: Record<string, unknown>, script: FakeChatScript): Ans
     reasoning: script.reasoning,
     toolCalls,
     finishReason: script.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-    bill: { inputTokens: input, outputTokens: output, cachedInputTokens: cached, cacheCreationTokens: script.usage?.cacheCreation ?? 0 },
+    bill: { inputTokens: input, outputTokens: output + (script.usage?.thoughtsOutsideCompletion ?? 0), cachedInputTokens: cached, cacheCreationTokens: script.usage?.cacheCreation ?? 0 },
     usage: {
       prompt_tokens: input,
       completion_tokens: output,
-      total_tokens: input + output,
+      total_tokens: input + output + (script.usage?.thoughtsOutsideCompletion ?? 0),
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0, ...(script.usage?.cacheCreation !== undefined ? { cache_write_tokens: script.usage.cacheCreation } : {}) },
-      completion_tokens_details: { reasoning_tokens: hidden, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      // Gemini's compatible usage has no completion details; OpenAI's counts reasoning inside completion_tokens.
+      ...(script.usage?.thoughtsOutsideCompletion === undefined ? { completion_tokens_details: { reasoning_tokens: hidden, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } } : {}),
       ...script.rawUsage,
     },
   };

@@ -25,7 +25,7 @@ import { defaultInput, deriveCapabilities, effectiveFields, inputJsonSchema, toP
 import type { RuleContext } from './dsl/rules.ts';
 import { describeValue, validateObject } from './dsl/validate.ts';
 import { FAMILIES } from './families/index.ts';
-import { CHAT_MODELS } from './models/chat-models.ts';
+import { CHAT_MODELS, type ChatModelSeed } from './models/chat-models.ts';
 import { applyEmbeddingOverride, builtInEmbeddingModels, type EmbeddingModelDefinition } from './models/embedding-models.ts';
 import { MEDIA_MODELS, type MediaModelDef } from './models/media-models.ts';
 import { applyPricingOverride, buildPriceTable, defaultCell, type PriceTable, publishTiers, quote } from './pricing/price-table.ts';
@@ -122,6 +122,14 @@ function withRequiredWhen(params: ParamField[], family: FamilyDef): ParamField[]
   return params;
 }
 
+function longContextOf(seed: NonNullable<ChatModelSeed['longContext']>): NonNullable<ChatModelDefinition['longContext']> {
+  if (seed.prices === undefined) return { aboveTokens: seed.above };
+  return {
+    aboveTokens: seed.above,
+    prices: { inputMicroPerMillion: usdToMicro(seed.prices.input), outputMicroPerMillion: usdToMicro(seed.prices.output), cachedInputMicroPerMillion: usdToMicro(seed.prices.cachedInput) },
+  };
+}
+
 function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
   const input = usdToMicro(seed.input);
   const factor = seed.cacheWrite ?? NO_CACHE_SURCHARGE;
@@ -149,6 +157,7 @@ function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
               cachedInputMicroPerMillion: usdToMicro(seed.priority.cachedInput),
             },
           }),
+      ...(seed.longContext === undefined ? {} : { longContext: longContextOf(seed.longContext) }),
       protocols: [...seed.protocols],
       contextWindow: seed.contextWindow,
       maxOutputTokens: seed.maxOutputTokens,
@@ -176,6 +185,13 @@ function chatPriceTiers(def: ChatModelDefinition): PriceTier[] {
     tiers.push(tier('priority_input', def.priority.inputMicroPerMillion), tier('priority_output', def.priority.outputMicroPerMillion), tier('priority_cached_input', def.priority.cachedInputMicroPerMillion));
   }
   if (def.webSearchMicroPerCall !== undefined) tiers.push(tier('web_search', def.webSearchMicroPerCall * 1_000_000));
+  // Long-context tiers name their threshold: the whole request costs them above that many prompt tokens.
+  const long = def.longContext;
+  if (long?.prices) {
+    const dimensions = { promptTokensAbove: String(long.aboveTokens) };
+    const longTier = (key: string, micro: number): PriceTier => ({ ...tier(key, micro), dimensions });
+    tiers.push(longTier('long_context_input', long.prices.inputMicroPerMillion), longTier('long_context_output', long.prices.outputMicroPerMillion), longTier('long_context_cached_input', long.prices.cachedInputMicroPerMillion));
+  }
   return tiers;
 }
 

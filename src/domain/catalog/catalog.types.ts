@@ -163,6 +163,12 @@ export interface ChatModelDefinition {
   webSearchMicroPerCall?: number;
   /** Token prices of priority processing (OpenAI `service_tier: "priority"`); absent: not offered. */
   priority?: { inputMicroPerMillion: number; outputMicroPerMillion: number; cachedInputMicroPerMillion: number };
+  /**
+   * Long prompts priced apart: above `aboveTokens` prompt tokens (cache reads and writes included) the
+   * whole request costs `prices`; without `prices` the vendor's tier is not published and a prompt
+   * that may be that long is refused before the hold. Absent: every prompt costs the same.
+   */
+  longContext?: { aboveTokens: number; prices?: { inputMicroPerMillion: number; outputMicroPerMillion: number; cachedInputMicroPerMillion: number } };
   protocols: ChatProtocol[];
   contextWindow: number;
   maxOutputTokens: number;

@@ -28,6 +28,20 @@ export interface ChatPrices extends TokenPrices {
   webSearchMicroPerCall?: number;
   /** Token prices of priority processing; absent when it is not offered. */
   priority?: TokenPrices;
+  /** Prices of long prompts; absent when the vendor prices every prompt the same. */
+  longContext?: LongContextTier;
+}
+
+/**
+ * A long-context tier: when the prompt (every input token, cache reads and writes included, as
+ * OpenAI and Google count it) has more than `aboveTokens` tokens, the whole request is billed at
+ * `prices` (input, cached input and output; a cache write costs a tier input token). Without
+ * `prices` the vendor's tier is not published in the catalog, and a request that could cross the
+ * threshold is refused before the hold.
+ */
+export interface LongContextTier {
+  aboveTokens: number;
+  prices?: TokenPrices;
 }
 
 const MILLION = 1_000_000n;
@@ -39,6 +53,22 @@ function ceilDiv(numerator: bigint, denominator: bigint): number {
 /** The tier a usage report says served the request; only `priority` has prices of its own. */
 function tokenPrices(prices: ChatPrices, serviceTier: string | undefined): TokenPrices {
   return serviceTier === 'priority' && prices.priority ? prices.priority : prices;
+}
+
+/**
+ * The tier the usage is billed at, as the client's answer reports it: `priority` only where the
+ * model has priority prices (a vendor's `priority` on a model without them is billed at the listed
+ * prices), else `default`.
+ */
+export function billedServiceTier(prices: ChatPrices, usage: ChatUsage): ChatUsage {
+  const priority = tokenPrices(prices, usage.serviceTier) !== prices && longTier(prices, usage.inputTokens) === undefined;
+  return { ...usage, serviceTier: priority ? 'priority' : 'default' };
+}
+
+/** The long-context tier of a prompt of `promptTokens`, when it is above the threshold. */
+function longTier(prices: ChatPrices, promptTokens: number): LongContextTier | undefined {
+  const tier = prices.longContext;
+  return tier !== undefined && promptTokens > tier.aboveTokens ? tier : undefined;
 }
 
 /**
@@ -59,7 +89,10 @@ function holdInputRate(prices: ChatPrices, tokens: TokenPrices, options: ChatPri
  * output token, and every allowed web search.
  */
 export function holdMicro(prices: ChatPrices, promptTokens: number, maxOutputTokens: number, options?: ChatPriceOptions): number {
-  const tokens = options?.priority && prices.priority ? prices.priority : prices;
+  // The estimate is an upper bound: if it is above the threshold the prompt may be, so the hold is at
+  // the tier's prices (assertLongContextBillable refused the request if the tier has none).
+  const long = longTier(prices, promptTokens)?.prices;
+  const tokens = long ?? (options?.priority && prices.priority ? prices.priority : prices);
   const total =
     BigInt(promptTokens) * BigInt(holdInputRate(prices, tokens, options)) +
     BigInt(maxOutputTokens) * BigInt(tokens.outputMicroPerMillion) +
@@ -75,14 +108,16 @@ export function holdMicro(prices: ChatPrices, promptTokens: number, maxOutputTok
  * the per-search price.
  */
 export function costMicro(prices: ChatPrices, usage: ChatUsage): number {
-  const tokens = tokenPrices(prices, usage.serviceTier);
+  // A prompt above the threshold makes the whole request long-context (OpenAI: "for the full
+  // session"; Google: "prompts > 200k tokens"), whatever part of it was cached.
+  const tokens = longTier(prices, Math.max(0, usage.inputTokens))?.prices ?? tokenPrices(prices, usage.serviceTier);
   const standard = tokens === prices;
   const input = Math.max(0, usage.inputTokens);
   const reads = Math.min(input, Math.max(0, usage.cachedInputTokens));
   const writes = Math.min(input - reads, Math.max(0, usage.cacheCreationTokens));
   const writes1h = Math.min(writes, Math.max(0, usage.cacheCreation1hTokens ?? 0));
   const plain = input - reads - writes;
-  // Priority processing is an OpenAI tier, where a cache write costs an input token.
+  // Priority processing and long-context tiers are OpenAI's and Google's, where a cache write costs an input token.
   const write5m = standard ? prices.cacheWriteMicroPerMillion : tokens.inputMicroPerMillion;
   const write1h = standard ? prices.cacheWrite1hMicroPerMillion : tokens.inputMicroPerMillion;
   const total =
@@ -111,5 +146,22 @@ export function assertPriceOptionsBillable(modelId: string, prices: ChatPrices, 
   if (options?.cacheWrites && lifetimes && !(lifetimes.includes('5m') && (options.cacheWrites === '5m' || lifetimes.includes('1h')))) {
     const which = lifetimes.includes('5m') ? 'one-hour cache writes' : 'cache writes';
     throw invalidInput(`cache_control: ${which} are not offered for ${modelId}: it has no published price for them (GET /api/v1/models lists the prices). Leave the cache marks out.`, 'cache_control');
+  }
+}
+
+/**
+ * Refuses (400, before the hold) a request whose prompt estimate could cross a long-context threshold
+ * the catalog has no price for, or that asks for priority processing there (OpenAI's priority prices
+ * exclude long context). `promptTokens` is the hold's estimate, an upper bound.
+ */
+export function assertLongContextBillable(modelId: string, prices: ChatPrices, promptTokens: number, options: ChatPriceOptions | undefined): void {
+  const tier = longTier(prices, promptTokens);
+  if (tier === undefined) return;
+  const above = tier.aboveTokens.toLocaleString('en-US');
+  if (tier.prices === undefined) {
+    throw invalidInput(`${modelId} prices prompts above ${above} tokens apart, and the catalog publishes no price for them; this prompt may be that long (its estimate is ${promptTokens.toLocaleString('en-US')} tokens). Shorten it or use another model.`, 'messages');
+  }
+  if (options?.priority) {
+    throw invalidInput(`Priority processing has no published price for ${modelId} prompts above ${above} tokens; this prompt may be that long. Use service_tier "default".`, options.priority.param);
   }
 }

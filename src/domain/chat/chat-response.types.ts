@@ -18,6 +18,12 @@ export interface ChatUsage {
   cacheCreationTokens: number;
   /** The part of the cache writes made with a one-hour lifetime (Anthropic `cache_creation.ephemeral_1h_input_tokens`). */
   cacheCreation1hTokens?: number;
+  /**
+   * The part of `outputTokens` spent on reasoning, where the upstream says (OpenAI's
+   * `completion_tokens_details.reasoning_tokens`, the Responses `output_tokens_details`, or the tokens
+   * Gemini counts in `total_tokens` beside `completion_tokens`). Billed as output; shown to clients.
+   */
+  reasoningTokens?: number;
   /** Web searches the upstream ran for the request (Anthropic `server_tool_use.web_search_requests`). */
   webSearchRequests?: number;
   /** The processing tier the upstream reports (OpenAI's `service_tier`, Anthropic's `usage.service_tier`). */

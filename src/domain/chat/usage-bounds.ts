@@ -85,6 +85,9 @@ export function boundChatUsage(usage: ChatUsage, bounds: UsageBounds): BoundedUs
   if (usage.cacheCreation1hTokens !== undefined) {
     bounded.cacheCreation1hTokens = count('cacheCreation1hTokens', usage.cacheCreation1hTokens, cacheCreationTokens, 0, 'part_above_whole');
   }
+  if (usage.reasoningTokens !== undefined) {
+    bounded.reasoningTokens = count('reasoningTokens', usage.reasoningTokens, outputTokens, 0, 'part_above_whole');
+  }
   if (usage.webSearchRequests !== undefined) bounded.webSearchRequests = count('webSearchRequests', usage.webSearchRequests, bounds.webSearches, 0);
   if (typeof usage.serviceTier === 'string') bounded.serviceTier = usage.serviceTier;
   if (estimated) bounded.estimated = true;

@@ -11,6 +11,7 @@ export class UsageTracker {
   #cached = 0;
   #creation = 0;
   #creation1h: number | undefined;
+  #reasoning: number | undefined;
   #webSearches: number | undefined;
   #serviceTier: string | undefined;
   #searchesSeen = 0;
@@ -28,6 +29,7 @@ export class UsageTracker {
     if (usage.cachedInputTokens !== undefined) this.#cached = usage.cachedInputTokens;
     if (usage.cacheCreationTokens !== undefined) this.#creation = usage.cacheCreationTokens;
     if (usage.cacheCreation1hTokens !== undefined) this.#creation1h = usage.cacheCreation1hTokens;
+    if (usage.reasoningTokens !== undefined) this.#reasoning = usage.reasoningTokens;
     if (usage.webSearchRequests !== undefined) this.#webSearches = usage.webSearchRequests;
     if (usage.serviceTier !== undefined) this.#serviceTier = usage.serviceTier;
     if (usage.outputTokens !== undefined) this.#output = usage.outputTokens;
@@ -55,6 +57,7 @@ export class UsageTracker {
       cacheCreationTokens: this.#creation,
     };
     if (this.#creation1h !== undefined) usage.cacheCreation1hTokens = this.#creation1h;
+    if (this.#reasoning !== undefined) usage.reasoningTokens = this.#reasoning;
     // A stream cut before its final usage still bills the searches it showed: each one was run.
     const searches = this.#webSearches ?? (this.#searchesSeen > 0 ? this.#searchesSeen : undefined);
     if (searches !== undefined) usage.webSearchRequests = searches;

@@ -41,6 +41,11 @@ const costEntrySchema = {
         cacheWrite1h: { type: 'string', description: 'Cache writes with a one-hour lifetime' },
         priority: { type: 'object', description: 'Priority processing, where offered', properties: { input: { type: 'string' }, output: { type: 'string' }, cachedInput: { type: 'string' } } },
         webSearchPer1k: { type: 'string', description: 'USD per 1,000 server-side web searches, where offered' },
+        longContext: {
+          type: 'object',
+          description: 'Above abovePromptTokens prompt tokens the whole request costs these prices; without prices such prompts are refused',
+          properties: { abovePromptTokens: { type: 'integer' }, input: { type: 'string' }, output: { type: 'string' }, cachedInput: { type: 'string' }, refused: { type: 'boolean' } },
+        },
       },
     },
   },
@@ -74,6 +79,16 @@ function costEntry(catalog: Catalog, model: CatalogModel) {
                 }
               : {}),
             ...(chat.webSearchMicroPerCall === undefined ? {} : { webSearchPer1k: microToUsd(chat.webSearchMicroPerCall * 1000) }),
+            ...(chat.longContext === undefined
+              ? {}
+              : {
+                  longContext: {
+                    abovePromptTokens: chat.longContext.aboveTokens,
+                    ...(chat.longContext.prices
+                      ? { input: microToUsd(chat.longContext.prices.inputMicroPerMillion), output: microToUsd(chat.longContext.prices.outputMicroPerMillion), cachedInput: microToUsd(chat.longContext.prices.cachedInputMicroPerMillion) }
+                      : { refused: true }),
+                  },
+                }),
           },
         }
       : {}),

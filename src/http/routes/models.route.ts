@@ -72,6 +72,17 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
             : {}),
           // USD per 1,000 server-side web searches.
           ...(m.webSearchMicroPerCall === undefined ? {} : { web_search_per_1k: microToUsd(m.webSearchMicroPerCall * 1000) }),
+          // Above this many prompt tokens the whole request costs these prices; without prices such prompts are refused.
+          ...(m.longContext === undefined
+            ? {}
+            : {
+                long_context: {
+                  above_prompt_tokens: m.longContext.aboveTokens,
+                  ...(m.longContext.prices
+                    ? { input: microToUsd(m.longContext.prices.inputMicroPerMillion), output: microToUsd(m.longContext.prices.outputMicroPerMillion), cached_input: microToUsd(m.longContext.prices.cachedInputMicroPerMillion) }
+                    : { refused: true }),
+                },
+              }),
         },
       })),
         ...services.catalog.embeddingModels().map(embeddingEntry(started)),

@@ -3,7 +3,7 @@
  * and parsed from an Anthropic upstream into one. Anthropic's `input_tokens` excludes cache reads and
  * writes, while canonical `inputTokens` counts every prompt token: the conversion happens here only.
  */
-import { reportedCount, reportedDetailCount } from '../../domain/chat/reported-count.ts';
+import { anthropicUsageParts, usageFromParts } from './anthropic-usage.combiner.ts';
 import type { ChatResponse, ChatUsage, ResponseBlock, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { expectArray, expectObject, isObject, type JsonObject, parseJsonObject } from '../../domain/chat/json-input.ts';
 
@@ -66,32 +66,11 @@ export function renderAnthropicUsage(usage: ChatUsage): AnthropicUsage {
 
 /**
  * Canonical counts from an Anthropic usage object. Fields that are absent stay undefined; input is
- * only known when `input_tokens` is present.
+ * only known when `input_tokens` is present. A stream combines its events' objects field by field
+ * (`AnthropicUsageCombiner`).
  */
 export function usageFromAnthropic(value: unknown): Partial<ChatUsage> {
-  if (!isObject(value)) return {};
-  // Anthropic's types allow null for every count but output_tokens (message_delta leaves input null).
-  const num = reportedDetailCount;
-  const usage: Partial<ChatUsage> = {};
-  const input = num(value.input_tokens);
-  const read = num(value.cache_read_input_tokens);
-  const creation = num(value.cache_creation_input_tokens);
-  if (read !== undefined) usage.cachedInputTokens = read;
-  if (creation !== undefined) usage.cacheCreationTokens = creation;
-  if (input !== undefined) usage.inputTokens = input + (read ?? 0) + (creation ?? 0);
-  const output = reportedCount(value.output_tokens);
-  if (output !== undefined) usage.outputTokens = output;
-  // Cache writes by lifetime: the one-hour ones cost more (message_start and the Message carry the split).
-  if (isObject(value.cache_creation)) {
-    const hour = num(value.cache_creation.ephemeral_1h_input_tokens);
-    if (hour !== undefined) usage.cacheCreation1hTokens = hour;
-  }
-  if (isObject(value.server_tool_use)) {
-    const searches = num(value.server_tool_use.web_search_requests);
-    if (searches !== undefined) usage.webSearchRequests = searches;
-  }
-  if (typeof value.service_tier === 'string') usage.serviceTier = value.service_tier;
-  return usage;
+  return usageFromParts(anthropicUsageParts(value));
 }
 
 export function renderAnthropicContent(block: ResponseBlock): JsonObject {

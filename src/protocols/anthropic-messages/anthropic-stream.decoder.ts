@@ -2,12 +2,14 @@
  * Anthropic SSE events from an upstream → canonical events. Input usage comes with `message_start`,
  * output usage with `message_delta`; only `message_stop` is a clean finish. The `output_tokens` of
  * message_start is a placeholder (1 or so), so output counts as reported only from message_delta.
+ * Usage fields may be null in any event: each keeps its last non-null value (anthropic-usage.combiner.ts).
  */
 import type { ChatStreamDecoder, ChatStreamError, ChatStreamEvent, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { isObject, type JsonObject } from '../../domain/chat/json-input.ts';
 import { UsageTracker } from '../../domain/chat/usage-tracker.ts';
 import { statusForAnthropicErrorType } from './anthropic-messages.errors.ts';
-import { stopReasonFromAnthropic, usageFromAnthropic } from './anthropic-messages.response.ts';
+import { stopReasonFromAnthropic } from './anthropic-messages.response.ts';
+import { AnthropicUsageCombiner } from './anthropic-usage.combiner.ts';
 
 export interface AnthropicStreamDecoderOptions {
   /** Upper bound of the prompt, used as input usage if the upstream never reports it. */
@@ -18,6 +20,7 @@ type Block = { kind: 'text' | 'thinking' | 'other' } | { kind: 'tool'; tool: num
 
 export function createAnthropicStreamDecoder(options: AnthropicStreamDecoderOptions): ChatStreamDecoder {
   const usage = new UsageTracker(options.estimatedInputTokens);
+  const combined = new AnthropicUsageCombiner();
   let done = false;
   let started = false;
   let stopReason: StopReason = 'end_turn';
@@ -114,8 +117,7 @@ export function createAnthropicStreamDecoder(options: AnthropicStreamDecoderOpti
       switch (type) {
         case 'message_start': {
           const message = isObject(payload.message) ? payload.message : {};
-          const { outputTokens: _placeholder, ...input } = usageFromAnthropic(message.usage);
-          usage.report(input);
+          usage.report(combined.add(message.usage, false));
           start(out, message);
           return out;
         }
@@ -133,7 +135,7 @@ export function createAnthropicStreamDecoder(options: AnthropicStreamDecoderOpti
           if (delta.stop_reason !== undefined && delta.stop_reason !== null) stopReason = stopReasonFromAnthropic(delta.stop_reason);
           if (typeof delta.stop_sequence === 'string') stopSequence = delta.stop_sequence;
           if (isObject(payload.usage)) {
-            usage.report(usageFromAnthropic(payload.usage));
+            usage.report(combined.add(payload.usage));
             out.push({ type: 'usage', usage: usage.snapshot() });
           }
           return out;

@@ -69,19 +69,41 @@ export function renderOpenAiUsage(usage: ChatUsage): OpenAiUsage {
   };
 }
 
+/** How a vendor's OpenAI-shaped usage differs from OpenAI's own (the provider decides, see open-ai-base). */
+export interface OpenAiUsageRules {
+  /**
+   * `total_tokens` counts reasoning that `completion_tokens` leaves out (Gemini's OpenAI-compatible
+   * endpoint: its thoughts tokens are billed as output but reported only in the total), so the output
+   * billed is max(completion_tokens, total_tokens − prompt_tokens).
+   */
+  totalIncludesReasoning?: boolean;
+}
+
 /**
  * Usage as OpenAI-style upstreams report it. DeepSeek names its cache hits `prompt_cache_hit_tokens`
  * instead of `prompt_tokens_details.cached_tokens`; both are read.
  */
-export function usageFromOpenAi(value: unknown): Partial<ChatUsage> {
+export function usageFromOpenAi(value: unknown, rules: OpenAiUsageRules = {}): Partial<ChatUsage> {
   if (!isObject(value)) return {};
   const num = reportedDetailCount;
   const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
+  const outputDetails = isObject(value.completion_tokens_details) ? value.completion_tokens_details : {};
   const usage: Partial<ChatUsage> = {};
   const input = reportedCount(value.prompt_tokens);
-  const output = reportedCount(value.completion_tokens);
+  let output = reportedCount(value.completion_tokens);
+  let reasoning = num(outputDetails.reasoning_tokens);
+  const total = reportedCount(value.total_tokens);
+  if (rules.totalIncludesReasoning && output !== undefined && Number.isFinite(output) && input !== undefined && Number.isFinite(input) && total !== undefined && Number.isFinite(total)) {
+    const hidden = total - input - output;
+    if (hidden > 0) {
+      output += hidden;
+      reasoning = Math.max(reasoning !== undefined && Number.isFinite(reasoning) ? reasoning : 0, hidden);
+    }
+  }
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
+  // A detail only: none, 0 or a count that is not a number is not shown and changes no charge.
+  if (reasoning !== undefined && reasoning > 0) usage.reasoningTokens = reasoning;
   usage.cachedInputTokens = num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0;
   // Compatible servers in front of vendors that charge for cache writes (OpenRouter for Claude) report them here.
   usage.cacheCreationTokens = num(details.cache_write_tokens) ?? 0;
@@ -122,7 +144,7 @@ export function renderOpenAiChatResponse(response: ChatResponse, created = Math.
  * Parses an upstream chat.completion. Usage the upstream left out is returned as undefined fields so
  * that the caller can fill an estimate. Throws when the body is not a chat completion at all.
  */
-export function parseOpenAiChatResponse(body: unknown): { response: Omit<ChatResponse, 'usage'>; usage: Partial<ChatUsage> } {
+export function parseOpenAiChatResponse(body: unknown, rules: OpenAiUsageRules = {}): { response: Omit<ChatResponse, 'usage'>; usage: Partial<ChatUsage> } {
   const b = expectObject(body, 'response');
   const choice = expectObject(expectArray(b.choices, 'response.choices')[0], 'response.choices[0]');
   const message = expectObject(choice.message, 'response.choices[0].message');
@@ -150,6 +172,6 @@ export function parseOpenAiChatResponse(body: unknown): { response: Omit<ChatRes
       content,
       stopReason: message.refusal ? 'content_filter' : stopReasonFromOpenAi(choice.finish_reason),
     },
-    usage: { ...usageFromOpenAi(b.usage), ...serviceTierFromOpenAi(b) },
+    usage: { ...usageFromOpenAi(b.usage, rules), ...serviceTierFromOpenAi(b) },
   };
 }

@@ -6,11 +6,13 @@
 import type { ChatStreamDecoder, ChatStreamError, ChatStreamEvent, StopReason } from '../../domain/chat/chat-response.types.ts';
 import { isObject, type JsonObject } from '../../domain/chat/json-input.ts';
 import { UsageTracker } from '../../domain/chat/usage-tracker.ts';
-import { serviceTierFromOpenAi, stopReasonFromOpenAi, usageFromOpenAi } from './openai-chat.response.ts';
+import { type OpenAiUsageRules, serviceTierFromOpenAi, stopReasonFromOpenAi, usageFromOpenAi } from './openai-chat.response.ts';
 
 export interface OpenAiStreamDecoderOptions {
   /** Upper bound of the prompt, used as input usage if the upstream never reports it. */
   estimatedInputTokens: number;
+  /** How this vendor's usage differs from OpenAI's (reasoning outside completion_tokens). */
+  usage?: OpenAiUsageRules;
 }
 
 export function createOpenAiStreamDecoder(options: OpenAiStreamDecoderOptions): ChatStreamDecoder {
@@ -108,7 +110,7 @@ export function createOpenAiStreamDecoder(options: OpenAiStreamDecoderOptions): 
       }
       if (choice && typeof choice.finish_reason === 'string') stopReason ??= stopReasonFromOpenAi(choice.finish_reason);
       if (isObject(chunk.usage)) {
-        usage.report(usageFromOpenAi(chunk.usage));
+        usage.report(usageFromOpenAi(chunk.usage, options.usage));
         out.push({ type: 'usage', usage: usage.snapshot() });
       }
       return out;

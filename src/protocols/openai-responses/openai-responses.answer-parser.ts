@@ -19,6 +19,8 @@ export function usageFromResponses(value: unknown): Partial<ChatUsage> {
   const output = reportedCount(value.output_tokens);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
+  const reasoning = isObject(value.output_tokens_details) ? num(value.output_tokens_details.reasoning_tokens) : undefined;
+  if (reasoning !== undefined && reasoning > 0) usage.reasoningTokens = reasoning;
   return usage;
 }
 

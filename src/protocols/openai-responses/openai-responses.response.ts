@@ -82,6 +82,8 @@ export interface ResponsesObject {
   truncation: 'disabled';
   /** Absent until the answer ends (the published type has no null). */
   usage?: ResponsesUsage;
+  /** The tier the answer was billed at (OpenAI's `Response.service_tier`). */
+  service_tier?: 'default' | 'priority';
   user?: string;
 }
 
@@ -111,7 +113,7 @@ export function renderResponsesUsage(usage: ChatUsage): ResponsesUsage {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheCreationTokens },
     output_tokens: usage.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
 }
@@ -165,6 +167,8 @@ export function responseObject(shell: ResponseShell, status: ResponseStatus, out
     truncation: 'disabled',
   };
   if (usage) body.usage = renderResponsesUsage(usage);
+  // The tier the answer was billed at, as OpenAI reports the tier that served it.
+  if (usage?.serviceTier !== undefined) body.service_tier = usage.serviceTier === 'priority' ? 'priority' : 'default';
   if (echo.user !== undefined) body.user = echo.user;
   return body;
 }

@@ -19,7 +19,9 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
-import { assertPriceOptionsBillable, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import { assertLongContextBillable, assertPriceOptionsBillable, billedServiceTier, costMicro, holdMicro } from '../../domain/chat/chat-billing.ts';
+import type { CpuPool } from '../../ports/cpu-pool.port.ts';
+import { admitPrompt } from './prompt-admission.ts';
 import { type BoundedUsage, boundCharge, boundChatUsage, outputBytesOf } from '../../domain/chat/usage-bounds.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
@@ -65,6 +67,8 @@ export interface ChatServiceDeps {
   tracer?: Tracer;
   /** Where usage corrected before billing is recorded for the operator (usage-bounds.ts); none: logged only. */
   anomalies?: UpstreamAnomalyLog;
+  /** Counts a prompt whose estimate is above the context window (prompt-admission.ts); none: counted here. */
+  cpu?: CpuPool;
 }
 
 export interface ChatCall {
@@ -172,7 +176,10 @@ export class ChatService {
     assertPriceOptionsBillable(model.id, model, request.priceOptions);
     const dropped = applySamplingRules(model.sampling, request, call.protocol);
     request.maxOutputTokens = this.#outputCap(model, request);
-    const exchange = new ChatExchange(this, call, model, estimatePromptTokens(request), this.#deps.upstreamAfterLeaveMs ?? DEFAULT_UPSTREAM_AFTER_LEAVE_MS);
+    const promptTokens = estimatePromptTokens(request);
+    const counting = admitPrompt(model, request, promptTokens, this.#deps.cpu);
+    if (counting) await counting;
+    const exchange = new ChatExchange(this, call, model, promptTokens, this.#deps.upstreamAfterLeaveMs ?? DEFAULT_UPSTREAM_AFTER_LEAVE_MS);
     await this.#hold(exchange);
     this.#running.set(exchange.id, exchange);
     this.#startHeartbeat();
@@ -195,6 +202,7 @@ export class ChatService {
     applySamplingRules(model.sampling, call.request, call.protocol);
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
+    assertLongContextBillable(model.id, model, promptTokens, call.request.priceOptions);
     return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions) };
   }
 
@@ -302,7 +310,7 @@ export class ChatService {
       : { usage: NO_USAGE, anomalies: [] };
     const usage = bounded.usage;
     const cost = s.usage ? Math.min(boundCharge(costMicro(model, usage), exchange.holdMicro, bounded.anomalies), exchange.maxChargeMicro) : 0;
-    if (s.usage) exchange.billedUsage = usage;
+    if (s.usage) exchange.billedUsage = billedServiceTier(model, usage);
     const route = exchange.route;
     const outcome: ChatRequestOutcome = {
       status: s.status,

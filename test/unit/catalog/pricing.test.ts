@@ -144,6 +144,10 @@ describe('operator overrides', () => {
       { key: 'priority_input', price: '12.5', isDefault: false },
       { key: 'priority_output', price: '75', isDefault: false },
       { key: 'priority_cached_input', price: '1.25', isDefault: false },
+      // Above 272K prompt tokens, OpenAI's long-context prices (the vendor's, not following the override).
+      { key: 'long_context_input', price: '10', isDefault: false, dimensions: { promptTokensAbove: '272000' } },
+      { key: 'long_context_output', price: '45', isDefault: false, dimensions: { promptTokensAbove: '272000' } },
+      { key: 'long_context_cached_input', price: '1', isDefault: false, dimensions: { promptTokensAbove: '272000' } },
     ]);
     assert.equal(c.chat('grok-4.3')?.cachedInputMicroPerMillion, 312_500);
   });

@@ -95,7 +95,7 @@ describe('the fake Responses upstream', () => {
     assert.deepEqual([reasoning, text, JSON.parse(args)], ['Need a tool.', 'Checking.', { city: 'Oslo' }]);
     assert.ok(events.some((e) => e.type === 'reasoning_signature'));
     assert.deepEqual(events.find((e) => e.type === 'tool_call_start'), { type: 'tool_call_start', index: 0, id: 'call_1', name: 'weather' });
-    assert.deepEqual(events.at(-1), { type: 'message_end', stopReason: 'tool_use', usage: { inputTokens: 30, outputTokens: 12, cachedInputTokens: 4, cacheCreationTokens: 0, serviceTier: 'default' } });
+    assert.deepEqual(events.at(-1), { type: 'message_end', stopReason: 'tool_use', usage: { inputTokens: 30, outputTokens: 12, cachedInputTokens: 4, cacheCreationTokens: 0, reasoningTokens: 4, serviceTier: 'default' } });
 
     fake.enqueue({ text: 'Cut', stopReason: 'max_output_tokens', usage: { input: 5, output: 2 } });
     const answer = parseResponsesAnswer(await (await post(renderResponsesRequest({ ...request, stream: false }, { model: 'gpt-up' }))).json());

@@ -10,6 +10,14 @@
  * - `webSearchPer1k`: USD per 1,000 server-side web searches (Anthropic: $10).
  * - `priority`: OpenAI's priority processing prices (openai.com/api-priority-processing, read
  *   2026-11-25, "excludes long context").
+ * - `longContext`: above `above` prompt tokens (cache reads included) the whole request is billed at
+ *   the tier's prices (issue 30, item 2; docs/decisions.md "Long-context tiers"). OpenAI gpt-5.4 and
+ *   gpt-5.5: prompts above 272K tokens cost 2× input (cached input too) and 1.5× output "for the full
+ *   session" (platform.openai.com/docs/pricing; gpt-5.4 5.00 / 22.50 also listed by
+ *   wavespeed.ai/llm/openai/gpt-5.4). Google gemini-3.1-pro: prompts above 200K tokens 4.00 / 18.00,
+ *   context cache 0.40 (ai.google.dev/gemini-api/docs/pricing). Alibaba qwen3.6-plus: its own tier
+ *   above 256K tokens, whose price none of our sources publishes: no `prices`, so such prompts are
+ *   refused.
  *
  * `sampling` (issue 30, item 8): the sampling fields a model refuses, as Anthropic answers them with a
  * 400 `invalid_request_error`. Claude Opus 4.7: `temperature`, `top_p`, `top_k` at non-default values
@@ -36,6 +44,7 @@ export interface ChatModelSeed {
   readonly cacheWrite?: { readonly '5m': number; readonly '1h': number };
   readonly webSearchPer1k?: string;
   readonly priority?: { readonly input: string; readonly output: string; readonly cachedInput: string };
+  readonly longContext?: { readonly above: number; readonly prices?: { readonly input: string; readonly output: string; readonly cachedInput: string } };
   readonly protocols: readonly ChatProtocol[];
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
@@ -66,6 +75,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     output: '30.00',
     cachedInput: '0.50',
     priority: { input: '12.50', output: '75.00', cachedInput: '1.25' },
+    longContext: { above: 272_000, prices: { input: '10.00', output: '45.00', cachedInput: '1.00' } },
     protocols: OPENAI,
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
@@ -82,6 +92,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     output: '15.00',
     cachedInput: '0.25',
     priority: { input: '5.00', output: '30.00', cachedInput: '0.50' },
+    longContext: { above: 272_000, prices: { input: '5.00', output: '22.50', cachedInput: '0.50' } },
     protocols: OPENAI,
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
@@ -160,10 +171,11 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     name: 'Gemini 3.1 Pro',
     vendor: 'Google',
     group: 'gemini',
-    description: 'Google flagship model (price for prompts up to 200K tokens).',
+    description: 'Google flagship model (prompts above 200K tokens cost 4.00 / 18.00).',
     input: '2.00',
     output: '12.00',
     cachedInput: '0.20',
+    longContext: { above: 200_000, prices: { input: '4.00', output: '18.00', cachedInput: '0.40' } },
     protocols: OPENAI,
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -239,6 +251,7 @@ export const CHAT_MODELS: readonly ChatModelSeed[] = [
     input: '0.50',
     output: '3.00',
     cachedInput: '0.10',
+    longContext: { above: 256_000 },
     protocols: OPENAI,
     contextWindow: 1_000_000,
     maxOutputTokens: 65_536,

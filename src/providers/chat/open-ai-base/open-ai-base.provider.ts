@@ -9,6 +9,10 @@
  * - `maxTokensField`: `max_tokens` or `max_completion_tokens`; default `max_completion_tokens` for
  *   api.openai.com (its reasoning models refuse the old name), else the vendor's (`max_tokens`, the
  *   name every compatible server knows).
+ * - `totalIncludesReasoning`: the vendor reports reasoning tokens in `total_tokens` but not in
+ *   `completion_tokens`, so output is billed as max(completion_tokens, total_tokens − prompt_tokens);
+ *   default true for Gemini's OpenAI-compatible endpoint (generativelanguage.googleapis.com), whose
+ *   thoughts tokens are billed as output but left out of completion_tokens, false elsewhere.
  * - `headers`: extra request headers (OpenRouter's `HTTP-Referer`, an organisation header, …).
  * - `api`: `chat` (default: `/chat/completions`) or `responses` (`/responses`, OpenAI's Responses API,
  *   always with `store: false`), for an upstream that has it; what reaches the gateway in any protocol
@@ -17,7 +21,7 @@
 import type { UpstreamHttpClient } from '../../../adapters/outbound/upstream-http-client.ts';
 import type { ProviderConfig } from '../../../config/config.types.ts';
 import { renderOpenAiChatRequest } from '../../../protocols/openai-chat/openai-chat.request-renderer.ts';
-import { parseOpenAiChatResponse } from '../../../protocols/openai-chat/openai-chat.response.ts';
+import { type OpenAiUsageRules, parseOpenAiChatResponse } from '../../../protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamDecoder } from '../../../protocols/openai-chat/openai-stream.decoder.ts';
 import { parseResponsesAnswer } from '../../../protocols/openai-responses/openai-responses.answer-parser.ts';
 import { renderResponsesRequest } from '../../../protocols/openai-responses/openai-responses.request-renderer.ts';
@@ -47,9 +51,19 @@ function maxTokensFieldOf(config: ProviderConfig, vendor: OpenAiCompatibleVendor
   return vendor.maxTokensField ?? 'max_tokens';
 }
 
+/** Hosts whose OpenAI-shaped usage leaves reasoning out of completion_tokens (counted in total_tokens). */
+const REASONING_IN_TOTAL_HOSTS = new Set(['generativelanguage.googleapis.com']);
+
+function usageRulesOf(config: ProviderConfig, baseUrl: string): OpenAiUsageRules {
+  const option = config.options.totalIncludesReasoning;
+  if (option !== undefined && typeof option !== 'boolean') throw new Error(`options.totalIncludesReasoning of an ${config.type} provider must be a boolean, got ${JSON.stringify(option)}`);
+  return { totalIncludesReasoning: option ?? REASONING_IN_TOTAL_HOSTS.has(new URL(baseUrl).hostname) };
+}
+
 export function createOpenAiBaseProvider(vendor: OpenAiCompatibleVendor, config: ProviderConfig, http: UpstreamHttpClient): ChatProvider {
   const baseUrl = (config.baseUrl ?? vendor.defaultBaseUrl).replace(/\/+$/, '');
   const maxTokensField = maxTokensFieldOf(config, vendor, baseUrl);
+  const usageRules = usageRulesOf(config, baseUrl);
   const headers = { ...vendor.headers, ...readStringRecord(config.options.headers) };
   if (config.apiKey) {
     if (vendor.apiKeyHeader === undefined) headers.authorization = `Bearer ${config.apiKey}`;
@@ -74,7 +88,7 @@ export function createOpenAiBaseProvider(vendor: OpenAiCompatibleVendor, config:
     headers,
     timeoutMs: config.timeoutMs,
     render: (request, target) => renderOpenAiChatRequest(request, { model: target.upstreamModel, maxTokensField }),
-    parseResponse: parseOpenAiChatResponse,
-    createDecoder: (estimatedInputTokens) => createOpenAiStreamDecoder({ estimatedInputTokens }),
+    parseResponse: (body) => parseOpenAiChatResponse(body, usageRules),
+    createDecoder: (estimatedInputTokens) => createOpenAiStreamDecoder({ estimatedInputTokens, usage: usageRules }),
   }, http);
 }

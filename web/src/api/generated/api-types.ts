@@ -268,6 +268,14 @@ export interface ApiResponses {
         };
         /** USD per 1,000 server-side web searches, where offered */
         webSearchPer1k?: string;
+        /** Above abovePromptTokens prompt tokens the whole request costs these prices; without prices such prompts are refused */
+        longContext?: {
+          abovePromptTokens?: number;
+          input?: string;
+          output?: string;
+          cachedInput?: string;
+          refused?: boolean;
+        };
       };
     }[];
   };
@@ -306,6 +314,14 @@ export interface ApiResponses {
       };
       /** USD per 1,000 server-side web searches, where offered */
       webSearchPer1k?: string;
+      /** Above abovePromptTokens prompt tokens the whole request costs these prices; without prices such prompts are refused */
+      longContext?: {
+        abovePromptTokens?: number;
+        input?: string;
+        output?: string;
+        cachedInput?: string;
+        refused?: boolean;
+      };
     };
   };
   /** Count the input tokens of a message (Anthropic protocol), free */
