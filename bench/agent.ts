@@ -60,6 +60,9 @@ const gw = await startChildGateway({
     providers: { orch: orchestrator.provider() },
     routes: { 'gpt-5.4-mini': ['orch'] },
     worker: { concurrency: 64 },
+    // One user holds every reader: the per-user cap of event streams (20 by default) would refuse
+    // all but 20 of them with 429, as it did unseen until issue 35.
+    limits: { eventStreamsPerUser: Math.min(10_000, Math.max(20, READERS + 10)) },
   },
 });
 const pid = gw.processes[0]?.pid ?? 0;
