@@ -73,7 +73,8 @@ import { createWebhookGiveUp, createWebhookJobHandler } from './services/webhook
 import { enqueueTaskWebhook } from './services/webhooks/webhook-deliveries.ts';
 import { webhookLaneCaps } from './services/webhooks/webhook-fairness.ts';
 import { WebhookSecretService } from './services/webhooks/webhook-secret.service.ts';
-import { bindJobCatalog, JOB_QUEUES, type JobHandlers, recurringJobs } from './workers/job-catalog.ts';
+import { JOB_QUEUES, recurringJobs } from './domain/jobs/job-catalog.ts';
+import { bindJobCatalog, type JobHandlers } from './workers/job-binding.ts';
 import type { JobHandler } from './ports/work-queue.port.ts';
 import { WorkerPool } from './workers/worker-pool.ts';
 import { AgentClock } from './services/agent/agent-clock.ts';
@@ -296,7 +297,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   return pool;
 }
 
-/** The handler of every job kind (its poison rule and time-out are the catalog's: src/workers/job-catalog.ts). */
+/** The handler of every job kind (its poison rule and time-out are the catalog's: src/domain/jobs/job-catalog.ts). */
 function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandler): JobHandlers {
   const { config, database, logger } = services;
   const db = database.db;

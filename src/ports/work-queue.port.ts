@@ -1,24 +1,7 @@
+import type { JobRef, NewJob } from '../domain/jobs/new-job.ts';
 import type { StoreTransaction } from './store-transaction.port.ts';
 
-export interface JobRef {
-  kind: string;
-  refId: string;
-}
-
-/**
- * Whom a job serves and what it calls, so that a claim with lane caps shares the slots fairly (a
- * webhook delivery: its user and its destination's origin).
- */
-export interface JobLane {
-  tenant: string;
-  target: string;
-}
-
-export interface NewJob extends JobRef {
-  queue: string;
-  runAt: number;
-  lane?: JobLane;
-}
+export type { JobLane, JobRef, NewJob } from '../domain/jobs/new-job.ts';
 
 /** How a claim of a laned queue shares its slots (WorkQueue.claimFair). */
 export interface LaneCaps {
@@ -54,7 +37,7 @@ export interface ClaimedJob extends JobRef {
   traceContext?: string | null;
 }
 
-/** A job's streak of unexpected failures (the poison-job rule, src/workers/job-catalog.ts). */
+/** A job's streak of unexpected failures (the poison-job rule, src/domain/jobs/job-catalog.ts). */
 export interface JobFailureCount {
   /** Consecutive unexpected failures, this one included. */
   failures: number;
@@ -143,3 +126,14 @@ export interface JobContext {
 
 /** Runs one job; `signal` aborts when this worker loses the lease or shuts down hard. */
 export type JobHandler = (job: ClaimedJob, signal: AbortSignal, context: JobContext) => Promise<JobOutcome>;
+
+export interface JobFailure extends JobFailureCount {
+  error: unknown;
+  fingerprint: string;
+}
+
+/**
+ * Ends what the job works on, once the job is poisoned; idempotent (a give-up interrupted by a crash
+ * runs again). Its outcome is the job's: `done` removes it, `again` keeps it (its streak starts over).
+ */
+export type GiveUpHook = (job: ClaimedJob, failure: JobFailure) => Promise<JobOutcome>;

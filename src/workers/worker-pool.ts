@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobContext, JobHandler, JobOutcome, LaneCaps, WorkQueue } from '../ports/work-queue.port.ts';
 import { NOOP_TRACER, type Tracer } from '../ports/tracer.port.ts';
-import { defaultJobKind, type JobKind } from './job-catalog.ts';
+import { defaultJobKind, type JobKind } from './job-binding.ts';
 import { failureFingerprint, isInfrastructureFault } from './job-failures.ts';
 
 export interface WorkerPoolOptions {

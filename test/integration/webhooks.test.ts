@@ -24,7 +24,7 @@ import {
 import { MAX_RETRY_AFTER_MS } from '../../src/services/webhooks/webhook-schedule.ts';
 import { WEBHOOK_SECRET_GRACE_MS, WebhookSecretService } from '../../src/services/webhooks/webhook-secret.service.ts';
 import type { JobOutcome } from '../../src/ports/work-queue.port.ts';
-import { JOB_QUEUES } from '../../src/workers/job-catalog.ts';
+import { JOB_QUEUES } from '../../src/domain/jobs/job-catalog.ts';
 import { WorkerPool } from '../../src/workers/worker-pool.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { webhookReceiverForFile } from '../support/webhook-receiver.ts';

@@ -11,7 +11,7 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import { AppError, invalidInput, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import { newJob } from '../../workers/job-catalog.ts';
+import { newJob } from '../../domain/jobs/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from './estimate.service.ts';
 import { postLedgerEntry } from '../ledger.service.ts';

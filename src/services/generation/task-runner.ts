@@ -24,7 +24,7 @@ import { newId } from '../../domain/ids.ts';
 import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
 import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
-import { newJob } from '../../workers/job-catalog.ts';
+import { newJob } from '../../domain/jobs/job-catalog.ts';
 import { ResultCopyError, type ResultStore } from './result-store.ts';
 import type { Tracer } from '../../ports/tracer.port.ts';
 import type { UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
@@ -128,7 +128,7 @@ export class TaskRunner {
   };
 
   /**
-   * The give-up hook of `task` jobs (the poison-job rule, src/workers/job-catalog.ts): a task whose
+   * The give-up hook of `task` jobs (the poison-job rule, src/domain/jobs/job-catalog.ts): a task whose
    * steps keep failing unexpectedly is failed and refunded through the one transition into `failed`
    * (the refund written once, by whoever wins the compare-and-set). An attempt an upstream accepted
    * is left as it is: a late result is recorded and ignored, as for any abandoned attempt.

@@ -35,7 +35,7 @@ import { newId } from '../../domain/ids.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
-import { JOB_QUEUES, newJob } from '../../workers/job-catalog.ts';
+import { JOB_QUEUES, newJob } from '../../domain/jobs/job-catalog.ts';
 import type { FaultPoints } from '../../ports/fault-points.port.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 import { resolveSource, type StorageSource } from './storage-sources.ts';
@@ -324,7 +324,7 @@ export function createStorageCopyHandler(files: StorageFilesService): (job: { re
 }
 
 /**
- * The give-up hook of `storage_copy` jobs (the poison-job rule, src/workers/job-catalog.ts): an
+ * The give-up hook of `storage_copy` jobs (the poison-job rule, src/domain/jobs/job-catalog.ts): an
  * operation whose copy keeps failing unexpectedly ends `failed` (compare-and-set on `pending`; no
  * quota was taken, nothing was charged for it).
  */

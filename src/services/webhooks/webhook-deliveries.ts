@@ -3,7 +3,7 @@ import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
-import { newJob } from '../../workers/job-catalog.ts';
+import { newJob } from '../../domain/jobs/job-catalog.ts';
 
 export interface TaskWebhookArgs {
   userId: string;

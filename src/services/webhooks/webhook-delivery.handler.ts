@@ -9,7 +9,7 @@ import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
 import { newId } from '../../domain/ids.ts';
 import type { JobHandler, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
-import { JOB_QUEUES, webhookTarget } from '../../workers/job-catalog.ts';
+import { JOB_QUEUES, webhookTarget } from '../../domain/jobs/job-catalog.ts';
 import { failureCountsAgainstTarget, targetPauseMs } from './webhook-fairness.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, nextAttemptAt, parseRetryAfter } from './webhook-schedule.ts';
 import { WebhookSecretService } from './webhook-secret.service.ts';
@@ -247,7 +247,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
 }
 
 /**
- * The give-up hook of `webhook` jobs (the poison-job rule, src/workers/job-catalog.ts): a delivery
+ * The give-up hook of `webhook` jobs (the poison-job rule, src/domain/jobs/job-catalog.ts): a delivery
  * whose handler keeps failing unexpectedly (not a receiver's failure: those follow the schedule) is
  * marked failed, dead, once (compare-and-set on `pending`).
  */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { ClaimedJob, JobOutcome } from '../../../src/ports/work-queue.port.ts';
-import { bindJobCatalog, ENTITY_POISON, JOB_CATALOG, type JobHandlers, MAINTENANCE_POISON, newJob, OUTSIDE_POISON, recurringJobs } from '../../../src/workers/job-catalog.ts';
+import { ENTITY_POISON, JOB_CATALOG, MAINTENANCE_POISON, newJob, OUTSIDE_POISON, recurringJobs } from '../../../src/domain/jobs/job-catalog.ts';
+import { bindJobCatalog, type JobHandlers } from '../../../src/workers/job-binding.ts';
 
 const quiet = pino({ level: 'silent' });
 const done = async (): Promise<JobOutcome> => ({ kind: 'done' });

@@ -1,40 +1,9 @@
-/** Brand projects of the agent (migration 017; docs/agent.md "Projects"). Times are ms, JSON is text. */
+/** The agent-projects tables as Kysely sees them: the rows of ports/store-rows/agent-projects.rows.ts, with the columns the database fills. */
+import type { AgentProjectAssetsRow, AgentProjectVersionsRow, AgentProjectsRow } from '../../../ports/store-rows/agent-projects.rows.ts';
 
-export interface AgentProjectsTable {
-  id: string;
-  user_id: string;
-  storefront: string;
-  name: string;
-  version: number;
-  /** The current version's content (ProjectContent as JSON). */
-  snapshot_json: string;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-}
-
-/** Immutable: one row per accepted create or update. */
-export interface AgentProjectVersionsTable {
-  project_id: string;
-  version: number;
-  snapshot_json: string;
-  created_at: number;
-}
-
-export interface AgentProjectAssetsTable {
-  id: string;
-  project_id: string;
-  user_id: string;
-  /** What the asset is for (logo, product, reference…), as the import names it. */
-  role: string;
-  name: string;
-  mime: string;
-  size_bytes: number;
-  blob_key: string;
-  source_artifact_id: string | null;
-  created_at: number;
-  deleted_at: number | null;
-}
+export type AgentProjectsTable = AgentProjectsRow;
+export type AgentProjectVersionsTable = AgentProjectVersionsRow;
+export type AgentProjectAssetsTable = AgentProjectAssetsRow;
 
 export interface AgentProjectTables {
   agent_projects: AgentProjectsTable;

@@ -1,90 +1,10 @@
-import type { Generated } from 'kysely';
+/** The chat tables as Kysely sees them: the rows of ports/store-rows/chat.rows.ts, with the columns the database fills. */
+import type { Stored } from './stored.ts';
+import type { ChatHoldsRow, ChatRequestsRow, UpstreamAnomaliesRow } from '../../../ports/store-rows/chat.rows.ts';
 
-export interface ChatRequestsTable {
-  id: string;
-  user_id: string;
-  api_key_id: string | null;
-  model: string;
-  /** The wire protocol the client spoke: `openai` or `anthropic`. */
-  protocol: string;
-  /** The route that answered (null when none was reached). */
-  provider: string | null;
-  upstream_model: string | null;
-  stream: number;
-  /**
-   * succeeded, failed (nothing billed), cut (upstream stream broke), client_closed, or
-   * abandoned (the serving process died before settling; released in full by the chat_settle job).
-   * Rows are written when the request settles (migration 009); `in_progress` exists only in rows
-   * written before, whose hold was a ledger entry.
-   */
-  status: string;
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  cache_creation_tokens: number;
-  /** 1 when the provider reported no usage and we billed what we counted. */
-  usage_estimated: number;
-  /** The most the request could cost, held before the call. */
-  hold_micro: number;
-  /** What was charged after settling. */
-  cost_micro: number;
-  latency_ms: number | null;
-  first_byte_ms: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: number;
-  finished_at: number | null;
-  /** Refreshed every minute while the request runs (migration 007); the chat_settle job reads it. */
-  last_seen_at: Generated<number>;
-  /** Routes tried. */
-  attempts: Generated<number>;
-  stop_reason: string | null;
-  /** Charge above the hold that the balance could not cover (not collected). */
-  uncollected_micro: Generated<number>;
-}
-
-/**
- * A running chat request's hold (migration 009): written with the hold, deleted by the settlement
- * (its compare-and-set) or by the chat_settle job when the serving process died. `hold_micro` is part
- * of the user's `held_micro` while the row exists.
- */
-export interface ChatHoldsTable {
-  /** The chat request's id: its chat_requests row, once settled, has the same. */
-  id: string;
-  user_id: string;
-  api_key_id: string | null;
-  model: string;
-  protocol: string;
-  stream: number;
-  hold_micro: number;
-  created_at: number;
-  /** Refreshed every minute while the request runs; the chat_settle job reads it. */
-  last_seen_at: number;
-  /**
-   * Set when the live settlement failed (migration 032): the charge the chat_settle job makes (the
-   * estimate) and the status the request settles with. Null while the request runs.
-   */
-  settle_micro: number | null;
-  settle_status: string | null;
-}
-
-/** A usage count or a callback an upstream sent that could not be taken as sent (migration 032). */
-export interface UpstreamAnomaliesTable {
-  id: string;
-  created_at: number;
-  provider: string | null;
-  model: string;
-  upstream_model: string | null;
-  /** openai, anthropic, embeddings or media. */
-  protocol: string;
-  /** The chat request or the media attempt concerned. */
-  reference: string;
-  user_id: string | null;
-  field: string;
-  kind: string;
-  reported: string;
-  billed: number | null;
-}
+export type ChatRequestsTable = Stored<ChatRequestsRow, 'last_seen_at' | 'attempts' | 'uncollected_micro'>;
+export type ChatHoldsTable = ChatHoldsRow;
+export type UpstreamAnomaliesTable = UpstreamAnomaliesRow;
 
 export interface ChatTables {
   chat_requests: ChatRequestsTable;

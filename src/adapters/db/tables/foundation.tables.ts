@@ -1,84 +1,12 @@
-export interface UsersTable {
-  id: string;
-  email: string | null;
-  password_hash: string | null;
-  is_admin: number;
-  /** The sum of the ledger entries: money the user has. */
-  balance_micro: number;
-  /**
-   * Reserved by running chat requests (their holds, migration 009), at most `balance_micro`: what the
-   * user can spend is balance_micro - held_micro. Not a ledger movement until a request settles.
-   */
-  held_micro: number;
-  webhook_secret: string;
-  /**
-   * The secret the last rotation replaced; it keeps signing beside the new one for a grace period
-   * after `webhook_secret_rotated_at` (services/webhooks). Optional so a new user can leave both out.
-   */
-  webhook_secret_previous?: string | null;
-  webhook_secret_rotated_at?: number | null;
-  created_at: number;
-}
+/** The foundation tables as Kysely sees them: the rows of ports/store-rows/foundation.rows.ts, with the columns the database fills. */
+import type { ApiKeySpendRow, ApiKeysRow, IdempotencyRecordsRow, LedgerEntriesRow, SchemaMigrationsRow, UsersRow } from '../../../ports/store-rows/foundation.rows.ts';
 
-export interface ApiKeysTable {
-  id: string;
-  user_id: string;
-  name: string;
-  /** The first characters of the key, shown in lists so a user can tell keys apart. */
-  prefix: string;
-  /** SHA-256 of the whole key; the key itself is never stored. */
-  key_hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  /** Per-key limits (migration 027), each null when the key has none. */
-  spend_cap_micro: number | null;
-  /** 'total' or 'month' (calendar month, UTC); set with the cap. */
-  spend_cap_period: string | null;
-  expires_at: number | null;
-  /** A JSON array of model names the key may use. */
-  allowed_models: string | null;
-  rpm_limit: number | null;
-  concurrency_limit: number | null;
-  /** 1: the key may manage its user's keys, within its own limits (migration 030); 0 otherwise. */
-  manage_keys: number;
-}
-
-/** What a key spent and holds in a period: 'total', or a calendar month 'YYYY-MM' (migration 027). */
-export interface ApiKeySpendTable {
-  key_id: string;
-  period: string;
-  spent_micro: number;
-  held_micro: number;
-}
-
-export interface LedgerEntriesTable {
-  id: string;
-  user_id: string;
-  /** What moved the money; with `reference`, unique, so each movement is written at most once. */
-  kind: string;
-  reference: string;
-  amount_micro: number;
-  balance_after_micro: number;
-  note: string | null;
-  created_at: number;
-}
-
-export interface IdempotencyRecordsTable {
-  scope: string;
-  key: string;
-  request_hash: string;
-  /** The first response, replayed for a retry with the same body. */
-  response_json: string | null;
-  status_code: number | null;
-  created_at: number;
-}
-
-export interface SchemaMigrationsTable {
-  version: number;
-  name: string;
-  applied_at: number;
-}
+export type UsersTable = UsersRow;
+export type ApiKeysTable = ApiKeysRow;
+export type ApiKeySpendTable = ApiKeySpendRow;
+export type LedgerEntriesTable = LedgerEntriesRow;
+export type IdempotencyRecordsTable = IdempotencyRecordsRow;
+export type SchemaMigrationsTable = SchemaMigrationsRow;
 
 export interface FoundationTables {
   users: UsersTable;

@@ -1,5 +1,5 @@
 /**
- * The give-up hook of `agent_run` jobs (the poison-job rule, src/workers/job-catalog.ts): a run whose
+ * The give-up hook of `agent_run` jobs (the poison-job rule, src/domain/jobs/job-catalog.ts): a run whose
  * steps keep failing unexpectedly, the same way twice (a finalization that cannot end, state the
  * engine cannot read), is failed with a clear error instead of being retried for ever, and its unspent
  * budget is given back:
@@ -13,7 +13,7 @@
  */
 import { findRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { isTerminalRun } from '../../../domain/agent/run-status.ts';
-import type { GiveUpHook } from '../../../workers/job-catalog.ts';
+import type { GiveUpHook } from '../../../ports/work-queue.port.ts';
 import { endRun } from '../runs/run-lifecycle.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { closeInterruptedCall } from './reconcile.ts';

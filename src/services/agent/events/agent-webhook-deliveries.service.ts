@@ -13,7 +13,7 @@ import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../../ports/rate-limiter.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import { JOB_QUEUES, newJob } from '../../../workers/job-catalog.ts';
+import { JOB_QUEUES, newJob } from '../../../domain/jobs/job-catalog.ts';
 import { UNFINISHED_ATTEMPT } from '../../webhooks/webhook-delivery.handler.ts';
 import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Schema } from '../../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import { JOB_QUEUES } from '../../../workers/job-catalog.ts';
+import { JOB_QUEUES } from '../../../domain/jobs/job-catalog.ts';
 import { appendEvent, type NewAgentEvent } from './event-log.ts';
 import type { AgentEventHub } from './event-hub.ts';
 

@@ -1,11 +1,11 @@
 import { bumpRunWake } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { Executor } from '../../../adapters/db/schema.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import { newJob } from '../../../workers/job-catalog.ts';
+import { newJob } from '../../../domain/jobs/job-catalog.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
 
 /**
- * Runs are stepped by the durable worker machinery: one `agent_run` job per run (src/workers/job-catalog.ts).
+ * Runs are stepped by the durable worker machinery: one `agent_run` job per run (src/domain/jobs/job-catalog.ts).
  * Makes the run's job due at `runAt` (an existing one is moved earlier), in the caller's transaction.
  * The run's wake counter moves too: a worker stepping the run right now (its job leased, so the
  * enqueue changes nothing) sees it before it sets the job aside, and steps the run again.

@@ -14,19 +14,7 @@
  * is refunded once, a webhook delivery is marked failed, a maintenance job logs and comes back at its
  * next round.
  */
-import type { Logger } from 'pino';
-import type { ClaimedJob, JobFailureCount, JobHandler, JobLane, JobOutcome, NewJob } from '../ports/work-queue.port.ts';
-
-export interface JobFailure extends JobFailureCount {
-  error: unknown;
-  fingerprint: string;
-}
-
-/**
- * Ends what the job works on, once the job is poisoned; idempotent (a give-up interrupted by a crash
- * runs again). Its outcome is the job's: `done` removes it, `again` keeps it (its streak starts over).
- */
-export type GiveUpHook = (job: ClaimedJob, failure: JobFailure) => Promise<JobOutcome>;
+import type { JobLane, NewJob } from './new-job.ts';
 
 export interface PoisonRule {
   /** Give up after this many consecutive failures the same way. */
@@ -35,54 +23,19 @@ export interface PoisonRule {
   anyWay: number;
 }
 
-export interface JobKind {
-  handler: JobHandler;
-  poison: PoisonRule;
-  giveUp: GiveUpHook;
-  /** One run of the handler past this is aborted (its signal) and counts as a failure. */
-  timeoutMs: number;
-}
-
 /** The rule of a job whose entity holds money or a promise to a user: the issue's "the same way twice". */
 export const ENTITY_POISON: PoisonRule = { sameWay: 2, anyWay: 5 };
 /** Media tasks and deliveries talk to the outside on every run: one more chance before giving up. */
 export const OUTSIDE_POISON: PoisonRule = { sameWay: 3, anyWay: 6 };
 /** Maintenance: its give-up only logs, so it may come sooner. */
 export const MAINTENANCE_POISON: PoisonRule = { sameWay: 3, anyWay: 5 };
-const MAINTENANCE_TIMEOUT_MS = 10 * 60_000;
-/** A maintenance job that gave up comes back this much later, its streak started over. */
-const MAINTENANCE_GIVE_UP_PAUSE_MS = 5 * 60_000;
-
-/** A periodic job: nothing to end, so its give-up logs loudly and schedules the next round. */
-export function maintenanceJob(handler: JobHandler, logger: Logger, now: () => number = Date.now): JobKind {
-  return {
-    handler,
-    poison: MAINTENANCE_POISON,
-    timeoutMs: MAINTENANCE_TIMEOUT_MS,
-    giveUp: async (job, failure) => {
-      logger.error({ err: failure.error, job: { kind: job.kind, refId: job.refId }, failures: failure.failures }, 'maintenance job keeps failing; skipping this round');
-      return { kind: 'again', runAt: now() + MAINTENANCE_GIVE_UP_PAUSE_MS };
-    },
-  };
-}
-
-/** A bare handler (tests, tools): the maintenance rule without its log line. */
-export function defaultJobKind(handler: JobHandler): JobKind {
-  return {
-    handler,
-    poison: MAINTENANCE_POISON,
-    timeoutMs: MAINTENANCE_TIMEOUT_MS,
-    giveUp: async () => ({ kind: 'again', runAt: Date.now() + MAINTENANCE_GIVE_UP_PAUSE_MS }),
-  };
-}
-
 const MINUTE_MS = 60_000;
 
 /** The queues with a fixed name; a media task waits in its provider's queue (one per provider, each with its own concurrency). */
 export const JOB_QUEUES = { webhooks: 'webhooks', maintenance: 'maintenance', agent: 'agent' } as const;
 
 /** A kind whose job works on one entity: its payload names the entity, and the job runs until the entity is done. */
-interface EntityJobSpec<Payload> {
+export interface EntityJobSpec<Payload> {
   /**
    * The row a payload makes: the entity it works on (one job per kind and reference), the queue it
    * waits in, and its lane when that queue shares its slots fairly.
@@ -94,7 +47,7 @@ interface EntityJobSpec<Payload> {
 }
 
 /** A recurring kind: one job of it, made at start, which reschedules itself for its next round. */
-interface RecurringJobSpec {
+export interface RecurringJobSpec {
   round: {
     refId: string;
     /** Its first run after a start when no row exists yet (an existing row keeps its earlier time). */
@@ -160,7 +113,7 @@ export const JOB_CATALOG = {
   storage_billing: recurring('subscriptions', MINUTE_MS),
 };
 
-type Catalog = typeof JOB_CATALOG;
+export type Catalog = typeof JOB_CATALOG;
 export type JobKindName = keyof Catalog;
 /** The kinds whose jobs the code enqueues, each with its payload. */
 export type EntityJobKind = { [K in JobKindName]: Catalog[K] extends EntityJobSpec<infer _> ? K : never }[JobKindName];
@@ -177,21 +130,4 @@ export function recurringJobs(now: number): NewJob[] {
   return Object.entries(JOB_CATALOG).flatMap(([kind, spec]) =>
     'round' in spec ? [{ kind, refId: spec.round.refId, queue: JOB_QUEUES.maintenance, runAt: now + spec.round.firstRunAfterMs }] : [],
   );
-}
-
-/** What the composition root gives each kind: an entity kind's handler and give-up hook, a recurring kind's handler. */
-export type JobHandlers = { [K in JobKindName]: Catalog[K] extends RecurringJobSpec ? JobHandler : { handler: JobHandler; giveUp: GiveUpHook } };
-
-/** Every kind with its handler, poison rule, give-up hook and time-out, as the worker pool runs it. */
-export function bindJobCatalog(handlers: JobHandlers, logger: Logger): Record<string, JobKind> {
-  const bound: Record<string, JobKind> = {};
-  for (const [kind, spec] of Object.entries(JOB_CATALOG) as Array<[JobKindName, Catalog[JobKindName]]>) {
-    const given = handlers[kind];
-    if ('round' in spec) bound[kind] = maintenanceJob(given as JobHandler, logger);
-    else {
-      const { handler, giveUp } = given as { handler: JobHandler; giveUp: GiveUpHook };
-      bound[kind] = { handler, giveUp, poison: spec.poison, timeoutMs: spec.timeoutMs };
-    }
-  }
-  return bound;
 }
