@@ -14,7 +14,7 @@ import { createUser, getUser } from '../services/accounts/accounts.service.ts';
 import { ApiKeysService } from '../services/accounts/api-keys.service.ts';
 import { AuthService } from '../services/auth/auth.service.ts';
 import { grantCredit } from '../services/credits.service.ts';
-import { verifyLedger } from '../services/ledger.service.ts';
+import { verifyLedger } from '../adapters/db/ledger/ledger-checks.ts';
 import { listCheckoutsInReview } from '../adapters/db/repositories/payments.repository.ts';
 import { pino } from 'pino';
 import { Catalog } from '../domain/catalog/catalog.ts';

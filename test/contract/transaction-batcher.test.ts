@@ -7,7 +7,8 @@ import { migrate } from '../../src/adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/adapters/db/open-database.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import { createUser } from '../../src/services/accounts/accounts.service.ts';
-import { postLedgerEntry, verifyLedger } from '../../src/services/ledger.service.ts';
+import { postLedgerEntry } from '../../src/adapters/db/ledger/ledger-posting.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { TransactionBatcher } from '../../src/adapters/db/transaction-batcher.ts';
 
 describe('TransactionBatcher (group commit)', () => {

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { createUser } from '../../../src/services/accounts/accounts.service.ts';
 import { createChatLedger } from '../../../src/adapters/db/ledger/chat-ledger-factory.ts';
 import type { ChatLedger } from '../../../src/ports/ledger.port.ts';
-import { verifyLedger } from '../../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
 
