@@ -107,19 +107,21 @@ export class KyselyAccountStore implements AccountStore {
   }
 }
 
+/** The store behind createUser (stateless, so one serves every database handle). */
+const RAW_DB_ACCOUNTS = new KyselyAccountStore(kyselyLedgerBook);
+
 /**
  * Creates a user and, when it starts with money, the ledger entry that explains the balance, in its
  * own transaction: for the tools and tests that hold the raw database (services take the ports).
  */
 export function createUser(db: Kysely<Schema>, input: NewUser, now: number = Date.now()): Promise<UserRow> {
   const account = newAccountOf(input);
-  const store = new KyselyAccountStore(kyselyLedgerBook);
-  return db.transaction().execute((tx) => store.openAccount(tx, account, now));
+  return db.transaction().execute((tx) => RAW_DB_ACCOUNTS.openAccount(tx, account, now));
 }
 
 /** The user, or user_not_found: for the tools and routes that hold the raw database. */
 export async function getUser(db: StoreTransaction, id: string): Promise<UserRow> {
-  const user = await findUserById(executorOf(db), id);
+  const user = await RAW_DB_ACCOUNTS.findUser(db, id);
   if (!user) throw new AppError('user_not_found', 'user not found');
   return user;
 }
