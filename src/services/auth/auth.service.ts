@@ -95,7 +95,8 @@ export interface AuthServiceOptions {
 export class AuthService {
   private readonly ports: AuthPorts;
   private readonly accounts: AccountStore;
-  private readonly sessions: AuthStore;
+  /** Sessions, sign-in links and passwords. */
+  private readonly credentials: AuthStore;
   /** Each statement here commits on its own. */
   private readonly db: StoreTransaction;
   private readonly policy: SessionPolicy;
@@ -117,7 +118,7 @@ export class AuthService {
   constructor(ports: AuthPorts, options: AuthServiceOptions = {}) {
     this.ports = ports;
     this.accounts = ports.accounts;
-    this.sessions = ports.auth;
+    this.credentials = ports.auth;
     this.db = ports.uow.direct;
     this.policy = options.policy ?? DEFAULT_SESSION_POLICY;
     this.bus = options.bus;
@@ -167,7 +168,7 @@ export class AuthService {
       throw new AppError('unauthorized', 'wrong email or password');
     }
     this.failuresByPair.reset(pairKey);
-    if (check.needsRehash) await this.sessions.setPasswordHash(this.db, user.id, await hashPassword(password));
+    if (check.needsRehash) await this.credentials.setPasswordHash(this.db, user.id, await hashPassword(password));
     await this.sweepExpired(now);
     return this.issue(user, client, now);
   }
@@ -178,13 +179,13 @@ export class AuthService {
    */
   async createSignInLink(userId: string, ttlMs: number, now: number = Date.now()): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.sessions.addSignInLink(this.db, { token_hash: hashSessionToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs });
+    await this.credentials.addSignInLink(this.db, { token_hash: hashSessionToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs });
     return token;
   }
 
   /** Uses a sign-in link (once, before it expires) and opens a session for its user. */
   async redeemSignInLink(token: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
-    const userId = typeof token === 'string' && token.length > 0 && token.length <= 200 ? await this.sessions.consumeSignInLink(this.db, hashSessionToken(token), now) : undefined;
+    const userId = typeof token === 'string' && token.length > 0 && token.length <= 200 ? await this.credentials.consumeSignInLink(this.db, hashSessionToken(token), now) : undefined;
     const user = userId ? await this.accounts.findUser(this.db, userId) : undefined;
     if (!user) throw new AppError('unauthorized', 'this sign-in link was used already or has expired');
     return this.issue(user, client, now);
@@ -193,12 +194,12 @@ export class AuthService {
   /** The session behind a cookie token, sliding its expiry; undefined when unknown or expired. */
   async resolve(token: string, now: number = Date.now()): Promise<SessionIdentity | undefined> {
     if (!TOKEN.test(token)) return undefined;
-    const row = await this.sessions.findSessionByTokenHash(this.db, hashSessionToken(token));
+    const row = await this.credentials.findSessionByTokenHash(this.db, hashSessionToken(token));
     if (!row || row.expires_at <= now || row.absolute_expires_at <= now) return undefined;
     let expiresAt = row.expires_at;
     if (now - row.last_seen_at >= this.policy.renewEveryMs) {
       expiresAt = Math.min(now + this.policy.idleTtlMs, row.absolute_expires_at);
-      await this.sessions.renewSession(this.db, row.id, now, expiresAt);
+      await this.credentials.renewSession(this.db, row.id, now, expiresAt);
     }
     return {
       sessionId: row.id,
@@ -211,7 +212,7 @@ export class AuthService {
   }
 
   async logout(sessionId: string): Promise<void> {
-    await this.sessions.endSession(this.db, sessionId);
+    await this.credentials.endSession(this.db, sessionId);
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: [sessionId] });
   }
 
@@ -226,7 +227,7 @@ export class AuthService {
     if (user.password_hash === null) {
       if (current !== undefined && current !== '') throw invalidInput('this account has no password yet: leave currentPassword out to set one', 'currentPassword');
       // Guarded: of two first passwords set at once, one wins and the other is told to change it.
-      if (!(await this.sessions.setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
+      if (!(await this.credentials.setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
       return this.endOtherSessions(userId, keepSessionId);
     }
     // No current password for an account that has one: a first password set meanwhile (another
@@ -241,12 +242,12 @@ export class AuthService {
       throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });
     }
     if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
-    await this.sessions.setPasswordHash(this.db, userId, await hashPassword(next));
+    await this.credentials.setPasswordHash(this.db, userId, await hashPassword(next));
     return this.endOtherSessions(userId, keepSessionId);
   }
 
   private async endOtherSessions(userId: string, keepSessionId: string | undefined): Promise<{ otherSessionsEnded: number }> {
-    const ended = await this.sessions.endOtherSessions(this.db, userId, keepSessionId);
+    const ended = await this.credentials.endOtherSessions(this.db, userId, keepSessionId);
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: ended });
     return { otherSessionsEnded: ended.length };
   }
@@ -254,7 +255,7 @@ export class AuthService {
   /** Makes a user an admin (or not) by id or email; their sessions get the admin API at once. */
   async setAdmin(userIdOrEmail: string, isAdmin: boolean): Promise<UserRow> {
     const user = await this.userByIdOrEmail(userIdOrEmail);
-    await this.sessions.setAdminFlag(this.db, user.id, isAdmin);
+    await this.credentials.setAdminFlag(this.db, user.id, isAdmin);
     return { ...user, is_admin: isAdmin ? 1 : 0 };
   }
 
@@ -284,7 +285,7 @@ export class AuthService {
       user_agent: client.userAgent?.slice(0, 300) ?? null,
       ip: client.ip.slice(0, 100),
     };
-    await this.sessions.addSession(this.db, session);
+    await this.credentials.addSession(this.db, session);
     return {
       token,
       user,
@@ -306,7 +307,7 @@ export class AuthService {
 
   /** Whether the account has a session opened from this address group (its owner's usual address). */
   private async signedInFrom(userId: string, group: string): Promise<boolean> {
-    return (await this.sessions.listSessionAddresses(this.db, userId)).some((ip) => addressGroup(ip) === group);
+    return (await this.credentials.listSessionAddresses(this.db, userId)).some((ip) => addressGroup(ip) === group);
   }
 
   private dummy(): Promise<string> {
@@ -318,7 +319,7 @@ export class AuthService {
   private async sweepExpired(now: number): Promise<void> {
     if (now - this.lastSweep < 60 * MINUTE) return;
     this.lastSweep = now;
-    await this.sessions.deleteExpiredSessions(this.db, now);
+    await this.credentials.deleteExpiredSessions(this.db, now);
   }
 }
 
