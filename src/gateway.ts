@@ -59,6 +59,7 @@ import { ChatService } from './services/chat/chat.service.ts';
 import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
+import { accountPortsOf } from './adapters/db/stores/account-ports.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -138,8 +139,10 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const concurrencyLimiter: ConcurrencyLimiter = limiterRedis ? new RedisConcurrencyLimiter(limiterRedis, { prefix: config.redisPrefix, logger }) : new MemoryConcurrencyLimiter();
   // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
   await limiterRedis?.connected(1_000);
-  const authenticator = new ApiKeyAuthenticator(database.db, bus);
-  const apiKeys = new ApiKeysService(database.db, bus, (hash) => authenticator.forget(hash));
+  // Users, keys, sessions and billing reach the store through their ports (issue 31).
+  const accountPorts = accountPortsOf(database.db);
+  const authenticator = new ApiKeyAuthenticator(accountPorts, bus);
+  const apiKeys = new ApiKeysService(accountPorts, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
   const publicBaseUrl = () => config.publicBaseUrl;
   const blobs: BlobStore = config.s3 ? new S3BlobStore(config.s3, publicBaseUrl) : new LocalBlobStore(join(config.dataDir, 'files'), publicBaseUrl);
@@ -158,7 +161,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     { name: 'storage', required: false, check: () => blobs.check() },
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
-  const auth = new AuthService(database.db, { bus });
+  const auth = new AuthService(accountPorts, { bus });
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(logger);
   const services = {
     config,
@@ -171,9 +174,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     catalog,
     apiKeys,
     authenticator,
-    keyDoor: new KeyDoor(database.db, rateLimiter, authenticator, concurrencyLimiter),
+    keyDoor: new KeyDoor(accountPorts, rateLimiter, authenticator, concurrencyLimiter),
     auth,
-    signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
+    signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
     providerHealth: new ProviderHealth(database.db),
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
@@ -190,7 +193,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     cpu,
     readinessChecks,
     storeFull,
-    billing: buildBillingServices({ db: database.db, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
+    billing: buildBillingServices({ billing: accountPorts.billing, accounts: accountPorts.accounts, ledger: accountPorts.ledger, uow: accountPorts.uow, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
   } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
@@ -385,7 +388,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
   warmUpPatternEngine();
   await services.authenticator.start();
 
-  const demo = config.demoUser ? await ensureDemoUser(services.database.db, services.apiKeys) : undefined;
+  const demo = config.demoUser ? await ensureDemoUser(accountPortsOf(services.database.db), services.apiKeys) : undefined;
 
   let http: FastifyInstance | undefined;
   let url: string | undefined;

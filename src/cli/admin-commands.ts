@@ -10,11 +10,12 @@ import { OWNER_AUTHORITY } from '../domain/api-key-authority.ts';
 import { isAppError } from '../domain/errors.ts';
 import { centsToMicro } from '../domain/money.ts';
 import { presentApiKey, presentLedgerEntry, presentUser } from '../http/presenters.ts';
-import { createUser, getUser } from '../services/accounts/accounts.service.ts';
+import { accountPortsOf } from '../adapters/db/stores/account-ports.ts';
+import { createUser, getUser } from '../adapters/db/stores/account-store.ts';
 import { ApiKeysService } from '../services/accounts/api-keys.service.ts';
 import { AuthService } from '../services/auth/auth.service.ts';
 import { grantCredit } from '../services/credits.service.ts';
-import { verifyLedger } from '../services/ledger.service.ts';
+import { verifyLedger } from '../adapters/db/ledger/ledger-checks.ts';
 import { listCheckoutsInReview } from '../adapters/db/repositories/payments.repository.ts';
 import { pino } from 'pino';
 import { Catalog } from '../domain/catalog/catalog.ts';
@@ -33,6 +34,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
   // Revocations must reach running gateways' auth caches.
   const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, { prefix: config.redisPrefix }) : new MemoryEventBus();
   const db = database.db;
+  const ports = accountPortsOf(db);
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
   try {
     const applied = await migrate(database);
@@ -50,7 +52,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
       case 'users promote':
       case 'users demote': {
         // The admin role: the dashboard's admin pages, and the admin API with a session (docs/decisions.md).
-        const user = await new AuthService(db).setAdmin(requireArg(first, 'userId or email'), sub === 'promote');
+        const user = await new AuthService(ports).setAdmin(requireArg(first, 'userId or email'), sub === 'promote');
         print({ ...presentUser(user), isAdmin: user.is_admin === 1 });
         return 0;
       }
@@ -58,7 +60,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         // For a user without a password (the demo user) or locked out: a one-time dashboard link.
         const hours = integerOption(args, 'hours') ?? 24;
         if (hours < 1 || hours > 168) throw new UsageError('--hours must be 1 to 168');
-        const link = await new AuthService(db).createSignInLinkFor(requireArg(first, 'userId or email'), hours * 3_600_000);
+        const link = await new AuthService(ports).createSignInLinkFor(requireArg(first, 'userId or email'), hours * 3_600_000);
         // Where `serve` really answers (it may have been given another PORT), unless PUBLIC_BASE_URL says.
         const baseUrl = (!config.publicBaseUrlIsExplicit && (await readServedBaseUrl(config.dataDir))) || config.publicBaseUrl;
         print({
@@ -78,20 +80,20 @@ export async function runAdminCommand(command: string, rest: string[], config: C
       case 'keys create': {
         // The operator acts as the owner; --manage-keys makes a key that may manage the user's keys.
         const manageKeys = args.options.get('manage-keys') === 'true';
-        const created = await new ApiKeysService(db, bus).create(OWNER_AUTHORITY, requireArg(first, 'userId'), { name: args.options.get('name'), manageKeys });
+        const created = await new ApiKeysService(ports, bus).create(OWNER_AUTHORITY, requireArg(first, 'userId'), { name: args.options.get('name'), manageKeys });
         print({ ...presentApiKey(created.row), key: created.key });
         return 0;
       }
       case 'keys list':
-        print((await new ApiKeysService(db, bus).list(OWNER_AUTHORITY, requireArg(first, 'userId'))).map(presentApiKey));
+        print((await new ApiKeysService(ports, bus).list(OWNER_AUTHORITY, requireArg(first, 'userId'))).map(presentApiKey));
         return 0;
       case 'keys revoke':
-        print(presentApiKey(await new ApiKeysService(db, bus).revoke(OWNER_AUTHORITY, requireArg(first, 'keyId'))));
+        print(presentApiKey(await new ApiKeysService(ports, bus).revoke(OWNER_AUTHORITY, requireArg(first, 'keyId'))));
         return 0;
       case 'credits add': {
         const amount = integerOption(args, 'amount-cents');
         if (amount === undefined) throw new UsageError('missing --amount-cents');
-        const posted = await grantCredit(db, {
+        const posted = await grantCredit(ports, {
           userId: requireArg(first, 'userId'),
           amountMicro: centsToMicro(amount),
           note: args.options.get('note') ?? null,

@@ -1,3 +1,4 @@
+import { accountPortsOf } from '../adapters/db/stores/account-ports.ts';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
@@ -47,9 +48,10 @@ export function buildHttpApp(services: AppServices): HttpApp {
   const pipeline = new RequestPipeline({ authenticator: services.authenticator, cpu: services.cpu, errorRenderers, logger: services.logger, metrics: services.metrics, storeFull: services.storeFull, tracer: services.tracer });
   const requestSpans = new WeakMap<FastifyRequest, Span>();
   const chatHeartbeat = new SseHeartbeat();
+  const credentialPorts = accountPortsOf(services.database.db);
   const openStreams = new OpenStreams({
     maxPerUser: services.config.limits.eventStreamsPerUser,
-    check: (apiKeyIds, sessionIds) => findEndedCredentials(services.database.db, apiKeyIds, sessionIds),
+    check: (apiKeyIds, sessionIds) => findEndedCredentials(credentialPorts, apiKeyIds, sessionIds),
     logger: services.logger,
   });
   let closing = false;

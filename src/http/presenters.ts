@@ -1,5 +1,5 @@
 import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
-import { limitsOfRow } from '../adapters/db/repositories/api-key-limits.mapping.ts';
+import { limitsOfRow } from '../domain/api-key-limit-columns.ts';
 import type { ApiKeyLimits } from '../domain/api-key-limits.ts';
 import type { LedgerEntryRow } from '../adapters/db/ledger/ledger.repository.ts';
 import type { UserSummaryRow } from '../adapters/db/repositories/users.repository.ts';

@@ -16,8 +16,10 @@ import { AppError } from '../../src/domain/errors.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { canReserve, collectable, release, reserve, settle } from '../../src/domain/ledger/settlement.ts';
 import type { ChatLedger, NewChatRequest } from '../../src/ports/ledger.port.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
-import { ledgerBook, postLedgerEntry, postLedgerEntryAlone, verifyLedger } from '../../src/services/ledger.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
+import { kyselyLedgerBook as ledgerBook } from '../../src/adapters/db/ledger/ledger-book.ts';
+import { postLedgerEntry, postLedgerEntryAlone } from '../../src/adapters/db/ledger/ledger-posting.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { chatOutcome, heldRequest } from '../support/chat-ledger-fixtures.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 

@@ -18,7 +18,7 @@ import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { Catalog } from '../../src/domain/catalog/catalog.ts';
 import type { AttemptState, TaskStatus } from '../../src/domain/tasks/task-status.ts';
 import type { MediaProvider, PollOutcome } from '../../src/providers/media/media-provider.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
 import { ResultStore } from '../../src/services/generation/result-store.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from '../../src/services/generation/task-runner.ts';
 import { describeEachDatabase } from '../support/databases.ts';

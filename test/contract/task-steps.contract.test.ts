@@ -16,7 +16,7 @@ import {
   type TaskRow,
 } from '../../src/adapters/db/repositories/tasks.repository.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { attemptRow, taskRow } from '../support/task-rows.ts';
 

@@ -6,8 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { migrate } from '../../src/adapters/db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/adapters/db/open-database.ts';
 import { AppError } from '../../src/domain/errors.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
-import { postLedgerEntry, verifyLedger } from '../../src/services/ledger.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
+import { postLedgerEntry } from '../../src/adapters/db/ledger/ledger-posting.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { TransactionBatcher } from '../../src/adapters/db/transaction-batcher.ts';
 
 describe('TransactionBatcher (group commit)', () => {

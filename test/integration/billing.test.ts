@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { StripeFake } from '../fakes/stripe.fake.ts';
 import { ADMIN_TOKEN, describeEachMode, startTestGateway, type TestGateway } from '../support/gateway.ts';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { anthropicClient, assertSettled, balanceMicro, expectedCost, heldMicro, prices, startChatFakes, upstreamBody } from '../support/chat-gateway.ts';
 import { describeEachMode } from '../support/gateway.ts';
 

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import type { FakeBill, RecordedRequest } from '../fakes/fake-upstream.ts';
 import { expectedCost, latestRow, prices, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';

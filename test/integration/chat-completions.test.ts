@@ -9,7 +9,7 @@ import { after, beforeEach, test } from 'node:test';
 import OpenAI from 'openai';
 import { estimatePromptTokens } from '../../src/domain/chat/prompt-size.estimator.ts';
 import { parseOpenAiChatRequest } from '../../src/protocols/openai-chat/openai-chat.parser.ts';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import {
   assertSettled,
   balanceMicro,

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { balanceMicro, chatLedger, heldMicro, latestRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 

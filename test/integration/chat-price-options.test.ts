@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import {
   anthropicClient,
   assertSettled,

@@ -8,7 +8,8 @@ import { after, beforeEach, test } from 'node:test';
 import { pino } from 'pino';
 import { newId } from '../../src/domain/ids.ts';
 import { settleAbandonedChatRequests } from '../../src/services/chat/chat-settle.job.ts';
-import { postLedgerEntry, verifyLedger } from '../../src/services/ledger.service.ts';
+import { postLedgerEntry } from '../../src/adapters/db/ledger/ledger-posting.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { balanceMicro, chatLedger, chatRow, heldMicro, latestRow, openAiClient, settledRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, startTestGateway } from '../support/gateway.ts';
 

@@ -12,7 +12,7 @@ import { after, beforeEach, test } from 'node:test';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { settleAbandonedChatRequests } from '../../src/services/chat/chat-settle.job.ts';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { OpenAiEmbeddingsFake } from '../fakes/openai-embeddings.fake.ts';
 import { type ChatRow, chatLedger, heldMicro, latestRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import type Anthropic from '@anthropic-ai/sdk';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { ANTHROPIC_COUNT_TOKENS_FIXTURE, ANTHROPIC_TOKENS_COUNT_RESPONSE_FIXTURE, AnthropicCountTokensFake } from '../fakes/anthropic-count-tokens.fake.ts';
 import { conforms } from '../fakes/upstream-schema.ts';
 import { anthropicClient, balanceMicro, heldMicro } from '../support/chat-gateway.ts';

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { fakeVector, OpenAiEmbeddingsFake } from '../fakes/openai-embeddings.fake.ts';
 import { balanceMicro, heldMicro, openAiClient } from '../support/chat-gateway.ts';
 import { describeEachMode } from '../support/gateway.ts';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import OpenAI from 'openai';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { OPENAI_EMBEDDING_RESPONSE_FIXTURE, OPENAI_EMBEDDINGS_REQUEST_FIXTURE, OpenAiEmbeddingsFake, fakeVector } from '../fakes/openai-embeddings.fake.ts';
 import { conforms } from '../fakes/upstream-schema.ts';
 import { balanceMicro, chatLedger, heldMicro, openAiClient, settledRow } from '../support/chat-gateway.ts';

@@ -93,7 +93,7 @@ describeEachMode(
       assert.equal(ledger.data.filter((e) => e.kind === 'generation_debit').length, 400);
       const ids = new Set(results.filter((r) => r.status === 200).map((r) => (r.body as { data: { taskId: string } }).data.taskId));
       assert.equal(ids.size, 400);
-      const mismatches = await import('../../src/services/ledger.service.ts').then((m) => m.verifyLedger(ctx.gw.gateway.services.database.db));
+      const mismatches = await import('../../src/adapters/db/ledger/ledger-checks.ts').then((m) => m.verifyLedger(ctx.gw.gateway.services.database.db));
       assert.deepEqual(mismatches, []);
     });
   },

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { type FalFake, startFalFake } from '../fakes/media/fal.fake.ts';
 import { describeEachMode } from '../support/gateway.ts';
 import { waitForTask } from '../support/tasks.ts';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { type GoogleFake, startGoogleFake } from '../fakes/media/google.fake.ts';
 import type { CatalogEntry, CatalogParam } from '../support/catalog-inputs.ts';
 import { describeEachMode } from '../support/gateway.ts';

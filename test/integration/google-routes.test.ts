@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { startGoogleFake } from '../fakes/media/google.fake.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 import { startMediaServer } from '../support/media-server.ts';

@@ -13,10 +13,10 @@ import { findTask, insertTask, type TaskRow } from '../../src/adapters/db/reposi
 import { MemoryEventBus } from '../../src/adapters/bus/memory-event-bus.ts';
 import { DbWorkQueue } from '../../src/adapters/queue/db-work-queue.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
 import { writePaidTask } from '../../src/services/generation/create-generation.service.ts';
 import { failTask } from '../../src/services/generation/task-transitions.ts';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { serviceSkipReason, TEST_DATABASE_URL } from '../support/services.ts';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import OpenAI from 'openai';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { checkAgainstFixture } from '../fakes/upstream-schema.ts';
 import {
   assertSettled,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { type FalFake, startFalFake } from '../fakes/media/fal.fake.ts';
 import { type KieFake, startKieFake } from '../fakes/media/kie.fake.ts';
 import { type OpenAiFake, startOpenAiFake } from '../fakes/media/openai.fake.ts';

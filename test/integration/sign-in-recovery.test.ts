@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, test } from 'node:test';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
 import { FakeSmtpServer, type ReceivedMail } from '../fakes/smtp.fake.ts';
 import { describeEachMode, startTestGateway, type TestGateway } from '../support/gateway.ts';
 

@@ -11,7 +11,8 @@ import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { ErrorRenderers } from '../../src/http/error-rendering.ts';
 import { registerWebhookSecretRoutes } from '../../src/http/routes/webhook-secret.route.ts';
 import type { ClaimedJob, JobContext } from '../../src/ports/work-queue.port.ts';
-import { createUser } from '../../src/services/accounts/accounts.service.ts';
+import { accountPortsOf } from '../../src/adapters/db/stores/account-ports.ts';
+import { createUser } from '../../src/adapters/db/stores/account-store.ts';
 import { ApiKeyAuthenticator } from '../../src/services/accounts/api-key-authenticator.ts';
 import { ApiKeysService } from '../../src/services/accounts/api-keys.service.ts';
 import { createWebhookJobHandler, type WebhookHandlerDeps } from '../../src/services/webhooks/webhook-delivery.handler.ts';
@@ -347,8 +348,8 @@ describeEachDatabase('webhooks', (t) => {
 
   test('routes: read and rotate the secret, list deliveries; API key required', async () => {
     const bus = new MemoryEventBus();
-    const authenticator = new ApiKeyAuthenticator(t.handle.db, bus);
-    const keys = new ApiKeysService(t.handle.db, bus);
+    const authenticator = new ApiKeyAuthenticator(accountPortsOf(t.handle.db), bus);
+    const keys = new ApiKeysService(accountPortsOf(t.handle.db), bus);
     const user = await createUser(t.handle.db, {});
     const { key } = await keys.create(OWNER_AUTHORITY, user.id, { name: 'hooks' });
     const app: FastifyInstance = Fastify();

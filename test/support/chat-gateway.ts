@@ -9,7 +9,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { Selectable } from 'kysely';
 import OpenAI from 'openai';
 import type { ChatRequestsTable } from '../../src/adapters/db/tables/chat.tables.ts';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { AnthropicMessagesFake } from '../fakes/anthropic-messages.fake.ts';
 import { OpenAiChatFake } from '../fakes/openai-chat.fake.ts';
 import type { TestGateway } from './gateway.ts';

@@ -3,7 +3,7 @@
  * here only, through POST /api/v1/keys with the owner's key (the harness's unlimited management key).
  */
 import assert from 'node:assert/strict';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import type { TestGateway } from './gateway.ts';
 
 export interface LimitedKey {

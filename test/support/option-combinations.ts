@@ -4,7 +4,7 @@
  * that names the input field, before any charge. Shared by the per-vendor option-combination tests.
  */
 import assert from 'node:assert/strict';
-import { verifyLedger } from '../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import type { CatalogEntry, CatalogParam } from './catalog-inputs.ts';
 import type { TestGateway } from './gateway.ts';
 import { waitForTask } from './tasks.ts';

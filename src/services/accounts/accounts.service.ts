@@ -1,53 +1,26 @@
-import type { Kysely } from 'kysely';
-import { findUserByEmail, findUserById, insertUser, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { AppError, invalidInput } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import { newWebhookSecret } from '../../domain/webhook-secret.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
+import { type NewUser, newAccountOf } from '../../domain/accounts/new-account.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { AccountStore, UserRow } from '../../ports/account-store.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
-export interface NewUser {
-  email?: string | null;
-  balanceMicro?: number;
-  isAdmin?: boolean;
-  passwordHash?: string | null;
+export { type NewUser, normalizeEmail } from '../../domain/accounts/new-account.ts';
+
+/** What the account services are built on: the account store and its transactions. */
+export interface AccountPorts {
+  accounts: AccountStore;
+  uow: UnitOfWork;
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
-
-/** Creates a user and, when it starts with money, the ledger entry that explains the balance. */
-export async function createUser(db: Kysely<Schema>, input: NewUser, now: number = Date.now()): Promise<UserRow> {
-  const email = input.email ? normalizeEmail(input.email) : null;
-  const balance = input.balanceMicro ?? 0;
-  if (!Number.isSafeInteger(balance) || balance < 0) throw invalidInput('balance must be a non-negative whole amount', 'balanceCents');
-  const row: UserRow = {
-    id: newId('usr', now),
-    email,
-    password_hash: input.passwordHash ?? null,
-    is_admin: input.isAdmin ? 1 : 0,
-    balance_micro: 0,
-    held_micro: 0,
-    webhook_secret: newWebhookSecret(),
-    created_at: now,
-  };
-  return db.transaction().execute(async (tx) => {
-    if (email && (await findUserByEmail(tx, email))) throw new AppError('conflict', `a user with email ${email} already exists`);
-    await insertUser(tx, row);
-    if (balance > 0) {
-      await postLedgerEntry(tx, { userId: row.id, kind: 'initial_credit', reference: row.id, amountMicro: balance, note: 'opening balance' }, now);
-    }
-    return { ...row, balance_micro: balance };
-  });
+/** Creates a user and, when it starts with money, the ledger entry that explains the balance, in one transaction. */
+export function createUser(ports: AccountPorts, input: NewUser, now: number = Date.now()): Promise<UserRow> {
+  const account = newAccountOf(input);
+  return ports.uow.transaction((tx) => ports.accounts.openAccount(tx, account, now));
 }
 
-export async function getUser(db: Kysely<Schema>, id: string): Promise<UserRow> {
-  const user = await findUserById(db, id);
+/** The user, or user_not_found; in `tx` when given (a snapshot's reads), else on its own. */
+export async function getUser(ports: AccountPorts, id: string, tx: StoreTransaction = ports.uow.direct): Promise<UserRow> {
+  const user = await ports.accounts.findUser(tx, id);
   if (!user) throw new AppError('user_not_found', 'user not found');
   return user;
-}
-
-export function normalizeEmail(email: string): string {
-  const trimmed = email.trim().toLowerCase();
-  if (!EMAIL.test(trimmed)) throw invalidInput(`email must be an address like name@example.com, got ${JSON.stringify(email)}`, 'email');
-  return trimmed;
 }

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
-import { findActiveKeyByHash, touchApiKeys } from '../../adapters/db/repositories/api-keys.repository.ts';
-import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import { limitsOfRow } from '../../domain/api-key-limit-columns.ts';
 import type { ApiKeyLimits } from '../../domain/api-key-limits.ts';
 import { hashApiKey, looksLikeApiKey } from '../../domain/api-key-format.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { AccountPorts } from './accounts.service.ts';
 import { API_KEY_REVOKED_TOPIC } from './api-keys.service.ts';
 
 export interface ApiKeyIdentity {
@@ -33,7 +33,9 @@ const LAST_USED_FLUSH_MS = 5_000;
  * costs no write.
  */
 export class ApiKeyAuthenticator {
-  private readonly db: Kysely<Schema>;
+  private readonly accounts: AccountStore;
+  /** The store outside any transaction, taken once: a lookup costs its one query and nothing more. */
+  private readonly db: StoreTransaction;
   private readonly bus: EventBus;
   /** By the key itself, so a hit costs no hashing; `byHash` finds the entry a revocation names. */
   private readonly cache = new Map<string, CacheEntry>();
@@ -44,8 +46,9 @@ export class ApiKeyAuthenticator {
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
 
-  constructor(db: Kysely<Schema>, bus: EventBus) {
-    this.db = db;
+  constructor(ports: AccountPorts, bus: EventBus) {
+    this.accounts = ports.accounts;
+    this.db = ports.uow.direct;
     this.bus = bus;
   }
 
@@ -75,7 +78,7 @@ export class ApiKeyAuthenticator {
     if (hit) return hit;
     if (!looksLikeApiKey(key)) return undefined;
     const hash = hashApiKey(key);
-    const row = await findActiveKeyByHash(this.db, hash, now);
+    const row = await this.accounts.findActiveKeyByHash(this.db, hash, now);
     if (!row) {
       this.forget(hash);
       return undefined;
@@ -115,6 +118,6 @@ export class ApiKeyAuthenticator {
     if (this.lastUsed.size === 0) return;
     const batch = new Map(this.lastUsed);
     this.lastUsed.clear();
-    await touchApiKeys(this.db, batch);
+    await this.accounts.touchKeys(this.db, batch);
   }
 }

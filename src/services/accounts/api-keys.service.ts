@@ -1,15 +1,13 @@
-import type { Kysely } from 'kysely';
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, updateApiKey, type ApiKeyRow } from '../../adapters/db/repositories/api-keys.repository.ts';
-import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { columnsOfChange, limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
-import { keySpendInMonth } from '../../adapters/db/ledger/api-key-spend.repository.ts';
+import { columnsOfChange, limitsOfRow } from '../../domain/api-key-limit-columns.ts';
 import { assertManagementKey, assertMayChange, assertMayCreate, assertMayRevoke, type KeyAuthority, type ManagedKey } from '../../domain/api-key-authority.ts';
 import { type ApiKeyLimitsChange, validateLimitsChange } from '../../domain/api-key-limits.ts';
 import { generateApiKey } from '../../domain/api-key-format.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import type { ApiKeyRow } from '../../ports/account-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { AccountPorts } from './accounts.service.ts';
 import { publishRevoked } from './credential-revocations.ts';
 
 export const API_KEY_REVOKED_TOPIC = 'api-key.revoked';
@@ -40,13 +38,16 @@ export interface CreatedApiKey {
  * (src/domain/api-key-authority.ts). The check is here, not only in the route, so no caller skips it.
  */
 export class ApiKeysService {
-  private readonly db: Kysely<Schema>;
+  private readonly ports: AccountPorts;
+  /** Each statement here commits on its own. */
+  private readonly db: StoreTransaction;
   private readonly bus: EventBus;
   private readonly onRevoked: (keyHash: string) => void;
 
   /** `onRevoked` drops the key from this process's cache before the bus message comes back. */
-  constructor(db: Kysely<Schema>, bus: EventBus, onRevoked: (keyHash: string) => void = () => {}) {
-    this.db = db;
+  constructor(ports: AccountPorts, bus: EventBus, onRevoked: (keyHash: string) => void = () => {}) {
+    this.ports = ports;
+    this.db = ports.uow.direct;
     this.bus = bus;
     this.onRevoked = onRevoked;
   }
@@ -57,7 +58,7 @@ export class ApiKeysService {
     if (acting) assertManagementKey(acting);
     const cleanName = validateName(input.name);
     const limitColumns = columnsOfChange(validateLimitsChange(input.limits ?? {}, now));
-    if (!(await findUserById(this.db, userId))) throw new AppError('user_not_found', 'user not found');
+    if (!(await this.ports.accounts.findUser(this.db, userId))) throw new AppError('user_not_found', 'user not found');
     const generated = generateApiKey();
     const row: ApiKeyRow = {
       id: newId('key', now),
@@ -78,20 +79,20 @@ export class ApiKeysService {
       ...limitColumns,
     };
     if (acting) assertMayCreate(acting, managedKeyOf(row));
-    await insertApiKey(this.db, row);
+    await this.ports.accounts.addKey(this.db, row);
     return { row, key: generated.key };
   }
 
   /** The user's keys; a key that is not a management key sees only itself (its limits and spend). */
   async list(authority: KeyAuthority, userId: string): Promise<ApiKeyRow[]> {
     const acting = await this.actingKey(authority, userId);
-    const keys = await listApiKeys(this.db, userId);
+    const keys = await this.ports.accounts.listKeys(this.db, userId);
     return acting && !acting.manageKeys ? keys.filter((key) => key.id === acting.id) : keys;
   }
 
   /** Each key's spend in the calendar month of `now` (the Keys page's column). */
   spendThisMonth(keyIds: readonly string[], now: number = Date.now()): Promise<Map<string, number>> {
-    return keySpendInMonth(this.db, keyIds, now);
+    return this.ports.accounts.keySpendInMonth(this.db, keyIds, now);
   }
 
   /**
@@ -109,12 +110,12 @@ export class ApiKeysService {
       ...columnsOfChange(validateLimitsChange(change.limits ?? {}, now)),
     };
     if (acting) {
-      const target = await findApiKey(this.db, keyId);
+      const target = await this.ports.accounts.findKey(this.db, keyId);
       if (!target || target.user_id !== userId) throw new AppError('not_found', 'API key not found');
       assertMayChange(acting, managedKeyOf(target), managedKeyOf({ ...target, ...columns }));
     }
-    if (!(await updateApiKey(this.db, keyId, userId, columns))) throw new AppError('not_found', 'API key not found');
-    const key = await findApiKey(this.db, keyId);
+    if (!(await this.ports.accounts.changeKey(this.db, keyId, userId, columns))) throw new AppError('not_found', 'API key not found');
+    const key = await this.ports.accounts.findKey(this.db, keyId);
     if (!key) return;
     this.onRevoked(key.key_hash);
     await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
@@ -130,10 +131,10 @@ export class ApiKeysService {
     if (authority.by === 'key' && userId === undefined) throw new AppError('forbidden', 'an API key revokes only keys of its own user');
     const acting = userId === undefined ? undefined : await this.actingKey(authority, userId);
     if (acting) assertManagementKey(acting);
-    const key = await findApiKey(this.db, keyId);
+    const key = await this.ports.accounts.findKey(this.db, keyId);
     if (!key || (userId !== undefined && key.user_id !== userId)) throw new AppError('not_found', 'API key not found');
     if (acting) assertMayRevoke(acting, managedKeyOf(key));
-    await revokeApiKey(this.db, keyId, userId, now);
+    await this.ports.accounts.revokeKey(this.db, keyId, userId, now);
     this.onRevoked(key.key_hash);
     await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
     await publishRevoked(this.bus, { apiKeyIds: [keyId], sessionIds: [] });
@@ -147,7 +148,7 @@ export class ApiKeysService {
    */
   private async actingKey(authority: KeyAuthority, userId: string, now: number = Date.now()): Promise<ManagedKey | undefined> {
     if (authority.by === 'owner') return undefined;
-    const row = await findApiKey(this.db, authority.keyId);
+    const row = await this.ports.accounts.findKey(this.db, authority.keyId);
     const ended = !row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now);
     if (ended || row.user_id !== userId) throw new AppError('unauthorized', 'invalid or revoked API key');
     return managedKeyOf(row);

@@ -4,12 +4,11 @@
  * closes that stream at once. Travels on the event bus; a lost message is caught by the periodic
  * re-check of open streams (http/open-streams.ts), so the bus only makes it immediate.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { findRevokedKeyIds } from '../../adapters/db/repositories/api-keys.repository.ts';
-import { findEndedSessionIds } from '../../adapters/db/repositories/auth.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
+import type { AuthStore } from '../../ports/auth-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
 export const CREDENTIAL_REVOKED_TOPIC = 'credential.revoked';
 
@@ -53,9 +52,15 @@ function parseRevoked(payload: string): RevokedCredentials | undefined {
 const CHUNK = 500;
 
 /** Which of these credentials are no longer valid, read from the store (the re-check of open streams). */
-export async function findEndedCredentials(db: Kysely<Schema>, apiKeyIds: string[], sessionIds: string[], now: number = Date.now()): Promise<RevokedCredentials> {
+export async function findEndedCredentials(
+  ports: { accounts: AccountStore; auth: AuthStore; uow: UnitOfWork },
+  apiKeyIds: string[],
+  sessionIds: string[],
+  now: number = Date.now(),
+): Promise<RevokedCredentials> {
   const ended: RevokedCredentials = { apiKeyIds: [], sessionIds: [] };
-  for (let i = 0; i < apiKeyIds.length; i += CHUNK) ended.apiKeyIds.push(...(await findRevokedKeyIds(db, apiKeyIds.slice(i, i + CHUNK))));
-  for (let i = 0; i < sessionIds.length; i += CHUNK) ended.sessionIds.push(...(await findEndedSessionIds(db, sessionIds.slice(i, i + CHUNK), now)));
+  const db = ports.uow.direct;
+  for (let i = 0; i < apiKeyIds.length; i += CHUNK) ended.apiKeyIds.push(...(await ports.accounts.findRevokedKeyIds(db, apiKeyIds.slice(i, i + CHUNK))));
+  for (let i = 0; i < sessionIds.length; i += CHUNK) ended.sessionIds.push(...(await ports.auth.findEndedSessionIds(db, sessionIds.slice(i, i + CHUNK), now)));
   return ended;
 }

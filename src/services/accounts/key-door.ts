@@ -14,14 +14,14 @@
  * (`admitRunOperation`: every model call and generation, against the key that started the run, at
  * dispatch time; the message that starts a run is counted by its operations, not itself).
  */
-import type { Kysely } from 'kysely';
-import { limitsOfRow } from '../../adapters/db/repositories/api-key-limits.mapping.ts';
-import { findApiKey } from '../../adapters/db/repositories/api-keys.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import { limitsOfRow } from '../../domain/api-key-limit-columns.ts';
 import { type ApiKeyLimits, keyAllowsModel } from '../../domain/api-key-limits.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
 import type { ConcurrencyLimiter } from '../../ports/concurrency-limiter.port.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { AccountPorts } from './accounts.service.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 
 export type DoorKind = 'chat' | 'media';
@@ -38,13 +38,16 @@ const NOTHING_TO_RELEASE: Release = () => {};
 const MINUTE_MS = 60_000;
 
 export class KeyDoor {
-  readonly #db: Kysely<Schema>;
+  readonly #accounts: AccountStore;
+  /** The store outside any transaction, taken once (the door is on every request's path). */
+  readonly #db: StoreTransaction;
   readonly #limiter: RateLimiter;
   readonly #authenticator: ApiKeyAuthenticator;
   readonly #concurrency: ConcurrencyLimiter;
 
-  constructor(db: Kysely<Schema>, limiter: RateLimiter, authenticator: ApiKeyAuthenticator, concurrency: ConcurrencyLimiter) {
-    this.#db = db;
+  constructor(ports: AccountPorts, limiter: RateLimiter, authenticator: ApiKeyAuthenticator, concurrency: ConcurrencyLimiter) {
+    this.#accounts = ports.accounts;
+    this.#db = ports.uow.direct;
     this.#limiter = limiter;
     this.#authenticator = authenticator;
     this.#concurrency = concurrency;
@@ -65,7 +68,7 @@ export class KeyDoor {
    */
   async admitRunOperation(keyId: string | null, model: string, kind: DoorKind): Promise<Release> {
     if (keyId === null) return NOTHING_TO_RELEASE;
-    const row = await findApiKey(this.#db, keyId);
+    const row = await this.#accounts.findKey(this.#db, keyId);
     if (!row || row.revoked_at !== null) throw new AppError('forbidden', 'the API key that started this run was revoked');
     if (row.expires_at !== null && Number(row.expires_at) <= Date.now()) throw new AppError('forbidden', 'the API key that started this run has expired');
     return this.#pass(keyId, limitsOfRow(row), model, kind);
@@ -96,19 +99,14 @@ export class KeyDoor {
   async #limitsOf(keyId: string): Promise<ApiKeyLimits | undefined> {
     const cached = this.#authenticator.limitsOf(keyId);
     if (cached) return cached;
-    const row = await findApiKey(this.#db, keyId);
+    const row = await this.#accounts.findKey(this.#db, keyId);
     return row ? limitsOfRow(row) : undefined;
   }
 
-  async #runningTasks(keyId: string): Promise<number> {
-    const row = await this.#db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('api_key_id', '=', keyId)
-      .where('status', 'in', ['not_started', 'processing'])
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  #runningTasks(keyId: string): Promise<number> {
+    return this.#accounts.countUnfinishedTasksOfKey(this.#db, keyId);
   }
+
 }
 
 /** `1 request`, `3 requests`. */

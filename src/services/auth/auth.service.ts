@@ -1,25 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
-import {
-  deleteExpiredSessions,
-  deleteOtherSessions,
-  deleteSession,
-  findSessionByTokenHash,
-  insertSession,
-  renewSession,
-  setAdminFlag,
-  setFirstPasswordHash,
-  setPasswordHash,
-  consumeSignInLink,
-  insertSignInLink,
-  listSessionAddresses,
-} from '../../adapters/db/repositories/auth.repository.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import type { AccountStore, UserRow } from '../../ports/account-store.port.ts';
+import type { AuthStore } from '../../ports/auth-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { createUser, normalizeEmail } from '../accounts/accounts.service.ts';
 import { publishRevoked } from '../accounts/credential-revocations.ts';
 import { addressGroup } from './address-group.ts';
@@ -84,6 +70,13 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** What sign-in is built on: users, sessions and links, and their transactions. */
+export interface AuthPorts {
+  accounts: AccountStore;
+  auth: AuthStore;
+  uow: UnitOfWork;
+}
+
 export interface AuthServiceOptions {
   policy?: SessionPolicy;
   /** Where ended sessions are announced, so that their open event streams close (none in the CLI). */
@@ -100,7 +93,12 @@ export interface AuthServiceOptions {
  * from a new address is never refused because of guessing elsewhere.
  */
 export class AuthService {
-  private readonly db: Kysely<Schema>;
+  private readonly ports: AuthPorts;
+  private readonly accounts: AccountStore;
+  /** Sessions, sign-in links and passwords. */
+  private readonly credentials: AuthStore;
+  /** Each statement here commits on its own. */
+  private readonly db: StoreTransaction;
   private readonly policy: SessionPolicy;
   private readonly bus: EventBus | undefined;
   private readonly failuresByPair = new BackoffLimiter({ free: 5, baseMs: 1_000, maxMs: 15 * MINUTE, forgetMs: 60 * MINUTE });
@@ -117,8 +115,11 @@ export class AuthService {
   private dummyHash: Promise<string> | undefined;
   private lastSweep = 0;
 
-  constructor(db: Kysely<Schema>, options: AuthServiceOptions = {}) {
-    this.db = db;
+  constructor(ports: AuthPorts, options: AuthServiceOptions = {}) {
+    this.ports = ports;
+    this.accounts = ports.accounts;
+    this.credentials = ports.auth;
+    this.db = ports.uow.direct;
     this.policy = options.policy ?? DEFAULT_SESSION_POLICY;
     this.bus = options.bus;
   }
@@ -130,14 +131,9 @@ export class AuthService {
     this.refuseWhileLimited(this.signupsByIp, ipKey, 'too many sign-ups from this address; try again later', now);
     this.signupsByIp.record(ipKey, now);
     const passwordHash = await hashPassword(password);
-    let user: UserRow;
-    try {
-      // A new account starts with balance 0: the operator credits it (docs/decisions.md).
-      user = await createUser(this.db, { email, passwordHash }, now);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('conflict', `a user with email ${email} already exists`);
-      throw error;
-    }
+    // A new account starts with balance 0: the operator credits it (docs/decisions.md). An email
+    // taken meanwhile by a concurrent sign-up is a conflict too (the store says so).
+    const user = await createUser(this.ports, { email, passwordHash }, now);
     return this.issue(user, client, now);
   }
 
@@ -155,7 +151,7 @@ export class AuthService {
     if (wait > 0) throw pairWait(wait);
     this.refuseWhileLimited(this.failuresByIp, ipKey, `too many failed sign-ins from this address; try again later, ${TRY_A_LINK}`, now);
 
-    const user = await findUserByEmail(this.db, email);
+    const user = await this.accounts.findUserByEmail(this.db, email);
     // An account guessed from many addresses: this address's own failures at it count more (never
     // the account's as a whole), except from an address the account signed in from (its owner's).
     // Unknown emails are treated alike, so the schedule tells nothing about who has an account.
@@ -172,7 +168,7 @@ export class AuthService {
       throw new AppError('unauthorized', 'wrong email or password');
     }
     this.failuresByPair.reset(pairKey);
-    if (check.needsRehash) await setPasswordHash(this.db, user.id, await hashPassword(password));
+    if (check.needsRehash) await this.credentials.setPasswordHash(this.db, user.id, await hashPassword(password));
     await this.sweepExpired(now);
     return this.issue(user, client, now);
   }
@@ -183,14 +179,14 @@ export class AuthService {
    */
   async createSignInLink(userId: string, ttlMs: number, now: number = Date.now()): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await insertSignInLink(this.db, { token_hash: hashSessionToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs });
+    await this.credentials.addSignInLink(this.db, { token_hash: hashSessionToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs });
     return token;
   }
 
   /** Uses a sign-in link (once, before it expires) and opens a session for its user. */
   async redeemSignInLink(token: string, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
-    const userId = typeof token === 'string' && token.length > 0 && token.length <= 200 ? await consumeSignInLink(this.db, hashSessionToken(token), now) : undefined;
-    const user = userId ? await findUserById(this.db, userId) : undefined;
+    const userId = typeof token === 'string' && token.length > 0 && token.length <= 200 ? await this.credentials.consumeSignInLink(this.db, hashSessionToken(token), now) : undefined;
+    const user = userId ? await this.accounts.findUser(this.db, userId) : undefined;
     if (!user) throw new AppError('unauthorized', 'this sign-in link was used already or has expired');
     return this.issue(user, client, now);
   }
@@ -198,12 +194,12 @@ export class AuthService {
   /** The session behind a cookie token, sliding its expiry; undefined when unknown or expired. */
   async resolve(token: string, now: number = Date.now()): Promise<SessionIdentity | undefined> {
     if (!TOKEN.test(token)) return undefined;
-    const row = await findSessionByTokenHash(this.db, hashSessionToken(token));
+    const row = await this.credentials.findSessionByTokenHash(this.db, hashSessionToken(token));
     if (!row || row.expires_at <= now || row.absolute_expires_at <= now) return undefined;
     let expiresAt = row.expires_at;
     if (now - row.last_seen_at >= this.policy.renewEveryMs) {
       expiresAt = Math.min(now + this.policy.idleTtlMs, row.absolute_expires_at);
-      await renewSession(this.db, row.id, now, expiresAt);
+      await this.credentials.renewSession(this.db, row.id, now, expiresAt);
     }
     return {
       sessionId: row.id,
@@ -216,7 +212,7 @@ export class AuthService {
   }
 
   async logout(sessionId: string): Promise<void> {
-    await deleteSession(this.db, sessionId);
+    await this.credentials.endSession(this.db, sessionId);
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: [sessionId] });
   }
 
@@ -226,12 +222,12 @@ export class AuthService {
    */
   async changePassword(userId: string, keepSessionId: string | undefined, current: string | undefined, next: string): Promise<{ otherSessionsEnded: number }> {
     validateNewPassword(next, 'newPassword');
-    const user = await findUserById(this.db, userId);
+    const user = await this.accounts.findUser(this.db, userId);
     if (!user) throw new AppError('user_not_found', 'user not found');
     if (user.password_hash === null) {
       if (current !== undefined && current !== '') throw invalidInput('this account has no password yet: leave currentPassword out to set one', 'currentPassword');
       // Guarded: of two first passwords set at once, one wins and the other is told to change it.
-      if (!(await setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
+      if (!(await this.credentials.setFirstPasswordHash(this.db, userId, await hashPassword(next)))) throw new AppError('conflict', 'a password was set meanwhile; change it with the current password', { param: 'currentPassword' });
       return this.endOtherSessions(userId, keepSessionId);
     }
     // No current password for an account that has one: a first password set meanwhile (another
@@ -246,12 +242,12 @@ export class AuthService {
       throw new AppError('forbidden', 'the current password is wrong', { param: 'currentPassword' });
     }
     if (current === next) throw invalidInput('the new password must differ from the current one', 'newPassword');
-    await setPasswordHash(this.db, userId, await hashPassword(next));
+    await this.credentials.setPasswordHash(this.db, userId, await hashPassword(next));
     return this.endOtherSessions(userId, keepSessionId);
   }
 
   private async endOtherSessions(userId: string, keepSessionId: string | undefined): Promise<{ otherSessionsEnded: number }> {
-    const ended = await deleteOtherSessions(this.db, userId, keepSessionId);
+    const ended = await this.credentials.endOtherSessions(this.db, userId, keepSessionId);
     if (this.bus) await publishRevoked(this.bus, { apiKeyIds: [], sessionIds: ended });
     return { otherSessionsEnded: ended.length };
   }
@@ -259,7 +255,7 @@ export class AuthService {
   /** Makes a user an admin (or not) by id or email; their sessions get the admin API at once. */
   async setAdmin(userIdOrEmail: string, isAdmin: boolean): Promise<UserRow> {
     const user = await this.userByIdOrEmail(userIdOrEmail);
-    await setAdminFlag(this.db, user.id, isAdmin);
+    await this.credentials.setAdminFlag(this.db, user.id, isAdmin);
     return { ...user, is_admin: isAdmin ? 1 : 0 };
   }
 
@@ -270,7 +266,7 @@ export class AuthService {
   }
 
   private async userByIdOrEmail(userIdOrEmail: string): Promise<UserRow> {
-    const user = userIdOrEmail.includes('@') ? await findUserByEmail(this.db, normalizeEmail(userIdOrEmail)) : await findUserById(this.db, userIdOrEmail);
+    const user = userIdOrEmail.includes('@') ? await this.accounts.findUserByEmail(this.db, normalizeEmail(userIdOrEmail)) : await this.accounts.findUser(this.db, userIdOrEmail);
     if (!user) throw new AppError('user_not_found', `user ${userIdOrEmail} not found`);
     return user;
   }
@@ -289,7 +285,7 @@ export class AuthService {
       user_agent: client.userAgent?.slice(0, 300) ?? null,
       ip: client.ip.slice(0, 100),
     };
-    await insertSession(this.db, session);
+    await this.credentials.addSession(this.db, session);
     return {
       token,
       user,
@@ -311,7 +307,7 @@ export class AuthService {
 
   /** Whether the account has a session opened from this address group (its owner's usual address). */
   private async signedInFrom(userId: string, group: string): Promise<boolean> {
-    return (await listSessionAddresses(this.db, userId)).some((ip) => addressGroup(ip) === group);
+    return (await this.credentials.listSessionAddresses(this.db, userId)).some((ip) => addressGroup(ip) === group);
   }
 
   private dummy(): Promise<string> {
@@ -323,7 +319,7 @@ export class AuthService {
   private async sweepExpired(now: number): Promise<void> {
     if (now - this.lastSweep < 60 * MINUTE) return;
     this.lastSweep = now;
-    await deleteExpiredSessions(this.db, now);
+    await this.credentials.deleteExpiredSessions(this.db, now);
   }
 }
 

@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { findUserByEmail } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { AppError } from '../../domain/errors.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
 import type { Mailer } from '../../ports/mailer.port.ts';
 import { type RateLimit, type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { normalizeEmail } from '../accounts/accounts.service.ts';
 import { addressGroup } from './address-group.ts';
 import type { AuthService, ClientInfo } from './auth.service.ts';
@@ -13,7 +12,8 @@ import type { AuthService, ClientInfo } from './auth.service.ts';
 export const EMAILED_LINK_TTL_MS = 15 * 60_000;
 
 export interface EmailedSignInLinksDeps {
-  db: Kysely<Schema>;
+  accounts: AccountStore;
+  uow: UnitOfWork;
   auth: AuthService;
   mailer: Mailer;
   limiter: RateLimiter;
@@ -46,7 +46,7 @@ export class EmailedSignInLinks {
       const verdict = await this.#deps.limiter.hit(key, limit);
       if (!verdict.allowed) throw new AppError('rate_limited', 'too many sign-in links asked for; try again later', { retryAfter: retryAfterSeconds(verdict) });
     }
-    const user = await findUserByEmail(this.#deps.db, email);
+    const user = await this.#deps.accounts.findUserByEmail(this.#deps.uow.direct, email);
     if (!user) return;
     const token = await this.#deps.auth.createSignInLink(user.id, EMAILED_LINK_TTL_MS, now);
     const url = `${this.#deps.publicBaseUrl()}/api/v1/auth/link?token=${token}`;

@@ -1,17 +1,5 @@
-import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
-import type { Kysely } from 'kysely';
-import {
-  agentOriginsOf,
-  checkoutIdsOf,
-  type HoldRow,
-  listOpenRuns,
-  listUserEntries,
-  listUserHolds,
-  type OpenRunRow,
-} from '../../adapters/db/ledger/account-ledger.repository.ts';
-import { chatRequestModelsOf } from '../../adapters/db/repositories/chat-request-models.repository.ts';
-import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { BillingStore, HoldRow, OpenRunRow } from '../../ports/billing-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { LedgerKind } from '../../domain/ledger/ledger-kinds.ts';
 import type { LedgerEntry } from '../../ports/ledger.port.ts';
@@ -44,34 +32,33 @@ export interface AccountSnapshot {
 
 /** The signed-in user's own books: ledger entries with what each is about, and what is held right now. */
 export class AccountLedgerService {
-  readonly #db: Kysely<Schema>;
+  readonly #billing: BillingStore;
+  readonly #uow: UnitOfWork;
 
-  constructor(db: Kysely<Schema>) {
-    this.#db = db;
+  constructor(billing: BillingStore, uow: UnitOfWork) {
+    this.#billing = billing;
+    this.#uow = uow;
   }
 
   async entries(userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LinkedEntry[]> {
-    const rows = await listUserEntries(this.#db, userId, options);
+    const db = this.#uow.direct;
+    const rows = await this.#billing.listUserEntries(db, userId, options);
     const operationRefs = rows.filter((r) => GENERATION_KINDS.has(r.kind) || CHAT_KINDS.has(r.kind)).map((r) => r.reference);
     const chatRefs = rows.filter((r) => CHAT_KINDS.has(r.kind)).map((r) => r.reference);
     const sessions = rows.filter((r) => r.kind === 'topup_credit').map((r) => r.reference);
     const [origins, checkouts, models] = await Promise.all([
-      agentOriginsOf(this.#db, userId, [...new Set(operationRefs)]),
-      checkoutIdsOf(this.#db, userId, sessions),
-      chatRequestModelsOf(this.#db, userId, [...new Set(chatRefs)]),
+      this.#billing.agentOriginsOf(db, userId, [...new Set(operationRefs)]),
+      this.#billing.checkoutIdsOf(db, userId, sessions),
+      this.#billing.chatRequestModelsOf(db, userId, [...new Set(chatRefs)]),
     ]);
     return rows.map((entry) => ({ entry, link: linkOf(entry, { origins, checkouts, models }) }));
   }
 
   async snapshot(userId: string): Promise<AccountSnapshot> {
     // One snapshot: the balance, what is held and the holds behind it always agree.
-    const { user, holds, openRuns, origins } = await readSnapshot(this.#db, async (tx) => {
-      const user = await findUserById(tx, userId);
-      if (!user) throw new AppError('user_not_found', 'user not found');
-      const holds = await listUserHolds(tx, userId);
-      const openRuns = await listOpenRuns(tx, userId);
-      return { user, holds, openRuns, origins: await agentOriginsOf(tx, userId, holds.map((h) => h.id)) };
-    });
+    const books = await this.#billing.readAccountBooks(this.#uow.direct, userId);
+    if (!books) throw new AppError('user_not_found', 'user not found');
+    const { user, holds, openRuns, origins } = books;
     return {
       balanceMicro: Number(user.balance_micro),
       heldMicro: Number(user.held_micro),

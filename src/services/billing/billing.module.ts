@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../adapters/db/schema.ts';
 import type { AbuseLimits, PaymentsConfig } from '../../config/config.types.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
+import type { BillingStore } from '../../ports/billing-store.port.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { PaymentProvider } from '../../ports/payment-provider.port.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { AccountLedgerService } from './account-ledger.service.ts';
 import { RedeemCodesService } from './redeem-codes.service.ts';
 import { TopupsService } from './topups.service.ts';
@@ -19,7 +21,10 @@ export interface BillingServices {
 export const BILLING_PATH = '/billing';
 
 export function buildBillingServices(deps: {
-  db: Kysely<Schema>;
+  billing: BillingStore;
+  accounts: AccountStore;
+  ledger: LedgerBook;
+  uow: UnitOfWork;
   provider: PaymentProvider | undefined;
   config: PaymentsConfig;
   publicBaseUrl: () => string;
@@ -29,7 +34,10 @@ export function buildBillingServices(deps: {
 }): BillingServices {
   return {
     topups: new TopupsService({
-      db: deps.db,
+      billing: deps.billing,
+      accounts: deps.accounts,
+      ledger: deps.ledger,
+      uow: deps.uow,
       provider: deps.provider,
       config: deps.config,
       billingUrl: () => `${deps.publicBaseUrl()}${BILLING_PATH}`,
@@ -37,7 +45,7 @@ export function buildBillingServices(deps: {
       limiter: deps.limiter,
       checkoutsPerUser: deps.limits.checkoutsPerUser,
     }),
-    redeemCodes: new RedeemCodesService(deps.db, deps.limiter, { perKey: deps.limits.redeemPerKey, perAccount: deps.limits.redeemPerAccount }),
-    accountLedger: new AccountLedgerService(deps.db),
+    redeemCodes: new RedeemCodesService({ billing: deps.billing, ledger: deps.ledger, uow: deps.uow }, deps.limiter, { perKey: deps.limits.redeemPerKey, perAccount: deps.limits.redeemPerAccount }),
+    accountLedger: new AccountLedgerService(deps.billing, deps.uow),
   };
 }

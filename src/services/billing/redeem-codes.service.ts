@@ -1,20 +1,12 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import {
-  disableRedeemCode,
-  findRedeemCodeByHash,
-  insertRedeemCode,
-  listRedeemCodes,
-  type RedeemCodeRow,
-  takeRedemption,
-} from '../../adapters/db/repositories/redeem-codes.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { BillingStore, RedeemCodeRow } from '../../ports/billing-store.port.ts';
+import type { LedgerBook, PostedEntry } from '../../ports/ledger.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { RateLimitSetting } from '../../config/config.types.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { redeemReference } from '../../domain/ledger/ledger-kinds.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
-import { ledgerBook, type PostedEntry, postLedgerEntry } from '../ledger.service.ts';
 
 /** Letters and digits a person reads back without confusion (no 0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -53,6 +45,13 @@ export interface Redeemer {
   keyId: string | undefined;
 }
 
+/** What redemptions are built on: the codes' store, the book the credit goes to, their transactions. */
+export interface RedeemCodesPorts {
+  billing: BillingStore;
+  ledger: LedgerBook;
+  uow: UnitOfWork;
+}
+
 export interface RedeemLimits {
   perKey: RateLimitSetting;
   perAccount: RateLimitSetting;
@@ -69,12 +68,12 @@ export interface RedeemLimits {
  * withdrawn or is used up gets one and the same answer.
  */
 export class RedeemCodesService {
-  readonly #db: Kysely<Schema>;
+  readonly #ports: RedeemCodesPorts;
   readonly #limiter: RateLimiter;
   readonly #limits: RedeemLimits;
 
-  constructor(db: Kysely<Schema>, limiter: RateLimiter, limits: RedeemLimits) {
-    this.#db = db;
+  constructor(ports: RedeemCodesPorts, limiter: RateLimiter, limits: RedeemLimits) {
+    this.#ports = ports;
     this.#limiter = limiter;
     this.#limits = limits;
   }
@@ -98,16 +97,16 @@ export class RedeemCodesService {
       note: input.note,
       created_at: now,
     };
-    if (!(await insertRedeemCode(this.#db, row))) throw new AppError('conflict', 'a redeem code with this text already exists', { param: 'code' });
+    if (!(await this.#ports.billing.addRedeemCode(this.#ports.uow.direct, row))) throw new AppError('conflict', 'a redeem code with this text already exists', { param: 'code' });
     return { row, code };
   }
 
   list(limit: number, before?: string): Promise<RedeemCodeRow[]> {
-    return listRedeemCodes(this.#db, limit, before);
+    return this.#ports.billing.listRedeemCodes(this.#ports.uow.direct, limit, before);
   }
 
   async disable(id: string, now: number = Date.now()): Promise<RedeemCodeRow> {
-    const row = await disableRedeemCode(this.#db, id, now);
+    const row = await this.#ports.billing.disableRedeemCode(this.#ports.uow.direct, id, now);
     if (!row) throw new AppError('not_found', 'no such redeem code');
     return row;
   }
@@ -116,14 +115,15 @@ export class RedeemCodesService {
     if (typeof code !== 'string' || normalizeCode(code).length === 0) throw invalidInput('code is required', 'code');
     const { userId } = redeemer;
     await this.#countAttempt(redeemer);
-    const found = await findRedeemCodeByHash(this.#db, hashCode(code));
+    const { billing, ledger, uow } = this.#ports;
+    const found = await billing.findRedeemCodeByHash(uow.direct, hashCode(code));
     if (!found) throw notRedeemable();
     const reference = redeemReference(found.id, userId);
     // Only someone who redeemed this very code gets this answer: it tells them nothing new.
-    if (await ledgerBook.find(this.#db, 'redeem_credit', reference)) throw alreadyRedeemed();
-    return this.#db.transaction().execute(async (tx) => {
-      if (!(await takeRedemption(tx, found.id, now))) throw notRedeemable();
-      const posted = await postLedgerEntry(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}` }, now);
+    if (await ledger.find(uow.direct, 'redeem_credit', reference)) throw alreadyRedeemed();
+    return uow.transaction(async (tx) => {
+      if (!(await billing.takeRedemption(tx, found.id, now))) throw notRedeemable();
+      const posted = await ledger.post(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}` }, now);
       // A concurrent redemption by the same user won: throwing rolls back the count taken above.
       if (!posted.created) throw alreadyRedeemed();
       return posted;

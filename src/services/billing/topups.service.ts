@@ -1,29 +1,21 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  attachSession,
-  type CheckoutRow,
-  completeCheckout,
-  findCheckout,
-  findCheckoutByKey,
-  findCheckoutBySession,
-  holdCheckoutForReview,
-  insertCheckoutOnce,
-  listCheckouts,
-} from '../../adapters/db/repositories/payments.repository.ts';
-import { findUserById } from '../../adapters/db/repositories/users.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import type { PaymentsConfig, RateLimitSetting } from '../../config/config.types.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { centsToMicro } from '../../domain/money.ts';
+import type { AccountStore } from '../../ports/account-store.port.ts';
+import type { BillingStore, CheckoutRow } from '../../ports/billing-store.port.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { PaymentEvent, PaymentProvider } from '../../ports/payment-provider.port.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface TopupsDeps {
-  db: Kysely<Schema>;
+  billing: BillingStore;
+  accounts: AccountStore;
+  ledger: LedgerBook;
+  uow: UnitOfWork;
   /** Undefined when the operator configured no payment provider: top-ups are disabled. */
   provider: PaymentProvider | undefined;
   config: PaymentsConfig;
@@ -78,10 +70,11 @@ export class TopupsService {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw invalidInput('the Idempotency-Key header must be 1 to 200 visible ASCII characters', 'Idempotency-Key');
     }
-    const db = this.#deps.db;
-    const user = await findUserById(db, userId);
+    const { billing: checkouts, accounts, uow } = this.#deps;
+    const db = uow.direct;
+    const user = await accounts.findUser(db, userId);
     if (!user) throw new AppError('user_not_found', 'user not found');
-    const replay = idempotencyKey === undefined ? undefined : await findCheckoutByKey(db, userId, idempotencyKey);
+    const replay = idempotencyKey === undefined ? undefined : await checkouts.findCheckoutByKey(db, userId, idempotencyKey);
     if (!replay?.session_id || !replay.url) await this.#countNewCheckout(userId);
     const now = Date.now();
     const id = newId('chk', now);
@@ -100,8 +93,8 @@ export class TopupsService {
       paid_currency: null,
     };
     let checkout = row;
-    if (!(await insertCheckoutOnce(db, row))) {
-      const earlier = await findCheckoutByKey(db, userId, row.idempotency_key);
+    if (!(await checkouts.addCheckoutOnce(db, row))) {
+      const earlier = await checkouts.findCheckoutByKey(db, userId, row.idempotency_key);
       if (!earlier) throw new Error('checkout vanished');
       if (earlier.amount_micro !== row.amount_micro) throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different amount');
       if (earlier.session_id && earlier.url) return earlier;
@@ -118,8 +111,8 @@ export class TopupsService {
       // Our checkout id: a retry after a lost answer gets the same session back from the provider.
       idempotencyKey: `switchboard-checkout-${checkout.id}`,
     });
-    await attachSession(db, checkout.id, session.sessionId, session.url);
-    return (await findCheckout(db, checkout.id)) ?? { ...checkout, session_id: session.sessionId, url: session.url };
+    await checkouts.attachCheckoutSession(db, checkout.id, session.sessionId, session.url);
+    return (await checkouts.findCheckout(db, checkout.id)) ?? { ...checkout, session_id: session.sessionId, url: session.url };
   }
 
   /** Each checkout is a session at the provider: a user opens a few, not forty in a second. */
@@ -131,13 +124,13 @@ export class TopupsService {
   }
 
   async checkout(userId: string, id: string): Promise<CheckoutRow> {
-    const row = await findCheckout(this.#deps.db, id);
+    const row = await this.#deps.billing.findCheckout(this.#deps.uow.direct, id);
     if (!row || row.user_id !== userId) throw new AppError('not_found', 'no such checkout');
     return row;
   }
 
   recentCheckouts(userId: string, limit: number): Promise<CheckoutRow[]> {
-    return listCheckouts(this.#deps.db, userId, limit);
+    return this.#deps.billing.listCheckouts(this.#deps.uow.direct, userId, limit);
   }
 
   /** Verifies and applies one webhook delivery. Throws invalid_input (nothing moved) when it is not genuine. */
@@ -150,8 +143,8 @@ export class TopupsService {
 
   async apply(event: PaymentEvent): Promise<WebhookOutcome> {
     if (event.kind === 'ignored') return { result: 'ignored' };
-    const db = this.#deps.db;
-    const checkout = await findCheckoutBySession(db, event.sessionId);
+    const db = this.#deps.uow.direct;
+    const checkout = await this.#deps.billing.findCheckoutBySession(db, event.sessionId);
     if (!checkout) {
       // A session made elsewhere on the same provider account: acknowledged, so it is not retried.
       this.#deps.logger.warn({ sessionId: event.sessionId, event: event.kind }, 'payment webhook for an unknown checkout session');
@@ -164,7 +157,7 @@ export class TopupsService {
       case 'checkout_expired':
       case 'checkout_failed': {
         const status = event.kind === 'checkout_expired' ? 'expired' : 'failed';
-        await completeCheckout(db, checkout.id, status, now);
+        await this.#deps.billing.completeCheckout(db, checkout.id, status, now);
         return { result: status, checkoutId: checkout.id };
       }
       case 'checkout_paid':
@@ -178,7 +171,7 @@ export class TopupsService {
       // Our sessions fix the price, so a different amount is not ours to interpret: nothing is credited
       // and an operator decides. The delivery is acknowledged: the event is genuine, and a refusal
       // would only make the provider send it again for days.
-      const held = await holdCheckoutForReview(this.#deps.db, checkout.id, { amountMinor: event.amountCents, currency }, now);
+      const held = await this.#deps.billing.holdCheckoutForReview(this.#deps.uow.direct, checkout.id, { amountMinor: event.amountCents, currency }, now);
       if (held) {
         this.#deps.logger.error(
           { checkoutId: checkout.id, sessionId: event.sessionId, userId: checkout.user_id, expectedMicro: checkout.amount_micro, paidAmountMinor: event.amountCents, paidCurrency: currency },
@@ -188,12 +181,12 @@ export class TopupsService {
       return { result: held ? 'review' : 'already', checkoutId: checkout.id };
     }
     const sessionId = event.sessionId;
-    const credited = await this.#deps.db.transaction().execute(async (tx) => {
+    const credited = await this.#deps.uow.transaction(async (tx) => {
       // The first delivery moves the checkout to paid; a concurrent or later one finds it paid and stops.
       // From expired or failed too: money the provider says it took is never left uncredited.
-      const moved = await completeCheckout(tx, checkout.id, 'paid', now, ['created', 'expired', 'failed']);
+      const moved = await this.#deps.billing.completeCheckout(tx, checkout.id, 'paid', now, ['created', 'expired', 'failed']);
       if (!moved) return false;
-      const posted = await postLedgerEntry(
+      const posted = await this.#deps.ledger.post(
         tx,
         { userId: checkout.user_id, kind: 'topup_credit', reference: sessionId, amountMicro: checkout.amount_micro, note: `top-up ${checkout.id}` },
         now,

@@ -13,7 +13,7 @@ import type { Schema } from '../../adapters/db/schema.ts';
 import { aggregateStorageCharges } from '../../adapters/db/repositories/storage.repository.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../../domain/money.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
-import { getUser } from '../accounts/accounts.service.ts';
+import { getUser } from '../../adapters/db/stores/account-store.ts';
 import { DAY_MS, dayKey, resolveStatsPeriod, type StatsQuery } from './stats-period.ts';
 
 export interface StatsBucket {

@@ -25,7 +25,7 @@ import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { spendableMicro } from '../../domain/money.ts';
 import { changeKind, periodEnd, prorateUpgrade, type StoragePlan, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
-import { getUser } from '../accounts/accounts.service.ts';
+import { getUser } from '../../adapters/db/stores/account-store.ts';
 import { postLedgerEntry } from '../ledger.service.ts';
 import {
   presentCharge,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../../src/adapters/db/stores/account-store.ts';
 import { FakeSmtpServer, type ReceivedMail } from '../../fakes/smtp.fake.ts';
 import { csvObjects, usdToMicro } from '../../support/csv.ts';
 import type { TestGateway } from '../../support/gateway.ts';

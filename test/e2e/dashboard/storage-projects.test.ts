@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { verifyLedger } from '../../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 import { assertAccessibleBasics, browserSkipReason, screenshot } from './browser.ts';
 import { openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';

@@ -1,7 +1,7 @@
 import { ADMIN_TOKEN } from '../gateway.ts';
 import { createSharedStores, type GatewayProcess, spawnGateway } from '../processes.ts';
-import { verifyLedger } from '../../../src/services/ledger.service.ts';
-import type { LedgerMismatch } from '../../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../../src/adapters/db/ledger/ledger-checks.ts';
+import type { LedgerMismatch } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 import { openDatabase } from '../../../src/adapters/db/open-database.ts';
 import { startFrontProxy } from './front-proxy.ts';
 import { ChaosLoad } from './load.ts';

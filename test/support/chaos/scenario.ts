@@ -6,7 +6,7 @@ import { ChaosLoad } from './load.ts';
 import { type OwnRedis, startOwnRedis } from './redis-server.ts';
 import { probeStatus, type ReadinessSampler, sampleReadiness } from './readiness.ts';
 import { readStore, type StoreState, verifyStoreLedger } from './store-state.ts';
-import type { LedgerMismatch } from '../../../src/services/ledger.service.ts';
+import type { LedgerMismatch } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 import { type ChaosUpstreams, startChaosUpstreams } from './upstreams.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 

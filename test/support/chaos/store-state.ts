@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { openDatabase } from '../../../src/adapters/db/open-database.ts';
-import { type LedgerMismatch, verifyLedger } from '../../../src/services/ledger.service.ts';
+import { type LedgerMismatch, verifyLedger } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 
 export const TERMINAL_TASK = new Set(['finished', 'failed', 'expired']);
 export const TERMINAL_RUN = new Set(['completed', 'failed', 'cancelled']);

@@ -8,10 +8,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
-import { createUser } from '../../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../../src/adapters/db/stores/account-store.ts';
 import { createChatLedger } from '../../../src/adapters/db/ledger/chat-ledger-factory.ts';
 import type { ChatLedger } from '../../../src/ports/ledger.port.ts';
-import { verifyLedger } from '../../../src/services/ledger.service.ts';
+import { verifyLedger } from '../../../src/adapters/db/ledger/ledger-checks.ts';
 import { chatOutcome, heldRequest } from '../../support/chat-ledger-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { findUserSummary } from '../../../src/adapters/db/repositories/users.repository.ts';
 import { fastReaderOf } from '../../../src/adapters/db/sqlite/fast-reader.ts';
-import { createUser } from '../../../src/services/accounts/accounts.service.ts';
+import { createUser } from '../../../src/adapters/db/stores/account-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.ts';
 
 describe('SQLite fast reader, passed with the handle', () => {

@@ -1,6 +1,9 @@
 import { TERMINAL_RUN_STATUSES } from '../../../domain/agent/run-status.ts';
 import type { Executor } from '../schema.ts';
+import type { HoldRow, OpenRunRow } from '../../../ports/billing-store.port.ts';
 import type { LedgerEntryRow } from './ledger.repository.ts';
+
+export type { HoldRow, OpenRunRow } from '../../../ports/billing-store.port.ts';
 
 /** A user's ledger page, newest first, optionally of some kinds only (cursor: the last id of the previous page). */
 export async function listUserEntries(db: Executor, userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LedgerEntryRow[]> {
@@ -30,27 +33,12 @@ export async function checkoutIdsOf(db: Executor, userId: string, sessionIds: re
   return new Map(rows.flatMap((r) => (r.session_id ? [[r.session_id, r.id] as const] : [])));
 }
 
-export interface HoldRow {
-  id: string;
-  model: string;
-  hold_micro: number;
-  created_at: number;
-}
 
 /** The user's running chat requests' holds (the table holds only requests in flight). */
 export async function listUserHolds(db: Executor, userId: string): Promise<HoldRow[]> {
   return db.selectFrom('chat_holds').select(['id', 'model', 'hold_micro', 'created_at']).where('user_id', '=', userId).orderBy('created_at', 'desc').limit(200).execute();
 }
 
-export interface OpenRunRow {
-  id: string;
-  conversation_id: string;
-  status: string;
-  limit_micro: number;
-  settled_micro: number;
-  committed_micro: number;
-  created_at: number;
-}
 
 /** Agent runs that have not ended, with their budget books. */
 export async function listOpenRuns(db: Executor, userId: string): Promise<OpenRunRow[]> {

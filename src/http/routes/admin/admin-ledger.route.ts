@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { listEntries } from '../../../adapters/db/ledger/ledger.repository.ts';
 import { invalidInput } from '../../../domain/errors.ts';
 import { centsToMicro } from '../../../domain/money.ts';
-import { getUser } from '../../../services/accounts/accounts.service.ts';
+import { accountPortsOf } from '../../../adapters/db/stores/account-ports.ts';
+import { getUser } from '../../../adapters/db/stores/account-store.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { grantCredit } from '../../../services/credits.service.ts';
 import { requireAdmin } from '../../auth.ts';
@@ -49,7 +50,7 @@ export function registerAdminLedgerRoutes(app: FastifyInstance, services: AppSer
       const body = request.body as { amountCents: number; note?: string };
       const key = request.headers['idempotency-key'];
       if (typeof key !== 'string') throw invalidInput('the Idempotency-Key header is required', 'Idempotency-Key');
-      const posted = await grantCredit(services.database.db, {
+      const posted = await grantCredit(accountPortsOf(services.database.db), {
         userId,
         amountMicro: centsToMicro(body.amountCents),
         note: body.note ?? null,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listUsers } from '../../../adapters/db/repositories/users.repository.ts';
 import { OWNER_AUTHORITY } from '../../../domain/api-key-authority.ts';
 import { centsToMicro } from '../../../domain/money.ts';
-import { createUser, getUser } from '../../../services/accounts/accounts.service.ts';
+import { createUser, getUser } from '../../../adapters/db/stores/account-store.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { presentApiKey, presentUser } from '../../presenters.ts';

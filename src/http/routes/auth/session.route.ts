@@ -2,7 +2,7 @@ import { AUTH_BODY_LIMIT } from '../../body-limits.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UserRow } from '../../../adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { getUser } from '../../../services/accounts/accounts.service.ts';
+import { getUser } from '../../../adapters/db/stores/account-store.ts';
 import type { AppServices } from '../../../services/app-services.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type SessionIdentity } from '../../../services/auth/auth.service.ts';
 import { authOf, CSRF_HEADER, requireSession } from '../../auth.ts';

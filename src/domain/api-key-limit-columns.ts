@@ -1,10 +1,21 @@
-import type { ApiKeyLimits, ApiKeyLimitsChange } from '../../../domain/api-key-limits.ts';
-import type { ApiKeysTable } from '../tables/foundation.tables.ts';
+/**
+ * How a key's limits are recorded in its row (migration 027): one column each, null when the key has
+ * none. The mapping is pure, so the services (which read key rows through the account store) and the
+ * presenters share it with the store.
+ */
+import type { ApiKeyLimits, ApiKeyLimitsChange } from './api-key-limits.ts';
 
-type LimitColumns = Pick<ApiKeysTable, 'spend_cap_micro' | 'spend_cap_period' | 'expires_at' | 'allowed_models' | 'rpm_limit' | 'concurrency_limit'>;
+export interface ApiKeyLimitColumns {
+  spend_cap_micro: number | null;
+  spend_cap_period: string | null;
+  expires_at: number | null;
+  allowed_models: string | null;
+  rpm_limit: number | null;
+  concurrency_limit: number | null;
+}
 
 /** The limits a key row records (migration 027). */
-export function limitsOfRow(row: LimitColumns): ApiKeyLimits {
+export function limitsOfRow(row: ApiKeyLimitColumns): ApiKeyLimits {
   return {
     spendCapMicro: row.spend_cap_micro === null ? null : Number(row.spend_cap_micro),
     spendCapPeriod: row.spend_cap_micro === null ? null : row.spend_cap_period === 'month' ? 'month' : 'total',
@@ -16,8 +27,8 @@ export function limitsOfRow(row: LimitColumns): ApiKeyLimits {
 }
 
 /** The columns a change sets (absent fields stay as they are). */
-export function columnsOfChange(change: ApiKeyLimitsChange): Partial<LimitColumns> {
-  const columns: Partial<LimitColumns> = {};
+export function columnsOfChange(change: ApiKeyLimitsChange): Partial<ApiKeyLimitColumns> {
+  const columns: Partial<ApiKeyLimitColumns> = {};
   if (change.spendCapMicro !== undefined) {
     columns.spend_cap_micro = change.spendCapMicro;
     columns.spend_cap_period = change.spendCapMicro === null ? null : (change.spendCapPeriod ?? 'total');
