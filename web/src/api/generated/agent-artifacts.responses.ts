@@ -11,16 +11,16 @@ export interface AgentArtifactsResponses {
     code: number;
     data: {
       artifactId: string;
-      conversationId?: string;
-      runId?: string;
+      conversationId: string;
+      runId: string;
       /** The source generation (task id); null without one */
       generationId: string | null;
       outputIndex: number | null;
-      type?: string;
-      contentType?: string;
-      url?: string;
-      createdAt?: string;
-      expiresAt?: string | null;
+      type: string;
+      contentType: string;
+      url: string;
+      createdAt: string;
+      expiresAt: string | null;
     }[];
   };
   /** An artifact with its source generation and output index */
@@ -28,16 +28,16 @@ export interface AgentArtifactsResponses {
     code: number;
     data: {
       artifactId: string;
-      conversationId?: string;
-      runId?: string;
+      conversationId: string;
+      runId: string;
       /** The source generation (task id); null without one */
       generationId: string | null;
       outputIndex: number | null;
-      type?: string;
-      contentType?: string;
-      url?: string;
-      createdAt?: string;
-      expiresAt?: string | null;
+      type: string;
+      contentType: string;
+      url: string;
+      createdAt: string;
+      expiresAt: string | null;
     };
   };
 }

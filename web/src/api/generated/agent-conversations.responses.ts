@@ -10,16 +10,16 @@ export interface AgentConversationsResponses {
   'GET /api/v1/agent/conversations': {
     code: number;
     data: {
-      items?: {
-        conversationId?: string;
-        title?: string | null;
-        titleSource?: 'user' | 'generated' | null;
-        mode?: 'auto' | 'manual';
-        selectedModelId?: string | null;
-        projectId?: string | null;
-        profileId?: string | null;
-        defaultWorkflowId?: string | null;
-        settings?: {
+      items: {
+        conversationId: string;
+        title: string | null;
+        titleSource: 'user' | 'generated' | null;
+        mode: 'auto' | 'manual';
+        selectedModelId: string | null;
+        projectId: string | null;
+        profileId: string | null;
+        defaultWorkflowId: string | null;
+        settings: {
           /** The text model that plans and calls tools */
           orchestratorModelId?: string;
           /** Tried in order after a confirmed failure of the orchestrator */
@@ -35,28 +35,30 @@ export interface AgentConversationsResponses {
           /** The run limit when a message gives none (decimal integer string of micro-USD; 1000000 = USD 1) */
           defaultMaxCostMicroUsd?: string;
         };
-        version?: number;
-        activeRunId?: string | null;
-        lastEventSequence?: number;
-        lastActivityAt?: string;
-        createdAt?: string;
+        version: number;
+        activeRunId: string | null;
+        lastEventSequence: number;
+        lastActivityAt: string;
+        createdAt: string;
+        /** GET of one conversation only: its queued follow-ups */
+        queuedRuns?: number;
       }[];
-      nextCursor?: string | null;
+      nextCursor: string | null;
     };
   };
   /** Create a conversation */
   'POST /api/v1/agent/conversations': {
     code: number;
     data: {
-      conversationId?: string;
-      title?: string | null;
-      titleSource?: 'user' | 'generated' | null;
-      mode?: 'auto' | 'manual';
-      selectedModelId?: string | null;
-      projectId?: string | null;
-      profileId?: string | null;
-      defaultWorkflowId?: string | null;
-      settings?: {
+      conversationId: string;
+      title: string | null;
+      titleSource: 'user' | 'generated' | null;
+      mode: 'auto' | 'manual';
+      selectedModelId: string | null;
+      projectId: string | null;
+      profileId: string | null;
+      defaultWorkflowId: string | null;
+      settings: {
         /** The text model that plans and calls tools */
         orchestratorModelId?: string;
         /** Tried in order after a confirmed failure of the orchestrator */
@@ -72,26 +74,28 @@ export interface AgentConversationsResponses {
         /** The run limit when a message gives none (decimal integer string of micro-USD; 1000000 = USD 1) */
         defaultMaxCostMicroUsd?: string;
       };
-      version?: number;
-      activeRunId?: string | null;
-      lastEventSequence?: number;
-      lastActivityAt?: string;
-      createdAt?: string;
+      version: number;
+      activeRunId: string | null;
+      lastEventSequence: number;
+      lastActivityAt: string;
+      createdAt: string;
+      /** GET of one conversation only: its queued follow-ups */
+      queuedRuns?: number;
     };
   };
   /** One conversation */
   'GET /api/v1/agent/conversations/{conversationId}': {
     code: number;
     data: {
-      conversationId?: string;
-      title?: string | null;
-      titleSource?: 'user' | 'generated' | null;
-      mode?: 'auto' | 'manual';
-      selectedModelId?: string | null;
-      projectId?: string | null;
-      profileId?: string | null;
-      defaultWorkflowId?: string | null;
-      settings?: {
+      conversationId: string;
+      title: string | null;
+      titleSource: 'user' | 'generated' | null;
+      mode: 'auto' | 'manual';
+      selectedModelId: string | null;
+      projectId: string | null;
+      profileId: string | null;
+      defaultWorkflowId: string | null;
+      settings: {
         /** The text model that plans and calls tools */
         orchestratorModelId?: string;
         /** Tried in order after a confirmed failure of the orchestrator */
@@ -107,26 +111,28 @@ export interface AgentConversationsResponses {
         /** The run limit when a message gives none (decimal integer string of micro-USD; 1000000 = USD 1) */
         defaultMaxCostMicroUsd?: string;
       };
-      version?: number;
-      activeRunId?: string | null;
-      lastEventSequence?: number;
-      lastActivityAt?: string;
-      createdAt?: string;
+      version: number;
+      activeRunId: string | null;
+      lastEventSequence: number;
+      lastActivityAt: string;
+      createdAt: string;
+      /** GET of one conversation only: its queued follow-ups */
+      queuedRuns?: number;
     };
   };
   /** Rename a conversation (optimistic versioning) */
   'PATCH /api/v1/agent/conversations/{conversationId}': {
     code: number;
     data: {
-      conversationId?: string;
-      title?: string | null;
-      titleSource?: 'user' | 'generated' | null;
-      mode?: 'auto' | 'manual';
-      selectedModelId?: string | null;
-      projectId?: string | null;
-      profileId?: string | null;
-      defaultWorkflowId?: string | null;
-      settings?: {
+      conversationId: string;
+      title: string | null;
+      titleSource: 'user' | 'generated' | null;
+      mode: 'auto' | 'manual';
+      selectedModelId: string | null;
+      projectId: string | null;
+      profileId: string | null;
+      defaultWorkflowId: string | null;
+      settings: {
         /** The text model that plans and calls tools */
         orchestratorModelId?: string;
         /** Tried in order after a confirmed failure of the orchestrator */
@@ -142,11 +148,35 @@ export interface AgentConversationsResponses {
         /** The run limit when a message gives none (decimal integer string of micro-USD; 1000000 = USD 1) */
         defaultMaxCostMicroUsd?: string;
       };
-      version?: number;
-      activeRunId?: string | null;
-      lastEventSequence?: number;
-      lastActivityAt?: string;
-      createdAt?: string;
+      version: number;
+      activeRunId: string | null;
+      lastEventSequence: number;
+      lastActivityAt: string;
+      createdAt: string;
+      /** GET of one conversation only: its queued follow-ups */
+      queuedRuns?: number;
+    };
+  };
+  /** The messages of a conversation, oldest first (pages go back in time) */
+  'GET /api/v1/agent/conversations/{conversationId}/messages': {
+    code: number;
+    data: {
+      items: {
+        messageId: string;
+        runId: string | null;
+        role: 'user' | 'assistant';
+        kind: 'new_run' | 'followup' | 'steer' | 'reply' | 'answer';
+        content: {
+          type: 'text' | 'attachment';
+          text?: string;
+          attachmentId?: string;
+          [key: string]: unknown;
+        }[];
+        text: string;
+        createdAt: string;
+      }[];
+      /** The before of the next (older) page; null on the first message */
+      nextBefore: string | null;
     };
   };
   /** Send a task, a follow-up, steering, or a clarification reply */

@@ -102,7 +102,7 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
       ) : null}
       {run.error ? (
         <div className="notice notice-error" role="alert">
-          {plainMessage(run.error.message) || 'The run failed.'}
+          {plainMessage(run.error.message ?? '') || 'The run failed.'}
         </div>
       ) : null}
       {terminal ? null : (
