@@ -56,7 +56,12 @@ export const conversationPage: JsonSchema = allRequired({ items: { type: 'array'
 const contentBlock: JsonSchema = {
   type: 'object',
   required: ['type'],
-  properties: { type: { type: 'string', enum: ['text', 'attachment'] }, text: string, attachmentId: string },
+  properties: {
+    type: { type: 'string', enum: ['text', 'attachment', 'artifact'], description: 'text; attachment (a user\'s file); artifact (a file the run made, in its reply)' },
+    text: string,
+    attachmentId: string,
+    artifactId: string,
+  },
   additionalProperties: true,
 };
 

@@ -167,9 +167,11 @@ export interface AgentConversationsResponses {
         role: 'user' | 'assistant';
         kind: 'new_run' | 'followup' | 'steer' | 'reply' | 'answer';
         content: {
-          type: 'text' | 'attachment';
+          /** text; attachment (a user's file); artifact (a file the run made, in its reply) */
+          type: 'text' | 'attachment' | 'artifact';
           text?: string;
           attachmentId?: string;
+          artifactId?: string;
           [key: string]: unknown;
         }[];
         text: string;
