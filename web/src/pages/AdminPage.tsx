@@ -2,7 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage, request } from '../api/client.ts';
 import type { ApiKey, Credit, ProviderPage, User, UserLedgerPage, UserPage, UserWithRole } from '../api/index.ts';
 import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
+import { dollarsToCents, formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
@@ -167,7 +167,7 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
     try {
       const entry = await request<Credit>('POST', `/admin/v1/users/${encodeURIComponent(user.id)}/credits`, {
         // Dollars in the form, cents on the wire (the admin API's unit).
-        body: { amountCents: Math.round(Number(amount) * 100), ...(note.trim() ? { note: note.trim() } : {}) },
+        body: { amountCents: dollarsToCents(amount), ...(note.trim() ? { note: note.trim() } : {}) },
         headers: { 'idempotency-key': idempotencyKey.current },
       });
       idempotencyKey.current = crypto.randomUUID();

@@ -2,7 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { AccountLedgerPage, BillingCheckout, BillingSummary, LedgerLink, Redemption } from '../api/index.ts';
 import { describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatMicroUsd, formatTime, formatUsd } from '../format.ts';
+import { centsToDollars, dollarsToCents, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link, useLocation } from '../router.tsx';
 import { UsageExport } from '../components/UsageExport.tsx';
 
@@ -126,14 +126,14 @@ function TopupForm(props: { topups: BillingSummary['topups'] }) {
   const [busy, setBusy] = useState(false);
   // One key per intended payment: a double click opens one checkout.
   const key = useRef(crypto.randomUUID());
-  const hint = `From $${minCents / 100} to $${(maxCents / 100).toLocaleString('en-US')}. You pay on the payment provider's page and come back here.`;
+  const hint = `From $${centsToDollars(minCents)} to $${centsToDollars(maxCents).toLocaleString('en-US')}. You pay on the payment provider's page and come back here.`;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
-    const cents = Math.round(Number(dollars) * 100);
+    const cents = dollarsToCents(dollars);
     if (!Number.isFinite(cents) || cents < minCents || cents > maxCents) {
-      setError(`Enter an amount from $${minCents / 100} to $${maxCents / 100}.`);
+      setError(`Enter an amount from $${centsToDollars(minCents)} to $${centsToDollars(maxCents)}.`);
       return;
     }
     setBusy(true);
@@ -156,8 +156,8 @@ function TopupForm(props: { topups: BillingSummary['topups'] }) {
               id="topup-amount"
               type="number"
               inputMode="decimal"
-              min={minCents / 100}
-              max={maxCents / 100}
+              min={centsToDollars(minCents)}
+              max={centsToDollars(maxCents)}
               step="0.01"
               required
               value={dollars}

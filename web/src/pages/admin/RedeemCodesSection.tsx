@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, request } from '../../api/client.ts';
 import type { RedeemCode, RedeemCodePage } from '../../api/index.ts';
 import { CopyButton, ErrorNotice, Field, TableScroll, useAsync } from '../../components/common.tsx';
-import { formatCents, formatTime, formatUsdFromCents } from '../../format.ts';
+import { dollarsToCents, formatCents, formatTime, formatUsdFromCents } from '../../format.ts';
 
 const STATUS_TEXT: Record<RedeemCode['status'], string> = { active: 'Active', used_up: 'Used up', expired: 'Expired', disabled: 'Withdrawn' };
 
@@ -19,7 +19,7 @@ export function RedeemCodesSection() {
     setMessage(undefined);
     setCreated(undefined);
     try {
-      const body: Record<string, unknown> = { amountCents: Math.round(Number(form.dollars) * 100), maxRedemptions: Number(form.maxRedemptions) };
+      const body: Record<string, unknown> = { amountCents: dollarsToCents(form.dollars), maxRedemptions: Number(form.maxRedemptions) };
       if (form.expires) body.expiresAt = new Date(`${form.expires}T23:59:59Z`).toISOString();
       if (form.code.trim()) body.code = form.code.trim();
       if (form.note.trim()) body.note = form.note.trim();

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import { ErrorNotice, TableScroll } from '../../components/common.tsx';
-import { formatMicroUsd, formatTime } from '../../format.ts';
+import { formatMicroUsd, formatTime, usdToMicroString } from '../../format.ts';
 import { Link } from '../../router.tsx';
-import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
+import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES } from './agent-types.ts';
 import { plainMessage } from '../../api/error-words.ts';
 
 /**

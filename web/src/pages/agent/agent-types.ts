@@ -38,12 +38,3 @@ export const RUN_STATUS_LABELS: Record<string, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
-
-/** A USD amount typed by a person ("0.5") as micro-USD, or undefined when it is not a positive amount. */
-export function usdToMicroString(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!/^\d+(\.\d{1,6})?$/.test(trimmed)) return undefined;
-  const [whole = '0', fraction = ''] = trimmed.split('.');
-  const micro = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
-  return micro > 0n ? micro.toString() : undefined;
-}
