@@ -3,19 +3,84 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD',
 const usdShort = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const integer = new Intl.NumberFormat('en-US');
 
+// The units, and every conversion between them: the dashboard converts money nowhere else.
+const CENTS_PER_DOLLAR = 100;
+const MICRO_PER_DOLLAR = 1_000_000;
+const MICRO_PER_CENT = MICRO_PER_DOLLAR / CENTS_PER_DOLLAR;
+
+/** Cents (the admin and billing APIs' unit, possibly fractional) as dollars. */
+export function centsToDollars(cents: number): number {
+  return cents / CENTS_PER_DOLLAR;
+}
+
+/** Micro-USD (the agent's and estimates' unit) as dollars. */
+export function microUsdToDollars(micro: number | string): number {
+  return Number(micro) / MICRO_PER_DOLLAR;
+}
+
+/** Cents as micro-USD, to compare a balance in cents with an estimate in micro-USD. */
+export function centsToMicroUsd(cents: number): number {
+  return cents * MICRO_PER_CENT;
+}
+
+/** Dollars typed in a form ("12.50") as whole cents for the wire; NaN when the text is no number. */
+export function dollarsToCents(text: string): number {
+  return Math.round(Number(text) * CENTS_PER_DOLLAR);
+}
+
+/** A USD amount typed by a person ("0.5") as micro-USD, or undefined when it is not a positive amount. */
+export function usdToMicroString(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^\d+(\.\d{1,6})?$/.test(trimmed)) return undefined;
+  const [whole = '0', fraction = ''] = trimmed.split('.');
+  const micro = BigInt(whole) * BigInt(MICRO_PER_DOLLAR) + BigInt(fraction.padEnd(6, '0'));
+  return micro > 0n ? micro.toString() : undefined;
+}
+
+/** "2.50" → "2500000": dollars with at most two decimals to micro-USD, without floating point. */
+export function dollarsToMicro(text: string): string | undefined {
+  const match = /^\s*\$?\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return undefined;
+  const cents = Number(match[1]) * CENTS_PER_DOLLAR + Number((match[2] ?? '').padEnd(2, '0'));
+  return String(centsToMicroUsd(cents));
+}
+
+/** "2500000" → "2.50", for a form field's initial text. */
+export function microToDollars(micro: string): string {
+  return microUsdToDollars(micro).toFixed(2);
+}
+
+/** Micro-USD as the dollars a person typed, exactly: 1.5 dollars is "1.5", never a float's 1.4999999. */
+export function microToExactDollars(micro: number): string {
+  const whole = Math.floor(micro / MICRO_PER_DOLLAR);
+  const fraction = String(micro % MICRO_PER_DOLLAR).padStart(6, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** The reverse, for text already checked to be dollars with at most six decimals ("2.5" → 2500000). */
+export function exactDollarsToMicro(text: string): number {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return Number(whole) * MICRO_PER_DOLLAR + Number(fraction.padEnd(6, '0'));
+}
+
 /** Exact: $0.067 for 6.7 cents. */
 export function formatCents(cents: number): string {
-  return usd.format(cents / 100);
+  return usd.format(centsToDollars(cents));
 }
 
 /** Two decimals, for chart axes. */
 export function formatCentsShort(cents: number): string {
-  return usdShort.format(cents / 100);
+  return usdShort.format(centsToDollars(cents));
 }
 
 /** Exact, to the micro-USD: for detail views (one charge, one run, a quote) and balances. */
 export function formatMicroUsd(micro: number | string): string {
-  return usd.format(Number(micro) / 1_000_000);
+  return usd.format(microUsdToDollars(micro));
+}
+
+/** Dollars inside a sentence ("$1.50"; "$0.000500" under a cent), as the server's messages are rewritten. */
+export function formatDollarsInText(dollars: number): string {
+  return `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: dollars !== 0 && Math.abs(dollars) < 0.01 ? 6 : 2 })}`;
 }
 
 /**
@@ -24,13 +89,13 @@ export function formatMicroUsd(micro: number | string): string {
  */
 export function formatUsd(micro: number | string): string {
   const value = Number(micro);
-  if (value !== 0 && Math.abs(value) < 5_000) return value < 0 ? '> -$0.01' : '< $0.01';
-  return usdShort.format(value / 1_000_000);
+  if (value !== 0 && Math.abs(value) < MICRO_PER_CENT / 2) return value < 0 ? '> -$0.01' : '< $0.01';
+  return usdShort.format(microUsdToDollars(value));
 }
 
 /** The same for amounts that arrive in (possibly fractional) cents. */
 export function formatUsdFromCents(cents: number): string {
-  return formatUsd(Math.round(cents * 10_000));
+  return formatUsd(Math.round(centsToMicroUsd(cents)));
 }
 
 export function formatCount(n: number): string {

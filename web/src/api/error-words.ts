@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../../src/domain/errors.ts';
+import { centsToDollars, formatDollarsInText, microUsdToDollars } from '../format.ts';
 
 /**
  * What the dashboard says for an API error. The API keeps its precise messages (JSON paths, routes,
@@ -99,10 +100,6 @@ export function fieldLabel(path: string): string {
   return words === '' ? 'This field' : words[0]?.toUpperCase() + words.slice(1);
 }
 
-function dollars(n: number): string {
-  return `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: n !== 0 && Math.abs(n) < 0.01 ? 6 : 2 })}`;
-}
-
 /** The server's words with routes, HTTP verbs, JSON paths and micro-amounts put into plain language. */
 export function plainMessage(message: string, param?: string): string {
   let text = message;
@@ -111,9 +108,9 @@ export function plainMessage(message: string, param?: string): string {
   text = text.replace(/\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/\S+/g, '');
   text = text.replace(/(?:https?:\/\/\S+)?\/(?:api|admin|agent)\/\S*/g, 'the dashboard');
   // Amounts: "1500000 micro-USD", and numbers about a field counted in cents or micro-USD.
-  text = text.replace(/(-?\d[\d,]*)\s*micro-?USD/gi, (_, n: string) => dollars(Number(n.replace(/,/g, '')) / 1_000_000));
-  const unit = /(MicroUsd|Micro)\b/.test(param ?? '') || /\w+MicroUsd\b/.test(message) ? 1_000_000 : /Cents\b/.test(param ?? '') || /\w+Cents\b/.test(message) ? 100 : undefined;
-  if (unit !== undefined) text = text.replace(/(?<![\w.$])(-?\d{2,})(?![\w.])/g, (_, n: string) => dollars(Number(n) / unit));
+  text = text.replace(/(-?\d[\d,]*)\s*micro-?USD/gi, (_, n: string) => formatDollarsInText(microUsdToDollars(n.replace(/,/g, ''))));
+  const toDollars = /(MicroUsd|Micro)\b/.test(param ?? '') || /\w+MicroUsd\b/.test(message) ? microUsdToDollars : /Cents\b/.test(param ?? '') || /\w+Cents\b/.test(message) ? centsToDollars : undefined;
+  if (toDollars !== undefined) text = text.replace(/(?<![\w.$])(-?\d{2,})(?![\w.])/g, (_, n: string) => formatDollarsInText(toDollars(Number(n))));
   // JSON paths and API field names.
   const inText = (path: string) => fieldLabel(path).toLowerCase();
   text = text.replace(/\b(?:body|input|query|params)(?:\.[A-Za-z_]\w*|\[\d+\])+/g, inText);

@@ -82,7 +82,20 @@ export type ProjectVersionPage = Data<'GET /api/v1/agent/projects/{projectId}/ve
 export type AssetPage = Data<'GET /api/v1/agent/projects/{projectId}/assets'>;
 export type Asset = Item<AssetPage['items']>;
 
-// Agent (the conversation, run and event shapes are in pages/agent/agent-types.ts)
+// Agent (the event shapes are the gateway's own: pages/agent/agent-types.ts)
+export type Conversation = Data<'GET /api/v1/agent/conversations/{conversationId}'>;
+export type ConversationPage = Data<'GET /api/v1/agent/conversations'>;
+/** A message of the thread, oldest first. */
+export type ThreadMessage = Item<Data<'GET /api/v1/agent/conversations/{conversationId}/messages'>['items']>;
+/** A run: status, budget, costs, steps and what it waits for. */
+export type RunView = Data<'GET /api/v1/agent/runs/{runId}'>;
+export type RunStep = Item<RunView['steps']>;
+export type RunOperation = Item<RunView['costs']['operations']>;
+/** A question or a model-change proposal, pending or decided. */
+export type PendingAction = Item<RunView['pendingActions']>;
+/** What a run made: its main outcome, artifacts and structured result. */
+export type RunResult = Data<'GET /api/v1/agent/runs/{runId}/result'>;
+export type Artifact = Item<RunResult['artifacts']>;
 /** The answer to a message: the run it started or joined. */
 export type MessageAccepted = Data<'POST /api/v1/agent/conversations/{conversationId}/messages'>;
 /** Where to upload an announced attachment. */

@@ -1,8 +1,9 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage, request } from '../api/client.ts';
 import type { ApiKey, Credit, ProviderPage, User, UserLedgerPage, UserPage, UserWithRole } from '../api/index.ts';
-import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
+import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { dollarsToCents, formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
@@ -45,40 +46,22 @@ export function AdminPage() {
         </div>
         {users.loading && !users.data ? <Loading /> : null}
         {users.data ? (
-          <TableScroll label="Users">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Id</th>
-                  <th scope="col" className="num">
-                    Balance
-                  </th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((u) => (
-                  <tr key={u.id} aria-selected={u.id === selected}>
-                    <th scope="row">{u.email ?? '—'}</th>
-                    <td className="mono">{u.id}</td>
-                    <td className="num">{formatUsdFromCents(u.balance)}</td>
-                    <td>{u.isAdmin ? <span className="badge badge-finished">Administrator</span> : 'User'}</td>
-                    <td>{formatTime(u.createdAt)}</td>
-                    <td>
-                      <button type="button" className="button button-small" onClick={() => setSelected(u.id)} aria-label={`Manage ${u.email ?? u.id}`}>
-                        Manage
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Users" columns={[{ label: 'Email' }, { label: 'Id' }, { label: 'Balance', numeric: true }, { label: 'Role' }, { label: 'Created' }, { label: 'Actions', hidden: true }]}>
+            {list.map((u) => (
+              <tr key={u.id} aria-selected={u.id === selected}>
+                <th scope="row">{u.email ?? '—'}</th>
+                <td className="mono">{u.id}</td>
+                <td className="num">{formatUsdFromCents(u.balance)}</td>
+                <td>{u.isAdmin ? <span className="badge badge-finished">Administrator</span> : 'User'}</td>
+                <td>{formatTime(u.createdAt)}</td>
+                <td>
+                  <button type="button" className="button button-small" onClick={() => setSelected(u.id)} aria-label={`Manage ${u.email ?? u.id}`}>
+                    Manage
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
         <details>
           <summary>Create a user</summary>
@@ -110,40 +93,21 @@ export function AdminPage() {
         <p className="muted">Health from the calls of the last 15 minutes.</p>
         <ErrorNotice error={providers.error} what="Providers could not be loaded" />
         {providers.data ? (
-          <TableScroll label="Providers">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Health</th>
-                  <th scope="col" className="num">
-                    Calls
-                  </th>
-                  <th scope="col" className="num">
-                    Error rate
-                  </th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Models</th>
-                </tr>
-              </thead>
-              <tbody>
-                {providers.data.data.map((p) => (
-                  <tr key={p.name}>
-                    <th scope="row">{p.name}</th>
-                    <td>{p.type}</td>
-                    <td>
-                      <span className={`badge badge-health-${p.health.status}`}>{p.health.status}</span>
-                    </td>
-                    <td className="num">{p.health.calls}</td>
-                    <td className="num">{(p.health.errorRate * 100).toFixed(1)} %</td>
-                    <td>{p.health.lastError ? `${p.health.lastError} (${relativeTime(p.health.lastErrorAt)})` : '—'}</td>
-                    <td>{p.models.includes('*') ? 'all models without a configured route' : p.models.join(', ') || '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Providers" columns={[{ label: 'Provider' }, { label: 'Type' }, { label: 'Health' }, { label: 'Calls', numeric: true }, { label: 'Error rate', numeric: true }, { label: 'Last error' }, { label: 'Models' }]}>
+            {providers.data.data.map((p) => (
+              <tr key={p.name}>
+                <th scope="row">{p.name}</th>
+                <td>{p.type}</td>
+                <td>
+                  <span className={`badge badge-health-${p.health.status}`}>{p.health.status}</span>
+                </td>
+                <td className="num">{p.health.calls}</td>
+                <td className="num">{(p.health.errorRate * 100).toFixed(1)} %</td>
+                <td>{p.health.lastError ? `${p.health.lastError} (${relativeTime(p.health.lastErrorAt)})` : '—'}</td>
+                <td>{p.models.includes('*') ? 'all models without a configured route' : p.models.join(', ') || '—'}</td>
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
       </section>
     </Page>
@@ -167,7 +131,7 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
     try {
       const entry = await request<Credit>('POST', `/admin/v1/users/${encodeURIComponent(user.id)}/credits`, {
         // Dollars in the form, cents on the wire (the admin API's unit).
-        body: { amountCents: Math.round(Number(amount) * 100), ...(note.trim() ? { note: note.trim() } : {}) },
+        body: { amountCents: dollarsToCents(amount), ...(note.trim() ? { note: note.trim() } : {}) },
         headers: { 'idempotency-key': idempotencyKey.current },
       });
       idempotencyKey.current = crypto.randomUUID();
@@ -224,34 +188,17 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
       <h3>Recent ledger entries</h3>
       <ErrorNotice error={ledger.error} />
       {ledger.data ? (
-        <TableScroll label="Ledger">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col" className="num">
-                  Balance after
-                </th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.data.data.map((e) => (
-                <tr key={e.id}>
-                  <th scope="row">{formatTime(e.createdAt)}</th>
-                  <td>{e.kind}</td>
-                  <td className="num">{formatUsdFromCents(e.amountCents)}</td>
-                  <td className="num">{formatUsdFromCents(e.balanceAfterCents)}</td>
-                  <td>{e.note ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Ledger" columns={[{ label: 'When' }, { label: 'Kind' }, { label: 'Amount', numeric: true }, { label: 'Balance after', numeric: true }, { label: 'Note' }]}>
+          {ledger.data.data.map((e) => (
+            <tr key={e.id}>
+              <th scope="row">{formatTime(e.createdAt)}</th>
+              <td>{e.kind}</td>
+              <td className="num">{formatUsdFromCents(e.amountCents)}</td>
+              <td className="num">{formatUsdFromCents(e.balanceAfterCents)}</td>
+              <td>{e.note ?? ''}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <h3>API keys</h3>
       {keys.data ? (

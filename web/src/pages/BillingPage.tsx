@@ -1,8 +1,9 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { AccountLedgerPage, BillingCheckout, BillingSummary, LedgerLink, Redemption } from '../api/index.ts';
-import { describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
-import { formatMicroUsd, formatTime, formatUsd } from '../format.ts';
+import { describedBy, ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { centsToDollars, dollarsToCents, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link, useLocation } from '../router.tsx';
 import { UsageExport } from '../components/UsageExport.tsx';
 
@@ -126,14 +127,14 @@ function TopupForm(props: { topups: BillingSummary['topups'] }) {
   const [busy, setBusy] = useState(false);
   // One key per intended payment: a double click opens one checkout.
   const key = useRef(crypto.randomUUID());
-  const hint = `From $${minCents / 100} to $${(maxCents / 100).toLocaleString('en-US')}. You pay on the payment provider's page and come back here.`;
+  const hint = `From $${centsToDollars(minCents)} to $${centsToDollars(maxCents).toLocaleString('en-US')}. You pay on the payment provider's page and come back here.`;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
-    const cents = Math.round(Number(dollars) * 100);
+    const cents = dollarsToCents(dollars);
     if (!Number.isFinite(cents) || cents < minCents || cents > maxCents) {
-      setError(`Enter an amount from $${minCents / 100} to $${maxCents / 100}.`);
+      setError(`Enter an amount from $${centsToDollars(minCents)} to $${centsToDollars(maxCents)}.`);
       return;
     }
     setBusy(true);
@@ -156,8 +157,8 @@ function TopupForm(props: { topups: BillingSummary['topups'] }) {
               id="topup-amount"
               type="number"
               inputMode="decimal"
-              min={minCents / 100}
-              max={maxCents / 100}
+              min={centsToDollars(minCents)}
+              max={centsToDollars(maxCents)}
               step="0.01"
               required
               value={dollars}
@@ -230,34 +231,20 @@ function HoldsPanel(props: { summary: BillingSummary }) {
     <section className="panel" aria-labelledby="holds-title">
       <h2 id="holds-title">Held right now</h2>
       {holds.length > 0 ? (
-        <TableScroll label="Holds">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Since</th>
-                <th scope="col">Chat request</th>
-                <th scope="col">Model</th>
-                <th scope="col" className="num">
-                  Held
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {holds.map((h) => (
-                <tr key={h.chatRequestId}>
-                  <th scope="row">{formatTime(h.createdAt)}</th>
-                  <td>
-                    <LinkCell link={{ type: 'chat_request', id: h.chatRequestId, agentConversationId: h.agentConversationId }} />
-                  </td>
-                  <td>{h.model}</td>
-                  <td className="num" title={formatMicroUsd(h.amountMicroUsd)}>
-                    {formatUsd(h.amountMicroUsd)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Holds" columns={[{ label: 'Since' }, { label: 'Chat request' }, { label: 'Model' }, { label: 'Held', numeric: true }]}>
+          {holds.map((h) => (
+            <tr key={h.chatRequestId}>
+              <th scope="row">{formatTime(h.createdAt)}</th>
+              <td>
+                <LinkCell link={{ type: 'chat_request', id: h.chatRequestId, agentConversationId: h.agentConversationId }} />
+              </td>
+              <td>{h.model}</td>
+              <td className="num" title={formatMicroUsd(h.amountMicroUsd)}>
+                {formatUsd(h.amountMicroUsd)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       {agentRuns.length > 0 ? (
         <>
@@ -315,44 +302,27 @@ function LedgerPanel(props: { tick: number }) {
       {!page.data && page.loading ? <Loading /> : null}
       {page.data && page.data.items.length === 0 ? <p className="muted">No entries{kind ? ' of this kind' : ''} yet.</p> : null}
       {page.data && page.data.items.length > 0 ? (
-        <TableScroll label="Ledger">
-          <table data-testid="ledger-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">About</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col" className="num">
-                  Balance after
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.items.map((e) => (
-                <tr key={e.id}>
-                  <th scope="row">{formatTime(e.createdAt)}</th>
-                  <td>
-                    {KIND_LABELS[e.kind] ?? e.kind}
-                    {e.note && (e.kind === 'credit' || e.kind === 'redeem_credit') ? <span className="muted small"> · {e.note}</span> : null}
-                  </td>
-                  <td>
-                    <LinkCell link={e.link} />
-                  </td>
-                  <td className={Number(e.amountMicroUsd) >= 0 ? 'num amount-in' : 'num'} title={formatMicroUsd(e.amountMicroUsd)}>
-                    {Number(e.amountMicroUsd) > 0 ? '+' : ''}
-                    {formatUsd(e.amountMicroUsd)}
-                  </td>
-                  <td className="num" title={formatMicroUsd(e.balanceAfterMicroUsd)}>
-                    {formatUsd(e.balanceAfterMicroUsd)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Ledger" testId="ledger-table" columns={[{ label: 'When' }, { label: 'What' }, { label: 'About' }, { label: 'Amount', numeric: true }, { label: 'Balance after', numeric: true }]}>
+          {page.data.items.map((e) => (
+            <tr key={e.id}>
+              <th scope="row">{formatTime(e.createdAt)}</th>
+              <td>
+                {KIND_LABELS[e.kind] ?? e.kind}
+                {e.note && (e.kind === 'credit' || e.kind === 'redeem_credit') ? <span className="muted small"> · {e.note}</span> : null}
+              </td>
+              <td>
+                <LinkCell link={e.link} />
+              </td>
+              <td className={Number(e.amountMicroUsd) >= 0 ? 'num amount-in' : 'num'} title={formatMicroUsd(e.amountMicroUsd)}>
+                {Number(e.amountMicroUsd) > 0 ? '+' : ''}
+                {formatUsd(e.amountMicroUsd)}
+              </td>
+              <td className="num" title={formatMicroUsd(e.balanceAfterMicroUsd)}>
+                {formatUsd(e.balanceAfterMicroUsd)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <div className="toolbar">
         {cursors.length > 0 ? (

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { ApiError, requestData } from '../api/client.ts';
 import type { GenerationDetail, WebhookDelivery } from '../api/index.ts';
-import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, TableScroll, useAsync } from '../components/common.tsx';
+import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { KeepButton } from '../components/KeepButton.tsx';
 import { filesOutsideTracks, MusicTracks, songTitleOf } from '../components/MusicTracks.tsx';
 import { formatCents, formatMicroUsd, formatTime } from '../format.ts';
@@ -92,34 +93,19 @@ export function GenerationDetailPage(props: { id: string }) {
             {g.attempts.length === 0 ? (
               <p className="muted">No attempt yet.</p>
             ) : (
-              <TableScroll label="Provider attempts">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">#</th>
-                      <th scope="col">Provider</th>
-                      <th scope="col">Upstream model</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Started</th>
-                      <th scope="col">Ended</th>
-                      <th scope="col">Error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {g.attempts.map((a) => (
-                      <tr key={a.attempt}>
-                        <th scope="row">{a.attempt}</th>
-                        <td>{a.provider}</td>
-                        <td className="mono">{a.upstreamModel}</td>
-                        <td>{a.state}</td>
-                        <td>{formatTime(a.startedAt)}</td>
-                        <td>{formatTime(a.endedAt)}</td>
-                        <td>{a.error ? `${a.error}${a.retryable === null ? '' : a.retryable ? ' (retryable)' : ' (final)'}` : '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable label="Provider attempts" columns={[{ label: '#' }, { label: 'Provider' }, { label: 'Upstream model' }, { label: 'State' }, { label: 'Started' }, { label: 'Ended' }, { label: 'Error' }]}>
+                {g.attempts.map((a) => (
+                  <tr key={a.attempt}>
+                    <th scope="row">{a.attempt}</th>
+                    <td>{a.provider}</td>
+                    <td className="mono">{a.upstreamModel}</td>
+                    <td>{a.state}</td>
+                    <td>{formatTime(a.startedAt)}</td>
+                    <td>{formatTime(a.endedAt)}</td>
+                    <td>{a.error ? `${a.error}${a.retryable === null ? '' : a.retryable ? ' (retryable)' : ' (final)'}` : '—'}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </section>
 
@@ -149,36 +135,21 @@ export function Deliveries(props: { url?: string; deliveries: WebhookDelivery[] 
       {props.deliveries.length === 0 ? (
         <p className="muted">No delivery yet.</p>
       ) : (
-        <TableScroll label="Webhook deliveries">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last response</th>
-                <th scope="col">Created</th>
-                <th scope="col">Delivered</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row" className="mono">
-                    {d.id}
-                  </th>
-                  <td>{d.eventType}</td>
-                  <td>{d.status}</td>
-                  <td>{d.attemptCount}</td>
-                  <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
-                  <td>{formatTime(d.createdAt)}</td>
-                  <td>{formatTime(d.deliveredAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Webhook deliveries" columns={[{ label: 'Delivery' }, { label: 'Event' }, { label: 'Status' }, { label: 'Attempts' }, { label: 'Last response' }, { label: 'Created' }, { label: 'Delivered' }]}>
+          {props.deliveries.map((d) => (
+            <tr key={d.id}>
+              <th scope="row" className="mono">
+                {d.id}
+              </th>
+              <td>{d.eventType}</td>
+              <td>{d.status}</td>
+              <td>{d.attemptCount}</td>
+              <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
+              <td>{formatTime(d.createdAt)}</td>
+              <td>{formatTime(d.deliveredAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

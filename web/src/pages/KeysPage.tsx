@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage, requestData } from '../api/client.ts';
 import type { ApiKey, NewApiKey } from '../api/index.ts';
-import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
+import { CopyButton, describedBy, ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { formatTime, relativeTime } from '../format.ts';
 import { KeyLimits } from './keys/KeyLimits.tsx';
 
@@ -149,87 +150,72 @@ export function KeysPage() {
           {active.length === 0 ? (
             <p className="muted">No active keys. Create one above.</p>
           ) : (
-            <TableScroll label="Active keys">
-              <table className="keys-table stack-on-phone">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {active.map((key) => (
-                    <tr key={key.id} data-key-id={key.id}>
-                      <th scope="row" className="key-name">
-                        {renaming?.id === key.id ? (
-                          <form className="inline-form" onSubmit={rename}>
-                            <label htmlFor={`rename-${key.id}`} className="visually-hidden">
-                              New name for {key.name}
-                            </label>
-                            <input id={`rename-${key.id}`} value={renaming.name} maxLength={100} onChange={(e) => setRenaming({ id: key.id, name: e.target.value })} />
-                            <button type="submit" className="button button-small">
-                              Save
-                            </button>
-                            <button type="button" className="button button-small" onClick={() => setRenaming(undefined)}>
-                              Cancel
-                            </button>
-                          </form>
-                        ) : (
+            <DataTable label="Active keys" className="keys-table stack-on-phone" columns={[{ label: 'Name' }, { label: 'Key' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Actions', hidden: true }]}>
+              {active.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <th scope="row" className="key-name">
+                    {renaming?.id === key.id ? (
+                      <form className="inline-form" onSubmit={rename}>
+                        <label htmlFor={`rename-${key.id}`} className="visually-hidden">
+                          New name for {key.name}
+                        </label>
+                        <input id={`rename-${key.id}`} value={renaming.name} maxLength={100} onChange={(e) => setRenaming({ id: key.id, name: e.target.value })} />
+                        <button type="submit" className="button button-small">
+                          Save
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setRenaming(undefined)}>
+                          Cancel
+                        </button>
+                      </form>
+                    ) : (
+                      <>
+                        {key.name}
+                        {key.manageKeys ? (
                           <>
-                            {key.name}
-                            {key.manageKeys ? (
-                              <>
-                                {' '}
-                                <span className="badge" title="May create, change and revoke keys no wider than its own limits">
-                                  Management key
-                                </span>
-                              </>
-                            ) : null}
+                            {' '}
+                            <span className="badge" title="May create, change and revoke keys no wider than its own limits">
+                              Management key
+                            </span>
                           </>
-                        )}
-                      </th>
-                      <td className="mono">{key.prefix}…</td>
-                      <td>{formatTime(key.createdAt)}</td>
-                      <td title={key.lastUsedAt ? formatTime(key.lastUsedAt) : undefined}>{relativeTime(key.lastUsedAt)}</td>
-                      <td className="actions">
-                        {confirming === key.id ? (
-                          <>
-                            <button type="button" className="button button-danger button-small" onClick={() => revoke(key)}>
-                              Confirm revoke
-                            </button>
-                            <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
-                              Cancel
-                            </button>
-                          </>
-                        ) : (
-                          <>
-                            <button type="button" className="button button-small" onClick={() => setRenaming({ id: key.id, name: key.name })} aria-label={`Rename ${key.name}`}>
-                              Rename
-                            </button>
-                            <button
-                              type="button"
-                              className="button button-small"
-                              onClick={() => setManagement(key, !key.manageKeys)}
-                              aria-label={key.manageKeys ? `Withdraw key management from ${key.name}` : `Grant key management to ${key.name}`}
-                            >
-                              {key.manageKeys ? 'Withdraw management' : 'Grant management'}
-                            </button>
-                            <button type="button" className="button button-small" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
-                              Revoke
-                            </button>
-                          </>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+                        ) : null}
+                      </>
+                    )}
+                  </th>
+                  <td className="mono">{key.prefix}…</td>
+                  <td>{formatTime(key.createdAt)}</td>
+                  <td title={key.lastUsedAt ? formatTime(key.lastUsedAt) : undefined}>{relativeTime(key.lastUsedAt)}</td>
+                  <td className="actions">
+                    {confirming === key.id ? (
+                      <>
+                        <button type="button" className="button button-danger button-small" onClick={() => revoke(key)}>
+                          Confirm revoke
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                          Cancel
+                        </button>
+                      </>
+                    ) : (
+                      <>
+                        <button type="button" className="button button-small" onClick={() => setRenaming({ id: key.id, name: key.name })} aria-label={`Rename ${key.name}`}>
+                          Rename
+                        </button>
+                        <button
+                          type="button"
+                          className="button button-small"
+                          onClick={() => setManagement(key, !key.manageKeys)}
+                          aria-label={key.manageKeys ? `Withdraw key management from ${key.name}` : `Grant key management to ${key.name}`}
+                        >
+                          {key.manageKeys ? 'Withdraw management' : 'Grant management'}
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
+                          Revoke
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           {revoked.length > 0 ? (
             <details>

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { request } from '../api/client.ts';
 import type { CatalogModel, CostTable, ModelPrices, ParamField, PriceTier } from '../api/index.ts';
-import { ErrorNotice, Field, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
+import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { Link } from '../router.tsx';
 
 const KINDS = [
@@ -102,29 +103,17 @@ function ModelCard(props: { model: CatalogModel; prices: ModelPrices | undefined
 function TierPrices(props: { tiers: PriceTier[]; unit: CatalogModel['priceUnit'] }) {
   if (props.tiers.length === 0) return <p className="muted">No price listed.</p>;
   return (
-    <TableScroll label="Prices">
-      <table className="price-table">
-        <thead>
-          <tr>
-            <th scope="col">Options</th>
-            <th scope="col" className="num">
-              Price ({UNIT_LABELS[props.unit]})
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.tiers.map((tier) => (
-            <tr key={tier.key}>
-              <th scope="row">
-                {tierLabel(tier)}
-                {tier.isDefault ? <span className="muted small"> (default)</span> : null}
-              </th>
-              <td className="num">${tier.price}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable label="Prices" className="price-table" columns={[{ label: 'Options' }, { label: `Price (${UNIT_LABELS[props.unit]})`, numeric: true }]}>
+      {props.tiers.map((tier) => (
+        <tr key={tier.key}>
+          <th scope="row">
+            {tierLabel(tier)}
+            {tier.isDefault ? <span className="muted small"> (default)</span> : null}
+          </th>
+          <td className="num">${tier.price}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -146,34 +135,22 @@ function TokenPrices(props: { tokens: NonNullable<ModelPrices['tokens']> }) {
     ['Priority output', tokens.priority?.output],
   ];
   return (
-    <TableScroll label="Token prices">
-      <table className="price-table">
-        <thead>
-          <tr>
-            <th scope="col">Tokens</th>
-            <th scope="col" className="num">
-              Price (per 1M tokens)
-            </th>
+    <DataTable label="Token prices" className="price-table" columns={[{ label: 'Tokens' }, { label: 'Price (per 1M tokens)', numeric: true }]}>
+      {rows
+        .filter((row): row is [string, string] => row[1] !== undefined)
+        .map(([label, price]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td className="num">${price}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows
-            .filter((row): row is [string, string] => row[1] !== undefined)
-            .map(([label, price]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td className="num">${price}</td>
-              </tr>
-            ))}
-          {tokens.webSearchPer1k ? (
-            <tr>
-              <th scope="row">Web search (per 1,000)</th>
-              <td className="num">${tokens.webSearchPer1k}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-    </TableScroll>
+        ))}
+      {tokens.webSearchPer1k ? (
+        <tr>
+          <th scope="row">Web search (per 1,000)</th>
+          <td className="num">${tokens.webSearchPer1k}</td>
+        </tr>
+      ) : null}
+    </DataTable>
   );
 }
 

@@ -5,7 +5,7 @@ import { ErrorNotice, FilePreview, Loading, Page, StatusBadge, useAsync } from '
 import { CopyAsCode } from '../components/CopyAsCode.tsx';
 import { filesOutsideTracks, MusicTracks } from '../components/MusicTracks.tsx';
 import { buildInput, type FormValue, type FormValues, fieldOfParam, missingRequired, ParamForm } from '../components/ParamForm.tsx';
-import { formatMicroUsd } from '../format.ts';
+import { centsToMicroUsd, formatMicroUsd } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 
 const TERMINAL = new Set(['finished', 'failed', 'expired']);
@@ -125,7 +125,7 @@ export function PlaygroundPage() {
   const byType = ['IMAGE', 'VIDEO', 'MUSIC'].map((t) => ({ type: t, models: models.filter((m) => m.type === t) }));
   const insufficient = createError instanceof ApiError && createError.status === 402;
   // The balance in whole cents (what /user/me shows) against the estimate in micro-USD.
-  const balanceMicro = me.data ? me.data.balance * 10_000 : undefined;
+  const balanceMicro = me.data ? centsToMicroUsd(me.data.balance) : undefined;
   const overBalance = estimate.state === 'ok' && balanceMicro !== undefined && estimate.cost > balanceMicro;
 
   return (

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import { LogoUseWarning } from '../components/LogoUseWarning.tsx';
 import type { StorageAccount, StorageFile, StorageFilePage, StoragePlan, StoragePlans, StorageQuote } from '../api/index.ts';
-import { ErrorNotice, Loading, Page, TableScroll, useAsync } from '../components/common.tsx';
+import { ErrorNotice, Loading, Page, useAsync } from '../components/common.tsx';
+import { DataTable } from '../components/DataTable.tsx';
 import { formatBytes, formatMicroUsd, formatTime, formatUsd } from '../format.ts';
 import { Link } from '../router.tsx';
 
@@ -218,36 +219,21 @@ function Charges(props: { account: StorageAccount }) {
   return (
     <section className="panel" aria-labelledby="charges-title">
       <h2 id="charges-title">Charges</h2>
-      <TableScroll label="Charges">
-      <table className="stack-on-phone">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">What</th>
-            <th scope="col">Plan</th>
-            <th scope="col">Period</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
+      <DataTable label="Charges" className="stack-on-phone" columns={[{ label: 'When' }, { label: 'What' }, { label: 'Plan' }, { label: 'Period' }, { label: 'Amount', numeric: true }]}>
+        {props.account.charges.map((charge) => (
+          <tr key={charge.chargeId}>
+            <td>{formatTime(charge.createdAt)}</td>
+            <td>{charge.kind}</td>
+            <td>{charge.planId}</td>
+            <td>
+              {formatTime(charge.period.start)} – {formatTime(charge.period.end)}
+            </td>
+            <td className="num" title={formatMicroUsd(charge.amountMicroUsd)}>
+              {formatUsd(charge.amountMicroUsd)}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.account.charges.map((charge) => (
-            <tr key={charge.chargeId}>
-              <td>{formatTime(charge.createdAt)}</td>
-              <td>{charge.kind}</td>
-              <td>{charge.planId}</td>
-              <td>
-                {formatTime(charge.period.start)} – {formatTime(charge.period.end)}
-              </td>
-              <td className="num" title={formatMicroUsd(charge.amountMicroUsd)}>
-                {formatUsd(charge.amountMicroUsd)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </TableScroll>
+        ))}
+      </DataTable>
     </section>
   );
 }
@@ -291,60 +277,42 @@ function Files(props: { onDeleted: () => void }) {
       {first.loading && files.length === 0 ? <Loading /> : null}
       {!first.loading && files.length === 0 ? <p className="muted">No files kept yet. Keep a generation from its page, or import assets into a project.</p> : null}
       {files.length > 0 ? (
-        <TableScroll label="Files">
-        <table className="stack-on-phone storage-files">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Kind</th>
-              <th scope="col" className="num">
-                Size
-              </th>
-              <th scope="col">Source</th>
-              <th scope="col">Kept</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {files.map((file) => (
-              <tr key={file.fileId}>
-                <td>
-                  {file.mime.startsWith('image/') ? <img src={file.url} alt="" className="thumb" loading="lazy" /> : null}{' '}
-                  <a href={file.url} download={file.name} className="file-name">
-                    {file.name}
-                  </a>
-                </td>
-                <td>{file.kind === 'project_asset' ? 'project asset' : 'kept'}</td>
-                <td className="num">{formatBytes(file.sizeBytes)}</td>
-                <td>
-                  {file.source.type === 'generation' ? <Link to={`/generations/${encodeURIComponent(file.source.id)}`}>{file.source.id}</Link> : <span className="mono">{file.source.id}</span>}
-                </td>
-                <td>{formatTime(file.createdAt)}</td>
-                <td>
-                  {confirming === file.fileId ? (
-                    <span className="actions">
-                      <LogoUseWarning file={file} />
-                      <span className="small">Its link stops working; its space is freed at once.</span>{' '}
-                      <button type="button" className="button button-small button-danger" onClick={() => remove(file)} aria-label={`Confirm delete ${file.name}`}>
-                        Confirm delete
-                      </button>
-                      <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
-                        Cancel
-                      </button>
-                    </span>
-                  ) : (
-                    <button type="button" className="button button-small" onClick={() => setConfirming(file.fileId)} aria-label={`Delete ${file.name}`}>
-                      Delete
+        <DataTable label="Files" className="stack-on-phone storage-files" columns={[{ label: 'File' }, { label: 'Kind' }, { label: 'Size', numeric: true }, { label: 'Source' }, { label: 'Kept' }, { label: 'Actions', hidden: true }]}>
+          {files.map((file) => (
+            <tr key={file.fileId}>
+              <td>
+                {file.mime.startsWith('image/') ? <img src={file.url} alt="" className="thumb" loading="lazy" /> : null}{' '}
+                <a href={file.url} download={file.name} className="file-name">
+                  {file.name}
+                </a>
+              </td>
+              <td>{file.kind === 'project_asset' ? 'project asset' : 'kept'}</td>
+              <td className="num">{formatBytes(file.sizeBytes)}</td>
+              <td>
+                {file.source.type === 'generation' ? <Link to={`/generations/${encodeURIComponent(file.source.id)}`}>{file.source.id}</Link> : <span className="mono">{file.source.id}</span>}
+              </td>
+              <td>{formatTime(file.createdAt)}</td>
+              <td>
+                {confirming === file.fileId ? (
+                  <span className="actions">
+                    <LogoUseWarning file={file} />
+                    <span className="small">Its link stops working; its space is freed at once.</span>{' '}
+                    <button type="button" className="button button-small button-danger" onClick={() => remove(file)} aria-label={`Confirm delete ${file.name}`}>
+                      Confirm delete
                     </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </TableScroll>
+                    <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                      Cancel
+                    </button>
+                  </span>
+                ) : (
+                  <button type="button" className="button button-small" onClick={() => setConfirming(file.fileId)} aria-label={`Delete ${file.name}`}>
+                    Delete
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       {cursor ? (
         <button type="button" className="button" onClick={more}>

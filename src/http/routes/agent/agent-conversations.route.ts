@@ -3,7 +3,8 @@ import type { AppServices } from '../../../services/app-services.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';
 import { agentCaller } from './agent-caller.ts';
-import { conversationView, createConversationBody, renameConversationBody } from './agent-schemas.ts';
+import { conversationPage, conversationView } from './agent-run-views.schemas.ts';
+import { createConversationBody, renameConversationBody } from './agent-schemas.ts';
 
 const conversationParams = idParam('conversationId', 'Conversation id (conv_…)');
 
@@ -45,7 +46,7 @@ export function registerAgentConversationRoutes(app: FastifyInstance, services: 
         tags: ['Agent'],
         auth: 'apiKey',
         responses: {
-          200: { description: 'A page', schema: envelope({ type: 'object', properties: { items: { type: 'array', items: conversationView }, nextCursor: { type: ['string', 'null'] } } }) },
+          200: { description: 'A page', schema: envelope(conversationPage) },
         },
       },
     },

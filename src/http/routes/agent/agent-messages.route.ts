@@ -8,6 +8,7 @@ import { envelope, errorResponse, idParam } from '../../schemas.ts';
 import type { OpenStreams } from '../../open-streams.ts';
 import type { SseHeartbeat } from '../../sse.ts';
 import { agentCaller } from './agent-caller.ts';
+import { messagePage } from './agent-run-views.schemas.ts';
 import { eventSchema, messageAccepted, messageBody } from './agent-schemas.ts';
 
 const conversationParams = idParam('conversationId', 'Conversation id (conv_…)');
@@ -55,7 +56,7 @@ export function registerAgentMessageRoutes(app: FastifyInstance, services: AppSe
         summary: 'The messages of a conversation, oldest first (pages go back in time)',
         tags: ['Agent'],
         auth: 'apiKey',
-        responses: { 200: { description: 'Messages' }, 404: errorResponse('Conversation not found') },
+        responses: { 200: { description: 'Messages', schema: envelope(messagePage) }, 404: errorResponse('Conversation not found') },
       },
     },
     handler: async (request) => ({

@@ -4,7 +4,8 @@ import type { AppServices } from '../../../services/app-services.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';
 import { agentCaller } from './agent-caller.ts';
-import { artifactView, budgetBody, budgetView, decisionBody, resultView, runView } from './agent-schemas.ts';
+import { artifactView, budgetView, resultView, runView } from './agent-run-views.schemas.ts';
+import { budgetBody, decisionBody } from './agent-schemas.ts';
 
 const runParams = idParam('runId', 'Run id (run_…)');
 

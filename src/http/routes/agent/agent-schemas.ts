@@ -65,25 +65,6 @@ export const renameConversationBody: JsonSchema = {
   properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, expectedVersion: { type: 'integer', minimum: 1 } },
 };
 
-export const conversationView: JsonSchema = {
-  type: 'object',
-  properties: {
-    conversationId: { type: 'string' },
-    title: { type: ['string', 'null'] },
-    titleSource: { type: ['string', 'null'], enum: ['user', 'generated', null] },
-    mode: { type: 'string', enum: ['auto', 'manual'] },
-    selectedModelId: { type: ['string', 'null'] },
-    projectId: { type: ['string', 'null'] },
-    profileId: { type: ['string', 'null'] },
-    defaultWorkflowId: { type: ['string', 'null'] },
-    settings: settingsSchema,
-    version: { type: 'integer' },
-    activeRunId: { type: ['string', 'null'] },
-    lastEventSequence: { type: 'integer' },
-    lastActivityAt: { type: 'string', format: 'date-time' },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
 
 const textBlock: JsonSchema = {
   type: 'object',
@@ -142,16 +123,6 @@ export const budgetBody: JsonSchema = {
   properties: { maxCostMicroUsd: microUsd('The new run limit, at least what is settled and committed'), expectedVersion: { type: 'integer', minimum: 1, description: 'budget.version from the run view' } },
 };
 
-export const budgetView: JsonSchema = {
-  type: 'object',
-  properties: {
-    limitMicroUsd: { type: 'string' },
-    settledMicroUsd: { type: 'string' },
-    committedMicroUsd: { type: 'string' },
-    remainingMicroUsd: { type: 'string' },
-    version: { type: 'integer' },
-  },
-};
 
 export const decisionBody: JsonSchema = {
   type: 'object',
@@ -165,64 +136,8 @@ export const decisionBody: JsonSchema = {
   },
 };
 
-export const runView: JsonSchema = {
-  type: 'object',
-  description: 'A run: status, budget, steps with their costs, pending actions and canSteer',
-  properties: {
-    runId: { type: 'string' },
-    conversationId: { type: 'string' },
-    status: { type: 'string', enum: [...RUN_STATUSES] },
-    waitReason: { type: ['string', 'null'] },
-    canSteer: { type: 'boolean' },
-    queuePosition: { type: ['integer', 'null'] },
-    budget: budgetView,
-    costs: { type: 'object' },
-    steps: { type: 'array', items: { type: 'object' } },
-    pendingActions: { type: 'array', items: { type: 'object' } },
-    error: { type: ['object', 'null'] },
-  },
-};
 
-export const artifactView: JsonSchema = {
-  type: 'object',
-  required: ['artifactId', 'generationId', 'outputIndex'],
-  properties: {
-    artifactId: { type: 'string' },
-    conversationId: { type: 'string' },
-    runId: { type: 'string' },
-    generationId: { type: ['string', 'null'], description: 'The source generation (task id); null without one' },
-    outputIndex: { type: ['integer', 'null'] },
-    type: { type: 'string' },
-    contentType: { type: 'string' },
-    url: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    expiresAt: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
 
-export const resultView: JsonSchema = {
-  type: 'object',
-  properties: {
-    runId: { type: 'string' },
-    status: { type: 'string' },
-    mainOutcome: { type: ['object', 'null'], properties: { text: { type: 'string' }, artifactIds: { type: 'array', items: { type: 'string' } } } },
-    revision: { type: 'integer' },
-    artifacts: { type: 'array', items: artifactView },
-    structuredResult: { description: 'The value fitting the run\'s outputSchema; null without a schema, while it is made, or when extraction failed' },
-    schemaHash: { type: ['string', 'null'], description: 'SHA-256 of the outputSchema\'s RFC 8785 canonical JSON' },
-    sourceSteps: { type: 'array', items: { type: 'string' }, description: 'The steps the structured result was made from' },
-    extraction: {
-      type: ['object', 'null'],
-      properties: {
-        status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
-        method: { type: ['string', 'null'], enum: ['deterministic', 'model', null] },
-        attempts: { type: 'integer', description: 'Extraction calls: the first and at most one repair' },
-        costMicroUsd: { type: 'string' },
-        error: { type: ['string', 'null'] },
-      },
-    },
-  },
-};
 
 export const eventSchema: JsonSchema = {
   type: 'object',

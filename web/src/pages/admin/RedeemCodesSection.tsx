@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, request } from '../../api/client.ts';
 import type { RedeemCode, RedeemCodePage } from '../../api/index.ts';
-import { CopyButton, ErrorNotice, Field, TableScroll, useAsync } from '../../components/common.tsx';
-import { formatCents, formatTime, formatUsdFromCents } from '../../format.ts';
+import { CopyButton, ErrorNotice, Field, useAsync } from '../../components/common.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
+import { dollarsToCents, formatCents, formatTime, formatUsdFromCents } from '../../format.ts';
 
 const STATUS_TEXT: Record<RedeemCode['status'], string> = { active: 'Active', used_up: 'Used up', expired: 'Expired', disabled: 'Withdrawn' };
 
@@ -19,7 +20,7 @@ export function RedeemCodesSection() {
     setMessage(undefined);
     setCreated(undefined);
     try {
-      const body: Record<string, unknown> = { amountCents: Math.round(Number(form.dollars) * 100), maxRedemptions: Number(form.maxRedemptions) };
+      const body: Record<string, unknown> = { amountCents: dollarsToCents(form.dollars), maxRedemptions: Number(form.maxRedemptions) };
       if (form.expires) body.expiresAt = new Date(`${form.expires}T23:59:59Z`).toISOString();
       if (form.code.trim()) body.code = form.code.trim();
       if (form.note.trim()) body.note = form.note.trim();
@@ -81,50 +82,29 @@ export function RedeemCodesSection() {
       ) : null}
       <ErrorNotice error={codes.error} what="Redeem codes could not be loaded" />
       {codes.data && codes.data.data.length > 0 ? (
-        <TableScroll label="Redeem codes">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col" className="num">
-                  Redeemed
-                </th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                <th scope="col">Note</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {codes.data.data.map((c) => (
-                <tr key={c.id}>
-                  <th scope="row" className="mono">
-                    …{c.codeHint}
-                  </th>
-                  <td className="num">{formatUsdFromCents(c.amountCents)}</td>
-                  <td className="num">
-                    {c.redemptions} / {c.maxRedemptions}
-                  </td>
-                  <td>{c.expiresAt ? formatTime(c.expiresAt) : 'Never'}</td>
-                  <td>{STATUS_TEXT[c.status]}</td>
-                  <td>{c.note ?? ''}</td>
-                  <td>
-                    {c.status === 'active' ? (
-                      <button type="button" className="button button-small" onClick={() => disable(c)} aria-label={`Withdraw code …${c.codeHint}`}>
-                        Withdraw
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Redeem codes" columns={[{ label: 'Code' }, { label: 'Amount', numeric: true }, { label: 'Redeemed', numeric: true }, { label: 'Expires' }, { label: 'Status' }, { label: 'Note' }, { label: 'Actions', hidden: true }]}>
+          {codes.data.data.map((c) => (
+            <tr key={c.id}>
+              <th scope="row" className="mono">
+                …{c.codeHint}
+              </th>
+              <td className="num">{formatUsdFromCents(c.amountCents)}</td>
+              <td className="num">
+                {c.redemptions} / {c.maxRedemptions}
+              </td>
+              <td>{c.expiresAt ? formatTime(c.expiresAt) : 'Never'}</td>
+              <td>{STATUS_TEXT[c.status]}</td>
+              <td>{c.note ?? ''}</td>
+              <td>
+                {c.status === 'active' ? (
+                  <button type="button" className="button button-small" onClick={() => disable(c)} aria-label={`Withdraw code …${c.codeHint}`}>
+                    Withdraw
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../../api/client.ts';
 import type { AgentSettings, AgentSettingsView } from '../../api/index.ts';
 import { describedBy, Field } from '../../components/common.tsx';
-import { type AgentModelOption, dollarsToMicro, microToDollars } from './agent-models.ts';
+import { dollarsToMicro, microToDollars } from '../../format.ts';
+import type { AgentModelOption } from './agent-models.ts';
 
 /** The gateway's run limit when neither the message nor the settings give one (domain/agent/agent-settings.ts). */
 const BUILT_IN_RUN_LIMIT_MICRO = '2000000';

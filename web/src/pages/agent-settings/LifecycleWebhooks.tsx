@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import type { AgentWebhook, NewAgentWebhook, QueuedAgentWebhookDelivery } from '../../api/index.ts';
-import { CopyButton, describedBy, ErrorNotice, Field, Loading, TableScroll, useAsync } from '../../components/common.tsx';
+import { CopyButton, describedBy, ErrorNotice, Field, Loading, useAsync } from '../../components/common.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { formatTime } from '../../format.ts';
 import { WebhookDeliveries } from './WebhookDeliveries.tsx';
 
@@ -115,66 +116,51 @@ export function LifecycleWebhooks() {
       {list.loading && !list.data ? <Loading /> : null}
       {list.data?.length === 0 ? <p className="empty">No destinations yet.</p> : null}
       {list.data?.length ? (
-        <TableScroll label="Lifecycle webhook destinations">
-          <table className="stack-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((hook) => (
-                <tr key={hook.webhookId}>
-                  <td className="mono agent-settings-url">{hook.url}</td>
-                  <td>{hook.eventTypes?.includes('*') ? 'Every event' : hook.eventTypes?.join(', ')}</td>
-                  <td>
-                    {hook.status}
-                    {hook.disabledReason ? <span className="small muted"> ({hook.disabledReason})</span> : null}
-                  </td>
-                  <td>{formatTime(hook.createdAt)}</td>
-                  <td>
-                    {confirming === hook.webhookId ? (
-                      <fieldset className="confirm">
-                        <legend>Revoke this destination? It stops receiving events.</legend>
-                        <button type="button" className="button button-danger button-small" onClick={() => hook.webhookId && revoke(hook.webhookId)}>
-                          Revoke now
-                        </button>{' '}
-                        <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
-                          Cancel
-                        </button>
-                      </fieldset>
-                    ) : (
-                      <div className="webhook-row-actions">
-                        {hook.status === 'active' ? (
-                          <button type="button" className="button button-small" onClick={() => hook.webhookId && sendTest(hook.webhookId)}>
-                            Send test event
-                          </button>
-                        ) : null}
-                        <button
-                          type="button"
-                          className="button button-small"
-                          aria-expanded={openDeliveries === hook.webhookId}
-                          onClick={() => setOpenDeliveries((open) => (open === hook.webhookId ? undefined : hook.webhookId))}
-                        >
-                          Recent deliveries
-                        </button>
-                        <button type="button" className="button button-small" onClick={() => setConfirming(hook.webhookId)}>
-                          Revoke…
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Lifecycle webhook destinations" className="stack-on-phone" columns={[{ label: 'URL' }, { label: 'Events' }, { label: 'Status' }, { label: 'Added' }, { label: 'Actions', hidden: true }]}>
+          {list.data.map((hook) => (
+            <tr key={hook.webhookId}>
+              <td className="mono agent-settings-url">{hook.url}</td>
+              <td>{hook.eventTypes?.includes('*') ? 'Every event' : hook.eventTypes?.join(', ')}</td>
+              <td>
+                {hook.status}
+                {hook.disabledReason ? <span className="small muted"> ({hook.disabledReason})</span> : null}
+              </td>
+              <td>{formatTime(hook.createdAt)}</td>
+              <td>
+                {confirming === hook.webhookId ? (
+                  <fieldset className="confirm">
+                    <legend>Revoke this destination? It stops receiving events.</legend>
+                    <button type="button" className="button button-danger button-small" onClick={() => hook.webhookId && revoke(hook.webhookId)}>
+                      Revoke now
+                    </button>{' '}
+                    <button type="button" className="button button-small" onClick={() => setConfirming(undefined)}>
+                      Cancel
+                    </button>
+                  </fieldset>
+                ) : (
+                  <div className="webhook-row-actions">
+                    {hook.status === 'active' ? (
+                      <button type="button" className="button button-small" onClick={() => hook.webhookId && sendTest(hook.webhookId)}>
+                        Send test event
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-expanded={openDeliveries === hook.webhookId}
+                      onClick={() => setOpenDeliveries((open) => (open === hook.webhookId ? undefined : hook.webhookId))}
+                    >
+                      Recent deliveries
+                    </button>
+                    <button type="button" className="button button-small" onClick={() => setConfirming(hook.webhookId)}>
+                      Revoke…
+                    </button>
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       {rowError ? (
         <p className="field-error" role="alert">

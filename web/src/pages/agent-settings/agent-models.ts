@@ -18,16 +18,3 @@ export function toModelOptions(items: readonly Record<string, unknown>[]): Agent
   }
   return out;
 }
-
-/** "2.50" → "2500000": dollars with at most two decimals to micro-USD, without floating point. */
-export function dollarsToMicro(text: string): string | undefined {
-  const match = /^\s*\$?\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);
-  if (!match) return undefined;
-  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  return String(cents * 10_000);
-}
-
-/** "2500000" → "2.50", for the field's initial text. */
-export function microToDollars(micro: string): string {
-  return (Number(micro) / 1_000_000).toFixed(2);
-}

@@ -1,7 +1,8 @@
 import { type DragEvent, type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../../api/client.ts';
 import type { MessageAccepted } from '../../api/index.ts';
-import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
+import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES } from './agent-types.ts';
+import { usdToMicroString } from '../../format.ts';
 import { type EmptyBalance, EmptyBalanceNotice, emptyBalance } from './EmptyBalance.tsx';
 import { MaskPainter } from './MaskPainter.tsx';
 import { isSchemaRefusal, StructuredOutputSection, useStructuredOutput } from './StructuredOutputSection.tsx';

@@ -278,7 +278,7 @@ function threadItems(messages: ThreadMessage[], results: Record<string, RunResul
       text: answers.get(runId)?.text ?? result?.mainOutcome?.text,
       artifacts: result?.artifacts ?? [],
       run,
-      error: result?.error ? plainMessage(result.error.message) || 'The run failed.' : undefined,
+      error: result?.error ? plainMessage(result.error.message ?? '') || 'The run failed.' : undefined,
       structured: result?.structuredResult === null ? undefined : result?.structuredResult,
       extractionError: result?.extraction?.status === 'failed' ? (result.extraction.error ?? 'extraction failed') : undefined,
     });

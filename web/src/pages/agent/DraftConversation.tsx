@@ -2,7 +2,7 @@ import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../../api/client.ts';
 import type { MessageAccepted } from '../../api/index.ts';
 import { navigate } from '../../router.tsx';
-import { usdToMicroString } from './agent-types.ts';
+import { usdToMicroString } from '../../format.ts';
 import { ConversationSetup, DEFAULT_SETUP, type SetupChoice, setupFields } from './ConversationSetup.tsx';
 import { type EmptyBalance, EmptyBalanceNotice, emptyBalance } from './EmptyBalance.tsx';
 import { ContextReferencePicker, MAX_REFERENCES, type PickedReference } from './ContextReferencePicker.tsx';

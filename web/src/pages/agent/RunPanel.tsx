@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
-import { ErrorNotice, TableScroll } from '../../components/common.tsx';
-import { formatMicroUsd, formatTime } from '../../format.ts';
+import { ErrorNotice } from '../../components/common.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
+import { formatMicroUsd, formatTime, usdToMicroString } from '../../format.ts';
 import { Link } from '../../router.tsx';
-import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES, usdToMicroString } from './agent-types.ts';
+import { RUN_STATUS_LABELS, type RunView, TERMINAL_RUN_STATUSES } from './agent-types.ts';
 import { plainMessage } from '../../api/error-words.ts';
 
 /**
@@ -102,7 +103,7 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
       ) : null}
       {run.error ? (
         <div className="notice notice-error" role="alert">
-          {plainMessage(run.error.message) || 'The run failed.'}
+          {plainMessage(run.error.message ?? '') || 'The run failed.'}
         </div>
       ) : null}
       {terminal ? null : (
@@ -150,79 +151,52 @@ export function RunPanel(props: { run: RunView; onChanged: () => void }) {
       </p>
       <ErrorNotice error={error} what="The run could not be changed" />
       <h3>Steps</h3>
-      <TableScroll label={`Steps of run ${run.runNumber}`}>
-        <table data-testid="run-steps">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Step</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Cost
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.steps.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">
-                  No steps yet.
-                </td>
-              </tr>
-            ) : null}
-            {run.steps.map((step, index) => (
-              <tr key={step.stepId}>
-                <td>{index + 1}</td>
-                <td>
-                  {step.kind === 'tool' ? <span className="mono">{step.name}</span> : `${step.kind} · ${step.name}`}
-                  <StepSummary output={step.output} />
-                </td>
-                <td>{step.status}</td>
-                <td className="num">{formatMicroUsd(step.costMicroUsd)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable label={`Steps of run ${run.runNumber}`} testId="run-steps" columns={[{ label: '#' }, { label: 'Step' }, { label: 'Status' }, { label: 'Cost', numeric: true }]}>
+        {run.steps.length === 0 ? (
+          <tr>
+            <td colSpan={4} className="muted">
+              No steps yet.
+            </td>
+          </tr>
+        ) : null}
+        {run.steps.map((step, index) => (
+          <tr key={step.stepId}>
+            <td>{index + 1}</td>
+            <td>
+              {step.kind === 'tool' ? <span className="mono">{step.name}</span> : `${step.kind} · ${step.name}`}
+              <StepSummary output={step.output} />
+            </td>
+            <td>{step.status}</td>
+            <td className="num">{formatMicroUsd(step.costMicroUsd)}</td>
+          </tr>
+        ))}
+      </DataTable>
       <h3>Costs</h3>
-      <TableScroll label={`Costs of run ${run.runNumber}`}>
-        <table data-testid="run-costs">
-          <thead>
-            <tr>
-              <th scope="col">Operation</th>
-              <th scope="col">Model</th>
-              <th scope="col">State</th>
-              <th scope="col" className="num">
-                Estimate
-              </th>
-              <th scope="col" className="num">
-                Cost
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.costs.operations.map((op) => (
-              <tr key={op.operationId}>
-                <td>{op.kind === 'chat' ? 'text call' : 'generation'}</td>
-                <td>{op.model}</td>
-                <td>{op.state}</td>
-                <td className="num">{formatMicroUsd(op.estimateMicroUsd)}</td>
-                <td className="num">{formatMicroUsd(op.costMicroUsd)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={4}>
-                Total settled
-              </th>
-              <td className="num" data-testid="run-total">
-                {formatMicroUsd(run.costs.settledMicroUsd)}
-              </td>
-            </tr>
-          </tfoot>
-        </table>
-      </TableScroll>
+      <DataTable
+        label={`Costs of run ${run.runNumber}`}
+        testId="run-costs"
+        columns={[{ label: 'Operation' }, { label: 'Model' }, { label: 'State' }, { label: 'Estimate', numeric: true }, { label: 'Cost', numeric: true }]}
+        footer={
+          <tr>
+            <th scope="row" colSpan={4}>
+              Total settled
+            </th>
+            <td className="num" data-testid="run-total">
+              {formatMicroUsd(run.costs.settledMicroUsd)}
+            </td>
+          </tr>
+        }
+      >
+        {run.costs.operations.map((op) => (
+          <tr key={op.operationId}>
+            <td>{op.kind === 'chat' ? 'text call' : 'generation'}</td>
+            <td>{op.model}</td>
+            <td>{op.state}</td>
+            <td className="num">{formatMicroUsd(op.estimateMicroUsd)}</td>
+            <td className="num">{formatMicroUsd(op.costMicroUsd)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import type { ApiKey } from '../../api/index.ts';
-import { describedBy, ErrorNotice, Field, TableScroll } from '../../components/common.tsx';
+import { describedBy, ErrorNotice, Field } from '../../components/common.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { formatMicroUsd, formatTime } from '../../format.ts';
 import { checkDraft, draftOf, type LimitsDraft, type LimitsField } from './key-limits-draft.ts';
 
@@ -82,40 +83,26 @@ export function KeyLimits(props: { keys: ApiKey[]; onChanged: () => void }) {
     <section className="panel" aria-labelledby="key-limits">
       <h2 id="key-limits">Limits and spend</h2>
       <ErrorNotice error={error} />
-      <TableScroll label="Key limits">
-        <table className="stack-on-phone">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Spent this month (UTC)</th>
-              <th scope="col">Limits</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((key) => (
-              <tr key={key.id} data-limits-key-id={key.id}>
-                <th scope="row">{key.name}</th>
-                <td>
-                  <span className="stacked-label">Spent this month (UTC): </span>
-                  <span data-testid="key-spend-this-month">{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</span>
-                </td>
-                <td>
-                  <span className="stacked-label">Limits: </span>
-                  {summary(key.limits)}
-                </td>
-                <td className="actions">
-                  <button type="button" className="button button-small" onClick={() => open(key)} aria-label={`Edit limits of ${key.name}`}>
-                    Edit limits
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable label="Key limits" className="stack-on-phone" columns={[{ label: 'Key' }, { label: 'Spent this month (UTC)' }, { label: 'Limits' }, { label: 'Actions', hidden: true }]}>
+        {props.keys.map((key) => (
+          <tr key={key.id} data-limits-key-id={key.id}>
+            <th scope="row">{key.name}</th>
+            <td>
+              <span className="stacked-label">Spent this month (UTC): </span>
+              <span data-testid="key-spend-this-month">{formatMicroUsd(key.spendThisMonthMicroUsd ?? 0)}</span>
+            </td>
+            <td>
+              <span className="stacked-label">Limits: </span>
+              {summary(key.limits)}
+            </td>
+            <td className="actions">
+              <button type="button" className="button button-small" onClick={() => open(key)} aria-label={`Edit limits of ${key.name}`}>
+                Edit limits
+              </button>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {editing ? (
         <form onSubmit={save} aria-label={`Limits of ${editedName ?? 'the key'}`} noValidate>
           <h3>Limits of {editedName}</h3>

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../api/index.ts';
+import { exactDollarsToMicro, microToExactDollars } from '../../format.ts';
 
 type Limits = ApiKey['limits'];
 
@@ -33,7 +34,7 @@ const WHOLE = /^\d{1,7}$/;
 
 export function draftOf(limits: Limits): LimitsDraft {
   return {
-    capUsd: limits.spendCapMicroUsd === null ? '' : microToUsdText(limits.spendCapMicroUsd),
+    capUsd: limits.spendCapMicroUsd === null ? '' : microToExactDollars(limits.spendCapMicroUsd),
     period: limits.spendCapPeriod === 'month' ? 'month' : 'total',
     // The ISO instant's own date and time are UTC: they go into the field as they are.
     expires: limits.expiresAt ? limits.expiresAt.slice(0, 16) : '',
@@ -41,18 +42,6 @@ export function draftOf(limits: Limits): LimitsDraft {
     rpm: limits.requestsPerMinute === null ? '' : String(limits.requestsPerMinute),
     concurrency: limits.concurrentGenerations === null ? '' : String(limits.concurrentGenerations),
   };
-}
-
-/** Exact: 1.5 dollars is "1.5", never a float's 1.4999999. */
-function microToUsdText(micro: number): string {
-  const whole = Math.floor(micro / 1_000_000);
-  const fraction = String(micro % 1_000_000).padStart(6, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : String(whole);
-}
-
-function usdTextToMicro(text: string): number {
-  const [whole = '0', fraction = ''] = text.split('.');
-  return Number(whole) * 1_000_000 + Number(fraction.padEnd(6, '0'));
 }
 
 /**
@@ -93,7 +82,7 @@ export function checkDraft(draft: LimitsDraft, now: number): { ok: true; body: L
   return {
     ok: true,
     body: {
-      spendCapMicroUsd: cap === '' ? null : usdTextToMicro(cap),
+      spendCapMicroUsd: cap === '' ? null : exactDollarsToMicro(cap),
       spendCapPeriod: cap === '' ? null : draft.period,
       expiresAt,
       allowedModels: distinct.length === 0 ? null : distinct,
