@@ -6,6 +6,7 @@
  * row; SQLite has one writer).
  */
 import { sql } from 'kysely';
+import type { FileCursor } from '../../../ports/storage-store.port.ts';
 import type { Executor } from '../schema.ts';
 import type {
   StorageChargesTable,
@@ -160,10 +161,7 @@ export async function findFile(db: Executor, userId: string, id: string): Promis
   return row;
 }
 
-export interface FileCursor {
-  createdAt: number;
-  id: string;
-}
+export type { FileCursor } from '../../../ports/storage-store.port.ts';
 
 /** Available files, newest first; `projectId` narrows to one project's assets. */
 export async function listFiles(db: Executor, userId: string, limit: number, after?: FileCursor, projectId?: string): Promise<StorageFileRow[]> {
