@@ -60,6 +60,7 @@ import { buildTextExtras, type TextExtras } from './services/embeddings/text-ext
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
+import { KyselyStatsStore } from './adapters/db/stores/stats-store.ts';
 import { KyselyStorageStore } from './adapters/db/stores/storage-store.ts';
 import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
@@ -179,6 +180,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
     providerHealth: new ProviderHealth(database.db),
+    stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
