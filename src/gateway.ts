@@ -60,6 +60,10 @@ import { buildTextExtras, type TextExtras } from './services/embeddings/text-ext
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import { accountPortsOf } from './adapters/db/stores/account-ports.ts';
+import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
+import { KyselyStatsStore } from './adapters/db/stores/stats-store.ts';
+import { KyselyStorageStore } from './adapters/db/stores/storage-store.ts';
+import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -179,6 +183,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
     providerHealth: new ProviderHealth(database.db),
+    stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
@@ -235,7 +240,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
   const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
-  const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
+  const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
   const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
@@ -324,7 +329,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
       }),
       giveUp: createWebhookGiveUp(db),
     },
-    storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db) },
+    storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(services.storage.files) },
     sweep,
     chat_settle: createChatSettleHandler({ db, logger, metrics: services.metrics }),
     agent_capability_probe: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),

@@ -16,6 +16,7 @@ import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from './agent/agent.module.ts';
 import type { StorageServices } from './storage/storage.module.ts';
+import type { StatsPorts } from './stats/stats-ports.ts';
 import type { ApiKeyAuthenticator } from './accounts/api-key-authenticator.ts';
 import type { KeyDoor } from './accounts/key-door.ts';
 import type { ApiKeysService } from './accounts/api-keys.service.ts';
@@ -86,6 +87,8 @@ export interface AppServices {
   agent: AgentServices;
   /** Paid storage for agent files: plans, subscriptions, retained copies, the billing calendar. */
   storage: StorageServices;
+  /** Usage statistics, the generation list and the CSV export read through these. */
+  stats: StatsPorts;
   /** Top-ups, redeem codes and the user's ledger page. */
   billing: BillingServices;
   /** The decision-9 client for user-supplied URLs (webhooks, media to probe). */

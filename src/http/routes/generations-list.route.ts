@@ -61,7 +61,7 @@ export function registerGenerationsListRoute(app: FastifyInstance, services: App
       },
     },
     handler: async (request) => {
-      const page = await listGenerations(services.database.db, services.blobs, authOf(request).userId, request.query as GenerationListQuery);
+      const page = await listGenerations(services.stats, services.blobs, authOf(request).userId, request.query as GenerationListQuery);
       return { code: 200, data: page };
     },
   });

@@ -71,6 +71,6 @@ export function registerStatsRoute(app: FastifyInstance, services: AppServices):
         },
       },
     },
-    handler: async (request) => computeStatistics(services.database.db, authOf(request).userId, request.query as { range?: string; from?: string; to?: string }),
+    handler: async (request) => computeStatistics(services.stats, authOf(request).userId, request.query as { range?: string; from?: string; to?: string }),
   });
 }

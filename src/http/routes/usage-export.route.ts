@@ -36,7 +36,7 @@ export function registerUsageExportRoute(app: FastifyInstance, services: AppServ
     },
     handler: async (request, reply) => {
       const { userId } = authOf(request);
-      const exported = usageExport(services.database.db, userId, request.query as { type?: string; from?: string; to?: string });
+      const exported = usageExport(services.stats, userId, request.query as { type?: string; from?: string; to?: string });
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${exported.filename}"`)

@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
-import { type GenerationFilter, type ListCursor, listUserTasks } from '../../adapters/db/repositories/generation-list.repository.ts';
-import type { TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { invalidInput } from '../../domain/errors.ts';
 import { MICRO_PER_CENT } from '../../domain/money.ts';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/tasks/task-status.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { GenerationFilter, ListCursor } from '../../ports/stats-store.port.ts';
+import type { TasksRow } from '../../ports/store-rows/media.rows.ts';
 import { presentTaskStatus, type TaskStatusData } from '../generation/task-presenter.ts';
 import { DAY_MS, parseDay } from './stats-period.ts';
+import type { StatsPorts } from './stats-ports.ts';
 
 export interface GenerationListQuery {
   status?: string;
@@ -51,11 +50,11 @@ const MAX_LIMIT = 100;
 const PROMPT_CHARS = 300;
 
 /** The caller's generations (media tasks), filtered, newest first, in pages joined by a cursor. */
-export async function listGenerations(db: Kysely<Schema>, blobs: BlobStore, userId: string, query: GenerationListQuery): Promise<GenerationPage> {
+export async function listGenerations(stats: StatsPorts, blobs: BlobStore, userId: string, query: GenerationListQuery): Promise<GenerationPage> {
   const filter = parseFilter(query);
   const limit = parseLimit(query.limit);
   const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
-  const rows = await listUserTasks(db, userId, filter, limit + 1, after);
+  const rows = await stats.store.listUserTasks(stats.uow.direct, userId, filter, limit + 1, after);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -64,7 +63,7 @@ export async function listGenerations(db: Kysely<Schema>, blobs: BlobStore, user
   };
 }
 
-export function presentListItem(row: TaskRow, blobs: BlobStore): GenerationListItem {
+export function presentListItem(row: TasksRow, blobs: BlobStore): GenerationListItem {
   const status = presentTaskStatus(row, blobs);
   let prompt: string | null = null;
   try {

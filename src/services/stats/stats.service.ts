@@ -1,20 +1,9 @@
-import { readSnapshot } from '../../adapters/db/read-snapshot.ts';
-import type { Kysely } from 'kysely';
-import {
-  advanceCheckpoint,
-  aggregateByApiKey,
-  aggregateChat,
-  aggregateTasks,
-  findCheckpoint,
-  firstOpenDay,
-  spentBetweenDays,
-} from '../../adapters/db/repositories/stats.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
-import { aggregateStorageCharges } from '../../adapters/db/repositories/storage.repository.ts';
+import { AppError } from '../../domain/errors.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../../domain/money.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
-import { getUser } from '../../adapters/db/stores/account-store.ts';
+import type { UsersRow } from '../../ports/store-rows/foundation.rows.ts';
 import { DAY_MS, dayKey, resolveStatsPeriod, type StatsQuery } from './stats-period.ts';
+import type { StatsPorts } from './stats-ports.ts';
 
 export interface StatsBucket {
   key: string;
@@ -79,19 +68,20 @@ const IN_PROGRESS: ReadonlySet<string> = new Set<TaskStatus>(['not_started', 'pr
  * GET /api/v1/stats: spend and counts of one user over a period of UTC days. The database aggregates
  * per (day, model, type, status); this folds those few rows into totals and buckets.
  */
-export async function computeStatistics(db: Kysely<Schema>, userId: string, query: StatsQuery, now: number = Date.now()): Promise<Statistics> {
+export async function computeStatistics(stats: StatsPorts, userId: string, query: StatsQuery, now: number = Date.now()): Promise<Statistics> {
   const period = resolveStatsPeriod(query, now);
+  const { store } = stats;
   // One snapshot for every figure of the period, so that the buckets always add up to the totals
   // (a request that settles between two reads would otherwise count in one and not the other).
   const [{ user, tasks, chats, storageCharges, keys }, allTimeMicro] = await Promise.all([
-    readSnapshot(db, async (tx) => ({
-      user: await getUser(tx, userId),
-      tasks: await aggregateTasks(tx, userId, period.firstDay, period.lastDay),
-      chats: await aggregateChat(tx, userId, period.firstDay, period.lastDay),
-      storageCharges: await aggregateStorageCharges(tx, userId, period.firstDay, period.lastDay),
-      keys: await aggregateByApiKey(tx, userId, period.firstDay, period.lastDay),
+    store.readSnapshot(async (tx) => ({
+      user: existingUser(await store.findUser(tx, userId)),
+      tasks: await store.aggregateTasks(tx, userId, period.firstDay, period.lastDay),
+      chats: await store.aggregateChat(tx, userId, period.firstDay, period.lastDay),
+      storageCharges: await store.aggregateStorageCharges(tx, userId, period.firstDay, period.lastDay),
+      keys: await store.aggregateByApiKey(tx, userId, period.firstDay, period.lastDay),
     })),
-    spentAllTime(db, userId, now),
+    spentAllTime(stats, userId, now),
   ]);
 
   const days = new Map<number, Accumulator>();
@@ -163,6 +153,12 @@ export async function computeStatistics(db: Kysely<Schema>, userId: string, quer
   };
 }
 
+/** The user's row; a user that does not exist is user_not_found, as everywhere. */
+function existingUser(user: UsersRow | undefined): UsersRow {
+  if (!user) throw new AppError('user_not_found', 'user not found');
+  return user;
+}
+
 /** Later than any day: "every day after" in a range. */
 const END_OF_TIME_DAY = 1_000_000_000;
 /** A day can be settled once it ended more than 24 hours ago (rows are written with the writer's clock). */
@@ -174,18 +170,20 @@ const SETTLE_AFTER_DAYS = 2;
  * or chat request whose cost may still change (a task that will fail is refunded; a chat is billed
  * when it settles); it stops before the first such day.
  */
-export async function spentAllTime(db: Kysely<Schema>, userId: string, now: number = Date.now()): Promise<number> {
+export async function spentAllTime(stats: StatsPorts, userId: string, now: number = Date.now()): Promise<number> {
+  const { store } = stats;
+  const db = stats.uow.direct;
   const settled = Math.floor(now / DAY_MS) - SETTLE_AFTER_DAYS;
-  const stored = await findCheckpoint(db, userId);
+  const stored = await store.findCheckpoint(db, userId);
   let base = stored ?? { throughDay: -1, spentMicro: 0 };
   if (base.throughDay < settled) {
-    const open = await firstOpenDay(db, userId, base.throughDay, settled);
+    const open = await store.firstOpenDay(db, userId, base.throughDay, settled);
     const through = open === undefined ? settled : open - 1;
     if (through > base.throughDay) {
-      const next = { throughDay: through, spentMicro: base.spentMicro + (await spentBetweenDays(db, userId, base.throughDay, through)) };
-      await advanceCheckpoint(db, userId, stored, next, now);
+      const next = { throughDay: through, spentMicro: base.spentMicro + (await store.spentBetweenDays(db, userId, base.throughDay, through)) };
+      await store.advanceCheckpoint(db, userId, stored, next, now);
       base = next;
     }
   }
-  return base.spentMicro + (await spentBetweenDays(db, userId, base.throughDay, END_OF_TIME_DAY));
+  return base.spentMicro + (await store.spentBetweenDays(db, userId, base.throughDay, END_OF_TIME_DAY));
 }

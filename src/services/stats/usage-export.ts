@@ -1,13 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import { listUserTasks } from '../../adapters/db/repositories/generation-list.repository.ts';
-import type { LedgerEntryRow } from '../../adapters/db/ledger/ledger.repository.ts';
-import { apiKeyNames, type ExportCursor, ledgerEntriesBetween } from '../../adapters/db/repositories/usage-export.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { invalidInput } from '../../domain/errors.ts';
 import { csvRecord } from '../../domain/files/csv.ts';
 import { microToUsd } from '../../domain/money.ts';
+import type { ExportCursor } from '../../ports/stats-store.port.ts';
+import type { LedgerEntriesRow } from '../../ports/store-rows/foundation.rows.ts';
+import type { TasksRow } from '../../ports/store-rows/media.rows.ts';
 import { dayKey, resolveStatsPeriod, type StatsPeriod } from './stats-period.ts';
+import type { StatsPorts } from './stats-ports.ts';
 
 export const USAGE_EXPORT_KINDS = ['ledger', 'generations'] as const;
 export type UsageExportKind = (typeof USAGE_EXPORT_KINDS)[number];
@@ -35,30 +33,30 @@ const PROMPT_CHARS = 2_000;
  * are given) as CSV, for a spreadsheet or an accountant. Amounts are exact USD (six decimals at most).
  * The query is checked before anything is sent, so a bad one is a 400, not a cut file.
  */
-export function usageExport(db: Kysely<Schema>, userId: string, query: UsageExportQuery, now: number = Date.now()): UsageExport {
+export function usageExport(stats: StatsPorts, userId: string, query: UsageExportQuery, now: number = Date.now()): UsageExport {
   const type = query.type ?? 'ledger';
   if (!(USAGE_EXPORT_KINDS as readonly string[]).includes(type)) throw invalidInput(`type must be one of ${USAGE_EXPORT_KINDS.join(', ')}`, 'type');
   const hasDates = query.from !== undefined || query.to !== undefined;
   const period = resolveStatsPeriod(hasDates ? { from: query.from, to: query.to } : { range: '30d' }, now);
   const filename = `switchboard-${type}-${dayKey(period.firstDay)}-to-${dayKey(period.lastDay)}.csv`;
-  return { filename, chunks: type === 'ledger' ? ledgerCsv(db, userId, period) : generationsCsv(db, userId, period) };
+  return { filename, chunks: type === 'ledger' ? ledgerCsv(stats, userId, period) : generationsCsv(stats, userId, period) };
 }
 
-async function* ledgerCsv(db: Kysely<Schema>, userId: string, period: StatsPeriod): AsyncGenerator<string> {
+async function* ledgerCsv({ store, uow }: StatsPorts, userId: string, period: StatsPeriod): AsyncGenerator<string> {
   yield csvRecord(['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note']);
   yield* paged(
-    (cursor) => ledgerEntriesBetween(db, userId, period.startMs, period.endMs, PAGE, cursor),
-    (row: LedgerEntryRow) =>
+    (cursor) => store.ledgerEntriesBetween(uow.direct, userId, period.startMs, period.endMs, PAGE, cursor),
+    (row: LedgerEntriesRow) =>
       csvRecord([iso(row.created_at), row.id, row.kind, microToUsd(row.amount_micro), microToUsd(row.balance_after_micro), row.reference, row.note === null ? null : { text: row.note }]),
   );
 }
 
-async function* generationsCsv(db: Kysely<Schema>, userId: string, period: StatsPeriod): AsyncGenerator<string> {
-  const keys = await apiKeyNames(db, userId);
+async function* generationsCsv({ store, uow }: StatsPorts, userId: string, period: StatsPeriod): AsyncGenerator<string> {
+  const keys = await store.apiKeyNames(uow.direct, userId);
   yield csvRecord(['created_time', 'generation_id', 'model', 'type', 'status', 'cost_usd', 'refunded', 'api_key', 'finished_time', 'error', 'prompt']);
   yield* paged(
-    (cursor) => listUserTasks(db, userId, { startMs: period.startMs, endMs: period.endMs }, PAGE, cursor),
-    (row: TaskRow) =>
+    (cursor) => store.listUserTasks(uow.direct, userId, { startMs: period.startMs, endMs: period.endMs }, PAGE, cursor),
+    (row: TasksRow) =>
       csvRecord([
         iso(row.created_at),
         row.id,
@@ -96,7 +94,7 @@ async function* paged<Row extends { created_at: number; id: string }>(read: (cur
 /** Inputs larger than this (pictures inline, up to the create route's 32 MiB) are not parsed on the loop for an export. */
 const PARSED_INPUT_BYTES = 64 * 1024;
 
-function promptOf(row: TaskRow): { text: string } | null {
+function promptOf(row: TasksRow): { text: string } | null {
   if (row.input_json.length > PARSED_INPUT_BYTES) return { text: '(input too large to show here; see the generation)' };
   try {
     const input = JSON.parse(row.input_json) as { prompt?: unknown };

@@ -5,12 +5,10 @@
  * Idempotency-Key, quota taken by the guarded update); the asset row is written in the transaction
  * that records the file, with the file's id, so the two appear and disappear together.
  */
-import type { Kysely } from 'kysely';
-import { insertProjectAsset } from '../../adapters/db/repositories/agent/project-assets.repository.ts';
-import { findProject } from '../../adapters/db/repositories/agent/projects.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
+import type { StorageStore } from '../../ports/storage-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { type AcceptedOperation, parseRetainSource, type StorageFilesService, type StorageOwner } from './storage-files.service.ts';
 import type { StorageSource } from './storage-sources.ts';
 import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
@@ -19,15 +17,18 @@ import { parseIdempotencyKey } from './storage-subscriptions.service.ts';
 export const ASSET_ROLES = ['logo', 'product', 'character', 'style', 'background', 'reference', 'other'] as const;
 
 export class ProjectAssetImport {
-  readonly #db: Kysely<Schema>;
+  readonly #store: StorageStore;
+  readonly #uow: UnitOfWork;
   readonly #files: StorageFilesService;
 
-  constructor(deps: { db: Kysely<Schema>; files: StorageFilesService }) {
-    this.#db = deps.db;
+  constructor(deps: { store: StorageStore; uow: UnitOfWork; files: StorageFilesService }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#files = deps.files;
+    const store = deps.store;
     deps.files.onImported(async (tx, operation, file) => {
       if (operation.project_id === null) return;
-      await insertProjectAsset(tx, {
+      await store.recordProjectAsset(tx, {
         id: file.id,
         project_id: operation.project_id,
         user_id: operation.user_id,
@@ -46,7 +47,7 @@ export class ProjectAssetImport {
   async import(owner: StorageOwner, projectId: string, body: unknown, idempotencyKeyHeader: unknown): Promise<AcceptedOperation> {
     const key = parseIdempotencyKey(idempotencyKeyHeader, true) as string;
     const { source, role } = parseImport(body);
-    if (!(await findProject(this.#db, owner, projectId))) throw new AppError('not_found', `project ${echo(projectId)} not found`);
+    if (!(await this.#store.findProject(this.#uow.direct, owner, projectId))) throw new AppError('not_found', `project ${echo(projectId)} not found`);
     return this.#files.accept(owner, { type: 'import', source, projectId, role }, `asset_import:${owner.userId}:${projectId}`, key);
   }
 }

@@ -5,27 +5,15 @@
  * period), the 72-hour grace period when a period ends unpaid, deletion when grace runs out, and the
  * purge of deleted files' bytes.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  findSubscription,
-  insertCharge,
-  listDueRenewals,
-  listExpiredGrace,
-  listUnpurgedFiles,
-  liveRenewalKey,
-  markFilePurged,
-  markUserFilesDeleted,
-  type StorageSubscriptionRow,
-  updateSubscriptionAtVersion,
-} from '../../adapters/db/repositories/storage.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import { isAppError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { periodEnd, STORAGE_GRACE_MS, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { StorageStore, StorageSubscriptionRow } from '../../ports/storage-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
 export const STORAGE_BILLING_INTERVAL_MS = 60_000;
 /** A subscription that missed more renewals than this (a gateway down for two years) stops catching up. */
@@ -39,15 +27,19 @@ export interface StorageBillingSummary {
 }
 
 export class StorageBilling {
-  readonly #db: Kysely<Schema>;
+  readonly #store: StorageStore;
+  readonly #uow: UnitOfWork;
+  readonly #ledger: LedgerBook;
   readonly #blobs: BlobStore;
   readonly #now: () => number;
   readonly #logger: Logger;
   readonly #catalog: StoragePlanCatalog;
 
-  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore; now: () => number; logger: Logger; plans: StoragePlanCatalog }) {
+  constructor(deps: { store: StorageStore; uow: UnitOfWork; ledger: LedgerBook; blobs: BlobStore; now: () => number; logger: Logger; plans: StoragePlanCatalog }) {
     this.#catalog = deps.plans;
-    this.#db = deps.db;
+    this.#store = deps.store;
+    this.#uow = deps.uow;
+    this.#ledger = deps.ledger;
     this.#blobs = deps.blobs;
     this.#now = deps.now;
     this.#logger = deps.logger;
@@ -57,11 +49,11 @@ export class StorageBilling {
   async run(): Promise<StorageBillingSummary> {
     const summary: StorageBillingSummary = { renewed: 0, toGrace: 0, lapsed: 0, purged: 0 };
     const now = this.#now();
-    for (const row of await listDueRenewals(this.#db, now, 200)) await this.#renew(row, now, summary);
-    for (const row of await listExpiredGrace(this.#db, now, 200)) {
-      const lapsed = await this.#db.transaction().execute(async (tx) => {
-        if (!(await updateSubscriptionAtVersion(tx, row.user_id, row.version, { status: 'lapsed', used_bytes: 0, grace_ends_at: null, next_plan_id: null, updated_at: now }))) return false;
-        await markUserFilesDeleted(tx, row.user_id, now);
+    for (const row of await this.#store.listDueRenewals(this.#uow.direct, now, 200)) await this.#renew(row, now, summary);
+    for (const row of await this.#store.listExpiredGrace(this.#uow.direct, now, 200)) {
+      const lapsed = await this.#uow.transaction(async (tx) => {
+        if (!(await this.#store.changeSubscriptionAtVersion(tx, row.user_id, row.version, { status: 'lapsed', used_bytes: 0, grace_ends_at: null, next_plan_id: null, updated_at: now }))) return false;
+        await this.#store.markUserFilesDeleted(tx, row.user_id, now);
         return true;
       });
       if (lapsed) {
@@ -76,9 +68,9 @@ export class StorageBilling {
   /** Removes the bytes of deleted files (deleting twice is harmless). */
   async purge(): Promise<number> {
     let purged = 0;
-    for (const file of await listUnpurgedFiles(this.#db, 500)) {
+    for (const file of await this.#store.listUnpurgedFiles(this.#uow.direct, 500)) {
       await this.#blobs.delete(file.blob_key);
-      await markFilePurged(this.#db, file.id, this.#now());
+      await this.#store.markFilePurged(this.#uow.direct, file.id, this.#now());
       purged++;
     }
     return purged;
@@ -101,9 +93,9 @@ export class StorageBilling {
       }
       const index = current.period_index + 1;
       try {
-        const renewed = await this.#db.transaction().execute(async (tx) => {
+        const renewed = await this.#uow.transaction(async (tx) => {
           const next = { start: current.period_end, end: periodEnd(current.anchor_at, index) };
-          const moved = await updateSubscriptionAtVersion(tx, current.user_id, current.version, {
+          const moved = await this.#store.changeSubscriptionAtVersion(tx, current.user_id, current.version, {
             plan_id: plan.id,
             next_plan_id: null,
             quota_bytes: plan.quotaBytes,
@@ -115,9 +107,9 @@ export class StorageBilling {
           if (!moved) return false;
           const reference = `storage:renewal:${current.user_id}:${index}`;
           // Through the key that chose renewal (its spend cap checked in this transaction), while it lives.
-          const apiKeyId = await liveRenewalKey(tx, current, now);
-          await postLedgerEntry(tx, { userId: current.user_id, kind: 'storage_charge', reference, amountMicro: -plan.monthlyPriceMicro, note: `${plan.name} storage: renewal`, apiKeyId }, now);
-          await insertCharge(tx, {
+          const apiKeyId = await this.#store.liveRenewalKey(tx, current, now);
+          await this.#ledger.post(tx, { userId: current.user_id, kind: 'storage_charge', reference, amountMicro: -plan.monthlyPriceMicro, note: `${plan.name} storage: renewal`, apiKeyId }, now);
+          await this.#store.recordCharge(tx, {
             id: newId('stc', now),
             user_id: current.user_id,
             plan_id: plan.id,
@@ -140,12 +132,12 @@ export class StorageBilling {
         if (await this.#startGrace(current, now)) summary.toGrace++;
         return;
       }
-      row = await findSubscription(this.#db, current.user_id);
+      row = await this.#store.findSubscription(this.#uow.direct, current.user_id);
     }
   }
 
   #startGrace(row: StorageSubscriptionRow, now: number): Promise<boolean> {
-    return updateSubscriptionAtVersion(this.#db, row.user_id, row.version, { status: 'grace', grace_ends_at: row.period_end + STORAGE_GRACE_MS, updated_at: now });
+    return this.#store.changeSubscriptionAtVersion(this.#uow.direct, row.user_id, row.version, { status: 'grace', grace_ends_at: row.period_end + STORAGE_GRACE_MS, updated_at: now });
   }
 }
 

@@ -6,33 +6,16 @@
  * concurrent copies pass it. Deleting a file frees its quota at once; its bytes go by the purge.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { blobKeyFor } from '../../adapters/blob/blob-keys.ts';
-import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
-import {
-  type FileCursor,
-  findFile,
-  findOperation,
-  findSubscription,
-  finishOperation,
-  insertFileOnce,
-  insertOperation,
-  listFiles,
-  markFileDeleted,
-  markFilePurged,
-  releaseQuota,
-  reserveQuota,
-  type StorageFileRow,
-  type StorageOperationRow,
-} from '../../adapters/db/repositories/storage.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { StorageSourceType } from '../../adapters/db/tables/storage.tables.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { FileCursor, StorageFileRow, StorageOperationRow, StorageSourceType, StorageStore } from '../../ports/storage-store.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { JOB_QUEUES, newJob } from '../../domain/jobs/job-catalog.ts';
@@ -86,10 +69,11 @@ export interface FilePage {
 }
 
 /** What an import adds besides the file (the project asset row), in the file's transaction. */
-export type CopyCompletion = (tx: Executor, operation: StorageOperationRow, file: StorageFileRow) => Promise<void>;
+export type CopyCompletion = (tx: StoreTransaction, operation: StorageOperationRow, file: StorageFileRow) => Promise<void>;
 
 export class StorageFilesService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: StorageStore;
+  readonly #uow: UnitOfWork;
   readonly #blobs: BlobStore;
   readonly #queue: WorkQueue;
   readonly #now: () => number;
@@ -97,9 +81,10 @@ export class StorageFilesService {
   readonly #faults: FaultPoints | undefined;
   #onImported: CopyCompletion | undefined;
 
-  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; faults?: FaultPoints }) {
+  constructor(deps: { store: StorageStore; uow: UnitOfWork; blobs: BlobStore; queue: WorkQueue; now: () => number; logger: Logger; faults?: FaultPoints }) {
     this.#faults = deps.faults;
-    this.#db = deps.db;
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#blobs = deps.blobs;
     this.#queue = deps.queue;
     this.#now = deps.now;
@@ -130,17 +115,17 @@ export class StorageFilesService {
   ): Promise<AcceptedOperation> {
     // The parsed request, not the raw body: {generationId} and {generationId, outputIndex: 0} are one request.
     const hash = requestHash(request);
-    const earlier = await findIdempotentResponse<AcceptedOperation>(this.#db, scope, key, hash);
+    const earlier = await this.#store.findIdempotentResponse<AcceptedOperation>(this.#uow.direct, scope, key, hash);
     if (earlier) return earlier;
     const now = this.#now();
     // The source first: an id that names nothing of yours is source_not_found, whether or not you have a plan.
-    const resolved = await resolveSource(this.#db, this.#blobs, owner, request.source, now);
+    const resolved = await resolveSource(this.#store, this.#uow.direct, this.#blobs, owner, request.source, now);
     await this.#requireRoom(owner.userId, resolved.bytes);
-    const accepted = await this.#db.transaction().execute(async (tx) => {
-      const replayed = await reserveIdempotencyKey<AcceptedOperation>(tx, scope, key, hash, now);
+    const accepted = await this.#uow.transaction(async (tx) => {
+      const replayed = await this.#store.reserveIdempotencyKey<AcceptedOperation>(tx, scope, key, hash, now);
       if (replayed) return replayed;
       const id = newId('sop', now);
-      await insertOperation(tx, {
+      await this.#store.recordOperation(tx, {
         id,
         user_id: owner.userId,
         storefront: owner.storefront,
@@ -161,7 +146,7 @@ export class StorageFilesService {
       // The queue runs on the system clock, not the calendar.
       await this.#queue.enqueue(tx, newJob('storage_copy', { operationId: id }, Date.now()));
       const response: AcceptedOperation = { operationId: id, status: 'pending', type: request.type };
-      await storeIdempotentResponse(tx, scope, key, response);
+      await this.#store.storeIdempotentResponse(tx, scope, key, response);
       return response;
     });
     await this.#queue.wake(JOB_QUEUES.maintenance);
@@ -169,7 +154,7 @@ export class StorageFilesService {
   }
 
   async #requireRoom(userId: string, bytes: number): Promise<void> {
-    const subscription = await findSubscription(this.#db, userId);
+    const subscription = await this.#store.findSubscription(this.#uow.direct, userId);
     if (!subscription || subscription.status === 'lapsed') {
       throw new AppError('storage_plan_required', 'saving files needs an active storage plan: see GET /api/v1/agent/storage/plans, then quote and subscribe');
     }
@@ -183,9 +168,9 @@ export class StorageFilesService {
   }
 
   async operation(owner: StorageOwner, id: string): Promise<StorageOperationView> {
-    const row = await findOperation(this.#db, id);
+    const row = await this.#store.findOperation(this.#uow.direct, id);
     if (!row || row.user_id !== owner.userId) throw new AppError('not_found', `storage operation ${echo(id)} not found`);
-    const file = row.file_id ? await findFile(this.#db, owner.userId, row.file_id) : undefined;
+    const file = row.file_id ? await this.#store.findFile(this.#uow.direct, owner.userId, row.file_id) : undefined;
     return {
       operationId: row.id,
       type: row.operation_type,
@@ -203,34 +188,39 @@ export class StorageFilesService {
   async list(owner: StorageOwner, query: { cursor?: string; limit?: string; projectId?: string }): Promise<FilePage> {
     const limit = parseLimit(query.limit);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const rows = await listFiles(this.#db, owner.userId, limit + 1, after, query.projectId);
+    const rows = await this.#store.listFiles(this.#uow.direct, owner.userId, limit + 1, after, query.projectId);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { items: page.map((row) => this.present(row)), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
   }
 
   async get(owner: StorageOwner, id: string): Promise<StorageFileView> {
-    const row = await findFile(this.#db, owner.userId, id);
+    const row = await this.#store.findFile(this.#uow.direct, owner.userId, id);
     if (row?.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
     return this.present(row);
   }
 
   /** Frees the file's quota at once (no charge), then removes its bytes. */
   async delete(owner: StorageOwner, id: string): Promise<{ fileId: string; deleted: true; usedBytes: number }> {
-    const row = await findFile(this.#db, owner.userId, id);
+    const row = await this.#store.findFile(this.#uow.direct, owner.userId, id);
     if (row?.status !== 'available') throw new AppError('not_found', `file ${echo(id)} not found`);
     const now = this.#now();
-    await this.#db.transaction().execute(async (tx) => {
-      if (await markFileDeleted(tx, row.id, now)) await releaseQuota(tx, owner.userId, row.size_bytes);
+    await this.#uow.transaction(async (tx) => {
+      if (await this.#store.markFileDeleted(tx, row.id, now)) await this.#store.releaseQuota(tx, owner.userId, row.size_bytes);
     });
     try {
       await this.#blobs.delete(row.blob_key);
-      await markFilePurged(this.#db, row.id, this.#now());
+      await this.#store.markFilePurged(this.#uow.direct, row.id, this.#now());
     } catch (error) {
       this.#logger.warn({ err: error, fileId: row.id }, 'removing a deleted file failed; the purge will retry');
     }
-    const subscription = await findSubscription(this.#db, owner.userId);
+    const subscription = await this.#store.findSubscription(this.#uow.direct, owner.userId);
     return { fileId: row.id, deleted: true, usedBytes: subscription?.used_bytes ?? 0 };
+  }
+
+  /** Ends a pending operation `failed` (compare-and-set on `pending`): its copy kept failing inside the gateway. */
+  async abandon(operationId: string, now: number): Promise<void> {
+    await this.#store.finishOperation(this.#uow.direct, operationId, { status: 'failed', errorCode: 'internal_error', errorMessage: 'the copy failed repeatedly inside the gateway; try again later' }, now);
   }
 
   present(row: StorageFileRow): StorageFileView {
@@ -252,16 +242,16 @@ export class StorageFilesService {
    * operation, so a repeated copy overwrites its own object; the file row is unique per operation.
    */
   async copy(operationId: string): Promise<void> {
-    const op = await findOperation(this.#db, operationId);
+    const op = await this.#store.findOperation(this.#uow.direct, operationId);
     if (op?.status !== 'pending') return;
     const owner = { userId: op.user_id, storefront: op.storefront };
     const source: StorageSource = op.source_type === 'generation' ? { type: 'generation', id: op.source_id, outputIndex: op.output_index ?? 0 } : { type: op.source_type, id: op.source_id };
     const fail = async (code: string, message: string) => {
-      await finishOperation(this.#db, op.id, { status: 'failed', errorCode: code, errorMessage: message }, this.#now());
+      await this.#store.finishOperation(this.#uow.direct, op.id, { status: 'failed', errorCode: code, errorMessage: message }, this.#now());
     };
     let resolved: Awaited<ReturnType<typeof resolveSource>>;
     try {
-      resolved = await resolveSource(this.#db, this.#blobs, owner, source, this.#now());
+      resolved = await resolveSource(this.#store, this.#uow.direct, this.#blobs, owner, source, this.#now());
     } catch (error) {
       if (error instanceof AppError) return fail('source_unavailable', error.message);
       throw error;
@@ -274,7 +264,7 @@ export class StorageFilesService {
     const now = this.#now();
     let outcome: 'completed' | 'raced' | 'no_room';
     try {
-      outcome = await this.#db.transaction().execute(async (tx) => {
+      outcome = await this.#uow.transaction(async (tx) => {
       const file: StorageFileRow = {
         id: newId('sf', now),
         user_id: op.user_id,
@@ -293,11 +283,11 @@ export class StorageFilesService {
         deleted_at: null,
         purged_at: null,
       };
-      if (!(await insertFileOnce(tx, file))) return 'raced' as const;
+      if (!(await this.#store.recordFileOnce(tx, file))) return 'raced' as const;
       // Thrown, not returned: the file row written above must roll back with it.
-      if (!(await reserveQuota(tx, op.user_id, blob.bytes))) throw new NoRoom();
+      if (!(await this.#store.reserveQuota(tx, op.user_id, blob.bytes))) throw new NoRoom();
       if (op.operation_type === 'import' && this.#onImported) await this.#onImported(tx, op, file);
-      await finishOperation(tx, op.id, { status: 'completed', fileId: file.id }, now);
+      await this.#store.finishOperation(tx, op.id, { status: 'completed', fileId: file.id }, now);
       return 'completed' as const;
       });
     } catch (error) {
@@ -306,7 +296,7 @@ export class StorageFilesService {
     }
     if (outcome === 'no_room') {
       await this.#blobs.delete(key);
-      const subscription = await findSubscription(this.#db, op.user_id);
+      const subscription = await this.#store.findSubscription(this.#uow.direct, op.user_id);
       if (subscription?.status !== 'active') return fail('storage_plan_required', 'the storage plan is no longer active');
       return fail('storage_quota_exceeded', `the file (${blob.bytes} bytes) did not fit: ${subscription.used_bytes} of ${subscription.quota_bytes} bytes are used`);
     }
@@ -328,9 +318,9 @@ export function createStorageCopyHandler(files: StorageFilesService): (job: { re
  * operation whose copy keeps failing unexpectedly ends `failed` (compare-and-set on `pending`; no
  * quota was taken, nothing was charged for it).
  */
-export function createStorageCopyGiveUp(db: Kysely<Schema>, now: () => number = Date.now): (job: { refId: string }) => Promise<JobOutcome> {
+export function createStorageCopyGiveUp(files: StorageFilesService, now: () => number = Date.now): (job: { refId: string }) => Promise<JobOutcome> {
   return async (job) => {
-    await finishOperation(db, job.refId, { status: 'failed', errorCode: 'internal_error', errorMessage: 'the copy failed repeatedly inside the gateway; try again later' }, now());
+    await files.abandon(job.refId, now());
     return { kind: 'done' };
   };
 }

@@ -4,13 +4,11 @@
  * checked here; the bytes' size and type come from what we stored, not from the caller. A source that
  * names nothing of the caller's is `source_not_found`, distinct from having no plan.
  */
-import { findOwnedArtifact } from '../../adapters/db/repositories/agent/artifacts.repository.ts';
-import { findOwnedScopedAttachment } from '../../adapters/db/repositories/agent/attachments.repository.ts';
-import type { Executor } from '../../adapters/db/schema.ts';
-import { findOwnedGenerationFile } from '../../adapters/db/repositories/storage.repository.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { StorageStore } from '../../ports/storage-store.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import { PLAYGROUND_SCOPE } from '../agent/attachments/attachments.service.ts';
 
 export type StorageSource = { type: 'generation'; id: string; outputIndex: number } | { type: 'artifact' | 'upload'; id: string };
@@ -24,9 +22,9 @@ export interface ResolvedSource {
   extension: string;
 }
 
-export async function resolveSource(db: Executor, blobs: BlobStore, owner: { userId: string; storefront: string }, source: StorageSource, now: number): Promise<ResolvedSource> {
+export async function resolveSource(store: StorageStore, tx: StoreTransaction, blobs: BlobStore, owner: { userId: string; storefront: string }, source: StorageSource, now: number): Promise<ResolvedSource> {
   if (source.type === 'generation') {
-    const row = await findOwnedGenerationFile(db, owner.userId, source.id, source.outputIndex);
+    const row = await store.findGenerationFile(tx, owner.userId, source.id, source.outputIndex);
     if (!row || row.deleted_at !== null || row.expires_at <= now) {
       throw new AppError('source_not_found', `generation ${echo(source.id)} has no available file at outputIndex ${source.outputIndex} (not yours, or generated files are kept 3 days)`, { param: 'generationId' });
     }
@@ -34,14 +32,14 @@ export async function resolveSource(db: Executor, blobs: BlobStore, owner: { use
     return { blobKey: row.blob_key, contentType: row.content_type, bytes: row.bytes, name: `${source.id}-${source.outputIndex}.${extension}`, extension };
   }
   if (source.type === 'upload') {
-    const upload = await findOwnedScopedAttachment(db, owner, PLAYGROUND_SCOPE, source.id);
+    const upload = await store.findUpload(tx, owner, PLAYGROUND_SCOPE, source.id);
     if (upload?.status !== 'completed' || (upload.expires_at !== null && upload.expires_at <= now)) {
       throw new AppError('source_not_found', `upload ${echo(source.id)} is not available (not yours, not completed, or expired)`, { param: 'uploadId' });
     }
     const extension = extensionOf(upload.blob_key);
     return { blobKey: upload.blob_key, contentType: upload.mime, bytes: upload.size_bytes, name: `${upload.id}.${extension}`, extension };
   }
-  const artifact = await findOwnedArtifact(db, owner, source.id);
+  const artifact = await store.findArtifact(tx, owner, source.id);
   const gone = () => new AppError('source_not_found', `artifact ${echo(source.id)} is not available (not yours, or its file expired)`, { param: 'artifactId' });
   if (!artifact || (artifact.expires_at !== null && Number(artifact.expires_at) <= now)) throw gone();
   const info = await blobs.stat(artifact.blob_key);

@@ -4,29 +4,17 @@
  * subscribe carries it out once, charging the quoted amount through the ledger in the same
  * transaction that changes the subscription, under an Idempotency-Key.
  */
-import type { Kysely } from 'kysely';
-import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
-import {
-  findQuote,
-  findSubscription,
-  insertCharge,
-  insertQuote,
-  insertSubscription,
-  listCharges,
-  markQuoteUsed,
-  type StorageQuoteRow,
-  type StorageSubscriptionRow,
-  updateSubscriptionAtVersion,
-} from '../../adapters/db/repositories/storage.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import { requestHash } from '../../domain/canonical-json.ts';
 import { echo } from '../../domain/echo.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { spendableMicro } from '../../domain/money.ts';
 import { changeKind, periodEnd, prorateUpgrade, type StoragePlan, type StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
-import { getUser } from '../../adapters/db/stores/account-store.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { UsersRow } from '../../ports/store-rows/foundation.rows.ts';
+import type { StorageQuoteRow, StorageStore, StorageSubscriptionRow } from '../../ports/storage-store.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import {
   presentCharge,
   presentPlan,
@@ -72,13 +60,23 @@ export function parseIdempotencyKey(value: unknown, required: boolean): string |
   return value;
 }
 
+/** The paying user's row; a user that does not exist is user_not_found, as everywhere. */
+function existingUser(user: UsersRow | undefined): UsersRow {
+  if (!user) throw new AppError('user_not_found', 'user not found');
+  return user;
+}
+
 export class StorageSubscriptionsService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: StorageStore;
+  readonly #uow: UnitOfWork;
+  readonly #ledger: LedgerBook;
   readonly #now: () => number;
   readonly #catalog: StoragePlanCatalog;
 
-  constructor(deps: { db: Kysely<Schema>; now: () => number; plans: StoragePlanCatalog }) {
-    this.#db = deps.db;
+  constructor(deps: { store: StorageStore; uow: UnitOfWork; ledger: LedgerBook; now: () => number; plans: StoragePlanCatalog }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
+    this.#ledger = deps.ledger;
     this.#now = deps.now;
     this.#catalog = deps.plans;
   }
@@ -88,7 +86,7 @@ export class StorageSubscriptionsService {
   }
 
   async account(userId: string): Promise<StorageAccountView> {
-    const [row, charges] = await Promise.all([findSubscription(this.#db, userId), listCharges(this.#db, userId, 24)]);
+    const [row, charges] = await Promise.all([this.#store.findSubscription(this.#uow.direct, userId), this.#store.listCharges(this.#uow.direct, userId, 24)]);
     return { subscription: row ? presentSubscription(row, this.#catalog) : null, charges: charges.map(presentCharge) };
   }
 
@@ -97,7 +95,7 @@ export class StorageSubscriptionsService {
     const plan = typeof fields.planId === 'string' ? this.#catalog.find(fields.planId) : undefined;
     if (!plan) throw invalidInput(`planId must be one of ${this.#catalog.plans.map((p) => p.id).join(', ')}`, 'planId');
     const now = this.#now();
-    const [subscription, user] = await Promise.all([findSubscription(this.#db, userId), getUser(this.#db, userId)]);
+    const [subscription, user] = await Promise.all([this.#store.findSubscription(this.#uow.direct, userId), this.#store.findUser(this.#uow.direct, userId).then(existingUser)]);
     const priced = priceChange(subscription, plan, now, this.#catalog);
     const balance = spendableMicro(user);
     const row: StorageQuoteRow = {
@@ -114,7 +112,7 @@ export class StorageSubscriptionsService {
       expires_at: now + QUOTE_TTL_MS,
       used_at: null,
     };
-    await insertQuote(this.#db, row);
+    await this.#store.recordQuote(this.#uow.direct, row);
     return presentQuote(row, balance);
   }
 
@@ -133,34 +131,34 @@ export class StorageSubscriptionsService {
     const request = { quoteId: fields.quoteId, quotaVersion, autoRenew: fields.autoRenew };
     const scope = `storage_subscribe:${userId}`;
     const hash = requestHash(request);
-    const earlier = await findIdempotentResponse<SubscribeResult>(this.#db, scope, key, hash);
+    const earlier = await this.#store.findIdempotentResponse<SubscribeResult>(this.#uow.direct, scope, key, hash);
     if (earlier) return earlier;
-    return this.#db.transaction().execute(async (tx) => {
+    return this.#uow.transaction(async (tx) => {
       const now = this.#now();
-      const replayed = await reserveIdempotencyKey<SubscribeResult>(tx, scope, key, hash, now);
+      const replayed = await this.#store.reserveIdempotencyKey<SubscribeResult>(tx, scope, key, hash, now);
       if (replayed) return replayed;
       const result = await this.#apply(tx, payer, request, now);
-      await storeIdempotentResponse(tx, scope, key, result);
+      await this.#store.storeIdempotentResponse(tx, scope, key, result);
       return result;
     });
   }
 
-  async #apply(tx: Executor, payer: StoragePayer, request: { quoteId: string; quotaVersion: number; autoRenew: boolean }, now: number): Promise<SubscribeResult> {
+  async #apply(tx: StoreTransaction, payer: StoragePayer, request: { quoteId: string; quotaVersion: number; autoRenew: boolean }, now: number): Promise<SubscribeResult> {
     const { userId, keyId } = payer;
-    const quote = await findQuote(tx, userId, request.quoteId);
+    const quote = await this.#store.findQuote(tx, userId, request.quoteId);
     if (!quote) throw new AppError('not_found', `quote ${echo(request.quoteId)} not found`, { param: 'quoteId' });
     if (quote.used_at !== null) throw new AppError('storage_quote_invalid', 'this quote was used already: ask for a new quote', { param: 'quoteId' });
     if (quote.expires_at <= now) throw new AppError('storage_quote_invalid', 'this quote expired (quotes hold for 15 minutes): ask for a new quote', { param: 'quoteId' });
     if (request.quotaVersion !== quote.quota_version) throw new AppError('storage_quote_invalid', `quotaVersion ${request.quotaVersion} is not the quote's (${quote.quota_version})`, { param: 'quotaVersion' });
-    const current = await findSubscription(tx, userId);
+    const current = await this.#store.findSubscription(tx, userId);
     if ((current?.version ?? 0) !== quote.quota_version) {
       throw new AppError('version_conflict', `your storage subscription changed since this quote (version ${current?.version ?? 0}, quoted on ${quote.quota_version}): ask for a new quote`, { param: 'quotaVersion' });
     }
     const plan = this.#catalog.find(quote.plan_id);
-    if (!plan || !(await markQuoteUsed(tx, quote.id, now))) throw new AppError('storage_quote_invalid', 'this quote cannot be used: ask for a new quote', { param: 'quoteId' });
+    if (!plan || !(await this.#store.markQuoteUsed(tx, quote.id, now))) throw new AppError('storage_quote_invalid', 'this quote cannot be used: ask for a new quote', { param: 'quoteId' });
 
     const autoRenew = request.autoRenew ? 1 : 0;
-    const changed = await applyChange(tx, payer, current, quote, plan, autoRenew, now);
+    const changed = await applyChange(this.#store, tx, payer, current, quote, plan, autoRenew, now);
     if (!changed) throw new AppError('version_conflict', 'your storage subscription changed meanwhile: ask for a new quote', { param: 'quotaVersion' });
 
     let charge: StorageChargeView | null = null;
@@ -177,15 +175,15 @@ export class StorageSubscriptionsService {
         created_at: now,
         api_key_id: keyId,
       };
-      await postLedgerEntry(
+      await this.#ledger.post(
         tx,
         { userId, kind: 'storage_charge', reference: chargeRow.reference, amountMicro: -chargeRow.amount_micro, note: `${plan.name} storage: ${chargeRow.charge_kind}`, apiKeyId: keyId },
         now,
       );
-      await insertCharge(tx, chargeRow);
+      await this.#store.recordCharge(tx, chargeRow);
       charge = presentCharge(chargeRow);
     }
-    const after = await findSubscription(tx, userId);
+    const after = await this.#store.findSubscription(tx, userId);
     if (!after) throw new Error('the storage subscription vanished inside its own transaction');
     return { subscription: presentSubscription(after, this.#catalog), charge };
   }
@@ -197,13 +195,13 @@ export class StorageSubscriptionsService {
     if (typeof fields.autoRenew !== 'boolean') throw invalidInput('autoRenew is required (boolean)', 'autoRenew');
     const expected = fields.expectedVersion;
     if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) throw invalidInput('expectedVersion is required: the version of the subscription', 'expectedVersion');
-    const current = await findSubscription(this.#db, userId);
+    const current = await this.#store.findSubscription(this.#uow.direct, userId);
     if (!current) throw new AppError('not_found', 'you have no storage subscription');
     if (current.status !== 'active') throw new AppError('storage_plan_required', `the subscription is ${current.status}: pay with a quote to renew it`);
-    if (!(await updateSubscriptionAtVersion(this.#db, userId, expected, { auto_renew: fields.autoRenew ? 1 : 0, api_key_id: payer.keyId, updated_at: this.#now() }))) {
+    if (!(await this.#store.changeSubscriptionAtVersion(this.#uow.direct, userId, expected, { auto_renew: fields.autoRenew ? 1 : 0, api_key_id: payer.keyId, updated_at: this.#now() }))) {
       throw new AppError('version_conflict', `expectedVersion ${expected} is stale (the subscription is at version ${current.version})`, { param: 'expectedVersion' });
     }
-    const after = await findSubscription(this.#db, userId);
+    const after = await this.#store.findSubscription(this.#uow.direct, userId);
     if (!after) throw new AppError('not_found', 'you have no storage subscription');
     return presentSubscription(after, this.#catalog);
   }
@@ -243,7 +241,8 @@ export function priceChange(current: StorageSubscriptionRow | undefined, plan: S
 }
 
 async function applyChange(
-  tx: Executor,
+  store: StorageStore,
+  tx: StoreTransaction,
   payer: StoragePayer,
   current: StorageSubscriptionRow | undefined,
   quote: StorageQuoteRow,
@@ -256,7 +255,7 @@ async function applyChange(
   const renewalKey = { api_key_id: payer.keyId };
   const fresh = { ...renewalKey, plan_id: plan.id, next_plan_id: null, quota_bytes: plan.quotaBytes, auto_renew: autoRenew, status: 'active' as const, grace_ends_at: null, updated_at: now };
   if (!current) {
-    return insertSubscription(tx, {
+    return store.createSubscription(tx, {
       user_id: userId,
       ...fresh,
       used_bytes: 0,
@@ -270,14 +269,14 @@ async function applyChange(
   }
   switch (quote.change_kind) {
     case 'new':
-      return updateSubscriptionAtVersion(tx, userId, current.version, { ...fresh, used_bytes: 0, anchor_at: quote.period_start, period_index: 0, period_start: quote.period_start, period_end: quote.period_end });
+      return store.changeSubscriptionAtVersion(tx, userId, current.version, { ...fresh, used_bytes: 0, anchor_at: quote.period_start, period_index: 0, period_start: quote.period_start, period_end: quote.period_end });
     case 'reactivate':
-      return updateSubscriptionAtVersion(tx, userId, current.version, { ...fresh, period_index: current.period_index + 1, period_start: quote.period_start, period_end: quote.period_end });
+      return store.changeSubscriptionAtVersion(tx, userId, current.version, { ...fresh, period_index: current.period_index + 1, period_start: quote.period_start, period_end: quote.period_end });
     case 'upgrade':
-      return updateSubscriptionAtVersion(tx, userId, current.version, { ...fresh });
+      return store.changeSubscriptionAtVersion(tx, userId, current.version, { ...fresh });
     case 'downgrade':
-      return updateSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: plan.id, auto_renew: autoRenew, updated_at: now });
+      return store.changeSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: plan.id, auto_renew: autoRenew, updated_at: now });
     default:
-      return updateSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: null, auto_renew: autoRenew, updated_at: now });
+      return store.changeSubscriptionAtVersion(tx, userId, current.version, { ...renewalKey, next_plan_id: null, auto_renew: autoRenew, updated_at: now });
   }
 }

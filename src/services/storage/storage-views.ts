@@ -1,5 +1,5 @@
 /** What the storage endpoints answer: money as micro-USD strings, times as ISO 8601. */
-import type { StorageChargeRow, StorageQuoteRow, StorageSubscriptionRow } from '../../adapters/db/repositories/storage.repository.ts';
+import type { StorageChargeRow, StorageQuoteRow, StorageSubscriptionRow } from '../../ports/storage-store.port.ts';
 import type { StoragePlan, StoragePlanCatalog } from '../../domain/storage/storage-plans.ts';
 
 export interface StoragePlanView {

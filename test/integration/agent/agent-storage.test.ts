@@ -8,6 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../../src/adapters/db/open-database.ts';
+import { kyselyLedgerBook } from '../../../src/adapters/db/ledger/ledger-book.ts';
+import { KyselyStorageStore } from '../../../src/adapters/db/stores/storage-store.ts';
+import { kyselyUnitOfWork } from '../../../src/adapters/db/stores/kysely-unit-of-work.ts';
 import { periodEnd } from '../../../src/domain/storage/storage-plans.ts';
 import { terminalHook } from '../../../src/gateway.ts';
 import { createRetentionSweeper } from '../../../src/services/generation/retention-sweeper.ts';
@@ -329,7 +332,7 @@ describeEachMode(
       assert.equal((await subscribe(c, q, true)).status, 200);
       const before = await ledgerBalance(ctx.gw, c.userId);
       const withoutTiny = new StoragePlanCatalog(services.storage.plans.plans.filter((p) => p.id !== 'tiny'));
-      const misconfigured = new StorageBilling({ db: services.database.db, blobs: services.blobs, now: clock.now, logger: services.logger, plans: withoutTiny });
+      const misconfigured = new StorageBilling({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(services.database.db), ledger: kyselyLedgerBook, blobs: services.blobs, now: clock.now, logger: services.logger, plans: withoutTiny });
       clock.advance(periodEnd(ms(q.period.start), 0) - clock.now() + 1);
       await misconfigured.run();
       assert.equal((await subscription(c)).subscription?.status, 'active', 'no grace for a pricing gap of ours');
@@ -353,7 +356,9 @@ describeEachMode(
           : undefined;
       try {
         const other = new StorageBilling({
-          db: second?.db ?? services.database.db,
+          store: new KyselyStorageStore(),
+          uow: kyselyUnitOfWork(second?.db ?? services.database.db),
+          ledger: kyselyLedgerBook,
           blobs: services.blobs,
           now: clock.now,
           logger: services.logger,

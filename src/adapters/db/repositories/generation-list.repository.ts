@@ -1,22 +1,8 @@
-import type { TaskStatus } from '../../../domain/tasks/task-status.ts';
+import type { GenerationFilter, ListCursor } from '../../../ports/stats-store.port.ts';
 import type { Executor } from '../schema.ts';
 import type { TaskRow } from './tasks.repository.ts';
 
-export interface GenerationFilter {
-  statuses?: TaskStatus[];
-  model?: string;
-  type?: string;
-  /** created_at >= startMs */
-  startMs?: number;
-  /** created_at < endMs */
-  endMs?: number;
-}
-
-/** Position after the last row of a page: rows are ordered by (created_at, id), newest first. */
-export interface ListCursor {
-  createdAt: number;
-  id: string;
-}
+export type { GenerationFilter, ListCursor } from '../../../ports/stats-store.port.ts';
 
 /** One page of a user's tasks, newest first, read along the (user_id, created_at, …) index. */
 export async function listUserTasks(db: Executor, userId: string, filter: GenerationFilter, limit: number, after?: ListCursor): Promise<TaskRow[]> {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { ApiKeyAggregate, ChatAggregate, StatsCheckpoint, TaskAggregate } from '../../../ports/stats-store.port.ts';
 import type { Executor } from '../schema.ts';
 
 /**
@@ -13,22 +14,7 @@ export const OPEN_TASK_STATUSES = ['not_started', 'processing'] as const;
 /** A chat request held before migration 009 and not settled yet (newer ones are rows of chat_holds). */
 export const OPEN_CHAT_STATUS = 'in_progress';
 
-export interface TaskAggregate {
-  day: number;
-  model: string;
-  type: string;
-  status: string;
-  count: number;
-  costMicro: number;
-}
-
-export interface ChatAggregate {
-  day: number;
-  model: string;
-  count: number;
-  costMicro: number;
-  tokens: number;
-}
+export type { ApiKeyAggregate, ChatAggregate, StatsCheckpoint, TaskAggregate } from '../../../ports/stats-store.port.ts';
 
 /** Tasks created on UTC days firstDay..lastDay, per day, model, type and status. */
 export async function aggregateTasks(db: Executor, userId: string, firstDay: number, lastDay: number): Promise<TaskAggregate[]> {
@@ -41,13 +27,6 @@ export async function aggregateTasks(db: Executor, userId: string, firstDay: num
     .groupBy([DAY_OF, 'model', 'type', 'status'])
     .execute();
   return rows.map((r) => ({ day: Number(r.day), model: r.model, type: r.type, status: r.status, count: Number(r.n), costMicro: Number(r.cost ?? 0) }));
-}
-
-export interface ApiKeyAggregate {
-  /** Null: made from the dashboard (a session), or a generation created before migration 018. */
-  apiKeyId: string | null;
-  count: number;
-  costMicro: number;
 }
 
 /**
@@ -152,11 +131,6 @@ export async function firstOpenDay(db: Executor, userId: string, afterDay: numbe
   ) as open_days`.execute(db);
   const day = rows[0]?.day;
   return day === null || day === undefined ? undefined : Number(day);
-}
-
-export interface StatsCheckpoint {
-  throughDay: number;
-  spentMicro: number;
 }
 
 export async function findCheckpoint(db: Executor, userId: string): Promise<StatsCheckpoint | undefined> {

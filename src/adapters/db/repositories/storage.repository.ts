@@ -6,6 +6,8 @@
  * row; SQLite has one writer).
  */
 import { sql } from 'kysely';
+import type { StorageChargeAggregate } from '../../../ports/stats-store.port.ts';
+import type { FileCursor } from '../../../ports/storage-store.port.ts';
 import type { Executor } from '../schema.ts';
 import type {
   StorageChargesTable,
@@ -125,12 +127,7 @@ export async function listCharges(db: Executor, userId: string, limit: number): 
   return rows;
 }
 
-export interface StorageChargeAggregate {
-  day: number;
-  planId: string;
-  count: number;
-  costMicro: number;
-}
+export type { StorageChargeAggregate } from '../../../ports/stats-store.port.ts';
 
 const DAY_OF = sql<number>`created_at / ${sql.lit(86_400_000)}`;
 
@@ -160,10 +157,7 @@ export async function findFile(db: Executor, userId: string, id: string): Promis
   return row;
 }
 
-export interface FileCursor {
-  createdAt: number;
-  id: string;
-}
+export type { FileCursor } from '../../../ports/storage-store.port.ts';
 
 /** Available files, newest first; `projectId` narrows to one project's assets. */
 export async function listFiles(db: Executor, userId: string, limit: number, after?: FileCursor, projectId?: string): Promise<StorageFileRow[]> {

@@ -1,11 +1,8 @@
 import type { LedgerEntryRow } from '../ledger/ledger.repository.ts';
+import type { ExportCursor } from '../../../ports/stats-store.port.ts';
 import type { Executor } from '../schema.ts';
 
-/** Where a page of an export left off: the last row's time and id (rows come newest first). */
-export interface ExportCursor {
-  createdAt: number;
-  id: string;
-}
+export type { ExportCursor } from '../../../ports/stats-store.port.ts';
 
 /** A page of one user's ledger entries written in [startMs, endMs), newest first, after `cursor`. */
 export async function ledgerEntriesBetween(db: Executor, userId: string, startMs: number, endMs: number, limit: number, cursor?: ExportCursor): Promise<LedgerEntryRow[]> {
