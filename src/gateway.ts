@@ -1,4 +1,6 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
+import { kyselyTaskPorts } from './adapters/db/stores/task-store.ts';
+import { executorOf } from './adapters/db/schema.ts';
 import { hostname } from 'node:os';
 import { buildBillingServices } from './services/billing/billing.module.ts';
 import { buildPaymentProvider } from './providers/payments/payment-providers.ts';
@@ -200,7 +202,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     return { queue, holds, at };
   });
   const taskRunner = new TaskRunner({
-    db: database.db,
+    ...kyselyTaskPorts(database.db),
     queue: services.queue,
     catalog,
     providers: (name) => services.mediaProviders.get(name),
@@ -248,9 +250,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
 export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     services.taskStatuses.forget(task.id);
-    if (task.agent_run_id) await wakeRunForTask(tx, services.queue, task.agent_run_id, Date.now());
+    if (task.agent_run_id) await wakeRunForTask(executorOf(tx), services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
-    await enqueueTaskWebhook(tx, services.queue, {
+    await enqueueTaskWebhook(executorOf(tx), services.queue, {
       userId: task.user_id,
       taskId: task.id,
       eventType: `task.${task.status}`,
@@ -267,7 +269,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const onTerminal = terminalHook(services);
   const runner = services.taskRunner;
   const webhookCaps = webhookLaneCaps(config.webhookSending.slots);
-  const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
+  const sweep = createRetentionSweeper({ ...kyselyTaskPorts(database.db), blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
     bindJobCatalog(jobHandlers(services, runner, sweep), logger),
