@@ -1,5 +1,8 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
 import { kyselyTaskPorts } from './adapters/db/stores/task-store.ts';
+import { kyselyWebhookPorts } from './adapters/db/stores/webhook-store.ts';
+import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
+import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import { executorOf } from './adapters/db/schema.ts';
 import { hostname } from 'node:os';
 import { buildBillingServices } from './services/billing/billing.module.ts';
@@ -177,14 +180,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     auth,
     signInLinks: new EmailedSignInLinks({ db: database.db, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
-    providerHealth: new ProviderHealth(database.db),
+    providerHealth: new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(database.db)),
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
     queue: new DbWorkQueue(database, bus, tracer),
     tracer,
     mediaProviders: buildMediaProviders(config, outbound),
-    webhookSecrets: new WebhookSecretService(database.db),
+    webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
@@ -252,7 +255,7 @@ export function terminalHook(services: AppServices): TerminalHook {
     services.taskStatuses.forget(task.id);
     if (task.agent_run_id) await wakeRunForTask(executorOf(tx), services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
-    await enqueueTaskWebhook(executorOf(tx), services.queue, {
+    await enqueueTaskWebhook(tx, services.queue, {
       userId: task.user_id,
       taskId: task.id,
       eventType: `task.${task.status}`,
@@ -308,7 +311,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
     webhook: {
       handler: createWebhookJobHandler({
-        db,
+        ...kyselyWebhookPorts(db),
         client: services.outbound,
         logger,
         ports: config.webhooks.ports,
@@ -321,7 +324,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
           if (delivery.destinationId !== null) await services.agent.webhooks.recordAttempt(delivery.destinationId, outcome, statusCode, now);
         },
       }),
-      giveUp: createWebhookGiveUp(db),
+      giveUp: createWebhookGiveUp(kyselyWebhookPorts(db)),
     },
     storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db) },
     sweep,

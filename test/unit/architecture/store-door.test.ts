@@ -82,10 +82,7 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/storage/storage-subscriptions.service.ts',
   'src/services/storage/storage-views.ts',
   'src/services/storage/storage.module.ts',
-  'src/services/upstreams/provider-health.ts',
   'src/services/webhooks/webhook-deliveries.ts',
-  'src/services/webhooks/webhook-delivery.handler.ts',
-  'src/services/webhooks/webhook-secret.service.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {
