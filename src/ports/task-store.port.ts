@@ -36,7 +36,10 @@ export interface TaskSuccess {
 }
 
 export interface TaskStore {
+  /** Fails with an error `isDuplicateTask` recognises when the user already has a task with its Idempotency-Key. */
   insertTask(tx: StoreTransaction, row: TaskRow): Promise<void>;
+  /** Whether an error of a create's transaction is the store refusing a second task with one Idempotency-Key (a unique violation). */
+  isDuplicateTask(error: unknown): boolean;
   findTask(tx: StoreTransaction, id: string): Promise<TaskRow | undefined>;
   /** A task as its owner sees it: another user's task does not exist. */
   findUserTask(tx: StoreTransaction, userId: string, id: string): Promise<TaskRow | undefined>;

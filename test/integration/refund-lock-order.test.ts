@@ -82,7 +82,7 @@ describe('a refund racing a create with the same Idempotency-Key [postgres]', as
       agent_run_id: null,
       api_key_id: null,
     };
-    await db.transaction().execute((tx) => writePaidTask(tx, new DbWorkQueue(t.handle, new MemoryEventBus()), first));
+    await db.transaction().execute((tx) => writePaidTask(tx, { ...kyselyTaskPorts(db), queue: new DbWorkQueue(t.handle, new MemoryEventBus()) }, first));
 
     // The racing create: its debit holds the account row while the refund starts.
     let letInsert: () => void = () => {};

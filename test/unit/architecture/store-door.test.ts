@@ -70,7 +70,6 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/chat/chat-settle.job.ts',
   'src/services/chat/chat.service.ts',
   'src/services/credits.service.ts',
-  'src/services/generation/create-generation.service.ts',
   'src/services/ledger.service.ts',
   'src/services/stats/generation-list.service.ts',
   'src/services/stats/stats.service.ts',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LedgerBook } from '../../../ports/ledger.port.ts';
 import type { TaskStore } from '../../../ports/task-store.port.ts';
 import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
+import { isUniqueViolation } from '../db-errors.ts';
 import { kyselyLedgerBook } from '../ledger/ledger-book.ts';
 import {
   findAttempt,
@@ -33,6 +34,7 @@ import { kyselyUnitOfWork } from './kysely-unit-of-work.ts';
  */
 export const kyselyTaskStore: TaskStore = {
   insertTask: (tx, row) => insertTask(executorOf(tx), row),
+  isDuplicateTask: isUniqueViolation,
   findTask: (tx, id) => findTask(executorOf(tx), id),
   findUserTask: (tx, userId, id) => findUserTask(executorOf(tx), userId, id),
   findUserTaskStatus: (tx, userId, id) => findUserTaskStatus(executorOf(tx), userId, id),
