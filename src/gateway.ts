@@ -1,4 +1,9 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
+import { kyselyTaskPorts } from './adapters/db/stores/task-store.ts';
+import { kyselyWebhookPorts } from './adapters/db/stores/webhook-store.ts';
+import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
+import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
+import { executorOf } from './adapters/db/schema.ts';
 import { hostname } from 'node:os';
 import { buildBillingServices } from './services/billing/billing.module.ts';
 import { buildPaymentProvider } from './providers/payments/payment-providers.ts';
@@ -63,7 +68,6 @@ import { accountPortsOf } from './adapters/db/stores/account-ports.ts';
 import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
 import { KyselyStatsStore } from './adapters/db/stores/stats-store.ts';
 import { KyselyStorageStore } from './adapters/db/stores/storage-store.ts';
-import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -182,7 +186,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     auth,
     signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
-    providerHealth: new ProviderHealth(database.db),
+    providerHealth: new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(database.db)),
     stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
@@ -190,7 +194,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     queue: new DbWorkQueue(database, bus, tracer),
     tracer,
     mediaProviders: buildMediaProviders(config, outbound),
-    webhookSecrets: new WebhookSecretService(database.db),
+    webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
@@ -208,7 +212,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     return { queue, holds, at };
   });
   const taskRunner = new TaskRunner({
-    db: database.db,
+    ...kyselyTaskPorts(database.db),
     queue: services.queue,
     catalog,
     providers: (name) => services.mediaProviders.get(name),
@@ -256,7 +260,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
 export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     services.taskStatuses.forget(task.id);
-    if (task.agent_run_id) await wakeRunForTask(tx, services.queue, task.agent_run_id, Date.now());
+    if (task.agent_run_id) await wakeRunForTask(executorOf(tx), services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
     await enqueueTaskWebhook(tx, services.queue, {
       userId: task.user_id,
@@ -275,7 +279,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
   const onTerminal = terminalHook(services);
   const runner = services.taskRunner;
   const webhookCaps = webhookLaneCaps(config.webhookSending.slots);
-  const sweep = createRetentionSweeper({ db: database.db, blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
+  const sweep = createRetentionSweeper({ ...kyselyTaskPorts(database.db), blobs: services.blobs, onTerminal, logger, intervalMs: 60_000, now: services.agent.clock.now });
   const pool = new WorkerPool(
     services.queue,
     bindJobCatalog(jobHandlers(services, runner, sweep), logger),
@@ -314,7 +318,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
     webhook: {
       handler: createWebhookJobHandler({
-        db,
+        ...kyselyWebhookPorts(db),
         client: services.outbound,
         logger,
         ports: config.webhooks.ports,
@@ -327,7 +331,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
           if (delivery.destinationId !== null) await services.agent.webhooks.recordAttempt(delivery.destinationId, outcome, statusCode, now);
         },
       }),
-      giveUp: createWebhookGiveUp(db),
+      giveUp: createWebhookGiveUp(kyselyWebhookPorts(db)),
     },
     storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(services.storage.files) },
     sweep,

@@ -4,6 +4,7 @@
  * records the late outcome of an attempt it already left, and changes nothing else.
  */
 import assert from 'node:assert/strict';
+import { kyselyTaskPorts } from '../../src/adapters/db/stores/task-store.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ describeEachDatabase('task callbacks', (t) => {
     await queue.onWake((name) => woken.push(name));
     const outbound = new GuardedHttpClient({ allowPrivate: true });
     runner = new TaskRunner({
-      db: t.handle.db,
+      ...kyselyTaskPorts(t.handle.db),
       queue,
       catalog: Catalog.build(),
       providers: (name) => (name === upstream.name ? upstream : undefined),

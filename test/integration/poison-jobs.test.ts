@@ -7,6 +7,7 @@
  * - the give-up hook of a webhook delivery marks it failed.
  */
 import assert from 'node:assert/strict';
+import { kyselyWebhookPorts } from '../../src/adapters/db/stores/webhook-store.ts';
 import { test } from 'node:test';
 import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
 import { createWebhookGiveUp } from '../../src/services/webhooks/webhook-delivery.handler.ts';
@@ -101,7 +102,7 @@ describeEachMode(
         enqueueTaskWebhook(tx, services.queue, { userId, taskId: 'task_poison_hook', eventType: 'task.failed', url: 'http://127.0.0.1:9/hook', body: { code: 200 }, now: Date.now() }),
       );
       assert.ok(id);
-      const giveUp = createWebhookGiveUp(db);
+      const giveUp = createWebhookGiveUp(kyselyWebhookPorts(db));
       await giveUp(jobFor('webhook', id));
       await giveUp(jobFor('webhook', id));
       const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

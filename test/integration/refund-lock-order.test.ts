@@ -6,6 +6,7 @@
  * PostgreSQL aborted one of them. A refund now takes the account first, like every money transaction.
  */
 import assert from 'node:assert/strict';
+import { kyselyTaskPorts } from '../../src/adapters/db/stores/task-store.ts';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { applyGuardedBalanceChange } from '../../src/adapters/db/ledger/ledger.repository.ts';
@@ -81,7 +82,7 @@ describe('a refund racing a create with the same Idempotency-Key [postgres]', as
       agent_run_id: null,
       api_key_id: null,
     };
-    await db.transaction().execute((tx) => writePaidTask(tx, new DbWorkQueue(t.handle, new MemoryEventBus()), first));
+    await db.transaction().execute((tx) => writePaidTask(tx, { ...kyselyTaskPorts(db), queue: new DbWorkQueue(t.handle, new MemoryEventBus()) }, first));
 
     // The racing create: its debit holds the account row while the refund starts.
     let letInsert: () => void = () => {};
@@ -105,7 +106,7 @@ describe('a refund racing a create with the same Idempotency-Key [postgres]', as
         (error: { code?: string; cause?: { code?: string } }) => error.code ?? error.cause?.code ?? 'unknown',
       );
     await accountLocked;
-    const refund = failTask(db, first, 'every provider failed', Date.now(), async () => {}).then(
+    const refund = failTask(kyselyTaskPorts(db), first, 'every provider failed', Date.now(), async () => {}).then(
       (won) => (won ? 'refunded' : 'lost'),
       (error: { code?: string; cause?: { code?: string } }) => error.code ?? error.cause?.code ?? 'unknown',
     );

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { kyselyTaskPorts } from '../../src/adapters/db/stores/task-store.ts';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { terminalHook } from '../../src/gateway.ts';
@@ -23,7 +24,7 @@ describeEachMode('file retention', (ctx) => {
 
     const { services } = ctx.gw.gateway;
     const sweepAt = (offsetMs: number) =>
-      createRetentionSweeper({ db: services.database.db, blobs: services.blobs, onTerminal: terminalHook(services), logger: pino({ level: 'silent' }), intervalMs: 60_000, now: () => Date.now() + offsetMs })();
+      createRetentionSweeper({ ...kyselyTaskPorts(services.database.db), blobs: services.blobs, onTerminal: terminalHook(services), logger: pino({ level: 'silent' }), intervalMs: 60_000, now: () => Date.now() + offsetMs })();
 
     await sweepAt(2 * DAY);
     assert.equal((await fetch(fileUrl)).status, 200, 'still there after 2 days');

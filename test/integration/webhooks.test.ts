@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { kyselyWebhookPorts } from '../../src/adapters/db/stores/webhook-store.ts';
 import { before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -70,7 +71,7 @@ describeEachDatabase('webhooks', (t) => {
   });
 
   const handlerWith = (deps: Partial<WebhookHandlerDeps> = {}) =>
-    createWebhookJobHandler({ db: t.handle.db, client: allowing, logger: quiet, schedule: [0, 10, 10, 10], ports: 'any', ...deps });
+    createWebhookJobHandler({ ...kyselyWebhookPorts(t.handle.db), client: allowing, logger: quiet, schedule: [0, 10, 10, 10], ports: 'any', ...deps });
 
   /** A delivery whose job the test runs by hand (its queue row is removed so no pool picks it up). */
   async function enqueue(url: string, options: { status?: string; forUser?: string; taskId?: string } = {}): Promise<{ id: string; taskId: string; body: string }> {
@@ -86,7 +87,7 @@ describeEachDatabase('webhooks', (t) => {
 
   const run = (handler: ReturnType<typeof handlerWith>, id: string): Promise<JobOutcome> => handler(job(id), new AbortController().signal, byOutcomeOnly);
   const deliveryOf = async (taskId: string, user = userId): Promise<WebhookDeliveryView> => {
-    const [view] = await listDeliveriesForTask(t.handle.db, user, taskId);
+    const [view] = await listDeliveriesForTask(kyselyWebhookPorts(t.handle.db), user, taskId);
     assert.ok(view);
     return view;
   };
@@ -146,7 +147,7 @@ describeEachDatabase('webhooks', (t) => {
         throw new Error('rollback');
       }),
     );
-    assert.equal((await listDeliveriesForTask(t.handle.db, userId, `${taskId}_rolled_back`)).length, 0);
+    assert.equal((await listDeliveriesForTask(kyselyWebhookPorts(t.handle.db), userId, `${taskId}_rolled_back`)).length, 0);
     await t.handle.db.deleteFrom('jobs').where('ref_id', 'in', [first, other]).execute();
   });
 
@@ -306,7 +307,7 @@ describeEachDatabase('webhooks', (t) => {
 
   test('rotation: both secrets verify during the grace period, only the new one after it', async () => {
     const user = await createUser(t.handle.db, {});
-    const service = new WebhookSecretService(t.handle.db);
+    const service = new WebhookSecretService(kyselyWebhookPorts(t.handle.db));
     const oldSecret = (await service.get(user.id)).secret;
     assert.equal(oldSecret, user.webhook_secret);
     const rotated = await service.rotate(user.id);
@@ -325,7 +326,7 @@ describeEachDatabase('webhooks', (t) => {
     new Webhook(oldSecret).verify(sent.body, sent.headers);
     new Webhook(rotated.secret).verify(sent.body, sent.headers);
 
-    const later = new WebhookSecretService(t.handle.db, { now: () => Date.now() + WEBHOOK_SECRET_GRACE_MS + 1000 });
+    const later = new WebhookSecretService(kyselyWebhookPorts(t.handle.db), { now: () => Date.now() + WEBHOOK_SECRET_GRACE_MS + 1000 });
     assert.equal((await later.get(user.id)).previousSecretValidUntil, undefined);
     const afterUrl = receiver.url('rot-after', 200);
     const afterGrace = await enqueue(afterUrl, { forUser: user.id });
@@ -341,9 +342,9 @@ describeEachDatabase('webhooks', (t) => {
     const other = await createUser(t.handle.db, {});
     const mine = await enqueue(receiver.url('mine', 200));
     const theirs = await enqueue(receiver.url('theirs', 200), { forUser: other.id });
-    assert.equal((await listDeliveriesForTask(t.handle.db, userId, mine.taskId)).length, 1);
-    assert.equal((await listDeliveriesForTask(t.handle.db, userId, theirs.taskId)).length, 0);
-    assert.equal((await listDeliveriesForTask(t.handle.db, other.id, theirs.taskId)).length, 1);
+    assert.equal((await listDeliveriesForTask(kyselyWebhookPorts(t.handle.db), userId, mine.taskId)).length, 1);
+    assert.equal((await listDeliveriesForTask(kyselyWebhookPorts(t.handle.db), userId, theirs.taskId)).length, 0);
+    assert.equal((await listDeliveriesForTask(kyselyWebhookPorts(t.handle.db), other.id, theirs.taskId)).length, 1);
   });
 
   test('routes: read and rotate the secret, list deliveries; API key required', async () => {
@@ -355,7 +356,7 @@ describeEachDatabase('webhooks', (t) => {
     const app: FastifyInstance = Fastify();
     app.decorateRequest('auth', null);
     installErrorHandler(app, new ErrorRenderers(), { noticed() {} });
-    registerWebhookSecretRoutes(app, { db: t.handle.db, authenticator, webhookSecrets: new WebhookSecretService(t.handle.db) });
+    registerWebhookSecretRoutes(app, { db: t.handle.db, authenticator, webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(t.handle.db)) });
     await app.ready();
     const auth = { authorization: `Bearer ${key}` };
     try {

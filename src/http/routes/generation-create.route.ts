@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
+import { kyselyTaskPorts } from '../../adapters/db/stores/task-store.ts';
 import { invalidInput } from '../../domain/errors.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import { createGeneration } from '../../services/generation/create-generation.service.ts';
@@ -9,6 +10,8 @@ import { taskStatusSchema } from './task-status.route.ts';
 import { generationBodySchema } from './estimate.route.ts';
 
 export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
+  // Built once: the create path is hot, and its ports hold no per-request state.
+  const taskPorts = kyselyTaskPorts(services.database.db);
   app.post('/api/v1/generation/create', {
     bodyLimit: LARGE_BODY_LIMIT,
     onRequest: requireApiKey(services.authenticator),
@@ -49,7 +52,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
       const release = await services.keyDoor.admit(authOf(request).keyId, typeof model === 'string' ? model : undefined, 'media');
       const { task } = await createGeneration(
         {
-          db: services.database.db,
+          ...taskPorts,
           catalog: services.catalog,
           estimates: services.estimates,
           queue: services.queue,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { kyselyWebhookPorts } from '../../adapters/db/stores/webhook-store.ts';
 import type { AppServices } from '../../services/app-services.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';
 import type { OpenStreams } from '../open-streams.ts';
@@ -62,7 +63,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerGenerationCreateRoute(app, services);
   registerPlaygroundUploadRoutes(app, services);
   registerTaskStatusRoute(app, services);
-  registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(services.database.db, userId, taskId));
+  const webhookPorts = kyselyWebhookPorts(services.database.db);
+  registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(webhookPorts, userId, taskId));
   registerMediaCallbackRoute(app, services);
   registerFilesRoute(app, services.blobs, { retentionMs: services.config.fileRetentionMs });
   registerWebhookSecretRoutes(app, { db: services.database.db, authenticator: services.authenticator, webhookSecrets: services.webhookSecrets });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { kyselyWebhookPorts } from '../../adapters/db/stores/webhook-store.ts';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { ApiKeyAuthenticator } from '../../services/accounts/api-key-authenticator.ts';
@@ -72,6 +73,7 @@ const deliveriesQuery = {
  */
 export function registerWebhookSecretRoutes(app: FastifyInstance, deps: WebhookRoutesDeps): void {
   const auth = requireApiKey(deps.authenticator);
+  const webhookPorts = kyselyWebhookPorts(deps.db);
 
   app.get('/api/v1/webhooks/secret', {
     onRequest: auth,
@@ -116,7 +118,7 @@ export function registerWebhookSecretRoutes(app: FastifyInstance, deps: WebhookR
       const query = request.query as { taskId?: string; limit?: string };
       const limit = query.limit === undefined ? undefined : Math.min(Math.max(1, Number(query.limit)), MAX_DELIVERY_LIST);
       const options = { ...(query.taskId !== undefined ? { taskId: query.taskId } : {}), ...(limit !== undefined ? { limit } : {}) };
-      return { code: 200, data: await listDeliveries(deps.db, authOf(request).userId, options) };
+      return { code: 200, data: await listDeliveries(webhookPorts, authOf(request).userId, options) };
     },
   });
 }

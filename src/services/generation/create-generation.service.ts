@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../adapters/db/db-errors.ts';
-import { findParentTasks, findTask, findTaskByIdempotencyKey, insertTask, listAttempts, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { TransactionBatcher } from '../../adapters/db/transaction-batcher.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { TaskRow, TaskStore } from '../../ports/task-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import type { WriteBatcher } from '../../ports/write-batcher.port.ts';
 import { assertInputUrlsPublic } from './input-urls.ts';
 import { assertAllowedPort, assertPublicUrl, DEFAULT_WEBHOOK_PORTS } from '../../adapters/outbound/url-policy.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
@@ -14,17 +14,19 @@ import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from './estimate.service.ts';
-import { postLedgerEntry } from '../ledger.service.ts';
 import { pinRoutes, routesForModel } from './task-routes.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface CreateGenerationDeps {
-  db: Kysely<Schema>;
+  tasks: TaskStore;
+  uow: UnitOfWork;
+  /** The book the create's debit is written in. */
+  ledger: LedgerBook;
   catalog: Catalog;
   estimates: EstimateService;
   queue: WorkQueue;
   /** The group commit: concurrent creates share one transaction (each still all-or-nothing). */
-  writes: TransactionBatcher;
+  writes: WriteBatcher;
   routes: Record<string, RouteTarget[]>;
   allowPrivateUrls: boolean;
   /** Ports a `webhook` URL may name (config.webhooks.ports); default 443 and 80. */
@@ -57,22 +59,22 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
   if (idempotencyKey !== undefined) {
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw invalidInput('Idempotency-Key must be 1 to 200 visible ASCII characters', 'Idempotency-Key');
     hash = requestHash(body);
-    const earlier = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
+    const earlier = await deps.tasks.findTaskByIdempotencyKey(deps.uow.direct, userId, idempotencyKey);
     if (earlier) return replay(earlier, hash);
   }
 
   const task = await prepareGeneration(deps, userId, body, now, { idempotencyKey: idempotencyKey ?? null, requestHash: hash, apiKeyId });
   try {
     // Refusable: the only AppError (insufficient balance) is raised by the guarded debit, before any write.
-    await deps.writes.run(userId, (tx) => writePaidTask(tx, deps.queue, task), true);
+    await deps.writes.run(userId, (tx) => writePaidTask(tx, deps, task), true);
   } catch (error) {
     // Two requests with one Idempotency-Key raced: the loser's transaction (and debit) rolled back.
-    if (idempotencyKey !== undefined && hash !== null && isUniqueViolation(error)) {
-      const winner = await findTaskByIdempotencyKey(deps.db, userId, idempotencyKey);
+    if (idempotencyKey !== undefined && hash !== null && deps.tasks.isDuplicateTask(error)) {
+      const winner = await deps.tasks.findTaskByIdempotencyKey(deps.uow.direct, userId, idempotencyKey);
       if (winner) return replay(winner, hash);
     }
     // The connection died around the commit: if the task is there, it was paid for, and that is a success.
-    if (unavailableDependency(error) && (await committedInDoubt(deps.db, task.id))) return { task, created: true };
+    if (unavailableDependency(error) && (await committedInDoubt(deps, task.id))) return { task, created: true };
     throw error;
   }
   await deps.queue.wake(firstQueueOf(task));
@@ -85,7 +87,7 @@ export async function createGeneration(deps: CreateGenerationDeps, userId: strin
  * generations cost exactly what the same request through the API costs.
  */
 export async function prepareGeneration(
-  deps: Pick<CreateGenerationDeps, 'db' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl' | 'routeRefusal' | 'webhookPorts'>,
+  deps: Pick<CreateGenerationDeps, 'tasks' | 'uow' | 'catalog' | 'estimates' | 'routes' | 'allowPrivateUrls' | 'publicBaseUrl' | 'routeRefusal' | 'webhookPorts'>,
   userId: string,
   body: unknown,
   now: number,
@@ -146,13 +148,17 @@ export async function prepareGeneration(
   };
 }
 
+/** What a paid task is written through: the book (its debit), the task store and the work queue (its first job). */
+export type PaidTaskPorts = Pick<CreateGenerationDeps, 'ledger' | 'tasks' | 'queue'>;
+
 /**
  * In the caller's transaction: the debit (insufficient_balance before any write when it does not
  * fit), the task row and its first job. Wake `firstQueueOf(task)` after the commit.
  */
-export async function writePaidTask(tx: Executor, queue: WorkQueue, task: TaskRow): Promise<void> {
-  await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model, apiKeyId: task.api_key_id }, task.created_at);
-  await insertTask(tx, task);
+export async function writePaidTask(tx: StoreTransaction, ports: PaidTaskPorts, task: TaskRow): Promise<void> {
+  const { ledger, tasks, queue } = ports;
+  await ledger.post(tx, { userId: task.user_id, kind: 'generation_debit', reference: task.id, amountMicro: -task.cost_micro, note: task.model, apiKeyId: task.api_key_id }, task.created_at);
+  await tasks.insertTask(tx, task);
   await queue.enqueue(tx, newJob('task', { taskId: task.id, provider: firstQueueOf(task) }, task.created_at));
 }
 
@@ -172,11 +178,11 @@ const IN_DOUBT_WAIT_MS = [250, 500, 1_000, 2_000];
  * the server, its answer did not). Asks again while the database is away; false when it cannot tell,
  * and then the request answers 503 (its Idempotency-Key, if any, makes a retry safe).
  */
-async function committedInDoubt(db: Kysely<Schema>, taskId: string): Promise<boolean> {
+async function committedInDoubt(deps: Pick<CreateGenerationDeps, 'tasks' | 'uow'>, taskId: string): Promise<boolean> {
   for (const wait of IN_DOUBT_WAIT_MS) {
     await new Promise((resolve) => setTimeout(resolve, wait));
     try {
-      return (await findTask(db, taskId)) !== undefined;
+      return (await deps.tasks.findTask(deps.uow.direct, taskId)) !== undefined;
     } catch (error) {
       if (!unavailableDependency(error)) throw error;
     }
@@ -212,16 +218,16 @@ function servableRoutes(deps: Pick<CreateGenerationDeps, 'routeRefusal'>, routes
   return kept;
 }
 
-async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'db' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
+async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'tasks' | 'uow' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
   const routes = routesForModel(deps.routes, model);
   if (parentIds.length === 0) return routes;
-  const parents = await findParentTasks(deps.db, userId, parentIds);
+  const parents = await deps.tasks.findParentTasks(deps.uow.direct, userId, parentIds);
   let provider: string | undefined;
   for (const id of parentIds) {
     const parent = parents.find((p) => p.id === id);
     if (!parent) throw invalidInput(`the referenced task ${id} was not found`, 'input');
     if (parent.status !== 'finished') throw invalidInput(`the referenced task ${id} is ${parent.status}, not finished`, 'input');
-    const succeeded = (await listAttempts(deps.db, id)).find((a) => a.state === 'succeeded');
+    const succeeded = (await deps.tasks.listAttempts(deps.uow.direct, id)).find((a) => a.state === 'succeeded');
     if (succeeded) provider ??= succeeded.provider;
   }
   return provider ? pinRoutes(routes, provider, model) : routes;

@@ -3,7 +3,7 @@
  * conventions' attributes (gen_ai.*) and our own (the route, the task's charge in micro-USD). The
  * prompt and the provider's key never go in: the call's input is not read here at all.
  */
-import type { AttemptRow, TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { AttemptRow, TaskRow } from '../../ports/task-store.port.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 
 export type MediaCall = 'submit' | 'poll' | 'reconcile';

@@ -1,15 +1,15 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { findExpiredFiles, findTask, findTasksToExpire, markFileDeleted } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { TaskStore } from '../../ports/task-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import { expireTask, type TerminalHook } from './task-transitions.ts';
 
 const BATCH = 500;
 
 export interface SweeperDeps {
-  db: Kysely<Schema>;
+  tasks: TaskStore;
+  uow: UnitOfWork;
   blobs: BlobStore;
   onTerminal: TerminalHook;
   logger: Logger;
@@ -24,23 +24,24 @@ export interface SweeperDeps {
  */
 export function createRetentionSweeper(deps: SweeperDeps) {
   const now = deps.now ?? Date.now;
+  const { tasks, uow } = deps;
   return async (): Promise<JobOutcome> => {
     let deleted = 0;
     for (;;) {
-      const files = await findExpiredFiles(deps.db, now(), BATCH);
+      const files = await tasks.findExpiredFiles(uow.direct, now(), BATCH);
       for (const file of files) {
         await deps.blobs.delete(file.blob_key);
-        await markFileDeleted(deps.db, file.blob_key, now());
+        await tasks.markFileDeleted(uow.direct, file.blob_key, now());
         deleted++;
       }
       if (files.length < BATCH) break;
     }
     let expired = 0;
     for (;;) {
-      const due = await findTasksToExpire(deps.db, now(), BATCH);
+      const due = await tasks.findTasksToExpire(uow.direct, now(), BATCH);
       for (const { id } of due) {
-        const task = await findTask(deps.db, id);
-        if (task && (await expireTask(deps.db, task, now(), deps.onTerminal))) expired++;
+        const task = await tasks.findTask(uow.direct, id);
+        if (task && (await expireTask(deps, task, now(), deps.onTerminal))) expired++;
       }
       if (due.length < BATCH) break;
     }

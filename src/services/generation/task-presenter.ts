@@ -1,4 +1,4 @@
-import type { TaskRow, TaskStatusRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { TaskRow, TaskStatusRow } from '../../ports/task-store.port.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { TaskFile } from './result-store.ts';
 

@@ -1,20 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  findAttempt,
-  findTask,
-  incrementPolls,
-  insertAttempt,
-  finishTask,
-  insertFirstAttempt,
-  recordLateOutcome,
-  transitionTask,
-  updateAttempt,
-  type AttemptRow,
-  type TaskRow,
-} from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { RouteTarget } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
@@ -31,6 +16,10 @@ import type { UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts'
 import { traceMediaCall } from './media-spans.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { AttemptRow, TaskRow, TaskStore } from '../../ports/task-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
 /** The job a step runs for: the step ends it in its own final transaction, through its lease. */
 interface StepJob {
@@ -59,7 +48,10 @@ const STORAGE_OUTAGE_GRACE_MS = 24 * 3_600_000;
 export const DEFAULT_TIMINGS: TaskRunnerTimings = { maxJobMs: 45 * 60_000, reconcileWindowMs: 10 * 60_000, maxPollIntervalMs: 30_000 };
 
 export interface TaskRunnerDeps {
-  db: Kysely<Schema>;
+  tasks: TaskStore;
+  uow: UnitOfWork;
+  /** The book a failed task's refund is written in. */
+  ledger: LedgerBook;
   /** Where a callback's wake-up of its task goes. */
   queue: WorkQueue;
   catalog: Catalog;
@@ -93,11 +85,16 @@ export class TaskRunner {
   private readonly deps: TaskRunnerDeps;
   private readonly now: () => number;
   private readonly reader: TaskStepReader;
+  private readonly tasks: TaskStore;
+  /** The store outside a transaction: a step's writes are single compare-and-set statements. */
+  private readonly direct: StoreTransaction;
 
   constructor(deps: TaskRunnerDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
-    this.reader = new TaskStepReader(deps.db);
+    this.tasks = deps.tasks;
+    this.direct = deps.uow.direct;
+    this.reader = new TaskStepReader(deps.tasks, this.direct);
   }
 
   readonly handle = async (job: ClaimedJob, signal: AbortSignal, context: JobContext): Promise<JobOutcome> => {
@@ -110,7 +107,7 @@ export class TaskRunner {
     if (!current) return this.startAttempt(task, routes, 0, 1, signal, undefined, stepJob);
     if (task.status === 'not_started') {
       const now = this.now();
-      await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+      await this.tasks.moveTask(this.direct, task.id, 'processing', { started_at: now, updated_at: now });
       task.status = 'processing';
     }
     switch (current.state) {
@@ -134,14 +131,14 @@ export class TaskRunner {
    * is left as it is: a late result is recorded and ignored, as for any abandoned attempt.
    */
   readonly giveUp = async (job: ClaimedJob): Promise<JobOutcome> => {
-    const task = await findTask(this.deps.db, job.refId);
+    const task = await this.tasks.findTask(this.direct, job.refId);
     if (!task || isTerminal(task.status)) return { kind: 'done' };
     if (task.status === 'not_started') {
       const now = this.now();
-      await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+      await this.tasks.moveTask(this.direct, task.id, 'processing', { started_at: now, updated_at: now });
       task.status = 'processing';
     }
-    if (await failTask(this.deps.db, task, 'the gateway could not process this task (an internal error, repeated); it was refunded', this.now(), this.deps.onTerminal)) {
+    if (await failTask(this.deps, task, 'the gateway could not process this task (an internal error, repeated); it was refunded', this.now(), this.deps.onTerminal)) {
       this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
     }
@@ -161,7 +158,7 @@ export class TaskRunner {
     if (!route) {
       if (task.status === 'not_started') {
         const now = this.now();
-        await transitionTask(this.deps.db, task.id, 'processing', { started_at: now, updated_at: now });
+        await this.tasks.moveTask(this.direct, task.id, 'processing', { started_at: now, updated_at: now });
         task.status = 'processing';
       }
       return this.fail(task, lastError ?? 'every provider failed', job);
@@ -189,17 +186,17 @@ export class TaskRunner {
     };
     // Recorded before sending: if we die mid-submit, the next step finds `submitting` and reconciles.
     if (task.status === 'not_started') {
-      await insertFirstAttempt(this.deps.db, attempt, now);
+      await this.tasks.recordFirstAttempt(this.direct, attempt, now);
       task.status = 'processing';
       task.started_at = now;
-    } else await insertAttempt(this.deps.db, attempt);
+    } else await this.tasks.recordAttempt(this.direct, attempt);
     const provider = this.deps.providers(route.provider);
     if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);
     const outcome = await traceMediaCall(this.deps.tracer, 'submit', task, attempt, () => provider.submit(this.mediaJob(task, attempt, signal)));
     this.deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'media', outcome: outcome.kind });
     switch (outcome.kind) {
       case 'accepted': {
-        const accepted = await updateAttempt(this.deps.db, attempt.id, ['submitting'], {
+        const accepted = await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], {
           state: 'accepted',
           upstream_id: outcome.upstreamId,
           accepted_at: this.now(),
@@ -213,7 +210,7 @@ export class TaskRunner {
       case 'failed':
         return this.attemptFailed(task, routes, attempt, outcome.error, undefined, job);
       case 'unknown':
-        await updateAttempt(this.deps.db, attempt.id, ['submitting'], {
+        await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], {
           state: 'unknown',
           error_message: outcome.error.message,
           deadline_at: this.now() + this.deps.timings(route.provider).reconcileWindowMs,
@@ -227,7 +224,7 @@ export class TaskRunner {
     const now = this.now();
     const deadline = attempt.deadline_at ?? now + this.deps.timings(attempt.provider).reconcileWindowMs;
     if (attempt.state === 'submitting') {
-      await updateAttempt(this.deps.db, attempt.id, ['submitting'], { state: 'unknown', deadline_at: deadline, error_message: 'the submit was interrupted; asking the provider' });
+      await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], { state: 'unknown', deadline_at: deadline, error_message: 'the submit was interrupted; asking the provider' });
     }
     // A callback may have told us the upstream id meanwhile.
     if (attempt.upstream_id) return this.adopt(attempt, attempt.upstream_id, provider);
@@ -245,7 +242,7 @@ export class TaskRunner {
   }
 
   private async adopt(attempt: AttemptRow, upstreamId: string, provider: MediaProvider | undefined): Promise<JobOutcome> {
-    await updateAttempt(this.deps.db, attempt.id, ['submitting', 'unknown'], {
+    await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting', 'unknown'], {
       state: 'accepted',
       upstream_id: upstreamId,
       accepted_at: this.now(),
@@ -267,9 +264,9 @@ export class TaskRunner {
     switch (outcome.kind) {
       case 'pending': {
         if (outcome.upstreamId !== undefined && outcome.upstreamId !== upstreamId) {
-          await updateAttempt(this.deps.db, attempt.id, ['accepted'], { upstream_id: outcome.upstreamId });
+          await this.tasks.moveAttempt(this.direct, attempt.id, ['accepted'], { upstream_id: outcome.upstreamId });
         }
-        await incrementPolls(this.deps.db, attempt.id);
+        await this.tasks.countPoll(this.direct, attempt.id);
         const backoff = Math.min(this.deps.timings(attempt.provider).maxPollIntervalMs, provider.defaultPollMs * 1.5 ** Math.min(attempt.polls, 20));
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };
       }
@@ -296,7 +293,7 @@ export class TaskRunner {
     }
     const now = this.now();
     const expiresAt = (this.deps.calendarNow?.() ?? now) + this.deps.fileRetentionMs;
-    const finished = await this.deps.db.transaction().execute(async (tx) => {
+    const finished = await this.deps.uow.transaction(async (tx) => {
       const changes = {
         files_json: JSON.stringify(stored.files),
         output_json: stored.output ? JSON.stringify(stored.output) : null,
@@ -316,13 +313,13 @@ export class TaskRunner {
         deleted_at: null,
       }));
       // The job ends with the task, in the same commit (guarded by our lease), instead of a statement after it.
-      if (!(await finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job: { id: job.id, owner: job.lease.owner } }))) return false;
+      if (!(await this.tasks.finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job: { id: job.id, owner: job.lease.owner } }))) return false;
       await this.deps.onTerminal(tx, { ...task, ...changes, status: 'finished' });
       return true;
     });
     if (!finished) {
       // Someone else ended the task first: this result is late. Keep the record, drop the copies.
-      await recordLateOutcome(this.deps.db, attempt.id, 'succeeded', now);
+      await this.tasks.recordLateOutcome(this.direct, attempt.id, 'succeeded', now);
       await this.deps.results.discard(stored.files);
       return { kind: 'done' };
     }
@@ -338,7 +335,7 @@ export class TaskRunner {
   private async waitForStorage(attempt: AttemptRow): Promise<JobOutcome> {
     const now = this.now();
     this.deps.logger.warn({ attemptId: attempt.id, taskId: attempt.task_id }, 'the file store is unavailable; the finished result waits for it');
-    await updateAttempt(this.deps.db, attempt.id, ['accepted'], { deadline_at: Math.max(attempt.deadline_at ?? 0, now + STORAGE_OUTAGE_GRACE_MS) });
+    await this.tasks.moveAttempt(this.direct, attempt.id, ['accepted'], { deadline_at: Math.max(attempt.deadline_at ?? 0, now + STORAGE_OUTAGE_GRACE_MS) });
     return { kind: 'again', runAt: now + STORAGE_RETRY_STEP_MS, queue: attempt.provider };
   }
 
@@ -350,7 +347,7 @@ export class TaskRunner {
     from: AttemptRow['state'][] = ['submitting'],
     job: StepJob,
   ): Promise<JobOutcome> {
-    const changed = await updateAttempt(this.deps.db, attempt.id, from, {
+    const changed = await this.tasks.moveAttempt(this.direct, attempt.id, from, {
       state: 'failed',
       error_message: error.message,
       error_retryable: error.retryable ? 1 : 0,
@@ -364,7 +361,7 @@ export class TaskRunner {
   }
 
   private async abandon(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, reason: string, job: StepJob): Promise<JobOutcome> {
-    const changed = await updateAttempt(this.deps.db, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
+    const changed = await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting', 'accepted', 'unknown'], { state: 'abandoned', error_message: reason, error_retryable: 1, ended_at: this.now() });
     if (!changed) return { kind: 'again', runAt: this.now() };
     const next = routes[attempt.route_index + 1];
     if (!next) return this.fail(task, reason, job);
@@ -373,8 +370,8 @@ export class TaskRunner {
 
   private async fail(task: TaskRow, message: string, job: StepJob): Promise<JobOutcome> {
     // The job ends in the refund's transaction, guarded by this step's lease.
-    const endJob = (tx: Executor) => job.lease.complete(tx).then(() => undefined);
-    if (await failTask(this.deps.db, task, message, this.now(), this.deps.onTerminal, endJob)) {
+    const endJob = (tx: StoreTransaction) => job.lease.complete(tx).then(() => undefined);
+    if (await failTask(this.deps, task, message, this.now(), this.deps.onTerminal, endJob)) {
       this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
       return { kind: 'done', settled: true };
@@ -390,23 +387,23 @@ export class TaskRunner {
    * `woken` when the task was woken, `ignored` otherwise.
    */
   async acceptCallback(attempt: AttemptRow, notice: CallbackNotice): Promise<'woken' | 'ignored'> {
-    const task = await findTask(this.deps.db, attempt.task_id);
+    const task = await this.tasks.findTask(this.direct, attempt.task_id);
     const now = this.now();
     if (isOpenAttempt(attempt.state) && task && !isTerminal(task.status)) {
       if (notice.upstreamId && !attempt.upstream_id) {
         // Our submit went unanswered: the callback's job is adopted only if it is the one we sent.
         if (!(await this.ownsCallbackJob(task, attempt, notice.upstreamId))) return 'ignored';
-        await updateAttempt(this.deps.db, attempt.id, ['submitting', 'unknown', 'accepted'], { upstream_id: notice.upstreamId });
+        await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting', 'unknown', 'accepted'], { upstream_id: notice.upstreamId });
       }
       const job = newJob('task', { taskId: attempt.task_id, provider: attempt.provider }, now);
-      await this.deps.db.transaction().execute((tx) => this.deps.queue.enqueue(tx, job));
+      await this.deps.uow.transaction((tx) => this.deps.queue.enqueue(tx, job));
       await this.deps.queue.wake(job.queue);
       return 'woken';
     }
     const outcome = notice.outcome?.kind;
     const leftBehind = attempt.state === 'failed' || attempt.state === 'abandoned';
     if (leftBehind && (outcome === 'completed' || outcome === 'failed')) {
-      await recordLateOutcome(this.deps.db, attempt.id, outcome === 'completed' ? 'succeeded' : 'failed', now);
+      await this.tasks.recordLateOutcome(this.direct, attempt.id, outcome === 'completed' ? 'succeeded' : 'failed', now);
     } else if (leftBehind) {
       // Asked after the callback is answered: the vendor wants a quick 2xx.
       setImmediate(() =>
@@ -457,14 +454,14 @@ export class TaskRunner {
    * changes: the task has moved on.
    */
   private async observeLateOutcome(attemptId: string): Promise<void> {
-    const attempt = await findAttempt(this.deps.db, attemptId);
+    const attempt = await this.tasks.findAttempt(this.direct, attemptId);
     if (!attempt?.upstream_id || attempt.late_outcome || (attempt.state !== 'failed' && attempt.state !== 'abandoned')) return;
-    const task = await findTask(this.deps.db, attempt.task_id);
+    const task = await this.tasks.findTask(this.direct, attempt.task_id);
     const provider = this.deps.providers(attempt.provider);
     if (!task || !provider) return;
     const outcome = await provider.poll(this.mediaJob(task, attempt, AbortSignal.timeout(30_000)), attempt.upstream_id);
-    if (outcome.kind === 'completed') await recordLateOutcome(this.deps.db, attempt.id, 'succeeded', this.now());
-    else if (outcome.kind === 'failed') await recordLateOutcome(this.deps.db, attempt.id, 'failed', this.now());
+    if (outcome.kind === 'completed') await this.tasks.recordLateOutcome(this.direct, attempt.id, 'succeeded', this.now());
+    else if (outcome.kind === 'failed') await this.tasks.recordLateOutcome(this.direct, attempt.id, 'failed', this.now());
   }
 
   private mediaJob(task: TaskRow, attempt: AttemptRow, signal: AbortSignal): MediaJob {

@@ -1,4 +1,4 @@
-import type { TaskStatusRow } from '../../adapters/db/repositories/tasks.repository.ts';
+import type { TaskStatusRow } from '../../ports/task-store.port.ts';
 import { isTerminal } from '../../domain/tasks/task-status.ts';
 import type { TaskStatusData } from './task-presenter.ts';
 

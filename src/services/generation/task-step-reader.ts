@@ -1,11 +1,8 @@
-import { findTasksWithLatestAttempt, type AttemptRow, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Executor } from '../../adapters/db/schema.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { TaskStore, TaskWithAttempt } from '../../ports/task-store.port.ts';
 
-export interface TaskStep {
-  task: TaskRow;
-  /** The latest attempt: the only one a step acts on. */
-  attempt: AttemptRow | undefined;
-}
+/** A task and its latest attempt: the only one a step acts on. */
+export type TaskStep = TaskWithAttempt;
 
 interface Pending {
   resolve: (step: TaskStep | undefined) => void;
@@ -21,12 +18,15 @@ const MAX_BATCH = 500;
  * the rows as committed when it starts, which is all a step relies on (its writes are compare-and-set).
  */
 export class TaskStepReader {
-  readonly #db: Executor;
+  readonly #tasks: TaskStore;
+  readonly #tx: StoreTransaction;
   #pending = new Map<string, Pending[]>();
   #scheduled = false;
 
-  constructor(db: Executor) {
-    this.#db = db;
+  /** `tx`: the store outside a transaction (each batch of reads is its own statements). */
+  constructor(tasks: TaskStore, tx: StoreTransaction) {
+    this.#tasks = tasks;
+    this.#tx = tx;
   }
 
   read(taskId: string): Promise<TaskStep | undefined> {
@@ -50,7 +50,7 @@ export class TaskStepReader {
     for (let i = 0; i < ids.length; i += MAX_BATCH) {
       const chunk = ids.slice(i, i + MAX_BATCH);
       try {
-        const found = await findTasksWithLatestAttempt(this.#db, chunk);
+        const found = await this.#tasks.findTasksWithLatestAttempt(this.#tx, chunk);
         for (const id of chunk) for (const p of all.get(id) ?? []) p.resolve(copyOf(found.get(id)));
       } catch (error) {
         for (const id of chunk) for (const p of all.get(id) ?? []) p.reject(error);

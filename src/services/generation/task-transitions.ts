@@ -1,11 +1,18 @@
-import type { Kysely } from 'kysely';
-import { transitionTask, type TaskRow } from '../../adapters/db/repositories/tasks.repository.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
 import type { TaskStatus } from '../../domain/tasks/task-status.ts';
-import { ledgerBook, postLedgerEntry } from '../ledger.service.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { TaskRow, TaskStore } from '../../ports/task-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
 /** Called inside the transaction that moved a task into a terminal status (webhooks, events). */
-export type TerminalHook = (tx: Executor, task: TaskRow) => Promise<void>;
+export type TerminalHook = (tx: StoreTransaction, task: TaskRow) => Promise<void>;
+
+/** What a terminal move writes through: the task store, its transactions and (for a refund) the book. */
+export interface TaskMovePorts {
+  tasks: TaskStore;
+  uow: UnitOfWork;
+  ledger: LedgerBook;
+}
 
 /**
  * Moves a task to `failed` and refunds its charge in full, in one transaction. The refund is written
@@ -13,21 +20,22 @@ export type TerminalHook = (tx: Executor, task: TaskRow) => Promise<void>;
  * is unique, so it happens at most once whatever is retried or raced.
  */
 export async function failTask(
-  db: Kysely<Schema>,
+  ports: TaskMovePorts,
   task: TaskRow,
   message: string,
   now: number,
   onTerminal: TerminalHook,
   /** More work for the same transaction when it wins (the worker ending the task's job). */
-  alsoInTx?: (tx: Executor) => Promise<void>,
+  alsoInTx?: (tx: StoreTransaction) => Promise<void>,
 ): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
+  const { tasks, ledger } = ports;
+  return ports.uow.transaction(async (tx) => {
     const changes = { error_message: message, finished_at: now, updated_at: now, refunded_micro: task.cost_micro };
     // The account before the task, the order every money transaction keeps (lockAccount).
-    if (task.cost_micro > 0) await ledgerBook.lockAccount(tx, task.user_id);
-    if (!(await transitionTask(tx, task.id, 'failed', changes))) return false;
+    if (task.cost_micro > 0) await ledger.lockAccount(tx, task.user_id);
+    if (!(await tasks.moveTask(tx, task.id, 'failed', changes))) return false;
     if (task.cost_micro > 0) {
-      await postLedgerEntry(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed', apiKeyId: task.api_key_id, keySpendAt: task.created_at }, now);
+      await ledger.post(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed', apiKeyId: task.api_key_id, keySpendAt: task.created_at }, now);
     }
     await onTerminal(tx, { ...task, ...changes, status: 'failed' });
     await alsoInTx?.(tx);
@@ -36,9 +44,9 @@ export async function failTask(
 }
 
 /** The move to `expired` when the retention of a finished task's files has ended. */
-export async function expireTask(db: Kysely<Schema>, task: TaskRow, now: number, onTerminal: TerminalHook): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    if (!(await transitionTask(tx, task.id, 'expired', { updated_at: now }))) return false;
+export async function expireTask(ports: Pick<TaskMovePorts, 'tasks' | 'uow'>, task: TaskRow, now: number, onTerminal: TerminalHook): Promise<boolean> {
+  return ports.uow.transaction(async (tx) => {
+    if (!(await ports.tasks.moveTask(tx, task.id, 'expired', { updated_at: now }))) return false;
     await onTerminal(tx, { ...task, status: 'expired' as TaskStatus, updated_at: now });
     return true;
   });

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import { latestFailedAttempt, tallyEndedAttempts } from '../../adapters/db/repositories/attempt-health.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { AttemptHealthStore } from '../../ports/attempt-health.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
 /**
  * Recent outcomes of upstream calls per provider, for the operator (GET /admin/v1/providers).
@@ -39,14 +38,16 @@ const MINUTE_MS = 60_000;
 const MINUTES = HEALTH_WINDOW_MS / MINUTE_MS + 1;
 
 export class ProviderHealth {
-  private readonly db: Kysely<Schema>;
+  private readonly attempts: AttemptHealthStore;
+  private readonly uow: UnitOfWork;
   /** Counts per minute, not a sample per call: recording is two increments on the hot path, whatever the rate. */
   private readonly minutes = new Map<string, MinuteCount[]>();
   private readonly lastError = new Map<string, { message: string; at: number }>();
   private readonly lastSuccess = new Map<string, number>();
 
-  constructor(db: Kysely<Schema>) {
-    this.db = db;
+  constructor(attempts: AttemptHealthStore, uow: UnitOfWork) {
+    this.attempts = attempts;
+    this.uow = uow;
   }
 
   /** A chat call of this process. */
@@ -73,14 +74,14 @@ export class ProviderHealth {
     const since = now - HEALTH_WINDOW_MS;
     const tallies = new Map<string, Tally>(providers.map((p) => [p, this.memoryTally(p, since)]));
     // Ended media attempts of every process; attempts still running say nothing yet.
-    for (const row of await tallyEndedAttempts(this.db, since)) {
+    for (const row of await this.attempts.tallyEndedAttempts(this.uow.direct, since)) {
       const tally = tallies.get(row.provider);
       if (!tally) continue;
       tally.calls += row.succeeded + row.failed;
       tally.errors += row.failed;
       if (row.lastSucceededAt !== null) tally.lastSuccess = Math.max(tally.lastSuccess ?? 0, row.lastSucceededAt);
       if (row.failed > 0) {
-        const latest = await latestFailedAttempt(this.db, row.provider, since);
+        const latest = await this.attempts.latestFailedAttempt(this.uow.direct, row.provider, since);
         if (latest && (!tally.lastError || latest.at > tally.lastError.at)) tally.lastError = latest;
       }
     }

@@ -1,7 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
+// The one adapter import left: enqueueWebhookDelivery's signature (tx, queue, args) is called by the
+// agent's event log as it is; it takes the store as a parameter once those callers hold it.
+import { kyselyWebhookStore } from '../../adapters/db/stores/webhook-store.ts';
 import { newId } from '../../domain/ids.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookStore } from '../../ports/webhook-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
 
@@ -22,7 +25,7 @@ export interface TaskWebhookArgs {
  * At most one delivery per (taskId, eventType): a second call returns undefined and adds nothing.
  * Returns the new delivery's id; call `queue.wake(JOB_QUEUES.webhooks)` after the commit.
  */
-export function enqueueTaskWebhook(tx: Executor, queue: WorkQueue, args: TaskWebhookArgs): Promise<string | undefined> {
+export function enqueueTaskWebhook(tx: StoreTransaction, queue: WorkQueue, args: TaskWebhookArgs): Promise<string | undefined> {
   return enqueueWebhookDelivery(tx, queue, { ...args, destinationId: null });
 }
 
@@ -40,32 +43,26 @@ export interface NewWebhookDelivery {
 }
 
 /** The general form, for other senders (agent lifecycle webhooks): a delivery row plus its job (one per delivery). */
-export async function enqueueWebhookDelivery(tx: Executor, queue: WorkQueue, args: NewWebhookDelivery): Promise<string | undefined> {
+export async function enqueueWebhookDelivery(tx: StoreTransaction, queue: WorkQueue, args: NewWebhookDelivery): Promise<string | undefined> {
   const id = newId('whd', args.now);
   const payload = payloadText(args.body);
-  const inserted = await tx
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      user_id: args.userId,
-      task_id: args.taskId ?? null,
-      message_id: args.messageId ?? id,
-      destination_id: args.destinationId ?? null,
-      event_type: args.eventType,
-      url: args.url,
-      payload_json: payload,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: args.now,
-      last_status_code: null,
-      last_error: null,
-      created_at: args.now,
-      delivered_at: null,
-    })
-    // Not a caught unique violation: on PostgreSQL that would abort the caller's transaction.
-    .onConflict((oc) => oc.columns(['task_id', 'event_type']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await kyselyWebhookStore.insertDelivery(tx, {
+    id,
+    user_id: args.userId,
+    task_id: args.taskId ?? null,
+    message_id: args.messageId ?? id,
+    destination_id: args.destinationId ?? null,
+    event_type: args.eventType,
+    url: args.url,
+    payload_json: payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: args.now,
+    last_status_code: null,
+    last_error: null,
+    created_at: args.now,
+    delivered_at: null,
+  });
   if (!inserted) return undefined;
   await queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: args.userId, url: args.url }, args.now));
   return id;
@@ -96,7 +93,7 @@ export interface WebhookDeliveryView {
   eventType: string;
   url: string;
   /** `pending` (will be attempted at `nextAttemptAt`), `delivered`, or `failed` (no more attempts). */
-  status: WebhookDeliveriesTable['status'];
+  status: WebhookDeliveryRow['status'];
   attemptCount: number;
   nextAttemptAt: string | null;
   lastStatusCode: number | null;
@@ -108,25 +105,23 @@ export interface WebhookDeliveryView {
 
 export const MAX_DELIVERY_LIST = 200;
 
+/** Where the deliveries are read: the webhooks' store and its transactions. */
+export interface WebhookDeliveryPorts {
+  webhooks: WebhookStore;
+  uow: UnitOfWork;
+}
+
 /** A user's deliveries, newest first, each with its attempts in order (the dashboard's list). */
-export async function listDeliveries(db: Kysely<Schema>, userId: string, options: { taskId?: string; limit?: number } = {}): Promise<WebhookDeliveryView[]> {
+export async function listDeliveries(ports: WebhookDeliveryPorts, userId: string, options: { taskId?: string; limit?: number } = {}): Promise<WebhookDeliveryView[]> {
   const limit = Math.min(Math.max(1, options.limit ?? 50), MAX_DELIVERY_LIST);
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('user_id', '=', userId);
-  if (options.taskId !== undefined) query = query.where('task_id', '=', options.taskId);
-  const deliveries = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const { webhooks, uow } = ports;
+  const deliveries = await webhooks.listDeliveries(uow.direct, userId, { ...(options.taskId !== undefined ? { taskId: options.taskId } : {}), limit });
   if (deliveries.length === 0) return [];
-  const attempts = await db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where(
-      'delivery_id',
-      'in',
-      deliveries.map((d) => d.id),
-    )
-    .orderBy('delivery_id')
-    .orderBy('attempt_no')
-    .execute();
-  const byDelivery = new Map<string, WebhookAttemptsTable[]>();
+  const attempts = await webhooks.listAttempts(
+    uow.direct,
+    deliveries.map((d) => d.id),
+  );
+  const byDelivery = new Map<string, WebhookAttemptRow[]>();
   for (const attempt of attempts) {
     const list = byDelivery.get(attempt.delivery_id) ?? [];
     list.push(attempt);
@@ -136,8 +131,8 @@ export async function listDeliveries(db: Kysely<Schema>, userId: string, options
 }
 
 /** The webhook deliveries of one task of this user (another user's task gives an empty list). */
-export function listDeliveriesForTask(db: Kysely<Schema>, userId: string, taskId: string): Promise<WebhookDeliveryView[]> {
-  return listDeliveries(db, userId, { taskId, limit: MAX_DELIVERY_LIST });
+export function listDeliveriesForTask(ports: WebhookDeliveryPorts, userId: string, taskId: string): Promise<WebhookDeliveryView[]> {
+  return listDeliveries(ports, userId, { taskId, limit: MAX_DELIVERY_LIST });
 }
 
 function iso(ms: number): string;
@@ -146,7 +141,7 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function presentDelivery(d: WebhookDeliveriesTable, attempts: WebhookAttemptsTable[]): WebhookDeliveryView {
+function presentDelivery(d: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): WebhookDeliveryView {
   return {
     id: d.id,
     taskId: d.task_id,

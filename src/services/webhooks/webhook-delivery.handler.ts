@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GuardedRequest, GuardedResponse } from '../../adapters/outbound/guarded-http-client.ts';
 import { isOutboundUrlError, type OutboundFailure } from '../../adapters/outbound/outbound-url-error.ts';
 import { assertAllowedPort, DEFAULT_WEBHOOK_PORTS } from '../../adapters/outbound/url-policy.ts';
 import type { RateLimitSetting } from '../../config/config.types.ts';
 import type { RateLimiter } from '../../ports/rate-limiter.port.ts';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { WebhookDeliveriesTable } from '../../adapters/db/tables/media.tables.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import type { WebhookDeliveryRow, WebhookStore } from '../../ports/webhook-store.port.ts';
 import { newId } from '../../domain/ids.ts';
 import type { JobHandler, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
 import { JOB_QUEUES, webhookTarget } from '../../domain/jobs/job-catalog.ts';
@@ -30,7 +29,8 @@ export interface WebhookMetrics {
 }
 
 export interface WebhookHandlerDeps {
-  db: Kysely<Schema>;
+  webhooks: WebhookStore;
+  uow: UnitOfWork;
   /** The guarded client, built with the operator's allowPrivateUrls. */
   client: WebhookHttpClient;
   logger: Logger;
@@ -98,16 +98,16 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
   const now = deps.now ?? Date.now;
   const schedule = deps.schedule ?? DEFAULT_RETRY_SCHEDULE_MS;
   if (schedule.length === 0) throw new RangeError('the webhook schedule needs at least one attempt');
-  const secretService = new WebhookSecretService(deps.db, { now });
+  const secretService = new WebhookSecretService(deps, { now });
   const resolveSecrets: WebhookSecretResolver =
     deps.secrets ?? (async (delivery) => (delivery.destinationId === null ? secretService.signingSecrets(delivery.userId) : []));
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const userAgent = deps.userAgent ?? WEBHOOK_USER_AGENT;
-  const { db, logger } = deps;
+  const { webhooks, uow, logger } = deps;
 
   return async (job) => {
-    const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', job.refId).executeTakeFirst();
+    const delivery = await webhooks.findDelivery(uow.direct, job.refId);
     if (delivery?.status !== 'pending') return DONE;
     const startedAt = now();
     // Woken before its time (say, by a worker that lost its lease and rescheduled late): wait for it.
@@ -117,28 +117,24 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
 
     const attemptNo = delivery.attempts + 1;
     if (attemptNo > schedule.length) {
-      await finish(db, delivery, delivery.attempts, { status: 'failed', next_attempt_at: null, last_error: `gave up after ${delivery.attempts} attempts` });
+      await webhooks.endDelivery(uow.direct, delivery.id, delivery.attempts, { status: 'failed', next_attempt_at: null, last_error: `gave up after ${delivery.attempts} attempts` });
       return DONE;
     }
     const attemptId = newId('wha', startedAt);
-    const claimed = await db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('webhook_deliveries')
-        // The row is held for this attempt until its exchange must have ended: a second worker running
-        // the same job (its lease lost under load) sees a future next_attempt_at and waits, instead of
-        // sending attempt n+1 while attempt n is still in flight (a receiver would accept both).
-        .set({ attempts: attemptNo, next_attempt_at: startedAt + timeoutMs + IN_FLIGHT_MARGIN_MS })
-        .where('id', '=', delivery.id)
-        .where('status', '=', 'pending')
-        .where('attempts', '=', delivery.attempts)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return false;
-      await tx
-        .insertInto('webhook_attempts')
-        .values({ id: attemptId, delivery_id: delivery.id, attempt_no: attemptNo, started_at: startedAt, duration_ms: 0, status_code: null, error: UNFINISHED_ATTEMPT })
-        .execute();
-      return true;
-    });
+    // The row is held for this attempt until its exchange must have ended: a second worker running
+    // the same job (its lease lost under load) sees a future next_attempt_at and waits, instead of
+    // sending attempt n+1 while attempt n is still in flight (a receiver would accept both).
+    const claimed = await uow.transaction((tx) =>
+      webhooks.claimAttempt(tx, delivery.id, delivery.attempts, startedAt + timeoutMs + IN_FLIGHT_MARGIN_MS, {
+        id: attemptId,
+        delivery_id: delivery.id,
+        attempt_no: attemptNo,
+        started_at: startedAt,
+        duration_ms: 0,
+        status_code: null,
+        error: UNFINISHED_ATTEMPT,
+      }),
+    );
     if (!claimed) return { kind: 'again', runAt: startedAt + BUSY_RECHECK_MS };
 
     const clockStart = performance.now();
@@ -156,9 +152,9 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     }
 
     const lastError = outcome === 'failed' && !result.final ? `${result.error}; gave up after ${attemptNo} attempts` : result.error;
-    await db.transaction().execute(async (tx) => {
-      await tx.updateTable('webhook_attempts').set({ duration_ms: durationMs, status_code: result.statusCode, error: result.error }).where('id', '=', attemptId).execute();
-      await finish(tx, delivery, attemptNo, {
+    await uow.transaction(async (tx) => {
+      await webhooks.endAttempt(tx, attemptId, { duration_ms: durationMs, status_code: result.statusCode, error: result.error });
+      await webhooks.endDelivery(tx, delivery.id, attemptNo, {
         status: outcome === 'retry' ? 'pending' : outcome,
         next_attempt_at: retryAt ?? null,
         last_status_code: result.statusCode,
@@ -181,7 +177,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
   };
 
   /** Tells the breaker how the origin did; a failure to record it is logged, never the job's failure. */
-  async function reportTarget(delivery: WebhookDeliveriesTable, result: AttemptResult, at: number): Promise<void> {
+  async function reportTarget(delivery: WebhookDeliveryRow, result: AttemptResult, at: number): Promise<void> {
     if (!deps.targets) return;
     const target = webhookTarget(delivery.user_id, delivery.url);
     try {
@@ -205,7 +201,7 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
     return at + verdict.retryAfterMs + Math.floor((deps.random ?? Math.random)() * 1000);
   }
 
-  async function attempt(delivery: WebhookDeliveriesTable, startedAt: number): Promise<AttemptResult> {
+  async function attempt(delivery: WebhookDeliveryRow, startedAt: number): Promise<AttemptResult> {
     const secrets = await resolveSecrets({ userId: delivery.user_id, destinationId: delivery.destination_id });
     if (secrets.length === 0) return { statusCode: null, error: 'no signing secret for this delivery', final: true };
     const headers = signedWebhookHeaders({
@@ -251,24 +247,9 @@ export function createWebhookJobHandler(deps: WebhookHandlerDeps): JobHandler {
  * whose handler keeps failing unexpectedly (not a receiver's failure: those follow the schedule) is
  * marked failed, dead, once (compare-and-set on `pending`).
  */
-export function createWebhookGiveUp(db: Kysely<Schema>): (job: { refId: string }) => Promise<JobOutcome> {
+export function createWebhookGiveUp(ports: Pick<WebhookHandlerDeps, 'webhooks' | 'uow'>): (job: { refId: string }) => Promise<JobOutcome> {
   return async (job) => {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'failed', next_attempt_at: null, last_error: 'the gateway failed while delivering this webhook (an internal error, repeated); not retried' })
-      .where('id', '=', job.refId)
-      .where('status', '=', 'pending')
-      .execute();
+    await ports.webhooks.failPendingDelivery(ports.uow.direct, job.refId, 'the gateway failed while delivering this webhook (an internal error, repeated); not retried');
     return DONE;
   };
-}
-
-/** Writes the result of attempt `attemptNo`, only while the delivery is still at that attempt. */
-async function finish(
-  db: Executor,
-  delivery: WebhookDeliveriesTable,
-  attemptNo: number,
-  changes: Partial<Pick<WebhookDeliveriesTable, 'status' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>>,
-): Promise<void> {
-  await db.updateTable('webhook_deliveries').set(changes).where('id', '=', delivery.id).where('attempts', '=', attemptNo).where('status', '=', 'pending').execute();
 }

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Executor, Schema } from '../../adapters/db/schema.ts';
-import type { UsersTable } from '../../adapters/db/tables/foundation.tables.ts';
+import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import type { WebhookSecretColumns, WebhookStore } from '../../ports/webhook-store.port.ts';
 import { AppError } from '../../domain/errors.ts';
 import { newWebhookSecret } from '../../domain/webhook-secret.ts';
 
@@ -19,7 +19,13 @@ export interface WebhookSecretView {
   previousSecretValidUntil?: string;
 }
 
-type SecretColumns = Pick<UsersTable, 'webhook_secret' | 'webhook_secret_previous' | 'webhook_secret_rotated_at'>;
+type SecretColumns = WebhookSecretColumns;
+
+/** Where the secrets are kept: the webhooks' store and its transactions. */
+export interface WebhookSecretPorts {
+  webhooks: WebhookStore;
+  uow: UnitOfWork;
+}
 
 /** The secrets that sign now: the current one first, then the replaced one while its grace lasts. */
 export function activeWebhookSecrets(row: SecretColumns, now: number, graceMs: number = WEBHOOK_SECRET_GRACE_MS): string[] {
@@ -38,18 +44,20 @@ function previousValidUntil(row: SecretColumns, graceMs: number): number | undef
  * is kept.
  */
 export class WebhookSecretService {
-  private readonly db: Kysely<Schema>;
+  private readonly webhooks: WebhookStore;
+  private readonly direct: StoreTransaction;
   private readonly graceMs: number;
   private readonly now: () => number;
 
-  constructor(db: Kysely<Schema>, options: { graceMs?: number; now?: () => number } = {}) {
-    this.db = db;
+  constructor(ports: WebhookSecretPorts, options: { graceMs?: number; now?: () => number } = {}) {
+    this.webhooks = ports.webhooks;
+    this.direct = ports.uow.direct;
     this.graceMs = options.graceMs ?? WEBHOOK_SECRET_GRACE_MS;
     this.now = options.now ?? Date.now;
   }
 
   async get(userId: string): Promise<WebhookSecretView> {
-    const row = await this.secretsRow(this.db, userId);
+    const row = await this.webhooks.findWebhookSecrets(this.direct, userId);
     if (!row) throw new AppError('user_not_found', 'user not found');
     return this.view(row);
   }
@@ -57,20 +65,19 @@ export class WebhookSecretService {
   /** A new secret; the old one signs too until the grace period ends. */
   async rotate(userId: string): Promise<WebhookSecretView> {
     for (let i = 0; i < ROTATE_TRIES; i++) {
-      const row = await this.secretsRow(this.db, userId);
+      const row = await this.webhooks.findWebhookSecrets(this.direct, userId);
       if (!row) throw new AppError('user_not_found', 'user not found');
       const now = this.now();
       const next: SecretColumns = { webhook_secret: newWebhookSecret(), webhook_secret_previous: row.webhook_secret, webhook_secret_rotated_at: now };
       // Compare-and-set on the secret we read, so two concurrent rotations cannot both keep "their" old one.
-      const result = await this.db.updateTable('users').set(next).where('id', '=', userId).where('webhook_secret', '=', row.webhook_secret).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) return this.view(next);
+      if (await this.webhooks.replaceWebhookSecrets(this.direct, userId, row.webhook_secret, next)) return this.view(next);
     }
     throw new AppError('conflict', 'the webhook secret was rotated concurrently; try again');
   }
 
   /** The secrets to sign with now (current first); empty when the user does not exist. */
-  async signingSecrets(userId: string, db: Executor = this.db): Promise<string[]> {
-    const row = await this.secretsRow(db, userId);
+  async signingSecrets(userId: string, tx: StoreTransaction = this.direct): Promise<string[]> {
+    const row = await this.webhooks.findWebhookSecrets(tx, userId);
     return row ? activeWebhookSecrets(row, this.now(), this.graceMs) : [];
   }
 
@@ -79,13 +86,5 @@ export class WebhookSecretService {
     return until !== undefined && this.now() < until
       ? { secret: row.webhook_secret, previousSecretValidUntil: new Date(until).toISOString() }
       : { secret: row.webhook_secret };
-  }
-
-  private secretsRow(db: Executor, userId: string): Promise<SecretColumns | undefined> {
-    return db
-      .selectFrom('users')
-      .select(['webhook_secret', 'webhook_secret_previous', 'webhook_secret_rotated_at'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
   }
 }

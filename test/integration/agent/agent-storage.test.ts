@@ -6,6 +6,7 @@
  * charge; on SQLite and on PostgreSQL + Redis + S3.
  */
 import assert from 'node:assert/strict';
+import { kyselyTaskPorts } from '../../../src/adapters/db/stores/task-store.ts';
 import { test } from 'node:test';
 import { openDatabase } from '../../../src/adapters/db/open-database.ts';
 import { kyselyLedgerBook } from '../../../src/adapters/db/ledger/ledger-book.ts';
@@ -473,7 +474,7 @@ describeEachMode(
       const op = await c.call('POST', '/api/v1/agent/storage/retain', { generationId: taskId });
       const kept = (await waitForOperation(c, op.body.data.operationId as string)).file as FileView;
       services.agent.clock.advance(3 * DAY + HOUR);
-      const sweep = createRetentionSweeper({ db: services.database.db, blobs: services.blobs, onTerminal: terminalHook(services), logger: services.logger, intervalMs: 60_000, now: services.agent.clock.now });
+      const sweep = createRetentionSweeper({ ...kyselyTaskPorts(services.database.db), blobs: services.blobs, onTerminal: terminalHook(services), logger: services.logger, intervalMs: 60_000, now: services.agent.clock.now });
       await sweep();
       const task = await waitForTask(ctx.gw, c.key, taskId);
       assert.equal(task.status, 'expired', 'the generation ran out its 3 days on the gateway clock');

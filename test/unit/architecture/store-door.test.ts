@@ -57,19 +57,8 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/chat/chat-records.ts',
   'src/services/chat/chat-settle.job.ts',
   'src/services/chat/chat.service.ts',
-  'src/services/generation/create-generation.service.ts',
-  'src/services/generation/media-spans.ts',
-  'src/services/generation/retention-sweeper.ts',
-  'src/services/generation/task-presenter.ts',
-  'src/services/generation/task-runner.ts',
-  'src/services/generation/task-status-cache.ts',
-  'src/services/generation/task-step-reader.ts',
-  'src/services/generation/task-transitions.ts',
   'src/services/ledger.service.ts',
-  'src/services/upstreams/provider-health.ts',
   'src/services/webhooks/webhook-deliveries.ts',
-  'src/services/webhooks/webhook-delivery.handler.ts',
-  'src/services/webhooks/webhook-secret.service.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

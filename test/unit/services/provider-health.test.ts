@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestDatabase } from '../../support/databases.ts';
+import { kyselyAttemptHealthStore } from '../../../src/adapters/db/stores/attempt-health-store.ts';
+import { kyselyUnitOfWork } from '../../../src/adapters/db/stores/kysely-unit-of-work.ts';
 import { HEALTH_WINDOW_MS, ProviderHealth } from '../../../src/services/upstreams/provider-health.ts';
 
 test('chat calls are counted per minute over the window; older minutes fall out', async () => {
   const { db, dispose } = await createTestDatabase('sqlite');
   try {
-    const health = new ProviderHealth(db.handle.db);
+    const health = new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(db.handle.db));
     const now = Date.UTC(2026, 10, 22, 12, 30, 10);
     // Outside the window: ignored.
     for (let i = 0; i < 50; i++) health.record('openai', false, 'old failure', now - HEALTH_WINDOW_MS - 120_000);

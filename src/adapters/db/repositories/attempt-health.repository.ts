@@ -1,12 +1,8 @@
 import { sql } from 'kysely';
+import type { AttemptTally } from '../../../ports/attempt-health.port.ts';
 import type { Executor } from '../schema.ts';
 
-export interface AttemptTally {
-  provider: string;
-  succeeded: number;
-  failed: number;
-  lastSucceededAt: number | null;
-}
+export type { AttemptTally };
 
 /** Ended media attempts per provider since `since` (attempts still running say nothing yet). */
 export async function tallyEndedAttempts(db: Executor, since: number): Promise<AttemptTally[]> {

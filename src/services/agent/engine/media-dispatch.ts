@@ -6,6 +6,7 @@
  * crash before it leaves nothing, and after it the step exists and is never dispatched again.
  */
 import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import { kyselyTaskPorts } from '../../../adapters/db/stores/task-store.ts';
 import { insertArtifactOnce, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
 import { bumpRunRevision, findRun, type RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
@@ -66,7 +67,7 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
   let task: TaskRow;
   try {
     task = await prepareGeneration(
-      { db: deps.writer.db, catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls, publicBaseUrl: deps.publicBaseUrl, ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}) },
+      { ...kyselyTaskPorts(deps.writer.db), catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls, publicBaseUrl: deps.publicBaseUrl, ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}) },
       run.user_id, { model: choice.model, input: choice.input }, now, { idempotencyKey: null, requestHash: null, agentRunId: run.id, apiKeyId: run.api_key_id });
   } catch (error) {
     if (isAppError(error) && error.status < 500) return recordToolResult(deps, state, call, refused(choice.model, error.message));
@@ -97,7 +98,7 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
         started_at: fx.now,
         finished_at: null,
       });
-      await writePaidTask(tx, deps.writer.queue, task);
+      await writePaidTask(tx, { ...kyselyTaskPorts(deps.writer.db), queue: deps.writer.queue }, task);
       fx.wake(firstQueueOf(task));
       await fx.emit(
         stepStarted(runScope(run), {

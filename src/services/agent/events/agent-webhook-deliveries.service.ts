@@ -4,7 +4,7 @@
  * Every send is an ordinary delivery row plus its job, so a test event and a redelivery are signed,
  * retried and address-checked exactly like the events of runs.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { findAgentWebhook, type AgentWebhookRow } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
 import type { Schema } from '../../../adapters/db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../../adapters/db/tables/media.tables.ts';
@@ -199,7 +199,7 @@ export class AgentWebhookDeliveriesService {
 }
 
 /** A pending delivery waiting for a retry is due now; one whose attempt is in flight is left to it. */
-async function bringForward(tx: Parameters<typeof enqueueWebhookDelivery>[0], queue: WorkQueue, pending: WebhookDeliveriesTable, now: number): Promise<void> {
+async function bringForward(tx: Transaction<Schema>, queue: WorkQueue, pending: WebhookDeliveriesTable, now: number): Promise<void> {
   if (pending.next_attempt_at === null || pending.next_attempt_at <= now) return;
   if (pending.attempts > 0) {
     const lastAttempt = await tx.selectFrom('webhook_attempts').select('error').where('delivery_id', '=', pending.id).where('attempt_no', '=', pending.attempts).executeTakeFirst();
