@@ -19,7 +19,7 @@ import { verifyLedger } from '../adapters/db/ledger/ledger-checks.ts';
 import { listCheckoutsInReview } from '../adapters/db/repositories/payments.repository.ts';
 import { pino } from 'pino';
 import { Catalog } from '../domain/catalog/catalog.ts';
-import { createChatProviderRegistry } from '../providers/chat/chat-provider.registry.ts';
+import { createChatProviderRegistry } from '../providers/registries/chat.registry.ts';
 import { RouteCapabilities } from '../services/agent/settings/route-capabilities.service.ts';
 import { ChatRouter } from '../services/chat/chat-router.ts';
 import { integerOption, parseArgs, requireArg, UsageError } from './cli-args.ts';

@@ -1,34 +1,23 @@
 /**
  * The catalog: built-in media and text models, with operator overrides (prices, names, hiding) and
  * added models applied once at start. Validation, prices, probing and output specs of a media model
- * all come from its family declaration (families/), so they cannot disagree.
+ * all come from its family declaration (families/), so they cannot disagree. How one model is held,
+ * overridden and published is in entries/.
  */
 import { ConfigError } from '../config-error.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from './catalog-overrides.ts';
 import { AppError, invalidInput } from '../errors.ts';
-import { microToUsd, usdToMicro } from '../money.ts';
-import type {
-  CatalogModel,
-  ChatModelDefinition,
-  MeasuredMedia,
-  MediaModelInfo,
-  OutputSpec,
-  ParamField,
-  PriceQuote,
-  PriceTier,
-  ProbeRequest,
-  ValidatedInput,
-} from './catalog.types.ts';
-import { type FamilyContext, type FamilyDef, Measurements } from './dsl/family.ts';
-import type { FieldDef } from './dsl/field.types.ts';
-import { defaultInput, deriveCapabilities, effectiveFields, inputJsonSchema, toParamField } from './dsl/publish.ts';
+import type { CatalogModel, ChatModelDefinition, MeasuredMedia, MediaModelInfo, OutputSpec, PriceQuote, ProbeRequest, ValidatedInput } from './catalog.types.ts';
+import { Measurements } from './dsl/family.ts';
 import type { RuleContext } from './dsl/rules.ts';
 import { describeValue, validateObject } from './dsl/validate.ts';
-import { FAMILIES } from './families/index.ts';
-import { CHAT_MODELS, type ChatModelSeed } from './models/chat-models.ts';
+import { addedChatEntry, applyChatOverride, type ChatEntry, chatEntry } from './entries/chat-entry.ts';
+import { addedMediaEntry, applyMediaOverride, type MediaEntry, mediaEntry } from './entries/media-entry.ts';
+import { deepFreeze, publishedChatModel, publishedMediaModel } from './entries/published-model.ts';
+import { CHAT_MODELS } from './models/chat-models.ts';
 import { applyEmbeddingOverride, builtInEmbeddingModels, type EmbeddingModelDefinition } from './models/embedding-models.ts';
-import { MEDIA_MODELS, type MediaModelDef } from './models/media-models.ts';
-import { applyPricingOverride, buildPriceTable, defaultCell, type PriceTable, publishTiers, quote } from './pricing/price-table.ts';
+import { MEDIA_MODELS } from './models/media-models.ts';
+import { quote } from './pricing/price-table.ts';
 
 export interface CatalogOverrides {
   models: Record<string, ModelOverride>;
@@ -36,196 +25,7 @@ export interface CatalogOverrides {
   addedMediaModels: AddedMediaModel[];
 }
 
-interface MediaEntry {
-  info: MediaModelInfo;
-  def: MediaModelDef;
-  family: FamilyDef;
-  variant: string | undefined;
-  fields: FieldDef[];
-  ignored: Set<string>;
-  table: PriceTable;
-  description: string;
-  hidden: boolean;
-  params: ParamField[];
-  capabilities: string[];
-  schema: Record<string, unknown>;
-}
-
-interface ChatEntry {
-  def: ChatModelDefinition;
-  hidden: boolean;
-  /** Cache-write prices as multiples of the input price (the vendor publishes them so); 1 when absent. */
-  cacheWriteFactor: { '5m': number; '1h': number };
-}
-
-const NO_CACHE_SURCHARGE = { '5m': 1, '1h': 1 } as const;
-
-/** Input price × factor, rounded up to the micro-USD (a write never costs less than the vendor's rate). */
-function scaled(inputMicro: number, factor: number): number {
-  return Math.ceil(inputMicro * factor - 1e-9);
-}
-
 const NO_OVERRIDES: CatalogOverrides = { models: {}, addedChatModels: [], addedMediaModels: [] };
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-function noMeasurements(modelId: string, variant: string | undefined): FamilyContext {
-  return { modelId, variant, measured: new Measurements() };
-}
-
-function mediaEntry(def: MediaModelDef): MediaEntry {
-  const family = FAMILIES[def.family];
-  const { fields, ignored } = effectiveFields(family, def.variant);
-  const table = buildPriceTable(def.id, family, fields, def.tariff, defaultInput(fields), noMeasurements(def.id, def.variant));
-  return {
-    info: { id: def.id, family: def.family, type: family.type, group: def.group, name: def.name, vendor: def.vendor },
-    def,
-    family,
-    variant: def.variant,
-    fields,
-    ignored,
-    table,
-    description: def.description,
-    hidden: false,
-    params: withRequiredWhen(withFieldsByValue(fields.map(toParamField), family), family),
-    capabilities: deriveCapabilities(fields, ignored),
-    schema: inputJsonSchema(def.id, fields),
-  };
-}
-
-/** Publishes a family's choice-decides-fields table on the deciding param, for this model's options and fields. */
-function withFieldsByValue(params: ParamField[], family: FamilyDef): ParamField[] {
-  const decides = family.fieldsByChoice;
-  const param = decides ? params.find((p) => p.name === decides.field) : undefined;
-  if (!decides || !param) return params;
-  const names = new Set(params.map((p) => p.name));
-  const values = param.options?.map((o) => String(o.value)) ?? Object.keys(decides.fields);
-  param.fieldsByValue = Object.fromEntries(values.map((v) => [v, (decides.fields[v] ?? []).filter((n) => names.has(n))]));
-  return params;
-}
-
-/** Publishes each of the family's mode- and action-dependent requirements on the param it names. */
-function withRequiredWhen(params: ParamField[], family: FamilyDef): ParamField[] {
-  for (const { field, ...requirement } of family.requiredWhen ?? []) {
-    const param = params.find((p) => p.name === field);
-    if (!param) continue;
-    param.requiredWhen = [...(param.requiredWhen ?? []), { ...requirement, when: { ...requirement.when }, ...(requirement.orFields ? { orFields: [...requirement.orFields] } : {}),
-      ...(requirement.alternatives ? { alternatives: requirement.alternatives.map((set) => [...set]) } : {}),
-    }];
-  }
-  return params;
-}
-
-function longContextOf(seed: NonNullable<ChatModelSeed['longContext']>): NonNullable<ChatModelDefinition['longContext']> {
-  if (seed.prices === undefined) return { aboveTokens: seed.above };
-  return {
-    aboveTokens: seed.above,
-    prices: { inputMicroPerMillion: usdToMicro(seed.prices.input), outputMicroPerMillion: usdToMicro(seed.prices.output), cachedInputMicroPerMillion: usdToMicro(seed.prices.cachedInput) },
-  };
-}
-
-function chatEntry(seed: (typeof CHAT_MODELS)[number]): ChatEntry {
-  const input = usdToMicro(seed.input);
-  const factor = seed.cacheWrite ?? NO_CACHE_SURCHARGE;
-  return {
-    hidden: false,
-    cacheWriteFactor: { ...factor },
-    def: {
-      id: seed.id,
-      name: seed.name,
-      vendor: seed.vendor,
-      group: seed.group,
-      description: seed.description,
-      inputMicroPerMillion: input,
-      outputMicroPerMillion: usdToMicro(seed.output),
-      cachedInputMicroPerMillion: seed.cachedInput === undefined ? input : usdToMicro(seed.cachedInput),
-      cacheWriteMicroPerMillion: scaled(input, factor['5m']),
-      cacheWrite1hMicroPerMillion: scaled(input, factor['1h']),
-      ...(seed.webSearchPer1k === undefined ? {} : { webSearchMicroPerCall: usdToMicro(seed.webSearchPer1k) / 1000 }),
-      ...(seed.priority === undefined
-        ? {}
-        : {
-            priority: {
-              inputMicroPerMillion: usdToMicro(seed.priority.input),
-              outputMicroPerMillion: usdToMicro(seed.priority.output),
-              cachedInputMicroPerMillion: usdToMicro(seed.priority.cachedInput),
-            },
-          }),
-      ...(seed.longContext === undefined ? {} : { longContext: longContextOf(seed.longContext) }),
-      protocols: [...seed.protocols],
-      contextWindow: seed.contextWindow,
-      maxOutputTokens: seed.maxOutputTokens,
-      capabilities: [...seed.capabilities],
-      tags: [...seed.tags],
-      ...(seed.sampling === undefined ? {} : { sampling: seed.sampling }),
-    },
-  };
-}
-
-/**
- * A text model's prices as catalog tiers, USD per million (priceUnit megatoken): tokens, cache
- * writes by lifetime, priority processing when offered, and web searches per million searches.
- */
-function chatPriceTiers(def: ChatModelDefinition): PriceTier[] {
-  const tier = (key: string, micro: number): PriceTier => ({ key, price: microToUsd(micro), isDefault: key === 'input' });
-  const tiers = [
-    tier('input', def.inputMicroPerMillion),
-    tier('output', def.outputMicroPerMillion),
-    tier('cached_input', def.cachedInputMicroPerMillion),
-    tier('cache_write', def.cacheWriteMicroPerMillion),
-    tier('cache_write_1h', def.cacheWrite1hMicroPerMillion),
-  ];
-  if (def.priority) {
-    tiers.push(tier('priority_input', def.priority.inputMicroPerMillion), tier('priority_output', def.priority.outputMicroPerMillion), tier('priority_cached_input', def.priority.cachedInputMicroPerMillion));
-  }
-  if (def.webSearchMicroPerCall !== undefined) tiers.push(tier('web_search', def.webSearchMicroPerCall * 1_000_000));
-  // Long-context tiers name their threshold: the whole request costs them above that many prompt tokens.
-  const long = def.longContext;
-  if (long?.prices) {
-    const dimensions = { promptTokensAbove: String(long.aboveTokens) };
-    const longTier = (key: string, micro: number): PriceTier => ({ ...tier(key, micro), dimensions });
-    tiers.push(longTier('long_context_input', long.prices.inputMicroPerMillion), longTier('long_context_output', long.prices.outputMicroPerMillion), longTier('long_context_cached_input', long.prices.cachedInputMicroPerMillion));
-  }
-  return tiers;
-}
-
-/**
- * The cache-write and web-search prices of an override or an added text model (USD per 1M tokens;
- * searches USD per 1,000, a whole micro-USD per search). A configured cache-write price also makes
- * that lifetime's marks billable on a model that had none.
- */
-function applyOptionPrices(def: ChatModelDefinition, o: { cacheWritePrice?: string | undefined; cacheWrite1hPrice?: string | undefined; webSearchPrice?: string | undefined }, field: string): void {
-  const allow = (lifetime: '5m' | '1h'): void => {
-    if (def.cacheWriteLifetimes && !def.cacheWriteLifetimes.includes(lifetime)) def.cacheWriteLifetimes.push(lifetime);
-  };
-  if (o.cacheWritePrice !== undefined) {
-    def.cacheWriteMicroPerMillion = configPrice(`${field}.cacheWritePrice`, o.cacheWritePrice);
-    allow('5m');
-  }
-  if (o.cacheWrite1hPrice !== undefined) {
-    def.cacheWrite1hMicroPerMillion = configPrice(`${field}.cacheWrite1hPrice`, o.cacheWrite1hPrice);
-    allow('1h');
-  }
-  if (o.webSearchPrice !== undefined) {
-    const per1k = configPrice(`${field}.webSearchPrice`, o.webSearchPrice);
-    if (per1k % 1000 !== 0) throw new ConfigError(`${field}.webSearchPrice`, `is USD per 1,000 searches and must come to a whole micro-USD per search (a multiple of 0.001), got ${JSON.stringify(o.webSearchPrice)}`);
-    def.webSearchMicroPerCall = per1k / 1000;
-  }
-}
-
-function configPrice(field: string, usd: string): number {
-  try {
-    return usdToMicro(usd);
-  } catch {
-    throw new ConfigError(field, `must be a USD amount with at most 6 decimals, got ${JSON.stringify(usd)}`);
-  }
-}
 
 export class Catalog {
   private readonly mediaById = new Map<string, MediaEntry>();
@@ -264,33 +64,10 @@ export class Catalog {
   private override(id: string, o: ModelOverride): void {
     const field = `models.${id}`;
     const media = this.mediaById.get(id);
-    if (media) {
-      for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const) {
-        if (o[key] !== undefined) throw new ConfigError(`${field}.${key}`, 'applies to text models only; media models take pricing tiers');
-      }
-      if (o.hidden !== undefined) media.hidden = o.hidden;
-      if (o.name !== undefined) media.info = { ...media.info, name: o.name };
-      if (o.description !== undefined) media.description = o.description;
-      if (o.pricing !== undefined) media.table = applyPricingOverride(media.table, o.pricing, `${field}.pricing`);
-      return;
-    }
     const chat = this.chatById.get(id);
-    if (!chat) throw new ConfigError(field, 'is not a model of the catalog');
-    if (o.pricing !== undefined) throw new ConfigError(`${field}.pricing`, 'applies to media models only; text models take inputPrice, outputPrice and cachedInputPrice');
-    if (o.hidden !== undefined) chat.hidden = o.hidden;
-    if (o.name !== undefined) chat.def.name = o.name;
-    if (o.description !== undefined) chat.def.description = o.description;
-    const hadOwnCached = chat.def.cachedInputMicroPerMillion !== chat.def.inputMicroPerMillion;
-    if (o.inputPrice !== undefined) {
-      chat.def.inputMicroPerMillion = configPrice(`${field}.inputPrice`, o.inputPrice);
-      if (!hadOwnCached) chat.def.cachedInputMicroPerMillion = chat.def.inputMicroPerMillion;
-      // Cache writes are published as multiples of the input price: they follow it.
-      chat.def.cacheWriteMicroPerMillion = scaled(chat.def.inputMicroPerMillion, chat.cacheWriteFactor['5m']);
-      chat.def.cacheWrite1hMicroPerMillion = scaled(chat.def.inputMicroPerMillion, chat.cacheWriteFactor['1h']);
-    }
-    if (o.outputPrice !== undefined) chat.def.outputMicroPerMillion = configPrice(`${field}.outputPrice`, o.outputPrice);
-    if (o.cachedInputPrice !== undefined) chat.def.cachedInputMicroPerMillion = configPrice(`${field}.cachedInputPrice`, o.cachedInputPrice);
-    applyOptionPrices(chat.def, o, field);
+    if (media) applyMediaOverride(media, o, field);
+    else if (chat) applyChatOverride(chat, o, field);
+    else throw new ConfigError(field, 'is not a model of the catalog');
   }
 
   private assertNewId(id: string, field: string): void {
@@ -301,31 +78,7 @@ export class Catalog {
   private addChat(m: AddedChatModel, i: number): void {
     const field = `chatModels[${i}]`;
     this.assertNewId(m.id, `${field}.id`);
-    if (m.protocols.length === 0) throw new ConfigError(`${field}.protocols`, 'must name at least one protocol (openai, anthropic)');
-    const input = configPrice(`${field}.inputPrice`, m.inputPrice);
-    this.chatById.set(m.id, {
-      hidden: false,
-      cacheWriteFactor: { ...NO_CACHE_SURCHARGE },
-      def: {
-        id: m.id,
-        name: m.name,
-        vendor: m.vendor ?? 'custom',
-        group: m.id,
-        inputMicroPerMillion: input,
-        outputMicroPerMillion: configPrice(`${field}.outputPrice`, m.outputPrice),
-        cachedInputMicroPerMillion: m.cachedInputPrice === undefined ? input : configPrice(`${field}.cachedInputPrice`, m.cachedInputPrice),
-        cacheWriteMicroPerMillion: input,
-        cacheWrite1hMicroPerMillion: input,
-        // Only what the configuration prices: an unpriced write would cost the operator what nobody is charged.
-        cacheWriteLifetimes: [],
-        protocols: [...m.protocols],
-        contextWindow: m.contextWindow,
-        maxOutputTokens: m.maxOutputTokens,
-        capabilities: ['streaming'],
-        tags: ['text', 'custom'],
-      },
-    });
-    applyOptionPrices((this.chatById.get(m.id) as ChatEntry).def, m, field);
+    this.chatById.set(m.id, addedChatEntry(m, field));
   }
 
   private addMedia(m: AddedMediaModel, i: number): void {
@@ -333,55 +86,13 @@ export class Catalog {
     this.assertNewId(m.id, `${field}.id`);
     const base = this.mediaById.get(m.basedOn);
     if (!base) throw new ConfigError(`${field}.basedOn`, `${JSON.stringify(m.basedOn)} is not a media model`);
-    const def: MediaModelDef = { ...base.def, id: m.id, name: m.name, vendor: m.vendor ?? base.info.vendor };
-    const entry = mediaEntry(def);
-    entry.description = base.description;
-    entry.table = m.pricing ? applyPricingOverride(entry.table, m.pricing, `${field}.pricing`) : { ...base.table, cells: base.table.cells.map((c) => ({ ...c })) };
-    this.mediaById.set(m.id, entry);
+    this.mediaById.set(m.id, addedMediaEntry(m, base, field));
   }
 
   private publish(): void {
-    for (const e of this.mediaById.values()) {
-      const tiers = publishTiers(e.table);
-      this.published.set(
-        e.info.id,
-        deepFreeze({
-          id: e.info.id,
-          group: e.info.group,
-          name: e.info.name,
-          description: e.description,
-          type: e.info.type,
-          kind: 'media',
-          vendor: e.info.vendor,
-          tags: [...e.def.tags],
-          capabilities: [...e.capabilities],
-          pricing: tiers,
-          priceFrom: microToUsd(defaultCell(e.table).micro),
-          priceUnit: e.table.unit,
-          params: structuredClone(e.params),
-        }),
-      );
-    }
+    for (const e of this.mediaById.values()) this.published.set(e.info.id, publishedMediaModel(e));
     for (const { def } of this.chatById.values()) {
-      this.published.set(
-        def.id,
-        deepFreeze({
-          id: def.id,
-          group: def.group,
-          name: def.name,
-          ...(def.description !== undefined ? { description: def.description } : {}),
-          type: 'TEXT',
-          kind: 'llm',
-          vendor: def.vendor,
-          tags: [...def.tags],
-          capabilities: [...def.capabilities],
-          pricing: chatPriceTiers(def),
-          priceFrom: microToUsd(def.inputMicroPerMillion),
-          priceUnit: 'megatoken',
-          params: [],
-          protocols: [...def.protocols],
-        }),
-      );
+      this.published.set(def.id, publishedChatModel(def));
       deepFreeze(def);
     }
   }

@@ -3,7 +3,8 @@
  * tokens. Like ChatProvider, failures are values (`retryable` drives failover), never throws. A
  * provider type offers what its upstream has: `openai` embeds (OpenAI's `/embeddings`) and counts
  * nothing (the gateway estimates), `anthropic` counts (its `/v1/messages/count_tokens`), `local` does
- * both offline. The factory that picks one per provider type is embedding-providers.ts.
+ * both offline. The tables that pick one per provider type are registries/embeddings.registry.ts and
+ * registries/token-counters.registry.ts.
  */
 import type { ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { EmbeddingRequest } from '../../domain/embeddings/embedding-request.ts';

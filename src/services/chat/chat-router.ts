@@ -5,7 +5,7 @@
  */
 import type { Config, RouteTarget } from '../../config/config.types.ts';
 import type { ChatProvider } from '../../providers/chat/chat-provider.ts';
-import type { ChatProviderRegistry } from '../../providers/chat/chat-provider.registry.ts';
+import type { ChatProviderRegistry } from '../../providers/registries/chat.registry.ts';
 
 export class ChatRouter {
   readonly #config: Pick<Config, 'routes' | 'providers'>;

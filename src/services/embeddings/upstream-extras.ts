@@ -7,8 +7,9 @@ import type { UpstreamHttpClient } from '../../adapters/outbound/upstream-http-c
 import type { Config } from '../../config/config.types.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { EmbeddingProvider, TokenCounter } from '../../providers/chat/embedding-provider.ts';
-import { createEmbeddingProvider, createTokenCounter } from '../../providers/chat/embedding-providers.ts';
-import { createChatUpstreamClient } from '../../providers/chat/chat-provider.registry.ts';
+import { createEmbeddingProvider } from '../../providers/registries/embeddings.registry.ts';
+import { createTokenCounter } from '../../providers/registries/token-counters.registry.ts';
+import { createChatUpstreamClient } from '../../providers/chat/chat-upstream-client.ts';
 
 export class UpstreamExtras {
   readonly #config: Pick<Config, 'providers'>;

@@ -8,7 +8,7 @@ import { collectChatStream } from '../../../src/domain/chat/chat-stream.collecto
 import { parseAnthropicMessagesRequest } from '../../../src/protocols/anthropic-messages/anthropic-messages.parser.ts';
 import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/openai-chat.parser.ts';
 import type { ChatProvider, ChatUpstreamResult } from '../../../src/providers/chat/chat-provider.ts';
-import { type ChatProviderRegistry, createChatProviderRegistry } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { type ChatProviderRegistry, createChatProviderRegistry } from '../../../src/providers/registries/chat.registry.ts';
 import { AnthropicMessagesFake } from '../../fakes/anthropic-messages.fake.ts';
 
 const target = { upstreamModel: 'claude-up' };

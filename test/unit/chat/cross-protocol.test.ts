@@ -21,7 +21,7 @@ import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/opena
 import { renderOpenAiChatResponse } from '../../../src/protocols/openai-chat/openai-chat.response.ts';
 import { createOpenAiStreamEncoder } from '../../../src/protocols/openai-chat/openai-stream.encoder.ts';
 import type { ChatProvider } from '../../../src/providers/chat/chat-provider.ts';
-import { createChatProviderRegistry } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { createChatProviderRegistry } from '../../../src/providers/registries/chat.registry.ts';
 import { appErrorFromUpstream } from '../../../src/providers/chat/upstream-error.ts';
 import { AnthropicMessagesFake } from '../../fakes/anthropic-messages.fake.ts';
 import { OpenAiChatFake } from '../../fakes/openai-chat.fake.ts';

@@ -7,7 +7,7 @@ import { collectChatStream } from '../../../src/domain/chat/chat-stream.collecto
 import { estimatePromptTokens } from '../../../src/domain/chat/prompt-size.estimator.ts';
 import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/openai-chat.parser.ts';
 import type { ChatProvider, ChatUpstreamResult } from '../../../src/providers/chat/chat-provider.ts';
-import { createChatProviderRegistry } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { createChatProviderRegistry } from '../../../src/providers/registries/chat.registry.ts';
 import { countLocalInputTokens, countLocalTokens } from '../../../src/domain/chat/local-tokens.ts';
 
 const target = { upstreamModel: 'local-text' };

@@ -11,7 +11,8 @@ import { estimatePromptTokens } from '../../../src/domain/chat/prompt-size.estim
 import { parseAnthropicMessagesRequest } from '../../../src/protocols/anthropic-messages/anthropic-messages.parser.ts';
 import { parseOpenAiChatRequest } from '../../../src/protocols/openai-chat/openai-chat.parser.ts';
 import type { ChatProvider, ChatUpstreamResult } from '../../../src/providers/chat/chat-provider.ts';
-import { type ChatProviderRegistry, createChatProviderRegistry, createChatUpstreamClient } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { type ChatProviderRegistry, createChatProviderRegistry } from '../../../src/providers/registries/chat.registry.ts';
+import { createChatUpstreamClient } from '../../../src/providers/chat/chat-upstream-client.ts';
 import { createOpenAiBaseProvider } from '../../../src/providers/chat/open-ai-base/open-ai-base.provider.ts';
 import { appErrorFromUpstream } from '../../../src/providers/chat/upstream-error.ts';
 import { OpenAiChatFake } from '../../fakes/openai-chat.fake.ts';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { createChatUpstreamClient } from '../../../src/providers/chat/chat-provider.registry.ts';
+import { createChatUpstreamClient } from '../../../src/providers/chat/chat-upstream-client.ts';
 import type { ProviderConfig } from '../../../src/config/config.types.ts';
 import type { ChatRequest } from '../../../src/domain/chat/chat-request.types.ts';
 import { createAnthropicTokenCounter } from '../../../src/providers/chat/anthropic/anthropic-count-tokens.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { falRefusal as falRouteRefusal, falRequest } from '../../../src/providers/media/fal/fal.mapping.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type FalFake, falRefusal, startFalFake } from '../../fakes/media/fal.fake.ts';
 import { CallbackReceiver, makeJob, pollUntilDone } from './helpers.ts';
 

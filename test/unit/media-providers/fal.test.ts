@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { falRequest } from '../../../src/providers/media/fal/fal.mapping.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type FalFake, startFalFake } from '../../fakes/media/fal.fake.ts';
 import { CallbackReceiver, download, isMp4, makeJob, PNG_MAGIC, pollUntilDone, sleep } from './helpers.ts';
 

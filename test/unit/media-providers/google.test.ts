@@ -7,7 +7,7 @@ import { BlobJson, blobData, parseBlobJson } from '../../../src/providers/media/
 import { googleModel, googleRefusal } from '../../../src/providers/media/google/google-models.ts';
 import { readOperation } from '../../../src/providers/media/google/google-veo.mapping.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { GENERATE_CONTENT, GOOGLE_ERRORS, PREDICT_LONG_RUNNING } from '../../fakes/media/google-documents.ts';
 import { type GoogleFake, startGoogleFake } from '../../fakes/media/google.fake.ts';
 import { isMp4, makeJob, PNG_MAGIC, pollUntilDone } from './helpers.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { kieJobRequest } from '../../../src/providers/media/kie/kie-jobs.mapping.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type KieFake, startKieFake } from '../../fakes/media/kie.fake.ts';
 import { CallbackReceiver, download, isMp3, isMp4, makeJob, PNG_MAGIC, pollUntilDone, sleep } from './helpers.ts';
 

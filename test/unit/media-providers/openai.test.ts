@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { GuardedHttpClient } from '../../../src/adapters/outbound/guarded-http-client.ts';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
 import { openAiImageQuality, openAiImageSize } from '../../../src/providers/media/openai/openai-sizes.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type OpenAiFake, startOpenAiFake } from '../../fakes/media/openai.fake.ts';
 import { isMp4, makeJob, PNG_MAGIC, pollUntilDone, sleep } from './helpers.ts';
 

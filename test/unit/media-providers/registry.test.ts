@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError } from '../../../src/domain/config-error.ts';
 import type { ProviderConfig } from '../../../src/config/config.types.ts';
-import { createMediaProvider, isMediaProviderType, MEDIA_PROVIDER_FACTORIES, UnknownProviderTypeError } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider, isMediaProviderType, MEDIA_PROVIDER_FACTORIES, UnknownProviderTypeError } from '../../../src/providers/registries/media.registry.ts';
 
 function config(type: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
   return { type, baseUrl: undefined, apiKey: 'k', timeoutMs: 1_000, concurrency: 2, options: {}, ...overrides };

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type ReplicateFake, replicateRefusal, startReplicateFake } from '../../fakes/media/replicate.fake.ts';
 import { CallbackReceiver, makeJob, pollUntilDone } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { MediaProvider } from '../../../src/providers/media/media-provider.ts';
 import { retryDelayMs } from '../../../src/providers/media/shared/provider-errors.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { makeJob } from './helpers.ts';
 
 let server: Server;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { predictionOutcome } from '../../../src/providers/media/replicate/replicate.provider.ts';
 import { replicateInput } from '../../../src/providers/media/replicate/replicate.mapping.ts';
 import { type ReplicateFake, startReplicateFake } from '../../fakes/media/replicate.fake.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { asString, lookup, mapFields, snakeCase } from '../../../src/providers/media/shared/field-mapping.ts';
 import { decodeDataUri, multipartBody } from '../../../src/providers/media/shared/multipart.ts';
 import { statusClass } from '../../../src/providers/media/shared/provider-errors.ts';

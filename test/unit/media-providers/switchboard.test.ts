@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MediaJob, MediaProvider } from '../../../src/providers/media/media-provider.ts';
-import { createMediaProvider } from '../../../src/providers/media/registry.ts';
+import { createMediaProvider } from '../../../src/providers/registries/media.registry.ts';
 import { type SwitchboardFake, startSwitchboardFake } from '../../fakes/media/switchboard.fake.ts';
 import { CallbackReceiver, download, isMp3, makeJob, pollUntilDone, sleep } from './helpers.ts';
 

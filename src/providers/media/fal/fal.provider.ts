@@ -21,11 +21,12 @@ import type {
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
-import { httpError, isTransientStatus, protocolError, statusClass, submitWithoutAnswer } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionString, optionStrings } from '../shared/provider-options.ts';
+import { httpError, protocolError, statusClass } from '../shared/provider-errors.ts';
+import { optionString, optionStrings } from '../shared/provider-options.ts';
+import { MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
 import { expectedFileType, guessFileType, isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
-import type { UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import type { UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
 import { bodySnippet, isRecord, parseJson, stringAt } from '../shared/json-values.ts';
 import { falRefusal, falRequest } from './fal.mapping.ts';
 import { FalWebhookKeys } from './fal-webhook.ts';
@@ -100,28 +101,25 @@ export function falError(response: UpstreamResponse, what: string): ProviderErro
   return error;
 }
 
+const FAL: VendorMapping = {
+  vendor: 'fal',
+  defaultBaseUrl: 'https://queue.fal.run',
+  defaultPollMs: 3_000,
+  headers: (apiKey) => ({ authorization: `Key ${apiKey}` }),
+};
+
 class FalProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'fal';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #keys: FalWebhookKeys;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
-    this.#s = commonSettings(o, 'https://queue.fal.run', 3_000);
-    this.defaultPollMs = this.#s.pollMs;
-    this.#keys = new FalWebhookKeys(optionStrings(o, 'webhookPublicKeys'), optionString(o, 'webhookJwksUrl'), this.#s.http);
-  }
-
-  #request(job: MediaJob, method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown): UpstreamRequest {
-    return {
-      method,
-      url: `${this.#s.baseUrl}${path}`,
-      headers: { authorization: `Key ${this.#s.apiKey}` },
-      ...(json === undefined ? {} : { json }),
-      signal: job.signal,
-    };
+    this.#c = new MediaRequestCycle(o, FAL);
+    this.defaultPollMs = this.#c.pollMs;
+    this.#keys = new FalWebhookKeys(optionStrings(o, 'webhookPublicKeys'), optionString(o, 'webhookJwksUrl'), this.#c.http);
   }
 
   refusal(request: RouteRequest): RouteRefusal | undefined {
@@ -131,30 +129,25 @@ class FalProvider implements MediaProvider {
   async submit(job: MediaJob): Promise<SubmitOutcome> {
     const refusal = this.refusal(job);
     // Nothing is sent for what fal's schema for the endpoint cannot express: another route may serve it.
-    if (refusal) return { kind: 'failed', error: { message: `fal: ${refusal.message}`, retryable: true, code: 'unsupported' } };
+    if (refusal) return this.#c.refused(refusal);
     const { endpoint, input } = falRequest(job);
     const query = `?fal_webhook=${encodeURIComponent(job.callbackUrl)}`;
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', `/${endpoint}${query}`, input));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: falError(response, 'submit') };
+    const answer = await this.#c.submit(this.#c.request(job, 'POST', `/${endpoint}${query}`, { json: input }), (response) => falError(response, 'submit'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     const requestId = stringAt(parseJson(response.body), 'request_id');
     if (!requestId) return { kind: 'unknown', error: protocolError('fal accepted the request without a request_id', response.status) };
-    return { kind: 'accepted', upstreamId: requestId, pollAfterMs: this.#s.pollMs };
+    return this.#c.accepted(requestId);
   }
 
   async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
     const { app } = falRequest(job);
     const base = `/${app}/requests/${encodeURIComponent(upstreamId)}`;
-    const status = await this.#s.http.send(this.#request(job, 'GET', `${base}/status`));
-    if (status.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    if (status.response.status >= 300) {
-      if (isTransientStatus(status.response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-      return { kind: 'failed', error: falError(status.response, 'status') };
-    }
+    const status = await this.#c.poll(this.#c.request(job, 'GET', `${base}/status`), (response) => falError(response, 'status'));
+    if (status.kind === 'settled') return status.outcome;
     const json = parseJson(status.response.body);
     const state = stringAt(json, 'status');
-    if (state === 'IN_QUEUE' || state === 'IN_PROGRESS') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (state === 'IN_QUEUE' || state === 'IN_PROGRESS') return this.#c.pending();
     if (state === 'CANCELED' || state === 'CANCELLED') return { kind: 'failed', error: { message: 'fal: the request was cancelled', retryable: true, code: 'canceled' } };
     const error = stringAt(json, 'error');
     if (error || state === 'FAILED') {
@@ -170,11 +163,11 @@ class FalProvider implements MediaProvider {
         },
       };
     }
-    if (state !== 'COMPLETED') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
-    const result = await this.#s.http.send(this.#request(job, 'GET', base));
-    if (result.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    if (state !== 'COMPLETED') return this.#c.pending();
+    const result = await this.#c.sendPoll(this.#c.request(job, 'GET', base));
+    if (result.kind === 'settled') return result.outcome;
     const { response } = result;
-    if (response.status >= 500 && response.headers['x-fal-retryable'] !== 'false') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    if (response.status >= 500 && response.headers['x-fal-retryable'] !== 'false') return this.#c.retryLater();
     if (response.status >= 300) {
       const failure = falError(response, 'result');
       // The request ran and failed: a 4xx is about its input, anything else a generation failure.
@@ -191,7 +184,7 @@ class FalProvider implements MediaProvider {
 
   async cancel(job: MediaJob, upstreamId: string): Promise<void> {
     const { app } = falRequest(job);
-    await this.#s.http.send(this.#request(job, 'PUT', `/${app}/requests/${encodeURIComponent(upstreamId)}/cancel`));
+    await this.#c.http.send(this.#c.request(job, 'PUT', `/${app}/requests/${encodeURIComponent(upstreamId)}/cancel`));
   }
 
   parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
@@ -227,7 +220,7 @@ class FalProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 

@@ -25,9 +25,9 @@ import type {
   SubmitOutcome,
 } from '../media-provider.ts';
 import { stringList } from '../shared/field-mapping.ts';
-import { isTransientStatus, protocolError, submitWithoutAnswer, unsupported } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
-import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-client.ts';
+import { protocolError, unsupported } from '../shared/provider-errors.ts';
+import { optionNumber, optionString } from '../shared/provider-options.ts';
+import { MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
 import { parseJson, stringAt } from '../shared/json-values.ts';
 import { googleError, retryAfterMs } from './google-errors.ts';
 import { downloadResult, fetchReferenceImage, type InlineImage } from './google-files.ts';
@@ -41,11 +41,24 @@ const MIB = 1024 * 1024;
 const MODEL_ID = /^[A-Za-z0-9._-]+$/u;
 const OPERATION_NAME = /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/u;
 
+/** Gemini API requests: the key in its header, JSON bodies declared, paths under the API version. */
+function googleMapping(apiVersion: () => string): VendorMapping {
+  return {
+    vendor: 'google',
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    defaultPollMs: 10_000,
+    headers: (apiKey, request) => ({ 'x-goog-api-key': apiKey, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) }),
+    url: (baseUrl, path) => `${baseUrl}/${apiVersion()}/${path}`,
+    // Google says how long to wait in Retry-After or in the error's RetryInfo.
+    transientDelayMs: (response, retryPollMs) => Math.max(retryPollMs, retryAfterMs(response) ?? 0),
+  };
+}
+
 class GoogleProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'google';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #guarded: GuardedHttpClient;
   readonly #apiVersion: string;
   readonly #apiOrigin: string;
@@ -58,24 +71,19 @@ class GoogleProvider implements MediaProvider {
 
   constructor(o: MediaProviderFactoryOptions, deps: MediaProviderDeps) {
     this.name = o.name;
-    this.#s = commonSettings(o, 'https://generativelanguage.googleapis.com', 10_000);
-    this.defaultPollMs = this.#s.pollMs;
+    // The version is read when a request is made: it is checked after the key and base URL, as before.
+    this.#c = new MediaRequestCycle(o, googleMapping(() => this.#apiVersion));
+    this.defaultPollMs = this.#c.pollMs;
     this.#guarded = deps.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
     this.#apiVersion = optionString(o, 'apiVersion') ?? 'v1beta';
     if (!/^v\d+(?:alpha|beta)?\d*$/u.test(this.#apiVersion)) throw new ConfigError(`providers.${o.name}.options.apiVersion`, `must be an API version such as v1beta (got ${JSON.stringify(this.#apiVersion)})`);
-    this.#apiOrigin = new URL(this.#s.baseUrl).origin;
+    this.#apiOrigin = new URL(this.#c.baseUrl).origin;
     this.#imageTimeoutMs = optionNumber(o, 'imageTimeoutMs', Math.max(o.timeoutMs, 180_000));
     this.#downloadTimeoutMs = optionNumber(o, 'downloadTimeoutMs', Math.max(o.timeoutMs, 120_000));
     this.#maxVideoBytes = optionNumber(o, 'maxVideoBytes', 512 * MIB);
     this.#maxImageAnswerBytes = optionNumber(o, 'maxImageAnswerBytes', 64 * MIB);
     this.#maxReferenceBytes = optionNumber(o, 'maxReferenceBytes', 20 * MIB);
     this.#maxInlineBytes = optionNumber(o, 'maxInlineBytes', 64 * MIB);
-  }
-
-  #request(job: MediaJob, method: 'GET' | 'POST', path: string, extra: Partial<UpstreamRequest> = {}): UpstreamRequest {
-    const headers: Record<string, string> = { 'x-goog-api-key': this.#s.apiKey };
-    if (extra.body !== undefined) headers['content-type'] = 'application/json';
-    return { method, url: `${this.#s.baseUrl}/${this.#apiVersion}/${path}`, headers, signal: job.signal, ...extra };
   }
 
   refusal(request: RouteRequest): RouteRefusal | undefined {
@@ -111,12 +119,12 @@ class GoogleProvider implements MediaProvider {
   async #generateImage(job: MediaJob, model: string, images: InlineImage[]): Promise<SubmitOutcome> {
     const json = new BlobJson();
     const body = await json.serialize(imageRequestBody(job.input, images, json));
-    const exchange = await this.#s.http.send(
-      this.#request(job, 'POST', `models/${model}:generateContent`, { body, timeoutMs: this.#imageTimeoutMs, maxBytes: this.#maxImageAnswerBytes }),
+    const sent = await this.#c.submit(
+      this.#c.request(job, 'POST', `models/${model}:generateContent`, { body, timeoutMs: this.#imageTimeoutMs, maxBytes: this.#maxImageAnswerBytes }),
+      (response) => googleError(response, 'generateContent'),
     );
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: googleError(response, 'generateContent') };
+    if (sent.kind === 'settled') return sent.outcome;
+    const { response } = sent;
     const parsed = await parseBlobJson(response.body);
     if (!parsed) return { kind: 'failed', error: protocolError('google answered generateContent with a body that is not JSON', response.status) };
     const count = job.outputSpec.kind === 'image' ? job.outputSpec.count : 1;
@@ -128,37 +136,31 @@ class GoogleProvider implements MediaProvider {
   async #startVideo(job: MediaJob, model: string, images: InlineImage[]): Promise<SubmitOutcome> {
     const json = new BlobJson();
     const body = await json.serialize(veoRequestBody(job.input, images, json));
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', `models/${model}:predictLongRunning`, { body }));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: googleError(response, 'predictLongRunning') };
+    const answer = await this.#c.submit(this.#c.request(job, 'POST', `models/${model}:predictLongRunning`, { body }), (response) => googleError(response, 'predictLongRunning'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     const name = stringAt(parseJson(response.body), 'name');
     // Accepted, but no operation to follow: the video may be made, and we cannot find it.
     if (!name || !OPERATION_NAME.test(name)) return { kind: 'unknown', error: protocolError('google accepted the video without an operation name', response.status) };
-    return { kind: 'accepted', upstreamId: name, pollAfterMs: this.#s.pollMs };
+    return this.#c.accepted(name);
   }
 
   async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
     if (methodOf(googleModel(job.upstreamModel)) === 'generateContent') return { kind: 'failed', error: protocolError('google images are synchronous: nothing to poll') };
     if (!OPERATION_NAME.test(upstreamId)) return { kind: 'failed', error: protocolError(`not a Gemini API operation name: ${upstreamId.slice(0, 100)}`) };
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', upstreamId));
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const { response } = exchange;
-    if (response.status >= 300) {
-      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: Math.max(this.#s.retryPollMs, retryAfterMs(response) ?? 0) };
-      return { kind: 'failed', error: googleError(response, 'operation') };
-    }
-    const state = readOperation(parseJson(response.body));
-    if (state.state === 'pending') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const answer = await this.#c.poll(this.#c.request(job, 'GET', upstreamId), (response) => googleError(response, 'operation'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const state = readOperation(parseJson(answer.response.body));
+    if (state.state === 'pending') return this.#c.pending();
     if (state.state === 'failed') return { kind: 'failed', error: state.error };
     const video = state.videos[0];
     if (video?.data) return { kind: 'completed', result: { files: [{ fileType: 'video', data: video.data, contentType: video.mimeType ?? 'video/mp4' }], output: null } };
     const downloaded = await downloadResult(
-      { http: this.#s.http, guarded: this.#guarded, apiOrigin: this.#apiOrigin, apiKey: this.#s.apiKey, timeoutMs: this.#downloadTimeoutMs, maxBytes: this.#maxVideoBytes, signal: job.signal },
+      { http: this.#c.http, guarded: this.#guarded, apiOrigin: this.#apiOrigin, apiKey: this.#c.apiKey, timeoutMs: this.#downloadTimeoutMs, maxBytes: this.#maxVideoBytes, signal: job.signal },
       video?.uri ?? '',
     );
     // A download that did not get through is tried again at the next poll (the operation stays done).
-    if (downloaded.kind === 'retry') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+    if (downloaded.kind === 'retry') return this.#c.retryLater();
     if (downloaded.kind === 'failed') return { kind: 'failed', error: downloaded.error };
     return { kind: 'completed', result: { files: [{ fileType: 'video', data: downloaded.data, contentType: downloaded.contentType }], output: null } };
   }
@@ -169,7 +171,7 @@ class GoogleProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 

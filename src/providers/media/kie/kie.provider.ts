@@ -20,11 +20,11 @@ import type {
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
-import { commonSettings, type CommonSettings, optionString } from '../shared/provider-options.ts';
-import { isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
+import { optionString } from '../shared/provider-options.ts';
+import { isTransientStatus, protocolError } from '../shared/provider-errors.ts';
+import { MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
 import { urlFile } from '../shared/result-files.ts';
 import { lowerHeaders } from '../shared/standard-webhooks.ts';
-import type { UpstreamRequest } from '../../../adapters/outbound/upstream-http-client.ts';
 import { isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { envelopeError, readEnvelope, taskFailure } from './kie-codes.ts';
 import { kieJobRefusal, kieJobRequest } from './kie-jobs.mapping.ts';
@@ -54,28 +54,25 @@ function apiOf(job: Pick<MediaJob, 'family'>): Api {
   return API_BY_FAMILY.get(job.family) ?? 'market';
 }
 
+const KIE: VendorMapping = {
+  vendor: 'kie',
+  defaultBaseUrl: 'https://api.kie.ai',
+  defaultPollMs: 5_000,
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+};
+
 class KieProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'kie';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #hmacKey: string | undefined;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
-    this.#s = commonSettings(o, 'https://api.kie.ai', 5_000);
-    this.defaultPollMs = this.#s.pollMs;
+    this.#c = new MediaRequestCycle(o, KIE);
+    this.defaultPollMs = this.#c.pollMs;
     this.#hmacKey = optionString(o, 'webhookHmacKey');
-  }
-
-  #request(job: MediaJob, method: 'GET' | 'POST', path: string, json?: unknown): UpstreamRequest {
-    return {
-      method,
-      url: `${this.#s.baseUrl}${path}`,
-      headers: { authorization: `Bearer ${this.#s.apiKey}` },
-      ...(json === undefined ? {} : { json }),
-      signal: job.signal,
-    };
   }
 
   refusal(request: RouteRequest): RouteRefusal | undefined {
@@ -89,7 +86,7 @@ class KieProvider implements MediaProvider {
     const api = apiOf(job);
     const refusal = this.refusal(job);
     // Nothing is sent for an option kie does not document: another route may serve it.
-    if (refusal) return { kind: 'failed', error: { message: `kie: ${refusal.message}`, retryable: true, code: 'unsupported' } };
+    if (refusal) return this.#c.refused(refusal);
     let path: string;
     let body: Record<string, unknown>;
     if (api === 'suno') {
@@ -106,14 +103,14 @@ class KieProvider implements MediaProvider {
       path = CREATE_TASK_PATH;
       body = { model, input, callBackUrl: job.callbackUrl };
     }
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    const answer = await this.#c.sendSubmit(this.#c.request(job, 'POST', path, { json: body }));
+    if (answer.kind === 'settled') return answer.outcome;
+    const envelope = readEnvelope(answer.response.status, parseJson(answer.response.body));
     if (envelope.code !== 200) return { kind: 'failed', error: envelopeError(envelope, api === 'suno' ? 'suno' : 'market', 'submit') };
     const taskId = stringAt(envelope.data, 'taskId') ?? stringAt(envelope.data, 'task_id');
     // Accepted (code 200) but no id to follow: the job may run, and we cannot find it.
-    if (!taskId) return { kind: 'unknown', error: protocolError('kie accepted the task without a taskId', exchange.response.status) };
-    return { kind: 'accepted', upstreamId: taskId, pollAfterMs: this.#s.pollMs };
+    if (!taskId) return { kind: 'unknown', error: protocolError('kie accepted the task without a taskId', answer.response.status) };
+    return this.#c.accepted(taskId);
   }
 
   /** Suno's synchronous data actions answer with the result. */
@@ -123,11 +120,11 @@ class KieProvider implements MediaProvider {
     body: Record<string, unknown>,
     output: (data: Record<string, unknown>) => Record<string, unknown>,
   ): Promise<SubmitOutcome> {
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    const answer = await this.#c.sendSubmit(this.#c.request(job, 'POST', path, { json: body }));
+    if (answer.kind === 'settled') return answer.outcome;
+    const envelope = readEnvelope(answer.response.status, parseJson(answer.response.body));
     if (envelope.code !== 200) return { kind: 'failed', error: envelopeError(envelope, 'suno', 'submit') };
-    if (!envelope.data) return { kind: 'failed', error: protocolError('kie answered without data', exchange.response.status) };
+    if (!envelope.data) return { kind: 'failed', error: protocolError('kie answered without data', answer.response.status) };
     const upstreamId = stringAt(envelope.data, 'taskId');
     return { kind: 'completed', ...(upstreamId ? { upstreamId } : {}), result: { files: [], output: output(envelope.data) } };
   }
@@ -145,15 +142,16 @@ class KieProvider implements MediaProvider {
     }
     const fourK = api === 'veo' ? fourKTaskId(upstreamId) : undefined;
     const recordId = fourK ?? upstreamId;
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${path}?taskId=${encodeURIComponent(recordId)}`));
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    const answer = await this.#c.sendPoll(this.#c.request(job, 'GET', `${path}?taskId=${encodeURIComponent(recordId)}`));
+    if (answer.kind === 'settled') return answer.outcome;
+    const envelope = readEnvelope(answer.response.status, parseJson(answer.response.body));
     if (envelope.code !== 200) {
-      if (isTransientStatus(envelope.code) || envelope.code === 430 || envelope.code === 455) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
+      // kie's envelope code, not the HTTP status, says whether to look again (430, 455: busy).
+      if (isTransientStatus(envelope.code) || envelope.code === 430 || envelope.code === 455) return this.#c.retryLater();
       return { kind: 'failed', error: envelopeError(envelope, api === 'suno' ? 'suno' : 'market', 'poll') };
     }
     const record = envelope.data;
-    if (!record) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (!record) return this.#c.pending();
     if (suno) return this.#sunoOutcome(suno, record);
     if (fourK !== undefined) return this.#fourKOutcome(job, record);
     if (api === 'veo') return this.#veoOutcome(job, upstreamId, record);
@@ -163,7 +161,7 @@ class KieProvider implements MediaProvider {
   #marketOutcome(job: MediaJob, record: Record<string, unknown>): PollOutcome {
     const state = stringAt(record, 'state') ?? 'waiting';
     if (state === 'fail') return { kind: 'failed', error: taskFailure(stringAt(record, 'failCode') || undefined, stringAt(record, 'failMsg') || undefined, 'market') };
-    if (state !== 'success') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (state !== 'success') return this.#c.pending();
     const result = parseJson(Buffer.from(stringAt(record, 'resultJson') ?? ''));
     const urls = isRecord(result) && Array.isArray(result.resultUrls) ? result.resultUrls.filter((u): u is string => typeof u === 'string') : [];
     if (urls.length === 0) return { kind: 'failed', error: protocolError('kie reported success without resultUrls') };
@@ -176,7 +174,7 @@ class KieProvider implements MediaProvider {
     if (flag === '2' || flag === '3') {
       return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || undefined, 'market') };
     }
-    if (flag !== '1') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (flag !== '1') return this.#c.pending();
     const upgrade = upgradeNeeded(job.input, record);
     if (upgrade) return this.#veoUpgrade(job, upstreamId, upgrade);
     const response = recordAt(record, 'response');
@@ -194,12 +192,12 @@ class KieProvider implements MediaProvider {
   async #veoUpgrade(job: MediaJob, upstreamId: string, tier: '1080p' | '4k'): Promise<PollOutcome> {
     const request =
       tier === '1080p'
-        ? this.#request(job, 'GET', `${VEO_1080P_PATH}?taskId=${encodeURIComponent(upstreamId)}&index=0`)
-        : this.#request(job, 'POST', VEO_4K_PATH, { taskId: upstreamId, index: 0, callBackUrl: job.callbackUrl });
-    const exchange = await this.#s.http.send(request);
+        ? this.#c.request(job, 'GET', `${VEO_1080P_PATH}?taskId=${encodeURIComponent(upstreamId)}&index=0`)
+        : this.#c.request(job, 'POST', VEO_4K_PATH, { json: { taskId: upstreamId, index: 0, callBackUrl: job.callbackUrl } });
     // No answer: asked again at the next poll (a repeat of a 4K POST that did arrive answers "4k is processing").
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
+    const answer = await this.#c.sendPoll(request);
+    if (answer.kind === 'settled') return answer.outcome;
+    const envelope = readEnvelope(answer.response.status, parseJson(answer.response.body));
     const data = envelope.data;
     const urls = tier === '1080p' ? [stringAt(data, 'resultUrl')] : Array.isArray(data?.resultUrls) ? data.resultUrls : [];
     const files = urls.filter((u): u is string => typeof u === 'string' && u !== '');
@@ -208,9 +206,9 @@ class KieProvider implements MediaProvider {
     if (envelope.code === 401 || envelope.code === 402) return { kind: 'failed', error: envelopeError(envelope, 'market', `${tier} upgrade`) };
     if (tier === '4k' && (envelope.code === 200 || envelope.code === 422)) {
       // Started (or already running, "4k is processing"): from now on the upgrade's record is polled.
-      return { kind: 'pending', pollAfterMs: this.#s.pollMs, upstreamId: fourKMarker(stringAt(data, 'taskId') ?? upstreamId) };
+      return { kind: 'pending', pollAfterMs: this.#c.pollMs, upstreamId: fourKMarker(stringAt(data, 'taskId') ?? upstreamId) };
     }
-    return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    return this.#c.pending();
   }
 
   /** The 4K upgrade's record: done when it reports 4k with files; a failed upgrade fails the attempt (retryable). */
@@ -222,13 +220,13 @@ class KieProvider implements MediaProvider {
     const response = recordAt(record, 'response');
     const urls = response && Array.isArray(response.resultUrls) ? response.resultUrls.filter((u): u is string => typeof u === 'string') : [];
     const resolution = (stringAt(response, 'resolution') ?? '').toLowerCase();
-    if (flag !== '1' || resolution !== '4k' || urls.length === 0) return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (flag !== '1' || resolution !== '4k' || urls.length === 0) return this.#c.pending();
     return { kind: 'completed', result: { files: urls.map((url) => urlFile(url, job.outputSpec)), output: null } };
   }
 
   #sunoOutcome(call: SunoAsyncCall, record: Record<string, unknown>): PollOutcome {
     const { state, word } = sunoState(record);
-    if (state === 'pending') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    if (state === 'pending') return this.#c.pending();
     if (state === 'failed') {
       return { kind: 'failed', error: taskFailure(stringAt(record, 'errorCode') || undefined, stringAt(record, 'errorMessage') || undefined, 'suno', word) };
     }
@@ -245,7 +243,7 @@ class KieProvider implements MediaProvider {
   async ownsJob(job: MediaJob, upstreamId: string): Promise<JobOwnership> {
     const asked = this.#asyncRequest(job);
     if (!asked) return 'unknown';
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', `${asked.recordPath}?taskId=${encodeURIComponent(upstreamId)}`));
+    const exchange = await this.#c.http.send(this.#c.request(job, 'GET', `${asked.recordPath}?taskId=${encodeURIComponent(upstreamId)}`));
     if (exchange.kind === 'no-response') return 'unknown';
     const envelope = readEnvelope(exchange.response.status, parseJson(exchange.response.body));
     if (envelope.code === 404) return 'foreign';
@@ -293,7 +291,7 @@ class KieProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 

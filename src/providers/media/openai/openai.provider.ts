@@ -28,9 +28,10 @@ import type {
 } from '../media-provider.ts';
 import { stringList } from '../shared/field-mapping.ts';
 import { decodeDataUri, type MultipartPart, multipartBody } from '../shared/multipart.ts';
-import { httpError, isTransientStatus, protocolError, submitWithoutAnswer, unsupported } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
-import type { HttpExchange, UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import { httpError, protocolError, unsupported } from '../shared/provider-errors.ts';
+import { optionNumber, optionString } from '../shared/provider-options.ts';
+import { type CycleAnswer, MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
+import type { UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
 import { bodySnippet, isRecord, numberAt, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 import { openAiRefusal } from './openai-refusal.ts';
 import { OPENAI_VIDEO_SECONDS, openAiImageQuality, openAiImageSize, openAiVideoSize } from './openai-sizes.ts';
@@ -60,11 +61,18 @@ export function openAiError(response: UpstreamResponse, what: string): ProviderE
   return base;
 }
 
+const OPENAI: VendorMapping = {
+  vendor: 'openai',
+  defaultBaseUrl: 'https://api.openai.com/v1',
+  defaultPollMs: 10_000,
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+};
+
 class OpenAiProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'openai';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #guarded: GuardedHttpClient;
   readonly #imageQuality: string | undefined;
   readonly #imageTimeoutMs: number;
@@ -74,8 +82,8 @@ class OpenAiProvider implements MediaProvider {
 
   constructor(o: MediaProviderFactoryOptions, deps: MediaProviderDeps) {
     this.name = o.name;
-    this.#s = commonSettings(o, 'https://api.openai.com/v1', 10_000);
-    this.defaultPollMs = this.#s.pollMs;
+    this.#c = new MediaRequestCycle(o, OPENAI);
+    this.defaultPollMs = this.#c.pollMs;
     this.#guarded = deps.guardedHttp ?? new GuardedHttpClient({ allowPrivate: false });
     this.#imageQuality = optionString(o, 'imageQuality');
     this.#imageTimeoutMs = optionNumber(o, 'imageTimeoutMs', Math.max(o.timeoutMs, 180_000));
@@ -84,22 +92,14 @@ class OpenAiProvider implements MediaProvider {
     this.#windowMs = optionNumber(o, 'reconcileWindowMs', 60 * 60 * 1000);
   }
 
-  #auth(): Record<string, string> {
-    return { authorization: `Bearer ${this.#s.apiKey}` };
-  }
-
-  #request(job: MediaJob, method: 'GET' | 'POST', path: string, extra: Partial<UpstreamRequest> = {}): UpstreamRequest {
-    return { method, url: `${this.#s.baseUrl}${path}`, headers: this.#auth(), signal: job.signal, ...extra };
-  }
-
   refusal(request: RouteRequest): RouteRefusal | undefined {
-    return openAiRefusal(request, this.#s.baseUrl);
+    return openAiRefusal(request, this.#c.baseUrl);
   }
 
   async submit(job: MediaJob): Promise<SubmitOutcome> {
     const refusal = this.refusal(job);
     // Nothing is sent for what this route cannot make: another route may serve it.
-    if (refusal) return { kind: 'failed', error: { message: `openai: ${refusal.message}`, retryable: true, code: 'unsupported' } };
+    if (refusal) return this.#c.refused(refusal);
     return job.outputSpec.kind === 'video' ? this.#submitVideo(job) : this.#submitImage(job);
   }
 
@@ -111,14 +111,16 @@ class OpenAiProvider implements MediaProvider {
     const size = openAiImageSize(model, input.size, input.resolution);
     const quality = openAiImageQuality(model, this.#imageQuality);
     const urls = stringList(input.urls);
-    let exchange: HttpExchange;
+    const imagesError = (response: UpstreamResponse) => openAiError(response, 'images');
+    let answer: CycleAnswer<SubmitOutcome>;
     if (urls.length === 0) {
-      exchange = await this.#s.http.send(
-        this.#request(job, 'POST', '/images/generations', {
+      answer = await this.#c.submit(
+        this.#c.request(job, 'POST', '/images/generations', {
           json: { model, prompt: input.prompt, n: 1, size, quality, output_format: 'png' },
           timeoutMs: this.#imageTimeoutMs,
           maxBytes: 128 * 1024 * 1024,
         }),
+        imagesError,
       );
     } else {
       if (urls.length > MAX_REFERENCE_IMAGES) return { kind: 'failed', error: unsupported(`OpenAI image edits take at most ${MAX_REFERENCE_IMAGES} images`) };
@@ -136,18 +138,18 @@ class OpenAiProvider implements MediaProvider {
         parts.push({ name: 'image[]', filename: `image-${index + 1}.${image.ext}`, contentType: image.contentType, data: image.data });
       }
       const { body, contentType } = multipartBody(parts);
-      exchange = await this.#s.http.send(
-        this.#request(job, 'POST', '/images/edits', {
-          headers: { ...this.#auth(), 'content-type': contentType },
+      answer = await this.#c.submit(
+        this.#c.request(job, 'POST', '/images/edits', {
+          headers: { ...this.#c.authHeaders(), 'content-type': contentType },
           body,
           timeoutMs: this.#imageTimeoutMs,
           maxBytes: 128 * 1024 * 1024,
         }),
+        imagesError,
       );
     }
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: openAiError(response, 'images') };
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     const json = parseJson(response.body);
     const data = isRecord(json) && Array.isArray(json.data) ? json.data.filter(isRecord) : [];
     const format = stringAt(json, 'output_format') ?? 'png';
@@ -206,26 +208,20 @@ class OpenAiProvider implements MediaProvider {
   async #submitVideo(job: MediaJob): Promise<SubmitOutcome> {
     const made = this.#videoBody(job);
     if ('error' in made) return { kind: 'failed', error: made.error };
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', '/videos', { json: made.body }));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: openAiError(response, 'videos') };
+    const answer = await this.#c.submit(this.#c.request(job, 'POST', '/videos', { json: made.body }), (response) => openAiError(response, 'videos'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     const id = stringAt(parseJson(response.body), 'id');
     if (!id) return { kind: 'unknown', error: protocolError('openai accepted the video without an id', response.status) };
-    return { kind: 'accepted', upstreamId: id, pollAfterMs: this.#s.pollMs };
+    return this.#c.accepted(id);
   }
 
   async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
     if (job.outputSpec.kind !== 'video') return { kind: 'failed', error: protocolError('openai images are synchronous: nothing to poll') };
     const path = `/videos/${encodeURIComponent(upstreamId)}`;
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', path));
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const { response } = exchange;
-    if (response.status >= 300) {
-      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-      return { kind: 'failed', error: openAiError(response, 'videos') };
-    }
-    const video = parseJson(response.body);
+    const answer = await this.#c.poll(this.#c.request(job, 'GET', path), (response) => openAiError(response, 'videos'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const video = parseJson(answer.response.body);
     const status = stringAt(video, 'status');
     if (status === 'failed') {
       const error = recordAt(video, 'error');
@@ -236,15 +232,12 @@ class OpenAiProvider implements MediaProvider {
         error: { message: `openai video failed${code ? ` (${code})` : ''}: ${stringAt(error, 'message') ?? 'no reason given'}`, retryable: !policy, code: policy ? 'content_policy' : 'generation_failed' },
       };
     }
-    if (status !== 'completed') return { kind: 'pending', pollAfterMs: this.#s.pollMs };
-    const content = await this.#s.http.send(
-      this.#request(job, 'GET', `${path}/content`, { headers: { ...this.#auth(), accept: 'video/mp4, */*' }, timeoutMs: this.#downloadTimeoutMs, maxBytes: this.#maxVideoBytes }),
+    if (status !== 'completed') return this.#c.pending();
+    const content = await this.#c.poll(
+      this.#c.request(job, 'GET', `${path}/content`, { headers: { ...this.#c.authHeaders(), accept: 'video/mp4, */*' }, timeoutMs: this.#downloadTimeoutMs, maxBytes: this.#maxVideoBytes }),
+      (response) => openAiError(response, 'video content'),
     );
-    if (content.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    if (content.response.status >= 300) {
-      if (isTransientStatus(content.response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-      return { kind: 'failed', error: openAiError(content.response, 'video content') };
-    }
+    if (content.kind === 'settled') return content.outcome;
     const contentType = content.response.headers['content-type']?.split(';')[0]?.trim() || 'video/mp4';
     return { kind: 'completed', result: { files: [{ fileType: 'video', data: content.response.body, contentType }], output: null } };
   }
@@ -265,7 +258,7 @@ class OpenAiProvider implements MediaProvider {
     let after: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
       const query = `?limit=100&order=desc${after ? `&after=${encodeURIComponent(after)}` : ''}`;
-      const exchange = await this.#s.http.send(this.#request(job, 'GET', `/videos${query}`));
+      const exchange = await this.#c.http.send(this.#c.request(job, 'GET', `/videos${query}`));
       if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
       if (exchange.response.status >= 300) return { kind: 'failed', error: openAiError(exchange.response, 'list videos') };
       const json = parseJson(exchange.response.body);
@@ -291,7 +284,7 @@ class OpenAiProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 

@@ -22,11 +22,12 @@ import type {
   UpstreamFile,
 } from '../media-provider.ts';
 import type { OutputSpec } from '../../../domain/catalog/catalog.types.ts';
-import { httpError, isTransientStatus, protocolError, retryDelayMs, submitWithoutAnswer } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionNumber, optionString } from '../shared/provider-options.ts';
+import { httpError, protocolError, retryDelayMs } from '../shared/provider-errors.ts';
+import { optionNumber, optionString } from '../shared/provider-options.ts';
+import { MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
 import { guessFileType, isHttpUrl, urlFile } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
-import type { UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import type { UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
 import { bodySnippet, isRecord, parseJson, stringAt } from '../shared/json-values.ts';
 import { type ReplicateMappingOptions, replicateInput, replicateRefusal, replicateTarget } from './replicate.mapping.ts';
 
@@ -79,32 +80,32 @@ export function predictionOutcome(prediction: Record<string, unknown>, spec: Out
   return undefined;
 }
 
+const REPLICATE: VendorMapping = {
+  vendor: 'replicate',
+  defaultBaseUrl: 'https://api.replicate.com/v1',
+  defaultPollMs: 3_000,
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  // The list's `next` is a whole URL (checked to be on our API before it is followed).
+  url: (baseUrl, path) => (path.startsWith('http') ? path : `${baseUrl}${path}`),
+  transientDelayMs: (response, retryPollMs) => retryDelayMs(response, retryPollMs),
+};
+
 class ReplicateProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'replicate';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #secret: string | undefined;
   readonly #windowMs: number;
   readonly #mapping: ReplicateMappingOptions;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
-    this.#s = commonSettings(o, 'https://api.replicate.com/v1', 3_000);
-    this.defaultPollMs = this.#s.pollMs;
+    this.#c = new MediaRequestCycle(o, REPLICATE);
+    this.defaultPollMs = this.#c.pollMs;
     this.#secret = optionString(o, 'webhookSecret');
     this.#windowMs = optionNumber(o, 'reconcileWindowMs', 24 * 60 * 60 * 1000);
     this.#mapping = { openaiApiKey: optionString(o, 'openaiApiKey') };
-  }
-
-  #request(job: MediaJob, method: 'GET' | 'POST', path: string, json?: unknown): UpstreamRequest {
-    return {
-      method,
-      url: path.startsWith('http') ? path : `${this.#s.baseUrl}${path}`,
-      headers: { authorization: `Bearer ${this.#s.apiKey}` },
-      ...(json === undefined ? {} : { json }),
-      signal: job.signal,
-    };
   }
 
   refusal(request: RouteRequest): RouteRefusal | undefined {
@@ -114,35 +115,29 @@ class ReplicateProvider implements MediaProvider {
   async submit(job: MediaJob): Promise<SubmitOutcome> {
     const refusal = this.refusal(job);
     // Nothing is sent for what the model's schema cannot express: another route may serve it.
-    if (refusal) return { kind: 'failed', error: { message: `replicate: ${refusal.message}`, retryable: true, code: 'unsupported' } };
+    if (refusal) return this.#c.refused(refusal);
     const { model, version } = replicateTarget(job.upstreamModel);
     const body: Record<string, unknown> = { input: replicateInput(job, this.#mapping), webhook: job.callbackUrl, webhook_events_filter: ['completed'] };
     const path = version ? '/predictions' : `/models/${model}/predictions`;
     if (version) body.version = version;
-    const exchange = await this.#s.http.send(this.#request(job, 'POST', path, body));
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
-    if (response.status >= 300) return { kind: 'failed', error: replicateError(response, 'submit') };
+    const answer = await this.#c.submit(this.#c.request(job, 'POST', path, { json: body }), (response) => replicateError(response, 'submit'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     const prediction = parseJson(response.body);
     const id = stringAt(prediction, 'id');
     if (!isRecord(prediction) || !id) return { kind: 'unknown', error: protocolError('replicate accepted the prediction without an id', response.status) };
     const done = predictionOutcome(prediction, job.outputSpec);
     if (done?.kind === 'completed') return { kind: 'completed', upstreamId: id, result: done.result };
     if (done?.kind === 'failed') return { kind: 'failed', error: done.error };
-    return { kind: 'accepted', upstreamId: id, pollAfterMs: this.#s.pollMs };
+    return this.#c.accepted(id);
   }
 
   async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
-    const exchange = await this.#s.http.send(this.#request(job, 'GET', `/predictions/${encodeURIComponent(upstreamId)}`));
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const { response } = exchange;
-    if (response.status >= 300) {
-      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: retryDelayMs(response, this.#s.retryPollMs) };
-      return { kind: 'failed', error: replicateError(response, 'poll') };
-    }
-    const prediction = parseJson(response.body);
-    if (!isRecord(prediction)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    return predictionOutcome(prediction, job.outputSpec) ?? { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const answer = await this.#c.poll(this.#c.request(job, 'GET', `/predictions/${encodeURIComponent(upstreamId)}`), (response) => replicateError(response, 'poll'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const prediction = parseJson(answer.response.body);
+    if (!isRecord(prediction)) return this.#c.retryLater();
+    return predictionOutcome(prediction, job.outputSpec) ?? this.#c.pending();
   }
 
   /**
@@ -155,7 +150,7 @@ class ReplicateProvider implements MediaProvider {
     let next: string | undefined = '/predictions';
     let lookups = 0;
     for (let page = 0; page < MAX_LIST_PAGES && next; page += 1) {
-      const exchange = await this.#s.http.send(this.#request(job, 'GET', next));
+      const exchange = await this.#c.http.send(this.#c.request(job, 'GET', next));
       if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
       if (exchange.response.status >= 300) return { kind: 'failed', error: replicateError(exchange.response, 'list') };
       const json = parseJson(exchange.response.body);
@@ -170,7 +165,7 @@ class ReplicateProvider implements MediaProvider {
         if (webhook === undefined) {
           if (lookups >= MAX_DETAIL_LOOKUPS) return { kind: 'unknowable' };
           lookups += 1;
-          const detail = await this.#s.http.send(this.#request(job, 'GET', `/predictions/${encodeURIComponent(id)}`));
+          const detail = await this.#c.http.send(this.#c.request(job, 'GET', `/predictions/${encodeURIComponent(id)}`));
           if (detail.kind === 'no-response') return { kind: 'failed', error: detail.error };
           if (detail.response.status >= 300) return { kind: 'failed', error: replicateError(detail.response, 'get') };
           webhook = stringAt(parseJson(detail.response.body), 'webhook');
@@ -179,14 +174,14 @@ class ReplicateProvider implements MediaProvider {
       }
       next = isRecord(json) && typeof json.next === 'string' && json.next !== '' ? json.next : undefined;
       // Follow pages on the configured API only: our key must not go anywhere else.
-      if (next?.startsWith('http') && !sameOrigin(next, this.#s.baseUrl)) return { kind: 'unknowable' };
+      if (next?.startsWith('http') && !sameOrigin(next, this.#c.baseUrl)) return { kind: 'unknowable' };
     }
     // The whole history was read (no next page): it is not there. Otherwise we stopped early.
     return next ? { kind: 'unknowable' } : { kind: 'absent' };
   }
 
   async cancel(job: MediaJob, upstreamId: string): Promise<void> {
-    await this.#s.http.send(this.#request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
+    await this.#c.http.send(this.#c.request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
   }
 
   parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {
@@ -200,7 +195,7 @@ class ReplicateProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 

@@ -24,11 +24,12 @@ import type {
   SubmitOutcome,
   UpstreamFile,
 } from '../media-provider.ts';
-import { httpError, isTransientStatus, protocolError, submitWithoutAnswer } from '../shared/provider-errors.ts';
-import { commonSettings, type CommonSettings, optionBoolean, optionString } from '../shared/provider-options.ts';
+import { httpError, isTransientStatus, protocolError } from '../shared/provider-errors.ts';
+import { optionBoolean, optionString } from '../shared/provider-options.ts';
+import { MediaRequestCycle, type VendorMapping } from '../shared/request-cycle.ts';
 import { isHttpUrl } from '../shared/result-files.ts';
 import { lowerHeaders, verifyStandardWebhook } from '../shared/standard-webhooks.ts';
-import type { HttpExchange, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
+import type { HttpExchange, UpstreamRequest, UpstreamResponse } from '../../../adapters/outbound/upstream-http-client.ts';
 import { bodySnippet, isRecord, parseJson, recordAt, stringAt } from '../shared/json-values.ts';
 
 const FILE_TYPES = new Set<ResultFileType>(['image', 'video', 'music']);
@@ -67,63 +68,61 @@ export function taskOutcome(task: Record<string, unknown>): PollOutcome | undefi
   return undefined;
 }
 
+const SWITCHBOARD: VendorMapping = {
+  vendor: 'switchboard',
+  defaultBaseUrl: undefined,
+  defaultPollMs: 2_000,
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+};
+
 class SwitchboardProvider implements MediaProvider {
   readonly name: string;
   readonly type = 'switchboard';
   readonly defaultPollMs: number;
-  readonly #s: CommonSettings;
+  readonly #c: MediaRequestCycle;
   readonly #secret: string | undefined;
   /** The peer answers a repeated create with the same Idempotency-Key with its first task (Switchboard does). */
   readonly #idempotentCreate: boolean;
 
   constructor(o: MediaProviderFactoryOptions) {
     this.name = o.name;
-    const s = commonSettings(o, undefined, 2_000);
-    this.#s = { ...s, baseUrl: s.baseUrl.replace(/\/api\/v1$/u, '') };
-    this.defaultPollMs = this.#s.pollMs;
+    // The peer's address is taken with or without its API prefix; the paths carry it.
+    this.#c = new MediaRequestCycle(o, SWITCHBOARD, (configured) => configured.replace(/\/api\/v1$/u, ''));
+    this.defaultPollMs = this.#c.pollMs;
     this.#secret = optionString(o, 'webhookSecret');
     this.#idempotentCreate = optionBoolean(o, 'idempotentCreate', false);
   }
 
   #create(job: MediaJob): Promise<HttpExchange> {
-    return this.#s.http.send({
-      method: 'POST',
-      url: `${this.#s.baseUrl}/api/v1/generation/create`,
-      headers: { authorization: `Bearer ${this.#s.apiKey}`, 'idempotency-key': job.attemptId },
+    return this.#c.http.send(this.#createRequest(job));
+  }
+
+  #createRequest(job: MediaJob): UpstreamRequest {
+    return this.#c.request(job, 'POST', '/api/v1/generation/create', {
+      headers: { ...this.#c.authHeaders(), 'idempotency-key': job.attemptId },
       json: { model: job.upstreamModel, input: job.input, webhook: job.callbackUrl },
-      signal: job.signal,
     });
   }
 
   async submit(job: MediaJob): Promise<SubmitOutcome> {
-    const exchange = await this.#create(job);
-    if (exchange.kind === 'no-response') return submitWithoutAnswer(exchange);
-    const { response } = exchange;
+    const answer = await this.#c.sendSubmit(this.#createRequest(job));
+    if (answer.kind === 'settled') return answer.outcome;
+    const { response } = answer;
     if (response.status === 409 && errorCodeOf(response) === 'idempotency_in_progress') {
       return { kind: 'unknown', error: { message: 'switchboard: the same attempt is still being created upstream', retryable: true, status: 409, code: 'unavailable' } };
     }
     if (response.status >= 300) return { kind: 'failed', error: switchboardError(response, 'create') };
     const taskId = stringAt(recordAt(parseJson(response.body), 'data'), 'taskId');
     if (!taskId) return { kind: 'unknown', error: protocolError('switchboard accepted the generation without a taskId', response.status) };
-    return { kind: 'accepted', upstreamId: taskId, pollAfterMs: this.#s.pollMs };
+    return this.#c.accepted(taskId);
   }
 
   async poll(job: MediaJob, upstreamId: string): Promise<PollOutcome> {
-    const exchange = await this.#s.http.send({
-      method: 'GET',
-      url: `${this.#s.baseUrl}/api/v1/task/status/${encodeURIComponent(upstreamId)}`,
-      headers: { authorization: `Bearer ${this.#s.apiKey}` },
-      signal: job.signal,
-    });
-    if (exchange.kind === 'no-response') return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    const { response } = exchange;
-    if (response.status >= 300) {
-      if (isTransientStatus(response.status)) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-      return { kind: 'failed', error: switchboardError(response, 'task status') };
-    }
-    const task = recordAt(parseJson(response.body), 'data');
-    if (!task) return { kind: 'pending', pollAfterMs: this.#s.retryPollMs };
-    return taskOutcome(task) ?? { kind: 'pending', pollAfterMs: this.#s.pollMs };
+    const answer = await this.#c.poll(this.#c.request(job, 'GET', `/api/v1/task/status/${encodeURIComponent(upstreamId)}`), (response) => switchboardError(response, 'task status'));
+    if (answer.kind === 'settled') return answer.outcome;
+    const task = recordAt(parseJson(answer.response.body), 'data');
+    if (!task) return this.#c.retryLater();
+    return taskOutcome(task) ?? this.#c.pending();
   }
 
   /**
@@ -159,7 +158,7 @@ class SwitchboardProvider implements MediaProvider {
   }
 
   close(): Promise<void> {
-    return this.#s.http.close();
+    return this.#c.close();
   }
 }
 
