@@ -102,8 +102,8 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const settings = new AgentSettingsService({ store, uow, catalog, capabilities });
   const aborts = new RunAborts(bus);
   const clock = deps.clock ?? new AgentClock();
-  const projects = new ProjectsService({ db, catalog, capabilities });
-  const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now, cpu: deps.cpu });
+  const projects = new ProjectsService({ store, uow, catalog, capabilities });
+  const attachments = new AttachmentsService({ store, uow, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now, cpu: deps.cpu });
   return {
     storefronts: new Storefronts(config.storefronts),
     hub,
@@ -115,7 +115,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     messages: new MessagesService({ db, catalog, writer, settings, attachments, projects }),
     controls: new RunControlsService({ db, catalog, writer, bus }),
     views: new RunViewsService({ db, blobs: deps.blobs }),
-    webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
+    webhooks: new AgentWebhooksService({ store, uow, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
     webhookDeliveries: new AgentWebhookDeliveriesService({ db, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
     attachments,
     context: new ContextReferencesService({ store, uow, writer }),
