@@ -22,6 +22,7 @@ import type {
   AgentWebhooksRow,
   ChatRouteCapabilitiesRow,
 } from './store-rows/agent.rows.ts';
+import type { WebhookDeliveriesRow } from './store-rows/media.rows.ts';
 import type { StoreTransaction } from './store-transaction.port.ts';
 
 export type ConversationRow = AgentConversationsRow;
@@ -32,6 +33,7 @@ export type ProjectVersionRow = AgentProjectVersionsRow;
 export type ProjectAssetRow = AgentProjectAssetsRow;
 export type AgentWebhookRow = AgentWebhooksRow;
 export type RouteCapabilityRow = ChatRouteCapabilitiesRow;
+export type WebhookDeliveryRow = WebhookDeliveriesRow;
 
 /** Whose a row is: a user on a storefront. */
 export interface LibraryOwner {
@@ -173,6 +175,20 @@ export interface AgentLibraryStore {
   /** Starts (or keeps) its failing streak; the row after. */
   markAgentWebhookFailing(tx: StoreTransaction, id: string, now: number): Promise<AgentWebhookRow | undefined>;
   disableAgentWebhook(tx: StoreTransaction, id: string, reason: string, now: number): Promise<void>;
+
+  // The deliveries of a destination (test events, the recent list, redeliveries).
+  /** Newest first, after the cursor (the last item of the previous page). */
+  listDestinationDeliveries(tx: StoreTransaction, destinationId: string, userId: string, limit: number, after: { createdAt: number; id: string } | undefined): Promise<WebhookDeliveryRow[]>;
+  findDestinationDelivery(tx: StoreTransaction, deliveryId: string, destinationId: string, userId: string): Promise<WebhookDeliveryRow | undefined>;
+  /** When each delivery's last attempt started. */
+  lastAttemptTimes(tx: StoreTransaction, deliveryIds: string[]): Promise<Map<string, number>>;
+  /** Adds a delivery, unless its event is already pending for the destination (false: nothing added). */
+  addDestinationDelivery(tx: StoreTransaction, row: WebhookDeliveryRow): Promise<boolean>;
+  findPendingDestinationDelivery(tx: StoreTransaction, destinationId: string, messageId: string): Promise<WebhookDeliveryRow | undefined>;
+  /** What an attempt recorded as its error (null: none; undefined: no such attempt). */
+  attemptError(tx: StoreTransaction, deliveryId: string, attemptNo: number): Promise<string | null | undefined>;
+  /** Makes a pending delivery due at `now` by compare-and-set on its attempts and due time as read. */
+  bringDeliveryForward(tx: StoreTransaction, pending: WebhookDeliveryRow, now: number): Promise<boolean>;
 
   // Idempotency records and retention.
   /** The first response of (scope, key) for the same request hash; 409 for another hash, or while in progress. */

@@ -116,7 +116,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     controls: new RunControlsService({ store, views: agentViews, agentStore, uow, catalog, writer, bus }),
     views: new RunViewsService({ views: agentViews, store, uow, blobs: deps.blobs }),
     webhooks: new AgentWebhooksService({ store, uow, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
-    webhookDeliveries: new AgentWebhookDeliveriesService({ db, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
+    webhookDeliveries: new AgentWebhookDeliveriesService({ store, uow, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
     attachments,
     context: new ContextReferencesService({ store, uow, writer }),
     projects,

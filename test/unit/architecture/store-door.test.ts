@@ -39,7 +39,6 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/agent/engine/tool-steps.ts',
   'src/services/agent/engine/transcript.ts',
   'src/services/agent/engine/workflow-step.ts',
-  'src/services/agent/events/agent-webhook-deliveries.service.ts',
   'src/services/agent/events/agent-writer.ts',
   'src/services/agent/events/event-hub.ts',
   'src/services/agent/events/event-log.ts',

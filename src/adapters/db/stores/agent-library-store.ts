@@ -14,10 +14,12 @@ import type {
   ProjectCursor,
   ProjectRow,
   RouteCapabilityRow,
+  WebhookDeliveryRow,
 } from '../../../ports/agent-library-store.port.ts';
 import type { AgentRunsRow } from '../../../ports/store-rows/agent.rows.ts';
 import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import { isPostgres } from '../dialect-of.ts';
+import * as deliveries from '../repositories/agent/agent-webhook-deliveries.repository.ts';
 import * as webhooks from '../repositories/agent/agent-webhooks.repository.ts';
 import * as settings from '../repositories/agent/agent-settings.repository.ts';
 import { listConversationArtifacts } from '../repositories/agent/artifacts.repository.ts';
@@ -259,6 +261,34 @@ export class KyselyAgentLibraryStore implements AgentLibraryStore {
 
   disableAgentWebhook(tx: StoreTransaction, id: string, reason: string, now: number) {
     return webhooks.disableAgentWebhook(executorOf(tx), id, reason, now);
+  }
+
+  listDestinationDeliveries(tx: StoreTransaction, destinationId: string, userId: string, limit: number, after: { createdAt: number; id: string } | undefined) {
+    return deliveries.listDestinationDeliveries(executorOf(tx), destinationId, userId, limit, after);
+  }
+
+  findDestinationDelivery(tx: StoreTransaction, deliveryId: string, destinationId: string, userId: string) {
+    return deliveries.findDestinationDelivery(executorOf(tx), deliveryId, destinationId, userId);
+  }
+
+  lastAttemptTimes(tx: StoreTransaction, deliveryIds: string[]) {
+    return deliveries.lastAttemptTimes(executorOf(tx), deliveryIds);
+  }
+
+  addDestinationDelivery(tx: StoreTransaction, row: WebhookDeliveryRow) {
+    return deliveries.insertDestinationDelivery(executorOf(tx), row);
+  }
+
+  findPendingDestinationDelivery(tx: StoreTransaction, destinationId: string, messageId: string) {
+    return deliveries.findPendingDestinationDelivery(executorOf(tx), destinationId, messageId);
+  }
+
+  attemptError(tx: StoreTransaction, deliveryId: string, attemptNo: number) {
+    return deliveries.attemptError(executorOf(tx), deliveryId, attemptNo);
+  }
+
+  bringDeliveryForward(tx: StoreTransaction, pending: WebhookDeliveryRow, now: number) {
+    return deliveries.bringDeliveryForward(executorOf(tx), pending, now);
   }
 
   findIdempotentResponse<T>(tx: StoreTransaction, scope: string, key: string, hash: string) {
