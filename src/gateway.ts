@@ -68,6 +68,9 @@ import { accountPortsOf } from './adapters/db/stores/account-ports.ts';
 import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
 import { KyselyStatsStore } from './adapters/db/stores/stats-store.ts';
 import { KyselyStorageStore } from './adapters/db/stores/storage-store.ts';
+import { KyselyAgentLibraryStore } from './adapters/db/stores/agent-library-store.ts';
+import { KyselyAgentStore } from './adapters/db/stores/agent-store.ts';
+import { KyselyAgentViews } from './adapters/db/stores/agent-views.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -243,7 +246,12 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
-  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
+  const agent = buildAgentServices({
+    clock,
+    config,
+    db: database.db,
+    library: { store: new KyselyAgentLibraryStore(), views: new KyselyAgentViews(), agentStore: new KyselyAgentStore(), uow: kyselyUnitOfWork(database.db) },
+    bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
   const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
@@ -313,6 +321,7 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
 function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandler): JobHandlers {
   const { config, database, logger } = services;
   const db = database.db;
+  const library = { store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db) };
   return {
     task: { handler: runner.handle, giveUp: runner.giveUp },
     agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
@@ -337,9 +346,9 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     sweep,
     chat_settle: createChatSettleHandler({ db, logger, metrics: services.metrics }),
     agent_capability_probe: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
-    agent_event_prune: createEventPruneHandler({ db, logger, retentionMs: config.agent.eventRetentionMs }),
+    agent_event_prune: createEventPruneHandler({ ...library, logger, retentionMs: config.agent.eventRetentionMs }),
     agent_attachment_cleanup: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
-    agent_idempotency_prune: createIdempotencyPruneHandler({ db, logger, now: services.agent.clock.now }),
+    agent_idempotency_prune: createIdempotencyPruneHandler({ ...library, logger, now: services.agent.clock.now }),
     storage_billing: createStorageBillingHandler({ billing: services.storage.billing, logger }),
   };
 }

@@ -2,6 +2,8 @@ import { listEntries } from '../adapters/db/ledger/ledger.repository.ts';
 import { listUsers } from '../adapters/db/repositories/users.repository.ts';
 import { migrate } from '../adapters/db/migrate.ts';
 import { openDatabase } from '../adapters/db/open-database.ts';
+import { KyselyAgentLibraryStore } from '../adapters/db/stores/agent-library-store.ts';
+import { kyselyUnitOfWork } from '../adapters/db/stores/kysely-unit-of-work.ts';
 import { MemoryEventBus } from '../adapters/bus/memory-event-bus.ts';
 import { RedisEventBus } from '../adapters/bus/redis-event-bus.ts';
 import type { Config } from '../config/config.types.ts';
@@ -122,7 +124,7 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         // The probes GET /agent/models reports, run now for every text route instead of on first use.
         const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
         const router = new ChatRouter(config, createChatProviderRegistry());
-        const capabilities = new RouteCapabilities({ db, router, catalog, logger: pino({ level: 'silent' }), maxAgeMs: config.agent.capabilityProbeIntervalMs });
+        const capabilities = new RouteCapabilities({ store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db), router, catalog, logger: pino({ level: 'silent' }), maxAgeMs: config.agent.capabilityProbeIntervalMs });
         try {
           await capabilities.probeAll();
           const report = [];

@@ -4,11 +4,9 @@
  * retention (a reader whose cursor is older gets `resync`), removing expired attachments, and
  * forgetting idempotency keys past their retention.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { pruneEvents } from '../../adapters/db/repositories/agent/events.repository.ts';
-import { pruneIdempotencyRecords } from '../../adapters/db/repositories/agent/idempotency.repository.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import type { AgentLibraryStore } from '../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { JobOutcome } from '../../ports/work-queue.port.ts';
 import type { AttachmentsService } from './attachments/attachments.service.ts';
 import type { RouteCapabilities } from './settings/route-capabilities.service.ts';
@@ -32,12 +30,12 @@ export function createCapabilityProbeHandler(deps: { capabilities: RouteCapabili
   };
 }
 
-export function createEventPruneHandler(deps: { db: Kysely<Schema>; logger: Logger; retentionMs: number }): () => Promise<JobOutcome> {
+export function createEventPruneHandler(deps: { store: AgentLibraryStore; uow: UnitOfWork; logger: Logger; retentionMs: number }): () => Promise<JobOutcome> {
   return async () => {
     const before = Date.now() - deps.retentionMs;
     let removed = 0;
     for (;;) {
-      const n = await deps.db.transaction().execute((tx) => pruneEvents(tx, before, 1000));
+      const n = await deps.uow.transaction((tx) => deps.store.pruneEvents(tx, before, 1000));
       removed += n;
       if (n < 1000) break;
     }
@@ -58,10 +56,10 @@ export function createAttachmentCleanupHandler(deps: { attachments: AttachmentsS
   };
 }
 
-export function createIdempotencyPruneHandler(deps: { db: Kysely<Schema>; logger: Logger; now: () => number }): () => Promise<JobOutcome> {
+export function createIdempotencyPruneHandler(deps: { store: AgentLibraryStore; uow: UnitOfWork; logger: Logger; now: () => number }): () => Promise<JobOutcome> {
   return async () => {
     const now = deps.now();
-    const removed = await pruneIdempotencyRecords(deps.db, now - IDEMPOTENCY_RETENTION_MS, now, DECISION_GRACE_MS, 1000);
+    const removed = await deps.store.pruneIdempotencyRecords(deps.uow.direct, now - IDEMPOTENCY_RETENTION_MS, now, DECISION_GRACE_MS, 1000);
     if (removed > 0) deps.logger.info({ removed }, 'forgot idempotency keys past their retention');
     return { kind: 'again', runAt: Date.now() + 3_600_000 };
   };

@@ -9,7 +9,11 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { Schema } from '../../adapters/db/schema.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
+import type { AgentLibraryStore } from '../../ports/agent-library-store.port.ts';
+import type { AgentStore } from '../../ports/agent-store.port.ts';
+import type { AgentViews } from '../../ports/agent-views.port.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { RouteRefusalCheck } from '../generation/create-generation.service.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
@@ -65,6 +69,8 @@ export interface AgentServices {
 export interface AgentModuleDeps {
   config: Config;
   db: Kysely<Schema>;
+  /** The library's store (conversations, messages, attachments, projects, settings, webhooks), its read models of runs, and the unit of work they run in. */
+  library: { store: AgentLibraryStore; views: AgentViews; agentStore: AgentStore; uow: UnitOfWork };
   bus: EventBus;
   queue: WorkQueue;
   catalog: Catalog;
@@ -89,14 +95,15 @@ export interface AgentModuleDeps {
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const { config, db, bus, catalog, logger } = deps;
+  const { store, views: agentViews, agentStore, uow } = deps.library;
   const hub = new AgentEventHub({ bus, db, logger });
   const writer = new AgentWriter({ db, queue: deps.queue, hub, logger });
-  const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
-  const settings = new AgentSettingsService({ db, catalog, capabilities });
+  const capabilities = new RouteCapabilities({ store, uow, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
+  const settings = new AgentSettingsService({ store, uow, catalog, capabilities });
   const aborts = new RunAborts(bus);
   const clock = deps.clock ?? new AgentClock();
-  const projects = new ProjectsService({ db, catalog, capabilities });
-  const attachments = new AttachmentsService({ db, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now, cpu: deps.cpu });
+  const projects = new ProjectsService({ store, uow, catalog, capabilities });
+  const attachments = new AttachmentsService({ store, uow, blobs: deps.blobs, publicBaseUrl: deps.publicBaseUrl, logger, now: clock.now, cpu: deps.cpu });
   return {
     storefronts: new Storefronts(config.storefronts),
     hub,
@@ -104,14 +111,14 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     capabilities,
     models: new AgentModelsService({ catalog, capabilities, providers: Object.keys(config.providers), mediaRoutes: config.routes }),
     settings,
-    conversations: new ConversationsService({ db, catalog, writer, bus, hub }),
-    messages: new MessagesService({ db, catalog, writer, settings, attachments, projects }),
-    controls: new RunControlsService({ db, catalog, writer, bus }),
-    views: new RunViewsService({ db, blobs: deps.blobs }),
-    webhooks: new AgentWebhooksService({ db, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
-    webhookDeliveries: new AgentWebhookDeliveriesService({ db, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
+    conversations: new ConversationsService({ store, views: agentViews, uow, catalog, writer, bus, hub }),
+    messages: new MessagesService({ store, views: agentViews, agentStore, uow, catalog, writer, settings, attachments, projects }),
+    controls: new RunControlsService({ store, views: agentViews, agentStore, uow, catalog, writer, bus }),
+    views: new RunViewsService({ views: agentViews, store, uow, blobs: deps.blobs }),
+    webhooks: new AgentWebhooksService({ store, uow, allowPrivateUrls: config.allowPrivateUrls, webhooks: config.webhooks }),
+    webhookDeliveries: new AgentWebhookDeliveriesService({ store, uow, queue: deps.queue, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), testLimit: config.limits.webhookTestsPerUser }),
     attachments,
-    context: new ContextReferencesService({ db, writer }),
+    context: new ContextReferencesService({ store, uow, writer }),
     projects,
     clock,
     aborts,

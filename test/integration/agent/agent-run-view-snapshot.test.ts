@@ -7,6 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow, sql } from 'kysely';
+import { KyselyAgentLibraryStore } from '../../../src/adapters/db/stores/agent-library-store.ts';
+import { KyselyAgentViews } from '../../../src/adapters/db/stores/agent-views.ts';
+import { kyselyUnitOfWork } from '../../../src/adapters/db/stores/kysely-unit-of-work.ts';
 import { RunViewsService } from '../../../src/services/agent/runs/run-views.service.ts';
 import { agentClient, type RunView } from '../../support/agent.ts';
 import { describeEachMode } from '../../support/gateway.ts';
@@ -61,7 +64,7 @@ describeEachMode('the run view is one snapshot', (ctx) => {
       settlement = settleMore();
       await Promise.race([settlement, new Promise((resolve) => setTimeout(resolve, 300))]);
     };
-    const views = new RunViewsService({ db: db.withPlugin(new AfterRunRead(between)), blobs: gw.gateway.services.blobs });
+    const views = new RunViewsService({ views: new KyselyAgentViews(), store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db.withPlugin(new AfterRunRead(between))), blobs: gw.gateway.services.blobs });
     const caller = { userId: c.userId, keyId: null, storefront: gw.gateway.services.config.storefronts[0] ?? { id: 'default' } } as Parameters<RunViewsService['run']>[0];
     const view = (await views.run(caller, run.runId)) as unknown as RunView;
     const sum = view.costs.operations.filter((o) => o.state === 'settled').reduce((n, o) => n + Number(o.costMicroUsd), 0);

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentWebhooksService } from '../../../src/services/agent/events/agent-webhooks.service.ts';
+import { KyselyAgentLibraryStore } from '../../../src/adapters/db/stores/agent-library-store.ts';
+import { kyselyUnitOfWork } from '../../../src/adapters/db/stores/kysely-unit-of-work.ts';
 import { agentClient } from '../../support/agent.ts';
 import { describeAgent } from '../../support/agent-suite.ts';
 import { createTestDatabase } from '../../support/databases.ts';
@@ -107,7 +109,7 @@ describeAgent(
 test('without SWITCHBOARD_ALLOW_PRIVATE_URLS, plain http and private or local destinations are refused', async () => {
   const created = await createTestDatabase('sqlite');
   try {
-    const service = new AgentWebhooksService({ db: created.db.handle.db, allowPrivateUrls: false });
+    const service = new AgentWebhooksService({ store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(created.db.handle.db), allowPrivateUrls: false });
     const caller = { userId: 'usr_x', keyId: null, storefront: { id: 'default', name: 'd', hosts: [], agentRuns: true } };
     for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost/hook', 'https://169.254.169.254/latest']) {
       await assert.rejects(service.create(caller, { url, eventTypes: ['*'] }), (error: { code?: string; param?: string }) => error.code === 'invalid_input' && error.param === 'url', url);

@@ -7,29 +7,15 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { newBlobKey } from '../../../adapters/blob/blob-keys.ts';
-import {
-  type AttachmentRow,
-  findAttachment,
-  findOwnedAttachment,
-  findOwnedScopedAttachment,
-  insertAttachment,
-  listAttachments,
-  listExpiredAttachments,
-  markAttachmentCompleted,
-  markAttachmentExpired,
-  setAttachmentText,
-} from '../../../adapters/db/repositories/agent/attachments.repository.ts';
-import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { BlobSizeError, type BlobStore } from '../../../ports/blob-store.port.ts';
 import { type CpuPool, isInputTooCostly, isTaskError } from '../../../ports/cpu-pool.port.ts';
+import type { AgentLibraryStore, AttachmentRow } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
-import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
 import type { AttachmentBlock, ContentBlock } from '../conversations/message-input.ts';
 import { ATTACHMENT_TYPES, checkUploadedFile, type FileFacts, poolError, TEXT_EXCERPT_CHARS } from './file-checks.ts';
 import { checkMask, DecodeSlots, imageSize } from './mask-checks.ts';
@@ -101,7 +87,8 @@ export interface AttachmentView {
 }
 
 export interface AttachmentsDeps {
-  db: Kysely<Schema>;
+  store: AgentLibraryStore;
+  uow: UnitOfWork;
   blobs: BlobStore;
   /** The gateway's public base URL (for its own upload URL). */
   publicBaseUrl: () => string;
@@ -122,7 +109,7 @@ export class AttachmentsService {
 
   async create(caller: AgentCaller, conversationId: string, body: unknown): Promise<AttachmentUpload> {
     const input = parseCreate(body);
-    const conversation = await findConversation(this.#deps.db, ownerOf(caller), conversationId);
+    const conversation = await this.#deps.store.findConversation(this.#deps.uow.direct, ownerOf(caller), conversationId);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
     return this.#announce(caller, conversation.id, input);
   }
@@ -143,13 +130,13 @@ export class AttachmentsService {
   }
 
   async #ownedPlayground(caller: AgentCaller, uploadId: string): Promise<AttachmentRow> {
-    const row = await findOwnedScopedAttachment(this.#deps.db, ownerOf(caller), PLAYGROUND_SCOPE, uploadId);
+    const row = await this.#deps.store.findOwnedScopedAttachment(this.#deps.uow.direct, ownerOf(caller), PLAYGROUND_SCOPE, uploadId);
     if (!row) throw new AppError('not_found', 'upload not found');
     return row;
   }
 
   async #announce(caller: AgentCaller, scope: string, input: { name: string; mime: string; sizeBytes: number }): Promise<AttachmentUpload> {
-    const { db, blobs } = this.#deps;
+    const { store, uow, blobs } = this.#deps;
     const now = this.#deps.now();
     const id = newId('att', now);
     const token = randomBytes(24).toString('base64url');
@@ -172,7 +159,7 @@ export class AttachmentsService {
       completed_at: null,
       expires_at: null,
     };
-    await insertAttachment(db, row);
+    await store.createAttachment(uow.direct, row);
     const presigned = await blobs.presignPut(row.blob_key, row.mime, row.size_bytes, Math.floor(UPLOAD_LIFETIME_MS / 1000));
     const uploadUrl = presigned ?? `${this.#deps.publicBaseUrl().replace(/\/+$/u, '')}/uploads/agent/${id}?token=${token}`;
     return {
@@ -191,7 +178,7 @@ export class AttachmentsService {
    * upload replaces the earlier one; a completed original is immutable.
    */
   async receiveUpload(attachmentId: string, token: string, headers: { contentType: string | undefined; contentLength: string | undefined }, body: Readable): Promise<void> {
-    const row = await findAttachment(this.#deps.db, attachmentId);
+    const row = await this.#deps.store.findAttachment(this.#deps.uow.direct, attachmentId);
     if (!row || !tokenMatches(token, row.upload_token_hash)) throw new AppError('not_found', 'no upload at this URL');
     if (row.status === 'completed') throw new AppError('attachment_immutable', 'this attachment is completed: its original cannot be replaced');
     if (row.status === 'expired' || this.#deps.now() >= row.upload_expires_at) throw new AppError('attachment_expired', 'this upload URL has expired; create a new attachment');
@@ -213,7 +200,7 @@ export class AttachmentsService {
   }
 
   async #complete(row: AttachmentRow, reread: () => Promise<AttachmentRow>): Promise<AttachmentRow> {
-    const { db, blobs } = this.#deps;
+    const { store, uow, blobs } = this.#deps;
     if (row.status === 'completed') return row;
     if (row.status === 'expired' || this.#deps.now() >= row.upload_expires_at) throw new AppError('attachment_expired', 'the upload expired before it was completed; create a new attachment');
     const info = await blobs.stat(row.blob_key);
@@ -235,7 +222,7 @@ export class AttachmentsService {
       completed_at: now,
       expires_at: now + REFERENCE_LIFETIME_MS,
     };
-    if (await markAttachmentCompleted(db, row.id, fields)) await blobs.delete(row.blob_key).catch(() => undefined);
+    if (await store.completeAttachment(uow.direct, row.id, fields)) await blobs.delete(row.blob_key).catch(() => undefined);
     else await blobs.delete(original).catch(() => undefined);
     return reread();
   }
@@ -246,10 +233,10 @@ export class AttachmentsService {
    * artifact of this conversation. Refused with 400 naming the block, before anything is written.
    */
   async checkForMessage(conversationId: string, content: ContentBlock[]): Promise<void> {
-    const { db } = this.#deps;
+    const { store, uow } = this.#deps;
     const blocks = content.flatMap((block, index) => (block.type === 'attachment' ? [{ block, index }] : []));
     if (blocks.length === 0) return;
-    const rows = new Map((await listAttachments(db, conversationId, blocks.map((b) => b.block.attachmentId))).map((r) => [r.id, r]));
+    const rows = new Map((await store.listAttachments(uow.direct, conversationId, blocks.map((b) => b.block.attachmentId))).map((r) => [r.id, r]));
     const now = this.#deps.now();
     for (const { block, index } of blocks) {
       const field = `content[${index}].attachmentId`;
@@ -277,7 +264,7 @@ export class AttachmentsService {
       if (facts?.kind !== 'image' || facts.width === undefined || facts.height === undefined) throw invalidInput(`the original ${target.id} is not an image`, `${field}.id`);
       original = { width: facts.width, height: facts.height };
     } else {
-      const [artifact] = await listConversationArtifacts(this.#deps.db, conversationId, [target.id]);
+      const [artifact] = await this.#deps.store.listConversationArtifacts(this.#deps.uow.direct, conversationId, [target.id]);
       if (artifact?.file_type !== 'image') throw invalidInput(`the original ${target.id} is not an image artifact of this conversation`, `${field}.id`);
       if (artifact.expires_at !== null && Number(artifact.expires_at) <= this.#deps.now()) throw new AppError('attachment_expired', `the original ${target.id} has expired`, { param: `${field}.id` });
       original = await imageSize(await readBlob(this.#deps.blobs, artifact.blob_key));
@@ -295,7 +282,7 @@ export class AttachmentsService {
   /** The completed originals of a message's blocks, in order (expired ones left out). */
   async forBlocks(conversationId: string, content: ContentBlock[]): Promise<Array<{ block: AttachmentBlock; row: AttachmentRow; facts: FileFacts | null }>> {
     const blocks = content.filter((b): b is AttachmentBlock => b.type === 'attachment');
-    const rows = new Map((await listAttachments(this.#deps.db, conversationId, blocks.map((b) => b.attachmentId))).map((r) => [r.id, r]));
+    const rows = new Map((await this.#deps.store.listAttachments(this.#deps.uow.direct, conversationId, blocks.map((b) => b.attachmentId))).map((r) => [r.id, r]));
     return blocks.flatMap((block) => {
       const row = rows.get(block.attachmentId);
       if (row?.status !== 'completed') return [];
@@ -305,7 +292,7 @@ export class AttachmentsService {
 
   /** The public URL of a completed, unexpired image original of this conversation, for a generation's references. */
   async referenceUrl(conversationId: string, attachmentId: string): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
-    const [row] = await listAttachments(this.#deps.db, conversationId, [attachmentId]);
+    const [row] = await this.#deps.store.listAttachments(this.#deps.uow.direct, conversationId, [attachmentId]);
     if (!row) return { ok: false, error: `${attachmentId} is not an attachment of this conversation` };
     if (row.status !== 'completed' || (row.expires_at !== null && row.expires_at <= this.#deps.now())) return { ok: false, error: `${attachmentId} has expired (attachments are kept 3 days)` };
     if (!row.mime.startsWith('image/')) return { ok: false, error: `${attachmentId} is ${row.mime}, not an image` };
@@ -334,7 +321,7 @@ export class AttachmentsService {
       // Busy or closing now: nothing is kept, the next step reads it again.
       if (!isInputTooCostly(error)) return '';
     }
-    await setAttachmentText(this.#deps.db, row.id, text);
+    await this.#deps.store.setAttachmentText(this.#deps.uow.direct, row.id, text);
     return text;
   }
 
@@ -347,10 +334,10 @@ export class AttachmentsService {
    * wins whole), then its bytes are deleted.
    */
   async cleanup(): Promise<number> {
-    const { db, blobs, logger } = this.#deps;
+    const { store, uow, blobs, logger } = this.#deps;
     let removed = 0;
-    for (const row of await listExpiredAttachments(db, this.#deps.now(), CLEANUP_BATCH)) {
-      if (row.status === 'expired' || !(await markAttachmentExpired(db, row.id, row.status))) continue;
+    for (const row of await store.listExpiredAttachments(uow.direct, this.#deps.now(), CLEANUP_BATCH)) {
+      if (row.status === 'expired' || !(await store.expireAttachment(uow.direct, row.id, row.status))) continue;
       await blobs.delete(row.blob_key).catch((error: unknown) => logger.warn({ err: error, attachmentId: row.id }, 'could not delete an expired attachment\'s bytes'));
       removed += 1;
     }
@@ -358,7 +345,7 @@ export class AttachmentsService {
   }
 
   async #owned(caller: AgentCaller, attachmentId: string): Promise<AttachmentRow> {
-    const row = await findOwnedAttachment(this.#deps.db, ownerOf(caller), attachmentId);
+    const row = await this.#deps.store.findOwnedAttachment(this.#deps.uow.direct, ownerOf(caller), attachmentId);
     if (!row) throw new AppError('not_found', 'attachment not found');
     return row;
   }

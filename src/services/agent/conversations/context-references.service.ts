@@ -6,10 +6,9 @@
  * access. A reference never widens access: it is re-checked when read, and the references of a
  * referenced conversation are not followed.
  */
-import type { Kysely } from 'kysely';
-import { type ConversationRow, findConversation, setContextReferences } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
+import type { AgentLibraryStore, ConversationRow } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { AgentWriter } from '../events/agent-writer.ts';
 import { conversationUpdated } from '../../../domain/agent/agent-events.ts';
@@ -29,11 +28,13 @@ export interface ContextReferencesView {
 }
 
 export class ContextReferencesService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #writer: AgentWriter;
 
-  constructor(deps: { db: Kysely<Schema>; writer: AgentWriter }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; uow: UnitOfWork; writer: AgentWriter }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#writer = deps.writer;
   }
 
@@ -50,11 +51,11 @@ export class ContextReferencesService {
       const id = conversationIdOf(ref.targetId, requestHost, field);
       if (id === conversation.id) throw invalidInput(`${field}: a conversation cannot reference itself`, field);
       // Someone else's conversation, or a deleted one, reads as missing: the answer reveals nothing.
-      if (!(await findConversation(this.#db, ownerOf(caller), id))) throw invalidInput(`${field}: no conversation ${id} of yours on this storefront`, field);
+      if (!(await this.#store.findConversation(this.#uow.direct, ownerOf(caller), id))) throw invalidInput(`${field}: no conversation ${id} of yours on this storefront`, field);
       if (!resolved.some((r) => r.targetId === id)) resolved.push({ targetType: 'conversation', targetId: id });
     }
     await this.#writer.run(async (tx, fx) => {
-      if (!(await setContextReferences(tx, conversation.id, expectedVersion, JSON.stringify(resolved)))) {
+      if (!(await this.#store.setContextReferences(tx, conversation.id, expectedVersion, JSON.stringify(resolved)))) {
         throw new AppError('version_conflict', `the context references are at another version than ${expectedVersion}; read them again`, { param: 'expectedVersion' });
       }
       await fx.emit(conversationUpdated(conversation.id, { contextReferences: resolved.length, contextVersion: expectedVersion + 1 }));
@@ -63,7 +64,7 @@ export class ContextReferencesService {
   }
 
   async #conversation(caller: AgentCaller, id: string): Promise<ConversationRow> {
-    const conversation = await findConversation(this.#db, ownerOf(caller), id);
+    const conversation = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), id);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
     return conversation;
   }
@@ -72,7 +73,7 @@ export class ContextReferencesService {
     const refs = JSON.parse(conversation.context_json) as ContextReference[];
     const references: ContextReferencesView['references'] = [];
     for (const ref of refs) {
-      const target = await findConversation(this.#db, ownerOf(caller), ref.targetId);
+      const target = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), ref.targetId);
       if (target) references.push({ ...ref, title: target.title });
     }
     return { version: Number(conversation.context_version), references };

@@ -2,24 +2,9 @@
  * Conversations (SPEC "Agent resources"): create with the optional fields, list by latest activity
  * with full-text search over titles and message texts, rename by version, delete (stopping runs).
  */
-import type { Kysely } from 'kysely';
-import {
-  type ConversationCursor,
-  type ConversationRow,
-  deleteSearchDocuments,
-  findConversation,
-  indexSearchDocument,
-  insertConversation,
-  listConversations,
-  markConversationDeleted,
-  renameConversation,
-} from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findProject } from '../../../adapters/db/repositories/agent/projects.repository.ts';
-import { deleteEvents } from '../../../adapters/db/repositories/agent/events.repository.ts';
-import { deleteMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { countQueuedRuns, listUnfinishedRuns } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { isPostgres } from '../../../adapters/db/dialect-of.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
+import type { AgentLibraryStore, ConversationCursor, ConversationRow } from '../../../ports/agent-library-store.port.ts';
+import type { AgentViews } from '../../../ports/agent-views.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type PartialAgentSettings, parseSettings } from '../../../domain/agent/agent-settings.ts';
 import { findProfile } from '../../../domain/agent/profiles.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
@@ -33,6 +18,9 @@ import type { AgentWriter } from '../events/agent-writer.ts';
 import type { AgentEventHub } from '../events/event-hub.ts';
 import { stopRun } from '../runs/run-stop.ts';
 import { conversationUpdated } from '../../../domain/agent/agent-events.ts';
+
+/** Kept here for the callers that name it from this module (the engine's context tools). */
+export { searchExpression } from '../../../domain/agent/conversation-search.ts';
 
 export interface ConversationView {
   conversationId: string;
@@ -63,14 +51,18 @@ const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
 
 export class ConversationsService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #views: AgentViews;
+  readonly #uow: UnitOfWork;
   readonly #catalog: Catalog;
   readonly #writer: AgentWriter;
   readonly #bus: EventBus;
   readonly #hub: AgentEventHub;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; bus: EventBus; hub: AgentEventHub }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; views: AgentViews; uow: UnitOfWork; catalog: Catalog; writer: AgentWriter; bus: EventBus; hub: AgentEventHub }) {
+    this.#store = deps.store;
+    this.#views = deps.views;
+    this.#uow = deps.uow;
     this.#catalog = deps.catalog;
     this.#writer = deps.writer;
     this.#bus = deps.bus;
@@ -98,7 +90,7 @@ export class ConversationsService {
     if (profileId !== null && !findProfile(profileId)) throw invalidInput(`profileId: ${echo(profileId)} is not a profile (GET /api/v1/agent/profiles)`, 'profileId');
     const projectId = optionalId(fields.projectId, 'projectId');
     // Another user's project, another storefront's or a deleted one reads as missing.
-    if (projectId !== null && !(await findProject(this.#db, ownerOf(caller), projectId))) throw invalidInput(`projectId: ${echo(projectId)} is not one of your projects (GET /api/v1/agent/projects)`, 'projectId');
+    if (projectId !== null && !(await this.#store.findProject(this.#uow.direct, ownerOf(caller), projectId))) throw invalidInput(`projectId: ${echo(projectId)} is not one of your projects (GET /api/v1/agent/projects)`, 'projectId');
     const defaultWorkflowId = optionalId(fields.defaultWorkflowId, 'defaultWorkflowId');
     if (defaultWorkflowId !== null && !findWorkflow(defaultWorkflowId)) throw invalidInput(`defaultWorkflowId: ${echo(defaultWorkflowId)} is not a workflow (GET /agent/workflows)`, 'defaultWorkflowId');
     const settings = fields.settings === undefined || fields.settings === null ? {} : parseSettings(this.#catalog, fields.settings, 'settings');
@@ -127,20 +119,17 @@ export class ConversationsService {
       created_at: now,
       deleted_at: null,
     };
-    await this.#db.transaction().execute(async (tx) => {
-      await insertConversation(tx, row);
-      if (title !== null) await indexSearchDocument(tx, { docId: row.id, conversationId: row.id, body: title });
-    });
+    await this.#uow.transaction((tx) => this.#store.createConversation(tx, row));
     return presentConversation(row);
   }
 
   async get(caller: AgentCaller, id: string): Promise<ConversationView & { queuedRuns: number }> {
     const row = await this.find(caller, id);
-    return { ...presentConversation(row), queuedRuns: await countQueuedRuns(this.#db, row.id) };
+    return { ...presentConversation(row), queuedRuns: await this.#views.countQueuedRuns(this.#uow.direct, row.id) };
   }
 
   async find(caller: AgentCaller, id: string): Promise<ConversationRow> {
-    const row = await findConversation(this.#db, ownerOf(caller), id);
+    const row = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), id);
     if (!row) throw new AppError('not_found', 'conversation not found');
     return row;
   }
@@ -148,13 +137,14 @@ export class ConversationsService {
   async list(caller: AgentCaller, query: { q?: string; cursor?: string; limit?: string; projectId?: string }): Promise<ConversationPage> {
     const limit = parseLimit(query.limit);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    let search: string | undefined;
-    if (query.q !== undefined && query.q.trim() !== '') {
-      search = searchExpression(query.q, isPostgres(this.#db));
-      if (search === undefined) return { items: [], nextCursor: null };
-    }
+    const search = query.q !== undefined && query.q.trim() !== '' ? query.q : undefined;
     const projectId = query.projectId === undefined || query.projectId === '' ? undefined : query.projectId;
-    const rows = await listConversations(this.#db, ownerOf(caller), limit + 1, after, search, projectId);
+    const rows = await this.#store.listConversations(this.#uow.direct, ownerOf(caller), {
+      limit: limit + 1,
+      ...(after ? { after } : {}),
+      ...(search !== undefined ? { search } : {}),
+      ...(projectId !== undefined ? { projectId } : {}),
+    });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -172,8 +162,7 @@ export class ConversationsService {
     if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) throw invalidInput('expectedVersion is required: the version from the conversation', 'expectedVersion');
     const row = await this.find(caller, id);
     const renamed = await this.#writer.run(async (tx, fx) => {
-      if (!(await renameConversation(tx, row.id, expected, title, 'user', fx.now))) return false;
-      await indexSearchDocument(tx, { docId: row.id, conversationId: row.id, body: title });
+      if (!(await this.#store.renameConversation(tx, row.id, expected, title, 'user', fx.now))) return false;
       await fx.emit(conversationUpdated(row.id, { title, titleSource: 'user', version: expected + 1 }));
       return true;
     });
@@ -189,14 +178,11 @@ export class ConversationsService {
     const row = await this.find(caller, id);
     const stopped = await this.#writer.run(async (tx, fx) => {
       const ids: string[] = [];
-      for (const run of await listUnfinishedRuns(tx, row.id)) {
+      for (const run of await this.#views.listUnfinishedRuns(tx, row.id)) {
         await stopRun(tx, fx, this.#writer.queue, this.#bus, run.id);
         ids.push(run.id);
       }
-      if (!(await markConversationDeleted(tx, row.id, fx.now))) throw new AppError('not_found', 'conversation not found');
-      await deleteMessages(tx, row.id);
-      await deleteEvents(tx, row.id);
-      await deleteSearchDocuments(tx, row.id);
+      if (!(await this.#store.deleteConversation(tx, row.id, fx.now))) throw new AppError('not_found', 'conversation not found');
       fx.after(() => this.#hub.publishClosed(row.id, 'conversation deleted'));
       return ids;
     });
@@ -235,16 +221,6 @@ function optionalId(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value === '' || value.length > 200) throw invalidInput(`${field} must be an id string`, field);
   return value;
-}
-
-/**
- * The search words of `q` as a full-text query: every word must match, as a prefix (so a word being
- * typed finds its conversations). Only letters and digits reach the engine's query syntax.
- */
-export function searchExpression(q: string, postgres: boolean): string | undefined {
-  const words = (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
-  if (words.length === 0) return undefined;
-  return postgres ? words.map((w) => `${w}:*`).join(' & ') : words.map((w) => `"${w}"*`).join(' ');
 }
 
 function parseLimit(value: string | undefined): number {

@@ -4,23 +4,20 @@
  * transaction: the message, the run change and their events. With a clientMessageId (rule 1), a
  * retry with the same body gets the first response again and changes nothing; another body is 409.
  */
-import type { Kysely } from 'kysely';
-import { claimActiveRun, type ConversationRow, findConversation, findConversationById, indexSearchDocument, nextRunNumber, touchConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findMessageByClientId, insertMessageOnce, type MessageRow, setMessageResponse } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { findPendingAction, resolvePendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { countQueuedRuns, findRun, insertRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep, listSteps } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor, Schema } from '../../../adapters/db/schema.ts';
-import type { AgentMessageKind } from '../../../adapters/db/tables/agent.tables.ts';
 import type { RunStatus } from '../../../domain/agent/run-status.ts';
 import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
 import { projectSettingsLayer } from '../../../domain/agent/project-content.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
-import { findUserById } from '../../../adapters/db/repositories/users.repository.ts';
 import { spendableMicro } from '../../../domain/money.ts';
 import { newId } from '../../../domain/ids.ts';
+import type { AgentLibraryStore, ConversationRow, MessageRow } from '../../../ports/agent-library-store.port.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
+import type { AgentViews, RunRow } from '../../../ports/agent-views.port.ts';
+import type { AgentMessageKind } from '../../../ports/store-rows/agent.rows.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { AgentSettingsService } from '../settings/agent-settings.service.ts';
 import type { AgentWriter, TxEffects } from '../events/agent-writer.ts';
@@ -48,29 +45,45 @@ export const MAX_QUEUED_FOLLOWUPS = 20;
  * Rule 13: the run's source boundary, taken when it is created: the conversation's references as they
  * are now, each readable up to this moment, so messages written later never enter the run's input.
  */
-async function captureContext(db: Executor, conversation: ConversationRow, now: number): Promise<string | null> {
+async function captureContext(store: AgentLibraryStore, tx: StoreTransaction, conversation: ConversationRow, now: number): Promise<string | null> {
   const refs = JSON.parse(conversation.context_json) as Array<{ targetId: string }>;
   if (refs.length === 0) return null;
   const sources: Array<{ conversationId: string; title: string | null; until: number }> = [];
   for (const ref of refs) {
-    const source = await findConversationById(db, ref.targetId);
+    const source = await store.findConversationById(tx, ref.targetId);
     if (source && source.deleted_at === null && source.user_id === conversation.user_id && source.storefront === conversation.storefront) sources.push({ conversationId: source.id, title: source.title, until: now });
   }
   return sources.length ? JSON.stringify(sources) : null;
 }
 
 export class MessagesService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #views: AgentViews;
+  readonly #agentStore: AgentStore;
+  readonly #uow: UnitOfWork;
   readonly #catalog: Catalog;
   readonly #writer: AgentWriter;
   readonly #settings: AgentSettingsService;
   readonly #attachments: AttachmentsService;
   readonly #projects: ProjectsService;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; settings: AgentSettingsService; attachments: AttachmentsService; projects: ProjectsService }) {
+  constructor(deps: {
+    store: AgentLibraryStore;
+    views: AgentViews;
+    agentStore: AgentStore;
+    uow: UnitOfWork;
+    catalog: Catalog;
+    writer: AgentWriter;
+    settings: AgentSettingsService;
+    attachments: AttachmentsService;
+    projects: ProjectsService;
+  }) {
     this.#attachments = deps.attachments;
     this.#projects = deps.projects;
-    this.#db = deps.db;
+    this.#store = deps.store;
+    this.#views = deps.views;
+    this.#agentStore = deps.agentStore;
+    this.#uow = deps.uow;
     this.#catalog = deps.catalog;
     this.#writer = deps.writer;
     this.#settings = deps.settings;
@@ -78,11 +91,11 @@ export class MessagesService {
 
   async accept(caller: AgentCaller, conversationId: string, body: unknown): Promise<MessageAccepted> {
     const message = parseMessage(body);
-    const conversation = await findConversation(this.#db, ownerOf(caller), conversationId);
+    const conversation = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), conversationId);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
     const hash = requestHash(message.canonical);
     if (message.clientMessageId !== undefined) {
-      const earlier = await findMessageByClientId(this.#db, conversation.id, message.clientMessageId);
+      const earlier = await this.#store.findMessageByClientId(this.#uow.direct, conversation.id, message.clientMessageId);
       if (earlier) return replay(earlier, hash);
     }
     // Cheap refusals first, from the row just read; the transaction checks again. Only then the
@@ -115,16 +128,16 @@ export class MessagesService {
       const inserted = await this.#insertMessage(tx, fx, conversation.id, messageId, runId, kind, message, hash);
       if (inserted !== true) return inserted;
       let status: RunStatus;
-      if (await claimActiveRun(tx, conversation.id, runId)) status = 'running';
+      if (await this.#store.claimActiveRun(tx, conversation.id, runId)) status = 'running';
       else if (followup) {
-        if ((await countQueuedRuns(tx, conversation.id)) >= MAX_QUEUED_FOLLOWUPS) {
+        if ((await this.#views.countQueuedRuns(tx, conversation.id)) >= MAX_QUEUED_FOLLOWUPS) {
           throw new AppError('followup_queue_full', `At most ${MAX_QUEUED_FOLLOWUPS} follow-ups may wait behind the active run; wait for one to start.`);
         }
         status = 'queued';
       } else {
         throw busy();
       }
-      const runNo = await nextRunNumber(tx, conversation.id);
+      const runNo = await this.#store.nextRunNumber(tx, conversation.id);
       const run: RunRow = {
         id: runId,
         conversation_id: conversation.id,
@@ -157,7 +170,7 @@ export class MessagesService {
         schema_hash: message.output?.hash ?? null,
         structured_json: null,
         structured_result_json: null,
-        context_json: await captureContext(tx, conversation, fx.now),
+        context_json: await captureContext(this.#store, tx, conversation, fx.now),
         workflow_json: message.workflow ? JSON.stringify(message.workflow) : null,
         error_code: null,
         error_message: null,
@@ -167,8 +180,8 @@ export class MessagesService {
         finished_at: null,
         updated_at: fx.now,
       };
-      await insertRun(tx, run);
-      const queuePosition = status === 'queued' ? await countQueuedRuns(tx, conversation.id) : undefined;
+      await this.#store.createRun(tx, run);
+      const queuePosition = status === 'queued' ? await this.#views.countQueuedRuns(tx, conversation.id) : undefined;
       await fx.emit(
         runCreated(
           { conversationId: conversation.id, runId },
@@ -187,12 +200,12 @@ export class MessagesService {
     const runId = message.replyToRunId as string;
     const questionId = message.questionId as string;
     return this.#writer.run(async (tx, fx) => {
-      const run = await findRun(tx, runId);
+      const run = await this.#views.findRun(tx, runId);
       if (!run || run.conversation_id !== conversationId || run.user_id !== caller.userId) throw new AppError('not_found', 'replyToRunId: run not found in this conversation', { param: 'replyToRunId' });
       if (message.maxCostMicro !== undefined && message.maxCostMicro !== Number(run.limit_micro)) {
         throw invalidInput('a clarification reply keeps the run\'s maxCostMicroUsd (rule 4); change it with PATCH /agent/runs/{runId}/budget', 'maxCostMicroUsd');
       }
-      const action = await findPendingAction(tx, questionId);
+      const action = await this.#views.findPendingAction(tx, questionId);
       if (!action || action.run_id !== run.id || action.kind !== 'question') throw new AppError('question_not_pending', 'questionId names no question of this run', { param: 'questionId' });
       if (action.status !== 'pending' || run.status !== 'waiting_for_clarification') {
         throw new AppError('question_not_pending', `the question is ${action.status} and the run is ${run.status}: there is nothing to answer`, { param: 'questionId' });
@@ -201,8 +214,8 @@ export class MessagesService {
       const inserted = await this.#insertMessage(tx, fx, conversationId, messageId, run.id, 'reply', message, hash);
       if (inserted !== true) return inserted;
       const answer = { answer: message.text, messageId };
-      if (!(await resolvePendingAction(tx, action.id, action.version, 'answered', answer, fx.now))) throw new AppError('question_not_pending', 'the question was answered or withdrawn meanwhile', { param: 'questionId' });
-      if (action.step_id !== null) await finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output_json: JSON.stringify(answer), finished_at: fx.now });
+      if (!(await this.#store.resolvePendingAction(tx, action.id, action.version, 'answered', answer, fx.now))) throw new AppError('question_not_pending', 'the question was answered or withdrawn meanwhile', { param: 'questionId' });
+      if (action.step_id !== null) await this.#agentStore.finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output: answer, finishedAt: fx.now });
       const version = await moveRun(tx, fx, run, { to: 'running', from: ['waiting_for_clarification'], version: run.version, detail: { questionId } });
       if (version === undefined) throw new AppError('question_not_pending', 'the run changed meanwhile; read it again', { param: 'replyToRunId' });
       await scheduleRun(tx, this.#writer.queue, fx, run.id);
@@ -214,7 +227,7 @@ export class MessagesService {
 
   /** Rule 3: text for the active automatic run, applied at its next step boundary. */
   async #refuseEmptyBalance(caller: AgentCaller): Promise<void> {
-    const user = await findUserById(this.#db, caller.userId);
+    const user = await this.#views.findUser(this.#uow.direct, caller.userId);
     if (user && spendableMicro(user) > 0) return;
     throw new AppError('insufficient_balance', 'Your balance is $0.00: add funds before the agent can start a run. Nothing was sent.');
   }
@@ -222,15 +235,15 @@ export class MessagesService {
   async #steer(conversationId: string, activeRunId: string | null, message: ParsedMessage, hash: string): Promise<MessageAccepted> {
     if (activeRunId === null) throw nothingToSteer();
     return this.#writer.run(async (tx, fx) => {
-      const run = await findRun(tx, activeRunId);
-      if (!run || !canSteer(run, await listSteps(tx, run.id))) {
+      const run = await this.#views.findRun(tx, activeRunId);
+      if (!run || !canSteer(run, await this.#views.listSteps(tx, run.id))) {
         throw new AppError('steer_not_allowed', 'The active run cannot be steered now (canSteer is false in its run view); send a followup instead, or try again at its next step.');
       }
       const messageId = newId('msg', fx.now);
       const inserted = await this.#insertMessage(tx, fx, conversationId, messageId, run.id, 'steer', message, hash);
       if (inserted !== true) return inserted;
       const steers = [...steersOf(run), { messageId, text: message.text }];
-      if ((await updateRunAt(tx, run.id, run.version, { steer_json: JSON.stringify(steers), updated_at: fx.now })) === undefined) {
+      if ((await this.#store.setRunSteering(tx, run.id, run.version, JSON.stringify(steers), fx.now)) === undefined) {
         throw new AppError('steer_not_allowed', 'The run changed meanwhile; try again.', { retryAfter: 1 });
       }
       if (run.status === 'running') await scheduleRun(tx, this.#writer.queue, fx, run.id);
@@ -244,8 +257,8 @@ export class MessagesService {
    * The message row (first write of the transaction) and its event. When the clientMessageId was
    * taken meanwhile (a concurrent retry), returns that request's answer instead of `true`.
    */
-  async #insertMessage(tx: Executor, fx: TxEffects, conversationId: string, id: string, runId: string, kind: AgentMessageKind, message: ParsedMessage, hash: string): Promise<true | MessageAccepted> {
-    const inserted = await insertMessageOnce(tx, {
+  async #insertMessage(tx: StoreTransaction, fx: TxEffects, conversationId: string, id: string, runId: string, kind: AgentMessageKind, message: ParsedMessage, hash: string): Promise<true | MessageAccepted> {
+    const inserted = await this.#store.addMessage(tx, {
       id,
       conversation_id: conversationId,
       run_id: runId,
@@ -259,18 +272,16 @@ export class MessagesService {
       created_at: fx.now,
     });
     if (!inserted) {
-      const earlier = await findMessageByClientId(tx, conversationId, message.clientMessageId ?? '');
+      const earlier = await this.#store.findMessageByClientId(tx, conversationId, message.clientMessageId ?? '');
       if (!earlier) throw new AppError('idempotency_in_progress', 'a request with this clientMessageId is in progress', { retryAfter: 1 });
       return replay(earlier, hash);
     }
-    await indexSearchDocument(tx, { docId: id, conversationId, body: message.text });
-    await touchConversation(tx, conversationId, fx.now);
     await fx.emit(messageCreated({ conversationId, runId }, { messageId: id, role: 'user', kind, text: message.text }));
     return true;
   }
 
-  async #finish(tx: Executor, messageId: string, accepted: MessageAccepted): Promise<void> {
-    await setMessageResponse(tx, messageId, accepted);
+  async #finish(tx: StoreTransaction, messageId: string, accepted: MessageAccepted): Promise<void> {
+    await this.#store.setMessageResponse(tx, messageId, accepted);
   }
 }
 

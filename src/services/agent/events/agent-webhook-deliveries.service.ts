@@ -4,18 +4,16 @@
  * Every send is an ordinary delivery row plus its job, so a test event and a redelivery are signed,
  * retried and address-checked exactly like the events of runs.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
-import { findAgentWebhook, type AgentWebhookRow } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
-import type { WebhookDeliveriesTable } from '../../../adapters/db/tables/media.tables.ts';
 import type { RateLimitSetting } from '../../../config/config.types.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../../ports/rate-limiter.port.ts';
+import type { AgentLibraryStore, AgentWebhookRow, WebhookDeliveryRow } from '../../../ports/agent-library-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { JOB_QUEUES, newJob } from '../../../domain/jobs/job-catalog.ts';
 import { UNFINISHED_ATTEMPT } from '../../webhooks/webhook-delivery.handler.ts';
-import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import { describeDeliveryError } from './delivery-error-words.ts';
 
@@ -28,7 +26,7 @@ export interface AgentWebhookDeliveryView {
   /** The `webhook-id` header: the same on every attempt and every redelivery of the event. */
   eventId: string;
   eventType: string;
-  status: WebhookDeliveriesTable['status'];
+  status: WebhookDeliveryRow['status'];
   attempts: number;
   lastStatusCode: number | null;
   /** Why the last attempt failed, in words; addresses are never shown. */
@@ -47,14 +45,16 @@ export interface QueuedDelivery {
 }
 
 export class AgentWebhookDeliveriesService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #queue: WorkQueue;
   readonly #limiter: RateLimiter;
   readonly #testLimit: RateLimitSetting;
   readonly #now: () => number;
 
-  constructor(deps: { db: Kysely<Schema>; queue: WorkQueue; limiter: RateLimiter; testLimit: RateLimitSetting; now?: () => number }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; uow: UnitOfWork; queue: WorkQueue; limiter: RateLimiter; testLimit: RateLimitSetting; now?: () => number }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#queue = deps.queue;
     this.#limiter = deps.limiter;
     this.#testLimit = deps.testLimit;
@@ -68,17 +68,8 @@ export class AgentWebhookDeliveriesService {
     const eventId = newId('evt', now);
     const createdAt = new Date(now).toISOString();
     const data = { id: eventId, type: TEST_EVENT_TYPE, webhookId: webhook.id, createdAt, data: { message: 'A test event sent from Switchboard; nothing happened.' } };
-    const deliveryId = await this.#db.transaction().execute((tx) =>
-      enqueueWebhookDelivery(tx, this.#queue, {
-        userId: caller.userId,
-        messageId: eventId,
-        destinationId: webhook.id,
-        eventType: TEST_EVENT_TYPE,
-        url: webhook.url,
-        body: { type: TEST_EVENT_TYPE, timestamp: createdAt, data },
-        now,
-      }),
-    );
+    const body = { type: TEST_EVENT_TYPE, timestamp: createdAt, data };
+    const deliveryId = await this.#uow.transaction((tx) => this.#queueDelivery(tx, { id: newId('whd', now), userId: caller.userId, messageId: eventId, webhook, eventType: TEST_EVENT_TYPE, payloadJson: JSON.stringify(body), now }));
     if (deliveryId === undefined) throw new Error('a test delivery with a fresh event id cannot collide');
     await this.#wake();
     return { deliveryId, eventId, queued: true };
@@ -89,11 +80,9 @@ export class AgentWebhookDeliveriesService {
     await this.#owned(caller, webhookId);
     const limit = parseLimit(query.limit);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    let select = this.#db.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhookId).where('user_id', '=', caller.userId);
-    if (after) select = select.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await this.#store.listDestinationDeliveries(this.#uow.direct, webhookId, caller.userId, limit + 1, after);
     const page = rows.slice(0, limit);
-    const lastAttempts = await this.#lastAttemptTimes(page.map((row) => row.id));
+    const lastAttempts = await this.#store.lastAttemptTimes(this.#uow.direct, page.map((row) => row.id));
     const last = page.at(-1);
     return {
       items: page.map((row) => present(row, lastAttempts.get(row.id) ?? null)),
@@ -108,45 +97,19 @@ export class AgentWebhookDeliveriesService {
    */
   async redeliver(caller: AgentCaller, webhookId: string, deliveryId: string): Promise<QueuedDelivery> {
     const webhook = await this.#sendable(caller, webhookId);
-    const original = await this.#db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('destination_id', '=', webhook.id).where('user_id', '=', caller.userId).executeTakeFirst();
+    const original = await this.#store.findDestinationDelivery(this.#uow.direct, deliveryId, webhook.id, caller.userId);
     if (!original) throw new AppError('not_found', 'no such delivery of this webhook destination');
     // Every redelivery asked for counts, whatever it queues: each one can make a POST to the URL, and
     // redelivering a delivered event again and again is the same lever as sending test events.
     await this.#spendAllowance(caller);
     const now = this.#now();
-    const result = await this.#db.transaction().execute(async (tx): Promise<QueuedDelivery> => {
+    const result = await this.#uow.transaction(async (tx): Promise<QueuedDelivery> => {
       const id = newId('whd', now);
-      const inserted = await tx
-        .insertInto('webhook_deliveries')
-        .values({
-          id,
-          user_id: original.user_id,
-          task_id: null,
-          message_id: original.message_id,
-          destination_id: webhook.id,
-          event_type: original.event_type,
-          url: webhook.url,
-          payload_json: original.payload_json,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          last_status_code: null,
-          last_error: null,
-          created_at: now,
-          delivered_at: null,
-        })
-        // The partial unique index of migration 029: one pending delivery per (destination, event). Its
-        // predicate is written as literals: SQLite matches the index only on the same text, not a parameter.
-        .onConflict((oc) => oc.columns(['destination_id', 'message_id']).where('status', '=', sql.lit('pending')).where('destination_id', 'is not', null).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (inserted) {
-        await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: original.user_id, url: webhook.url }, now));
-        return { deliveryId: id, eventId: original.message_id, queued: true };
-      }
-      const pending = await tx.selectFrom('webhook_deliveries').selectAll().where('destination_id', '=', webhook.id).where('message_id', '=', original.message_id).where('status', '=', 'pending').executeTakeFirst();
+      const queued = await this.#queueDelivery(tx, { id, userId: original.user_id, messageId: original.message_id, webhook, eventType: original.event_type, payloadJson: original.payload_json, now });
+      if (queued) return { deliveryId: id, eventId: original.message_id, queued: true };
+      const pending = await this.#store.findPendingDestinationDelivery(tx, webhook.id, original.message_id);
       if (!pending) throw new AppError('conflict', 'the pending delivery of this event just ended; ask again');
-      await bringForward(tx, this.#queue, pending, now);
+      await this.#bringForward(tx, pending, now);
       return { deliveryId: pending.id, eventId: original.message_id, queued: false };
     });
     await this.#wake();
@@ -166,7 +129,7 @@ export class AgentWebhookDeliveriesService {
   }
 
   async #owned(caller: AgentCaller, webhookId: string): Promise<AgentWebhookRow> {
-    const row = await findAgentWebhook(this.#db, webhookId);
+    const row = await this.#store.findAgentWebhook(this.#uow.direct, webhookId);
     const owner = ownerOf(caller);
     if (!row || row.user_id !== owner.userId || row.storefront !== owner.storefront) throw new AppError('not_found', 'webhook destination not found');
     return row;
@@ -181,15 +144,38 @@ export class AgentWebhookDeliveriesService {
     return row;
   }
 
-  async #lastAttemptTimes(deliveryIds: string[]): Promise<Map<string, number>> {
-    if (deliveryIds.length === 0) return new Map();
-    const rows = await this.#db
-      .selectFrom('webhook_attempts')
-      .select(['delivery_id', (eb) => eb.fn.max('started_at').as('last')])
-      .where('delivery_id', 'in', deliveryIds)
-      .groupBy('delivery_id')
-      .execute();
-    return new Map(rows.map((row) => [row.delivery_id, Number(row.last)]));
+  /** A delivery row to the destination and its job (one per delivery); undefined when that event is already pending for it. */
+  async #queueDelivery(
+    tx: StoreTransaction,
+    send: { id: string; userId: string; messageId: string; webhook: AgentWebhookRow; eventType: string; payloadJson: string; now: number },
+  ): Promise<string | undefined> {
+    const added = await this.#store.addDestinationDelivery(tx, {
+      id: send.id,
+      user_id: send.userId,
+      task_id: null,
+      message_id: send.messageId,
+      destination_id: send.webhook.id,
+      event_type: send.eventType,
+      url: send.webhook.url,
+      payload_json: send.payloadJson,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: send.now,
+      last_status_code: null,
+      last_error: null,
+      created_at: send.now,
+      delivered_at: null,
+    });
+    if (!added) return undefined;
+    await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: send.id, userId: send.userId, url: send.webhook.url }, send.now));
+    return send.id;
+  }
+
+  /** A pending delivery waiting for a retry is due now; one whose attempt is in flight is left to it. */
+  async #bringForward(tx: StoreTransaction, pending: WebhookDeliveryRow, now: number): Promise<void> {
+    if (pending.next_attempt_at === null || pending.next_attempt_at <= now) return;
+    if (pending.attempts > 0 && (await this.#store.attemptError(tx, pending.id, pending.attempts)) === UNFINISHED_ATTEMPT) return;
+    if (await this.#store.bringDeliveryForward(tx, pending, now)) await this.#queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id, userId: pending.user_id, url: pending.url }, now));
   }
 
   async #wake(): Promise<void> {
@@ -198,26 +184,7 @@ export class AgentWebhookDeliveriesService {
   }
 }
 
-/** A pending delivery waiting for a retry is due now; one whose attempt is in flight is left to it. */
-async function bringForward(tx: Transaction<Schema>, queue: WorkQueue, pending: WebhookDeliveriesTable, now: number): Promise<void> {
-  if (pending.next_attempt_at === null || pending.next_attempt_at <= now) return;
-  if (pending.attempts > 0) {
-    const lastAttempt = await tx.selectFrom('webhook_attempts').select('error').where('delivery_id', '=', pending.id).where('attempt_no', '=', pending.attempts).executeTakeFirst();
-    if (lastAttempt?.error === UNFINISHED_ATTEMPT) return;
-  }
-  // Compare-and-set on what was read: a worker that claimed the attempt meanwhile keeps its hold.
-  const moved = await tx
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: now })
-    .where('id', '=', pending.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', pending.attempts)
-    .where('next_attempt_at', '=', pending.next_attempt_at)
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) await queue.enqueue(tx, newJob('webhook', { deliveryId: pending.id, userId: pending.user_id, url: pending.url }, now));
-}
-
-function present(row: WebhookDeliveriesTable, lastAttemptAt: number | null): AgentWebhookDeliveryView {
+function present(row: WebhookDeliveryRow, lastAttemptAt: number | null): AgentWebhookDeliveryView {
   return {
     deliveryId: row.id,
     eventId: row.message_id,

@@ -5,20 +5,6 @@
  * checks the resolved address at connect time); a 410 answer, or five days of failures, disables the
  * destination.
  */
-import type { Kysely } from 'kysely';
-import {
-  disableAgentWebhook,
-  findAgentWebhook,
-  insertAgentWebhook,
-  listAgentWebhooks,
-  markAgentWebhookFailing,
-  markAgentWebhookHealthy,
-  revokeAgentWebhook,
-  type AgentWebhookRow,
-} from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
-import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { findProject } from '../../../adapters/db/repositories/agent/projects.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import { assertAllowedPort, assertPublicUrl } from '../../../adapters/outbound/url-policy.ts';
 import type { WebhookPolicy } from '../../../config/config.types.ts';
 import { isOutboundUrlError } from '../../../adapters/outbound/outbound-url-error.ts';
@@ -27,6 +13,8 @@ import { echo } from '../../../domain/echo.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
 import { newWebhookSecret } from '../../../domain/webhook-secret.ts';
+import type { AgentLibraryStore, AgentWebhookRow } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 
 /** A destination that has failed for this long without one success is disabled. */
@@ -45,12 +33,14 @@ export interface AgentWebhookView {
 }
 
 export class AgentWebhooksService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #allowPrivate: boolean;
   readonly #policy: WebhookPolicy;
 
-  constructor(deps: { db: Kysely<Schema>; allowPrivateUrls: boolean; webhooks?: WebhookPolicy }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; uow: UnitOfWork; allowPrivateUrls: boolean; webhooks?: WebhookPolicy }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#allowPrivate = deps.allowPrivateUrls;
     this.#policy = deps.webhooks ?? { ports: [443, 80], allowHttp: false };
   }
@@ -68,10 +58,10 @@ export class AgentWebhooksService {
     if (scope !== 'user') {
       if (typeof fields.scopeId !== 'string' || fields.scopeId === '') throw invalidInput(`scope ${scope} needs scopeId: the ${scope}'s id`, 'scopeId');
       scopeId = fields.scopeId;
-      if (scope === 'conversation' && !(await findConversation(this.#db, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your conversations`, 'scopeId');
-      if (scope === 'project' && !(await findProject(this.#db, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your projects`, 'scopeId');
+      if (scope === 'conversation' && !(await this.#store.findConversation(this.#uow.direct, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your conversations`, 'scopeId');
+      if (scope === 'project' && !(await this.#store.findProject(this.#uow.direct, ownerOf(caller), scopeId))) throw invalidInput(`scopeId: ${echo(scopeId)} is not one of your projects`, 'scopeId');
     } else if (fields.scopeId !== undefined && fields.scopeId !== null) throw invalidInput('scope user takes no scopeId', 'scopeId');
-    const existing = await listAgentWebhooks(this.#db, caller.userId, caller.storefront.id);
+    const existing = await this.#store.listAgentWebhooks(this.#uow.direct, ownerOf(caller));
     if (existing.length >= MAX_DESTINATIONS) throw invalidInput(`at most ${MAX_DESTINATIONS} webhook destinations; delete one first`, 'url');
     const now = Date.now();
     const row: AgentWebhookRow = {
@@ -89,32 +79,32 @@ export class AgentWebhooksService {
       disabled_reason: null,
       failing_since: null,
     };
-    await insertAgentWebhook(this.#db, row);
+    await this.#store.createAgentWebhook(this.#uow.direct, row);
     return { ...present(row), secret: row.secret };
   }
 
   async list(caller: AgentCaller): Promise<AgentWebhookView[]> {
-    return (await listAgentWebhooks(this.#db, caller.userId, caller.storefront.id)).map(present);
+    return (await this.#store.listAgentWebhooks(this.#uow.direct, ownerOf(caller))).map(present);
   }
 
   async revoke(caller: AgentCaller, id: string): Promise<void> {
-    if (!(await revokeAgentWebhook(this.#db, id, caller.userId, caller.storefront.id, Date.now()))) throw new AppError('not_found', 'webhook destination not found');
+    if (!(await this.#store.revokeAgentWebhook(this.#uow.direct, id, ownerOf(caller), Date.now()))) throw new AppError('not_found', 'webhook destination not found');
   }
 
   /** Signing secrets of a live destination (none once revoked or disabled: the delivery fails). */
   async signingSecrets(destinationId: string): Promise<string[]> {
-    const row = await findAgentWebhook(this.#db, destinationId);
+    const row = await this.#store.findAgentWebhook(this.#uow.direct, destinationId);
     if (!row || row.revoked_at !== null || row.disabled_at !== null) return [];
     return [row.secret];
   }
 
   /** After each attempt to a destination: health, 410 Gone, five days of failures. */
   async recordAttempt(destinationId: string, outcome: 'delivered' | 'retry' | 'failed', statusCode: number | null, now: number): Promise<void> {
-    if (outcome === 'delivered') return markAgentWebhookHealthy(this.#db, destinationId);
-    if (statusCode === 410) return disableAgentWebhook(this.#db, destinationId, 'the receiver answered 410 Gone', now);
-    const row = await markAgentWebhookFailing(this.#db, destinationId, now);
+    if (outcome === 'delivered') return this.#store.markAgentWebhookHealthy(this.#uow.direct, destinationId);
+    if (statusCode === 410) return this.#store.disableAgentWebhook(this.#uow.direct, destinationId, 'the receiver answered 410 Gone', now);
+    const row = await this.#store.markAgentWebhookFailing(this.#uow.direct, destinationId, now);
     if (row?.failing_since !== null && row?.failing_since !== undefined && now - Number(row.failing_since) >= DISABLE_AFTER_FAILING_MS) {
-      await disableAgentWebhook(this.#db, destinationId, 'every delivery failed for 5 days', now);
+      await this.#store.disableAgentWebhook(this.#uow.direct, destinationId, 'every delivery failed for 5 days', now);
     }
   }
 

@@ -4,27 +4,13 @@
  * immutable version row with the full content; an update names the version it read (expectedVersion)
  * and a stale one is 409. Runs keep the version they started with (MessagesService snapshots it).
  */
-import { revokeProjectWebhooks } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
-import type { Kysely } from 'kysely';
-import { findProjectAsset, listProjectAssets, type ProjectAssetCursor, type ProjectAssetRow } from '../../../adapters/db/repositories/agent/project-assets.repository.ts';
-import {
-  countProjects,
-  findProject,
-  findProjectVersion,
-  insertProject,
-  listProjects,
-  listProjectVersions,
-  markProjectDeleted,
-  type ProjectCursor,
-  type ProjectRow,
-  updateProject,
-} from '../../../adapters/db/repositories/agent/projects.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import { applyProjectChanges, emptyProject, type ProjectChanges, type ProjectContent, parseProjectChanges } from '../../../domain/agent/project-content.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import { echo } from '../../../domain/echo.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
+import type { AgentLibraryStore, ProjectAssetCursor, ProjectAssetRow, ProjectCursor, ProjectRow } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { RouteCapabilities } from '../settings/route-capabilities.service.ts';
 
@@ -73,12 +59,14 @@ const PROJECT_ID = /^proj_[0-9a-z]{26}$/;
 const ASSET_ID = /^[a-z]{2,8}_[0-9a-z]{26}$/;
 
 export class ProjectsService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #catalog: Catalog;
   readonly #capabilities: RouteCapabilities;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; capabilities: RouteCapabilities }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; uow: UnitOfWork; catalog: Catalog; capabilities: RouteCapabilities }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#catalog = deps.catalog;
     this.#capabilities = deps.capabilities;
   }
@@ -102,9 +90,9 @@ export class ProjectsService {
       updated_at: now,
       deleted_at: null,
     };
-    await this.#db.transaction().execute(async (tx) => {
-      if ((await countProjects(tx, owner)) >= MAX_PROJECTS) throw invalidInput(`at most ${MAX_PROJECTS} projects per storefront; delete one first`, 'name');
-      await insertProject(tx, row);
+    await this.#uow.transaction(async (tx) => {
+      if ((await this.#store.countProjects(tx, owner)) >= MAX_PROJECTS) throw invalidInput(`at most ${MAX_PROJECTS} projects per storefront; delete one first`, 'name');
+      await this.#store.createProject(tx, row);
     });
     return present(row);
   }
@@ -116,7 +104,7 @@ export class ProjectsService {
   async list(caller: AgentCaller, query: { cursor?: string; limit?: string }): Promise<Page<ProjectView>> {
     const limit = parseLimit(query.limit);
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const rows = await listProjects(this.#db, ownerOf(caller), limit + 1, after);
+    const rows = await this.#store.listProjects(this.#uow.direct, ownerOf(caller), limit + 1, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { items: page.map(present), nextCursor: rows.length > limit && last ? encodeCursor({ updatedAt: Number(last.updated_at), id: last.id }) : null };
@@ -129,7 +117,7 @@ export class ProjectsService {
     if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) throw invalidInput('expectedVersion is required: the version from GET /agent/projects/{projectId}', 'expectedVersion');
     await this.#checkOrchestrator(changes);
     const row = await this.#find(caller, id);
-    if (changes.brand?.logoAssetId && !(await findProjectAsset(this.#db, row.id, changes.brand.logoAssetId))) {
+    if (changes.brand?.logoAssetId && !(await this.#store.findProjectAsset(this.#uow.direct, row.id, changes.brand.logoAssetId))) {
       throw invalidInput(`brand.logoAssetId: ${echo(changes.brand.logoAssetId)} is not an asset of this project`, 'brand.logoAssetId');
     }
     if (row.version !== expected) throw stale(row.version);
@@ -138,7 +126,7 @@ export class ProjectsService {
     const json = JSON.stringify(next);
     if (json === row.snapshot_json) return present(row);
     const now = Date.now();
-    const updated = await this.#db.transaction().execute((tx) => updateProject(tx, row.id, expected, next.name, json, now));
+    const updated = await this.#uow.transaction((tx) => this.#store.updateProject(tx, row.id, expected, next.name, json, now));
     if (!updated) throw stale((await this.#find(caller, id)).version);
     return present(await this.#find(caller, id));
   }
@@ -150,12 +138,8 @@ export class ProjectsService {
   async delete(caller: AgentCaller, id: string): Promise<{ projectId: string; deleted: true }> {
     const row = await this.#find(caller, id);
     const now = Date.now();
-    const deleted = await this.#db.transaction().execute(async (tx) => {
-      if (!(await markProjectDeleted(tx, row.id, now))) return false;
-      // Its conversations keep their project id: a destination scoped to it would go on receiving them.
-      await revokeProjectWebhooks(tx, row.id, now);
-      return true;
-    });
+    // Its destinations are revoked with it: its conversations keep their project id, so a destination scoped to it would go on receiving them.
+    const deleted = await this.#uow.transaction((tx) => this.#store.deleteProject(tx, row.id, now));
     if (!deleted) throw new AppError('not_found', 'project not found');
     return { projectId: row.id, deleted: true };
   }
@@ -168,7 +152,7 @@ export class ProjectsService {
       before = Number(query.cursor);
       if (!Number.isSafeInteger(before) || before < 1) throw invalidInput('cursor is not one this endpoint returned', 'cursor');
     }
-    const rows = await listProjectVersions(this.#db, row.id, limit + 1, before);
+    const rows = await this.#store.listProjectVersions(this.#uow.direct, row.id, limit + 1, before);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -181,7 +165,7 @@ export class ProjectsService {
     const row = await this.#find(caller, id);
     const n = Number(versionText);
     if (!/^[0-9]{1,9}$/.test(versionText) || n < 1) throw invalidInput('version must be a positive integer', 'version');
-    const v = await findProjectVersion(this.#db, row.id, n);
+    const v = await this.#store.findProjectVersion(this.#uow.direct, row.id, n);
     if (!v) throw new AppError('not_found', `project version ${n} not found (the project is at version ${row.version})`);
     return { projectId: row.id, version: v.version, createdAt: iso(v.created_at), ...(JSON.parse(v.snapshot_json) as ProjectContent) };
   }
@@ -190,7 +174,7 @@ export class ProjectsService {
     const row = await this.#find(caller, id);
     const limit = parseLimit(query.limit);
     const after = query.cursor ? decodeAssetCursor(query.cursor) : undefined;
-    const rows = await listProjectAssets(this.#db, row.id, limit + 1, after, query.role || undefined);
+    const rows = await this.#store.listProjectAssets(this.#uow.direct, row.id, limit + 1, after, query.role || undefined);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { items: page.map(presentAsset), nextCursor: rows.length > limit && last ? Buffer.from(`${last.created_at}.${last.id}`).toString('base64url') : null };
@@ -199,13 +183,13 @@ export class ProjectsService {
   /** The live project a new run of this owner starts with, or undefined (none, or deleted since). */
   async forRun(owner: { userId: string; storefront: string }, id: string | null): Promise<ProjectForRun | undefined> {
     if (id === null) return undefined;
-    const row = await findProject(this.#db, owner, id);
+    const row = await this.#store.findProject(this.#uow.direct, owner, id);
     if (!row) return undefined;
     return { projectId: row.id, version: row.version, content: JSON.parse(row.snapshot_json) as ProjectContent };
   }
 
   async #find(caller: AgentCaller, id: string): Promise<ProjectRow> {
-    const row = PROJECT_ID.test(id) ? await findProject(this.#db, ownerOf(caller), id) : undefined;
+    const row = PROJECT_ID.test(id) ? await this.#store.findProject(this.#uow.direct, ownerOf(caller), id) : undefined;
     if (!row) throw new AppError('not_found', 'project not found');
     return row;
   }

@@ -3,25 +3,22 @@
  * decisions on model-change proposals (rule 6, with Idempotency-Key). Every change is a
  * compare-and-set in one transaction with its events.
  */
-import type { Kysely } from 'kysely';
-import { findPendingAction, resolvePendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { changeRunLimit, findOwnedRun, findRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import { findUserById } from '../../../adapters/db/repositories/users.repository.ts';
-import type { Executor, Schema } from '../../../adapters/db/schema.ts';
 import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { spendableMicro } from '../../../domain/money.ts';
+import type { AgentLibraryStore } from '../../../ports/agent-library-store.port.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
+import type { AgentViews, RunRow } from '../../../ports/agent-views.port.ts';
 import type { EventBus } from '../../../ports/event-bus.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { AgentWriter, TxEffects } from '../events/agent-writer.ts';
 import { referenceCapacity } from '../engine/media-choice.ts';
 import type { Proposal } from '../engine/proposals.ts';
 import type { BudgetUpdatedData } from '../../../domain/agent/agent-events.ts';
 import { emitBudget, presentBudget } from '../engine/run-budget.ts';
-import { findIdempotentResponse, reserveIdempotencyKey, storeIdempotentResponse } from '../../../adapters/db/repositories/agent/idempotency.repository.ts';
 import { endRun, moveRun } from './run-lifecycle.ts';
 import { scheduleRun } from './run-jobs.ts';
 import { overridesOf } from './run-snapshot.ts';
@@ -37,21 +34,30 @@ export interface DecisionResult {
 }
 
 
+/** The transaction `AgentWriter.run` hands its work (a StoreTransaction once the writer speaks to ports). */
+type WriterTransaction = Parameters<Parameters<AgentWriter['run']>[0]>[0];
+
 export class RunControlsService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #views: AgentViews;
+  readonly #agentStore: AgentStore;
+  readonly #uow: UnitOfWork;
   readonly #catalog: Catalog;
   readonly #writer: AgentWriter;
   readonly #bus: EventBus;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; writer: AgentWriter; bus: EventBus }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; views: AgentViews; agentStore: AgentStore; uow: UnitOfWork; catalog: Catalog; writer: AgentWriter; bus: EventBus }) {
+    this.#store = deps.store;
+    this.#views = deps.views;
+    this.#agentStore = deps.agentStore;
+    this.#uow = deps.uow;
     this.#catalog = deps.catalog;
     this.#writer = deps.writer;
     this.#bus = deps.bus;
   }
 
   async #run(caller: AgentCaller, runId: string): Promise<RunRow> {
-    const run = await findOwnedRun(this.#db, ownerOf(caller), runId);
+    const run = await this.#views.findOwnedRun(this.#uow.direct, ownerOf(caller), runId);
     if (!run) throw new AppError('not_found', 'run not found');
     return run;
   }
@@ -71,9 +77,9 @@ export class RunControlsService {
     const run = await this.#run(caller, runId);
     if (['completed', 'failed', 'cancelled'].includes(run.status)) throw new AppError('conflict', `the run is ${run.status}; its budget no longer changes`);
     return this.#writer.run(async (tx, fx) => {
-      const budget = await changeRunLimit(tx, run.id, expected, limit, fx.now);
+      const budget = await this.#store.changeRunLimit(tx, run.id, expected, limit, fx.now);
       if (!budget) {
-        const current = (await findRun(tx, run.id)) ?? run;
+        const current = (await this.#views.findRun(tx, run.id)) ?? run;
         if (Number(current.budget_version) !== expected) throw new AppError('version_conflict', `expectedVersion is stale: the budget is at version ${current.budget_version}`, { param: 'expectedVersion' });
         const used = Number(current.settled_micro) + Number(current.committed_micro);
         throw invalidInput(`maxCostMicroUsd must cover what the run has settled and committed: ${used}`, 'maxCostMicroUsd');
@@ -89,7 +95,7 @@ export class RunControlsService {
     if (run.status !== 'waiting_for_budget') throw new AppError('run_not_resumable', `the run is ${run.status}; only a run waiting for budget resumes`);
     const needed = Number(run.budget_needed_micro ?? 0);
     if (run.wait_reason === 'insufficient_balance') {
-      const user = await findUserById(this.#db, run.user_id);
+      const user = await this.#views.findUser(this.#uow.direct, run.user_id);
       const spendable = user ? spendableMicro(user) : 0;
       if (spendable < needed) throw new AppError('run_not_resumable', `the next operation needs ${needed} micro-USD of balance; ${spendable} is available. Add credit, then resume.`);
     } else {
@@ -102,7 +108,7 @@ export class RunControlsService {
       const moved = await moveRun(tx, fx, run, { to: 'running', from: ['waiting_for_budget'], version: run.version, changes: { budget_needed_micro: null } });
       if (moved === undefined) throw new AppError('conflict', 'the run changed meanwhile; read it again', { retryAfter: 1 });
       await scheduleRun(tx, this.#writer.queue, fx, run.id);
-      return (await findRun(tx, run.id)) ?? run;
+      return (await this.#views.findRun(tx, run.id)) ?? run;
     });
   }
 
@@ -113,20 +119,20 @@ export class RunControlsService {
     const run = await this.#run(caller, runId);
     const scope = `agent_decision:${caller.userId}:${run.id}`;
     const hash = requestHash(decision);
-    const earlier = await findIdempotentResponse<DecisionResult>(this.#db, scope, idempotencyKey, hash);
+    const earlier = await this.#store.findIdempotentResponse<DecisionResult>(this.#uow.direct, scope, idempotencyKey, hash);
     if (earlier) return earlier;
     return this.#writer.run(async (tx, fx) => {
-      const replayed = await reserveIdempotencyKey<DecisionResult>(tx, scope, idempotencyKey, hash, fx.now);
+      const replayed = await this.#store.reserveIdempotencyKey<DecisionResult>(tx, scope, idempotencyKey, hash, fx.now);
       if (replayed) return replayed;
       const result = await this.#apply(tx, fx, run.id, decision);
-      await storeIdempotentResponse(tx, scope, idempotencyKey, result);
+      await this.#store.storeIdempotentResponse(tx, scope, idempotencyKey, result);
       return result;
     });
   }
 
-  async #apply(tx: Executor, fx: TxEffects, runId: string, decision: ParsedDecision): Promise<DecisionResult> {
-    const run = await findRun(tx, runId);
-    const action = await findPendingAction(tx, decision.pendingActionId);
+  async #apply(tx: WriterTransaction, fx: TxEffects, runId: string, decision: ParsedDecision): Promise<DecisionResult> {
+    const run = await this.#views.findRun(tx, runId);
+    const action = await this.#views.findPendingAction(tx, decision.pendingActionId);
     if (!run || !action || action.run_id !== run.id || action.kind !== 'model_change') throw new AppError('proposal_stale', 'pendingActionId names no model-change proposal of this run', { param: 'pendingActionId' });
     const expired = action.expires_at !== null && Number(action.expires_at) <= fx.now;
     if (action.status !== 'pending' || action.version !== decision.version || action.proposal_hash !== decision.proposalHash || expired || run.status !== 'waiting_for_model_approval') {
@@ -135,28 +141,28 @@ export class RunControlsService {
     }
     const proposal = JSON.parse(action.payload_json) as Proposal;
     if (decision.accept) {
-      if (!(await resolvePendingAction(tx, action.id, action.version, 'accepted', { accept: true }, fx.now))) throw new AppError('proposal_stale', 'the proposal was decided meanwhile');
+      if (!(await this.#store.resolvePendingAction(tx, action.id, action.version, 'accepted', { accept: true }, fx.now))) throw new AppError('proposal_stale', 'the proposal was decided meanwhile');
       const overrides = { ...overridesOf(run), [proposal.modality]: proposal.toModelId };
-      const changes = proposal.modality === 'text' ? { overrides_json: JSON.stringify(overrides), model_attempt: 0 } : { overrides_json: JSON.stringify(overrides) };
-      const version = await updateRunAt(tx, run.id, run.version, { ...changes, updated_at: fx.now });
+      // A new text model starts the model chain again; a media model only joins the approved ones.
+      const version = await this.#store.setRunOverrides(tx, run.id, run.version, JSON.stringify(overrides), proposal.modality === 'text', fx.now);
       if (version === undefined) throw new AppError('proposal_stale', 'the run changed meanwhile; read it again');
-      if (action.step_id !== null) await finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output_json: JSON.stringify({ decision: 'accepted', modelId: proposal.toModelId }), finished_at: fx.now });
-      const current = (await findRun(tx, run.id)) as RunRow;
+      if (action.step_id !== null) await this.#agentStore.finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output: { decision: 'accepted', modelId: proposal.toModelId }, finishedAt: fx.now });
+      const current = (await this.#views.findRun(tx, run.id)) as RunRow;
       await moveRun(tx, fx, current, { to: 'running', from: ['waiting_for_model_approval'], detail: { pendingActionId: action.id, decision: 'accepted', modelId: proposal.toModelId } });
       await scheduleRun(tx, this.#writer.queue, fx, run.id);
       return { runId: run.id, pendingActionId: action.id, decision: 'accepted', status: 'running', modelId: proposal.toModelId };
     }
-    if (!(await resolvePendingAction(tx, action.id, action.version, 'declined', { accept: false }, fx.now))) throw new AppError('proposal_stale', 'the proposal was decided meanwhile');
+    if (!(await this.#store.resolvePendingAction(tx, action.id, action.version, 'declined', { accept: false }, fx.now))) throw new AppError('proposal_stale', 'the proposal was decided meanwhile');
     // Declining is not cancellation: the run goes on with the selected model when it can do the work.
     if (this.#canPerform(proposal)) {
       if (action.step_id !== null) {
-        await finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output_json: JSON.stringify({ decision: 'declined', continueWith: proposal.fromModelId }), finished_at: fx.now });
+        await this.#agentStore.finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output: { decision: 'declined', continueWith: proposal.fromModelId }, finishedAt: fx.now });
       }
       await moveRun(tx, fx, run, { to: 'running', from: ['waiting_for_model_approval'], version: run.version, detail: { pendingActionId: action.id, decision: 'declined', modelId: proposal.fromModelId } });
       await scheduleRun(tx, this.#writer.queue, fx, run.id);
       return { runId: run.id, pendingActionId: action.id, decision: 'declined', status: 'running', modelId: proposal.fromModelId };
     }
-    if (action.step_id !== null) await finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output_json: JSON.stringify({ decision: 'declined' }), finished_at: fx.now });
+    if (action.step_id !== null) await this.#agentStore.finishStep(tx, action.step_id, ['waiting'], { status: 'completed', output: { decision: 'declined' }, finishedAt: fx.now });
     await endRun(tx, fx, this.#writer.queue, run, {
       to: 'failed',
       from: ['waiting_for_model_approval'],

@@ -2,20 +2,13 @@
  * Read models of runs (GET /agent/runs/{id} and /result), artifacts and the event history. None of
  * them calls a model: the result view is what the run stored.
  */
-import type { Kysely } from 'kysely';
-import { findOwnedArtifact, listRecentOwnedArtifacts, listRunArtifacts, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import { findConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { listEventsAfter, oldestEventSequence } from '../../../adapters/db/repositories/agent/events.repository.ts';
-import { listMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { listRunOperations, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
-import { listRunActions, type PendingActionRow } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { findOwnedRun, listQueuedRuns } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { listSteps, type StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import { readSnapshot } from '../../../adapters/db/read-snapshot.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
+import type { AgentLibraryStore } from '../../../ports/agent-library-store.port.ts';
+import type { AgentViews, ArtifactRow } from '../../../ports/agent-views.port.ts';
 import type { BlobStore } from '../../../ports/blob-store.port.ts';
+import type { AgentOperationsRow as OperationRow, AgentPendingActionsRow as PendingActionRow, AgentStepsRow as StepRow } from '../../../ports/store-rows/agent.rows.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import { presentBudget } from '../engine/run-budget.ts';
 import { modelChain } from '../engine/run-state.ts';
@@ -48,25 +41,23 @@ export interface ArtifactView {
 const HISTORY_PAGE = 500;
 
 export class RunViewsService {
-  readonly #db: Kysely<Schema>;
+  readonly #views: AgentViews;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #blobs: BlobStore;
 
-  constructor(deps: { db: Kysely<Schema>; blobs: BlobStore }) {
-    this.#db = deps.db;
+  constructor(deps: { views: AgentViews; store: AgentLibraryStore; uow: UnitOfWork; blobs: BlobStore }) {
+    this.#views = deps.views;
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#blobs = deps.blobs;
   }
 
   async run(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
     // One snapshot: the run's totals and its operations always agree (issue 17, item 6).
-    const { run, steps, operations, actions, queuePosition } = await readSnapshot(this.#db, async (tx) => {
-      const run = await findOwnedRun(tx, ownerOf(caller), runId);
-      if (!run) throw new AppError('not_found', 'run not found');
-      const steps = await listSteps(tx, run.id);
-      const operations = await listRunOperations(tx, run.id);
-      const actions = await listRunActions(tx, run.id);
-      const queuePosition = run.status === 'queued' ? (await listQueuedRuns(tx, run.conversation_id)).findIndex((r) => r.id === run.id) + 1 : null;
-      return { run, steps, operations, actions, queuePosition };
-    });
+    const read = await this.#views.readRunSnapshot(this.#uow.direct, ownerOf(caller), runId);
+    if (!read) throw new AppError('not_found', 'run not found');
+    const { run, steps, operations, actions, queuePosition } = read;
     const snapshot = snapshotOf(run);
     const now = Date.now();
     return {
@@ -110,11 +101,9 @@ export class RunViewsService {
   }
 
   async result(caller: AgentCaller, runId: string): Promise<Record<string, unknown>> {
-    const { run, artifacts, steps } = await readSnapshot(this.#db, async (tx) => {
-      const run = await findOwnedRun(tx, ownerOf(caller), runId);
-      if (!run) throw new AppError('not_found', 'run not found');
-      return { run, artifacts: await listRunArtifacts(tx, run.id), steps: await listSteps(tx, run.id) };
-    });
+    const read = await this.#views.readResultSnapshot(this.#uow.direct, ownerOf(caller), runId);
+    if (!read) throw new AppError('not_found', 'run not found');
+    const { run, artifacts, steps } = read;
     const structured = structuredStateOf(run);
     // While the structured result is being made, the main outcome is not yet the run's result.
     const outcome = run.outcome_json === null || structured?.status === 'pending' ? null : (JSON.parse(run.outcome_json) as MainOutcome);
@@ -134,7 +123,7 @@ export class RunViewsService {
   }
 
   async artifact(caller: AgentCaller, artifactId: string): Promise<ArtifactView> {
-    const row = await findOwnedArtifact(this.#db, ownerOf(caller), artifactId);
+    const row = await this.#views.findOwnedArtifact(this.#uow.direct, ownerOf(caller), artifactId);
     if (!row || (row.expires_at !== null && Number(row.expires_at) <= Date.now())) throw new AppError('not_found', 'artifact not found (or its files have expired)');
     return this.presentArtifact(row);
   }
@@ -143,7 +132,7 @@ export class RunViewsService {
   async recentArtifacts(caller: AgentCaller, query: { limit?: string }): Promise<ArtifactView[]> {
     const limit = query.limit === undefined ? 20 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput('limit must be an integer from 1 to 100', 'limit');
-    const rows = await listRecentOwnedArtifacts(this.#db, ownerOf(caller), Date.now(), limit);
+    const rows = await this.#views.listRecentOwnedArtifacts(this.#uow.direct, ownerOf(caller), Date.now(), limit);
     return rows.map((row) => this.presentArtifact(row));
   }
 
@@ -164,23 +153,23 @@ export class RunViewsService {
 
   /** JSON replay strictly after `afterSequence`; `resync` when retention removed events the cursor needs. */
   async history(caller: AgentCaller, conversationId: string, query: { afterSequence?: string; limit?: string }): Promise<{ events: AgentEvent[]; lastSequence: number; hasMore: boolean; resync: boolean }> {
-    const conversation = await findConversation(this.#db, ownerOf(caller), conversationId);
+    const conversation = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), conversationId);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
     const after = parseSequence(query.afterSequence, 'afterSequence');
     const limit = query.limit === undefined ? HISTORY_PAGE : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > HISTORY_PAGE) throw invalidInput(`limit must be an integer from 1 to ${HISTORY_PAGE}`, 'limit');
-    const oldest = await oldestEventSequence(this.#db, conversation.id);
+    const oldest = await this.#views.oldestEventSequence(this.#uow.direct, conversation.id);
     const resync = oldest !== undefined && after < oldest - 1;
-    const rows = await listEventsAfter(this.#db, conversation.id, after, limit + 1);
+    const rows = await this.#views.listEventsAfter(this.#uow.direct, conversation.id, after, limit + 1);
     return { events: rows.slice(0, limit).map(eventFromRow), lastSequence: Number(conversation.event_seq), hasMore: rows.length > limit, resync };
   }
 
   async messages(caller: AgentCaller, conversationId: string, query: { before?: string; limit?: string }): Promise<{ items: Array<Record<string, unknown>>; nextBefore: string | null }> {
-    const conversation = await findConversation(this.#db, ownerOf(caller), conversationId);
+    const conversation = await this.#store.findConversation(this.#uow.direct, ownerOf(caller), conversationId);
     if (!conversation) throw new AppError('not_found', 'conversation not found');
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidInput('limit must be an integer from 1 to 200', 'limit');
-    const rows = await listMessages(this.#db, conversation.id, limit + 1, query.before);
+    const rows = await this.#store.listMessages(this.#uow.direct, conversation.id, limit + 1, query.before);
     const page = rows.length > limit ? rows.slice(1) : rows;
     return {
       items: page.map((m) => ({ messageId: m.id, runId: m.run_id, role: m.role, kind: m.kind, content: JSON.parse(m.content_json), text: m.text, createdAt: iso(m.created_at) })),

@@ -3,9 +3,6 @@
  * "never saved" (the built-in defaults); a save names the version it read (expectedVersion) and a
  * stale one is refused with 409, so two tabs cannot overwrite each other silently.
  */
-import type { Kysely } from 'kysely';
-import { findAgentSettings, saveAgentSettings } from '../../../adapters/db/repositories/agent/agent-settings.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import {
   type AgentSettings,
   defaultAgentSettings,
@@ -16,6 +13,8 @@ import {
 } from '../../../domain/agent/agent-settings.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
+import type { AgentLibraryStore } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { RouteCapabilities } from './route-capabilities.service.ts';
 
@@ -26,19 +25,21 @@ export interface SettingsView {
 }
 
 export class AgentSettingsService {
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentLibraryStore;
+  readonly #uow: UnitOfWork;
   readonly #catalog: Catalog;
   readonly #capabilities: RouteCapabilities;
 
-  constructor(deps: { db: Kysely<Schema>; catalog: Catalog; capabilities: RouteCapabilities }) {
-    this.#db = deps.db;
+  constructor(deps: { store: AgentLibraryStore; uow: UnitOfWork; catalog: Catalog; capabilities: RouteCapabilities }) {
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#catalog = deps.catalog;
     this.#capabilities = deps.capabilities;
   }
 
   async get(caller: AgentCaller): Promise<SettingsView> {
     const owner = ownerOf(caller);
-    const row = await findAgentSettings(this.#db, owner.userId, owner.storefront);
+    const row = await this.#store.findSettings(this.#uow.direct, owner);
     const defaults = defaultAgentSettings(this.#catalog);
     if (!row) return { version: 0, settings: defaults, updatedAt: null };
     const saved = JSON.parse(row.settings_json) as PartialAgentSettings;
@@ -61,7 +62,7 @@ export class AgentSettingsService {
     if (current.version !== expected) throw staleSettings(current.version);
     const next = mergeSettings(current.settings, given);
     const owner = ownerOf(caller);
-    const version = await saveAgentSettings(this.#db, owner.userId, owner.storefront, expected, JSON.stringify(next), Date.now());
+    const version = await this.#store.saveSettings(this.#uow.direct, owner, expected, JSON.stringify(next), Date.now());
     if (version === undefined) throw staleSettings((await this.get(caller)).version);
     return { version, settings: next, updatedAt: new Date().toISOString() };
   }

@@ -6,13 +6,13 @@
  * time-out) records nothing new, and the last verdict stands. Probes are the operator's cost, not a
  * user's: they are sent to the provider directly, without a hold or a charge.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import type { RouteTarget } from '../../../config/config.types.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { ChatResponse } from '../../../domain/chat/chat-response.types.ts';
+import type { AgentLibraryStore } from '../../../ports/agent-library-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import type { ChatRouter } from '../../chat/chat-router.ts';
 
 export const CAPABILITIES = ['tools', 'image_input', 'structured_output'] as const;
@@ -39,7 +39,8 @@ const PROBE_TIMEOUT_MS = 30_000;
 export const PROBE_TOOL = 'record_color';
 
 export interface RouteCapabilitiesDeps {
-  db: Kysely<Schema>;
+  store: AgentLibraryStore;
+  uow: UnitOfWork;
   router: ChatRouter;
   catalog: Catalog;
   logger: Logger;
@@ -107,12 +108,7 @@ export class RouteCapabilities {
    */
   async probeStale(): Promise<number> {
     const fresh = this.#now() - this.#deps.maxAgeMs;
-    const stale = await this.#deps.db
-      .selectFrom('chat_route_capabilities')
-      .select(['provider', 'upstream_model'])
-      .where('checked_at', '<', fresh)
-      .distinct()
-      .execute();
+    const stale = await this.#deps.store.listStaleRoutes(this.#deps.uow.direct, fresh);
     const configured = new Set(this.#deps.catalog.chatModels().flatMap((m) => this.routes(m.id).map((r) => `${r.provider}\u0000${r.model}`)));
     let probed = 0;
     for (const row of stale) {
@@ -171,20 +167,11 @@ export class RouteCapabilities {
 
   async #record(route: RouteTarget, capability: Capability, ok: boolean, detail: string | null): Promise<void> {
     const now = this.#now();
-    await this.#deps.db
-      .insertInto('chat_route_capabilities')
-      .values({ provider: route.provider, upstream_model: route.model, capability, ok: ok ? 1 : 0, detail, checked_at: now })
-      .onConflict((oc) => oc.columns(['provider', 'upstream_model', 'capability']).doUpdateSet({ ok: ok ? 1 : 0, detail, checked_at: now }))
-      .execute();
+    await this.#deps.store.recordRouteCapability(this.#deps.uow.direct, { provider: route.provider, upstream_model: route.model, capability, ok: ok ? 1 : 0, detail, checked_at: now });
   }
 
-  async #rows(routes: RouteTarget[]) {
-    if (routes.length === 0) return [];
-    return this.#deps.db
-      .selectFrom('chat_route_capabilities')
-      .selectAll()
-      .where((eb) => eb.or(routes.map((r) => eb.and([eb('provider', '=', r.provider), eb('upstream_model', '=', r.model)]))))
-      .execute();
+  #rows(routes: RouteTarget[]) {
+    return this.#deps.store.listRouteCapabilities(this.#deps.uow.direct, routes);
   }
 }
 
