@@ -1,7 +1,7 @@
 import type { ApiKeyRow } from '../adapters/db/repositories/api-keys.repository.ts';
 import { limitsOfRow } from '../domain/api-key-limit-columns.ts';
 import type { ApiKeyLimits } from '../domain/api-key-limits.ts';
-import type { LedgerEntryRow } from '../adapters/db/ledger/ledger.repository.ts';
+import type { LedgerEntriesRow as LedgerEntryRow } from '../ports/store-rows/foundation.rows.ts';
 import type { UserSummaryRow } from '../adapters/db/repositories/users.repository.ts';
 import { MICRO_PER_CENT, microToCentsFloor, spendableMicro } from '../domain/money.ts';
 import { iso } from './schemas.ts';

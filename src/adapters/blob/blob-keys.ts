@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { CONTENT_TYPES } from '../media/media-format.ts';
+import { CONTENT_TYPES } from '../../domain/files/media-format.ts';
 
 /**
  * Blob keys: `<token>/<name>.<ext>`. The token makes the public URL unguessable (at least 128 bits);

@@ -1,4 +1,4 @@
-import { id3v2Length, isMpegAudioFrame } from './media-format.ts';
+import { id3v2Length, isMpegAudioFrame } from '../../domain/files/media-format.ts';
 
 /**
  * Structure checks that a metadata parser does not make: a file cut short must be refused even

@@ -1,6 +1,6 @@
 import type { GuardedHttpClient } from '../outbound/guarded-http-client.ts';
 import { OutboundUrlError } from '../outbound/outbound-url-error.ts';
-import { type MediaKind, normalizeFormatName } from './media-format.ts';
+import { type MediaKind, normalizeFormatName } from '../../domain/files/media-format.ts';
 import { type MediaProbe, MediaProbeError, probeMedia } from './probe-media.ts';
 
 export interface FetchAndProbeOptions {

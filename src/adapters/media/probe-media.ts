@@ -1,7 +1,7 @@
 import { type IAudioMetadata, parseBuffer } from 'music-metadata';
 import sharp from 'sharp';
 import { checkIsoBmff, checkMp3, checkWav, type IsoStructure } from './container-checks.ts';
-import { detectFormat, FORMAT_KINDS, type MediaFormat, type MediaKind } from './media-format.ts';
+import { detectFormat, FORMAT_KINDS, type MediaFormat, type MediaKind } from '../../domain/files/media-format.ts';
 
 /**
  * What a user's media file is, measured in-process: the container from the magic bytes, then

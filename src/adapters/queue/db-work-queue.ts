@@ -4,21 +4,13 @@ import type { EventBus } from '../../ports/event-bus.port.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 import type { ClaimedJob, JobFailureCount, LaneCaps, NewJob, TargetFailure, TargetStreak, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { DatabaseHandle } from '../db/open-database.ts';
+import { completeJobIn } from '../db/repositories/jobs.repository.ts';
 import { type Executor, executorOf } from '../db/schema.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import { claimFairly, type FairClaimRow } from './fair-claim.ts';
 import { recordTargetFailure, recordTargetSuccess } from './job-targets.ts';
 
 const WAKE_TOPIC = 'queue.wake';
-
-/**
- * Removes a job its owner has finished, in `tx` (the pool's own statement, or a handler's final
- * transaction through its JobContext), guarded by the lease; false when the lease was lost.
- */
-export async function completeJobIn(tx: Executor, owner: string, jobId: string): Promise<boolean> {
-  const result = await tx.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
 
 /**
  * Releases the lease and makes the job due at `runAt`, inside the caller's transaction (a normal end

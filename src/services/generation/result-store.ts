@@ -1,5 +1,5 @@
 import { blobKeyFor } from '../../adapters/blob/blob-keys.ts';
-import { CONTENT_TYPES, detectFormat, FORMAT_KINDS, fileExtension } from '../../adapters/media/media-format.ts';
+import { CONTENT_TYPES, detectFormat, FORMAT_KINDS, fileExtension } from '../../domain/files/media-format.ts';
 import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
 import { unavailableDependency } from '../../domain/errors.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';

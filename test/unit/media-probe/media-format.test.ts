@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { detectFormat, normalizeFormatName } from '../../../src/adapters/media/media-format.ts';
+import { detectFormat, normalizeFormatName } from '../../../src/domain/files/media-format.ts';
 
 function bytes(...parts: Array<string | number[]>): Buffer {
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { MediaKind } from '../../../src/adapters/media/media-format.ts';
+import type { MediaKind } from '../../../src/domain/files/media-format.ts';
 import { probeMedia } from '../../../src/adapters/media/probe-media.ts';
 import { runFfmpeg } from '../../../src/providers/local/render/ffmpeg-path.ts';
 

@@ -1,7 +1,7 @@
 import type { AttemptState, TaskStatus } from '../../../domain/tasks/task-status.ts';
 import { allowedFrom } from '../../../domain/tasks/task-status.ts';
 import { sql } from 'kysely';
-import { completeJobIn } from '../../queue/db-work-queue.ts';
+import { completeJobIn } from './jobs.repository.ts';
 import { compiledOnce } from '../sqlite/compiled-once.ts';
 import { isPostgres } from '../dialect-of.ts';
 import type { Executor } from '../schema.ts';

@@ -1,4 +1,4 @@
-import type { LedgerEntryRow } from '../ledger/ledger.repository.ts';
+import type { LedgerEntriesRow as LedgerEntryRow } from '../../../ports/store-rows/foundation.rows.ts';
 import type { ExportCursor } from '../../../ports/stats-store.port.ts';
 import type { Executor } from '../schema.ts';
 

@@ -8,7 +8,7 @@
  * will read of them is taken there once, kept with the attachment instead of read at every step.
  */
 import { isMediaProbeError, probeMedia } from '../../../adapters/media/probe-media.ts';
-import { CONTENT_TYPES, type MediaKind } from '../../../adapters/media/media-format.ts';
+import { CONTENT_TYPES, type MediaKind } from '../../../domain/files/media-format.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { type CpuPool, isInputTooCostly, isTaskError } from '../../../ports/cpu-pool.port.ts';
 
