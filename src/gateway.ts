@@ -59,6 +59,9 @@ import { ChatService } from './services/chat/chat.service.ts';
 import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
+import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
+import { KyselyAgentStore } from './adapters/db/stores/agent-store.ts';
+import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -231,7 +234,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
-  const agent = buildAgentServices({ clock, config, db: database.db, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
+  const agent = buildAgentServices({ clock, config, db: database.db, agentStore: new KyselyAgentStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
   const storage = buildStorageServices({ db: database.db, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
   const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
@@ -248,7 +251,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
 export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     services.taskStatuses.forget(task.id);
-    if (task.agent_run_id) await wakeRunForTask(tx, services.queue, task.agent_run_id, Date.now());
+    if (task.agent_run_id) await wakeRunForTask(services.agent.engine.store, tx, services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
     await enqueueTaskWebhook(tx, services.queue, {
       userId: task.user_id,

@@ -6,12 +6,15 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
+import { executorOf, type Schema } from '../../adapters/db/schema.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
-import type { RouteRefusalCheck } from '../generation/create-generation.service.ts';
+import { prepareGeneration, type RouteRefusalCheck, writePaidTask } from '../generation/create-generation.service.ts';
+import type { AgentStore } from '../../ports/agent-store.port.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
@@ -27,7 +30,7 @@ import { MemoryRateLimiter } from '../../adapters/rate-limit/memory-rate-limiter
 import { AgentWriter } from './events/agent-writer.ts';
 import { ContextReferencesService } from './conversations/context-references.service.ts';
 import { ConversationsService } from './conversations/conversations.service.ts';
-import type { EngineDeps } from './engine/engine-deps.ts';
+import type { EngineDeps, GenerationDispatch } from './engine/engine-deps.ts';
 import type { RunOperationDoor } from '../accounts/key-door.ts';
 import { ProcessFaultPoints } from '../../adapters/resilience/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
@@ -65,6 +68,10 @@ export interface AgentServices {
 export interface AgentModuleDeps {
   config: Config;
   db: Kysely<Schema>;
+  /** The agent's store, the unit of work its transactions run in, and the money book (the run engine's). */
+  agentStore: AgentStore;
+  uow: UnitOfWork;
+  ledger: LedgerBook;
   bus: EventBus;
   queue: WorkQueue;
   catalog: Catalog;
@@ -89,8 +96,9 @@ export interface AgentModuleDeps {
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const { config, db, bus, catalog, logger } = deps;
-  const hub = new AgentEventHub({ bus, db, logger });
-  const writer = new AgentWriter({ db, queue: deps.queue, hub, logger });
+  const { agentStore: store, uow } = deps;
+  const hub = new AgentEventHub({ bus, store, uow, logger });
+  const writer = new AgentWriter({ uow, store, queue: deps.queue, hub, logger });
   const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);
@@ -117,22 +125,42 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     aborts,
     engine: {
       writer,
+      store,
+      uow,
+      ledger: deps.ledger,
       catalog,
       attachments,
       chat: deps.chat,
       door: deps.keyDoor,
-      estimates: deps.estimates,
+      generations: generationDispatch(deps),
       blobs: deps.blobs,
       capabilities,
-      routes: config.routes,
-      ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),
-      allowPrivateUrls: config.allowPrivateUrls,
-      publicBaseUrl: deps.publicBaseUrl,
       config: config.agent,
       aborts,
       faults: new ProcessFaultPoints(config.faultPoints),
       logger,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     },
+  };
+}
+
+/**
+ * The run's generations, through the media generation service as a create through the API makes
+ * them: its prices, the operator's routes and their refusals. The service still takes the database's
+ * own handle; this is the one place the engine's store transaction is handed to it.
+ */
+function generationDispatch(deps: AgentModuleDeps): GenerationDispatch {
+  const create = {
+    db: deps.db,
+    catalog: deps.catalog,
+    estimates: deps.estimates,
+    routes: deps.config.routes,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    publicBaseUrl: deps.publicBaseUrl,
+    ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),
+  };
+  return {
+    prepare: (userId, body, now, extra) => prepareGeneration(create, userId, body, now, { idempotencyKey: null, requestHash: null, ...extra }),
+    writePaid: (tx, task) => writePaidTask(executorOf(tx), deps.queue, task),
   };
 }

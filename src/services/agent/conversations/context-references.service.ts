@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type ConversationRow, findConversation, setContextReferences } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
+import { executorOf, type Schema } from '../../../adapters/db/schema.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 import type { AgentWriter } from '../events/agent-writer.ts';
@@ -53,7 +53,9 @@ export class ContextReferencesService {
       if (!(await findConversation(this.#db, ownerOf(caller), id))) throw invalidInput(`${field}: no conversation ${id} of yours on this storefront`, field);
       if (!resolved.some((r) => r.targetId === id)) resolved.push({ targetType: 'conversation', targetId: id });
     }
-    await this.#writer.run(async (tx, fx) => {
+    await this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       if (!(await setContextReferences(tx, conversation.id, expectedVersion, JSON.stringify(resolved)))) {
         throw new AppError('version_conflict', `the context references are at another version than ${expectedVersion}; read them again`, { param: 'expectedVersion' });
       }

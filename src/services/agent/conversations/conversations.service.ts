@@ -19,7 +19,7 @@ import { deleteEvents } from '../../../adapters/db/repositories/agent/events.rep
 import { deleteMessages } from '../../../adapters/db/repositories/agent/messages.repository.ts';
 import { countQueuedRuns, listUnfinishedRuns } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { isPostgres } from '../../../adapters/db/dialect-of.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
+import { executorOf, type Schema } from '../../../adapters/db/schema.ts';
 import { type PartialAgentSettings, parseSettings } from '../../../domain/agent/agent-settings.ts';
 import { findProfile } from '../../../domain/agent/profiles.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
@@ -171,7 +171,9 @@ export class ConversationsService {
     const expected = fields.expectedVersion;
     if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) throw invalidInput('expectedVersion is required: the version from the conversation', 'expectedVersion');
     const row = await this.find(caller, id);
-    const renamed = await this.#writer.run(async (tx, fx) => {
+    const renamed = await this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       if (!(await renameConversation(tx, row.id, expected, title, 'user', fx.now))) return false;
       await indexSearchDocument(tx, { docId: row.id, conversationId: row.id, body: title });
       await fx.emit(conversationUpdated(row.id, { title, titleSource: 'user', version: expected + 1 }));
@@ -187,7 +189,9 @@ export class ConversationsService {
   /** Deletes the conversation, its messages, events and search entries; stops its runs (rule: "active runs are stopped"). */
   async delete(caller: AgentCaller, id: string): Promise<{ conversationId: string; deleted: true; stoppedRunIds: string[] }> {
     const row = await this.find(caller, id);
-    const stopped = await this.#writer.run(async (tx, fx) => {
+    const stopped = await this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const ids: string[] = [];
       for (const run of await listUnfinishedRuns(tx, row.id)) {
         await stopRun(tx, fx, this.#writer.queue, this.#bus, run.id);

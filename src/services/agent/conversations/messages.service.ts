@@ -10,7 +10,7 @@ import { findMessageByClientId, insertMessageOnce, type MessageRow, setMessageRe
 import { findPendingAction, resolvePendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
 import { countQueuedRuns, findRun, insertRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { finishStep, listSteps } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor, Schema } from '../../../adapters/db/schema.ts';
+import { type Executor, executorOf, type Schema } from '../../../adapters/db/schema.ts';
 import type { AgentMessageKind } from '../../../adapters/db/tables/agent.tables.ts';
 import type { RunStatus } from '../../../domain/agent/run-status.ts';
 import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
@@ -107,7 +107,9 @@ export class MessagesService {
     }
     const orchestrator = selected !== null && this.#catalog.chat(selected) ? selected : settings.orchestratorModelId;
 
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const messageId = newId('msg', fx.now);
       const runId = newId('run', fx.now);
       const followup = message.deliveryMode === 'followup';
@@ -186,7 +188,9 @@ export class MessagesService {
   async #reply(caller: AgentCaller, conversationId: string, message: ParsedMessage, hash: string): Promise<MessageAccepted> {
     const runId = message.replyToRunId as string;
     const questionId = message.questionId as string;
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const run = await findRun(tx, runId);
       if (!run || run.conversation_id !== conversationId || run.user_id !== caller.userId) throw new AppError('not_found', 'replyToRunId: run not found in this conversation', { param: 'replyToRunId' });
       if (message.maxCostMicro !== undefined && message.maxCostMicro !== Number(run.limit_micro)) {
@@ -221,7 +225,9 @@ export class MessagesService {
 
   async #steer(conversationId: string, activeRunId: string | null, message: ParsedMessage, hash: string): Promise<MessageAccepted> {
     if (activeRunId === null) throw nothingToSteer();
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const run = await findRun(tx, activeRunId);
       if (!run || !canSteer(run, await listSteps(tx, run.id))) {
         throw new AppError('steer_not_allowed', 'The active run cannot be steered now (canSteer is false in its run view); send a followup instead, or try again at its next step.');

@@ -8,7 +8,7 @@ import { findPendingAction, resolvePendingAction } from '../../../adapters/db/re
 import { changeRunLimit, findOwnedRun, findRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { finishStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import { findUserById } from '../../../adapters/db/repositories/users.repository.ts';
-import type { Executor, Schema } from '../../../adapters/db/schema.ts';
+import { type Executor, executorOf, type Schema } from '../../../adapters/db/schema.ts';
 import { parseRunLimit } from '../../../domain/agent/agent-settings.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
@@ -70,7 +70,9 @@ export class RunControlsService {
     if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) throw invalidInput('expectedVersion is required: budget.version from the run view', 'expectedVersion');
     const run = await this.#run(caller, runId);
     if (['completed', 'failed', 'cancelled'].includes(run.status)) throw new AppError('conflict', `the run is ${run.status}; its budget no longer changes`);
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const budget = await changeRunLimit(tx, run.id, expected, limit, fx.now);
       if (!budget) {
         const current = (await findRun(tx, run.id)) ?? run;
@@ -98,7 +100,9 @@ export class RunControlsService {
         throw new AppError('run_not_resumable', `the next operation needs ${needed} micro-USD of the run's limit; ${remaining} remains. Raise maxCostMicroUsd with PATCH /agent/runs/{runId}/budget, then resume.`);
       }
     }
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const moved = await moveRun(tx, fx, run, { to: 'running', from: ['waiting_for_budget'], version: run.version, changes: { budget_needed_micro: null } });
       if (moved === undefined) throw new AppError('conflict', 'the run changed meanwhile; read it again', { retryAfter: 1 });
       await scheduleRun(tx, this.#writer.queue, fx, run.id);
@@ -115,7 +119,9 @@ export class RunControlsService {
     const hash = requestHash(decision);
     const earlier = await findIdempotentResponse<DecisionResult>(this.#db, scope, idempotencyKey, hash);
     if (earlier) return earlier;
-    return this.#writer.run(async (tx, fx) => {
+    return this.#writer.run(async (storeTx, fx) => {
+      // The writer hands out the store transaction; this service still writes through the repositories.
+      const tx = executorOf(storeTx);
       const replayed = await reserveIdempotencyKey<DecisionResult>(tx, scope, idempotencyKey, hash, fx.now);
       if (replayed) return replayed;
       const result = await this.#apply(tx, fx, run.id, decision);
