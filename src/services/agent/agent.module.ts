@@ -35,6 +35,8 @@ import type { RunOperationDoor } from '../accounts/key-door.ts';
 import { ProcessFaultPoints } from '../../adapters/resilience/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
 import { AgentEventHub } from './events/event-hub.ts';
+import type { EnqueueEventDelivery } from './events/event-log.ts';
+import { enqueueWebhookDelivery } from '../webhooks/webhook-deliveries.ts';
 import { MessagesService } from './conversations/messages.service.ts';
 import { ProjectsService } from './projects/projects.service.ts';
 import { RouteCapabilities } from './settings/route-capabilities.service.ts';
@@ -98,7 +100,9 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const { config, db, bus, catalog, logger } = deps;
   const { agentStore: store, uow } = deps;
   const hub = new AgentEventHub({ bus, store, uow, logger });
-  const writer = new AgentWriter({ uow, store, queue: deps.queue, hub, logger });
+  // The webhooks' writer still takes the database's own handle: the store transaction is handed to it here.
+  const enqueueDelivery: EnqueueEventDelivery = (tx, delivery) => enqueueWebhookDelivery(executorOf(tx), deps.queue, delivery);
+  const writer = new AgentWriter({ uow, store, queue: deps.queue, enqueueDelivery, hub, logger });
   const capabilities = new RouteCapabilities({ db, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ db, catalog, capabilities });
   const aborts = new RunAborts(bus);

@@ -27,7 +27,6 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/agent/conversations/messages.service.ts',
   'src/services/agent/events/agent-webhook-deliveries.service.ts',
   'src/services/agent/events/agent-webhooks.service.ts',
-  'src/services/agent/events/event-log.ts',
   'src/services/agent/events/event-records.ts',
   'src/services/agent/projects/projects.service.ts',
   'src/services/agent/runs/run-controls.service.ts',

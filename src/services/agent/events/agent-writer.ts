@@ -10,7 +10,7 @@ import type { StoreTransaction } from '../../../ports/store-transaction.port.ts'
 import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { JOB_QUEUES } from '../../../domain/jobs/job-catalog.ts';
-import { appendEvent, type NewAgentEvent } from './event-log.ts';
+import { appendEvent, type EnqueueEventDelivery, type NewAgentEvent } from './event-log.ts';
 import type { AgentEventHub } from './event-hub.ts';
 
 export interface TxEffects {
@@ -29,6 +29,8 @@ export interface AgentWriterDeps {
   uow: UnitOfWork;
   store: AgentStore;
   queue: WorkQueue;
+  /** Writes the webhook delivery of an event a destination subscribed to. */
+  enqueueDelivery: EnqueueEventDelivery;
   hub: AgentEventHub;
   logger: Logger;
 }
@@ -57,13 +59,13 @@ export class AgentWriter {
     const events: AgentEvent[] = [];
     const wakes = new Set<string>();
     const afters: Array<() => Promise<void> | void> = [];
-    const { queue, store } = this.#deps;
+    const { queue, store, enqueueDelivery } = this.#deps;
     const result = await this.#deps.uow.transaction((tx) => {
       const fx: TxEffects = {
         now,
         store,
         async emit(event) {
-          const appended = await appendEvent(tx, store, queue, event, now);
+          const appended = await appendEvent(tx, store, enqueueDelivery, event, now);
           if (!appended) return undefined;
           events.push(appended.event);
           if (appended.webhooks > 0) wakes.add(JOB_QUEUES.webhooks);

@@ -3,15 +3,19 @@
  * sequence, the event row, and one webhook delivery per subscribed destination, all committed with
  * the state change they describe, so an event exists if and only if its change does.
  */
-import { executorOf } from '../../../adapters/db/schema.ts';
 import { type AgentEvent, type EventScope, type NewAgentEvent, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { AgentStore } from '../../../ports/agent-store.port.ts';
 import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
-import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
+import type { NewWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
 
 export type { NewAgentEvent };
+
+/**
+ * Records one webhook delivery and its job in the caller's transaction (the webhooks' writer,
+ * src/services/webhooks/webhook-deliveries.ts, bound by the agent module).
+ */
+export type EnqueueEventDelivery = (tx: StoreTransaction, delivery: NewWebhookDelivery) => Promise<string | undefined>;
 
 /** The scope of a run's events: its conversation and itself. */
 export function runScope(run: { id: string; conversation_id: string }): EventScope {
@@ -19,7 +23,7 @@ export function runScope(run: { id: string; conversation_id: string }): EventSco
 }
 
 /** Undefined when the conversation has been deleted (nothing is written then). */
-export async function appendEvent(tx: StoreTransaction, store: AgentStore, queue: WorkQueue, event: NewAgentEvent, now: number): Promise<{ event: AgentEvent; webhooks: number } | undefined> {
+export async function appendEvent(tx: StoreTransaction, store: AgentStore, enqueueDelivery: EnqueueEventDelivery, event: NewAgentEvent, now: number): Promise<{ event: AgentEvent; webhooks: number } | undefined> {
   const id = newId('evt', now);
   const grant = await store.appendEvent(tx, {
     conversation_id: event.conversationId,
@@ -47,8 +51,7 @@ export async function appendEvent(tx: StoreTransaction, store: AgentStore, queue
       if (!types.includes(event.type) && !types.includes('*')) continue;
       if (destination.scope === 'conversation' && destination.scope_id !== event.conversationId) continue;
       if (destination.scope === 'project' && (grant.projectId === null || destination.scope_id !== grant.projectId)) continue;
-      // The delivery's writer still takes the database's own handle (webhooks are the tasks area's, moving to their store).
-      await enqueueWebhookDelivery(executorOf(tx), queue, {
+      await enqueueDelivery(tx, {
         userId: grant.userId,
         messageId: id,
         destinationId: destination.id,
