@@ -1,9 +1,8 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
-import { kyselyTaskPorts } from './adapters/db/stores/task-store.ts';
+import { kyselyTaskPorts, kyselyTaskStore } from './adapters/db/stores/task-store.ts';
 import { kyselyWebhookPorts } from './adapters/db/stores/webhook-store.ts';
 import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
 import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
-import { executorOf } from './adapters/db/schema.ts';
 import { hostname } from 'node:os';
 import { buildBillingServices } from './services/billing/billing.module.ts';
 import { buildPaymentProvider } from './providers/registries/payments.registry.ts';
@@ -249,8 +248,11 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const agent = buildAgentServices({
     clock,
     config,
-    db: database.db,
-    library: { store: new KyselyAgentLibraryStore(), views: new KyselyAgentViews(), agentStore: new KyselyAgentStore(), uow: kyselyUnitOfWork(database.db) },
+    library: { store: new KyselyAgentLibraryStore(), views: new KyselyAgentViews() },
+    agentStore: new KyselyAgentStore(),
+    uow: kyselyUnitOfWork(database.db),
+    ledger: kyselyLedgerBook,
+    tasks: kyselyTaskStore,
     bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
@@ -268,7 +270,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
 export function terminalHook(services: AppServices): TerminalHook {
   return async (tx, task) => {
     services.taskStatuses.forget(task.id);
-    if (task.agent_run_id) await wakeRunForTask(executorOf(tx), services.queue, task.agent_run_id, Date.now());
+    if (task.agent_run_id) await wakeRunForTask(services.agent.engine.store, tx, services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
     await enqueueTaskWebhook(tx, services.queue, {
       userId: task.user_id,

@@ -3,10 +3,8 @@
  * settings, conversations, messages, run controls and views, webhooks, verified capabilities, and the
  * run engine's dependencies.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
-import type { Schema } from '../../adapters/db/schema.ts';
 import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { AgentLibraryStore } from '../../ports/agent-library-store.port.ts';
@@ -15,7 +13,9 @@ import type { AgentViews } from '../../ports/agent-views.port.ts';
 import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
-import type { RouteRefusalCheck } from '../generation/create-generation.service.ts';
+import { prepareGeneration, type RouteRefusalCheck, writePaidTask } from '../generation/create-generation.service.ts';
+import type { LedgerBook } from '../../ports/ledger.port.ts';
+import type { TaskStore } from '../../ports/task-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
@@ -31,11 +31,13 @@ import { MemoryRateLimiter } from '../../adapters/rate-limit/memory-rate-limiter
 import { AgentWriter } from './events/agent-writer.ts';
 import { ContextReferencesService } from './conversations/context-references.service.ts';
 import { ConversationsService } from './conversations/conversations.service.ts';
-import type { EngineDeps } from './engine/engine-deps.ts';
+import type { EngineDeps, GenerationDispatch } from './engine/engine-deps.ts';
 import type { RunOperationDoor } from '../accounts/key-door.ts';
 import { ProcessFaultPoints } from '../../adapters/resilience/fault-points.ts';
 import { RunAborts } from './engine/run-aborts.ts';
 import { AgentEventHub } from './events/event-hub.ts';
+import type { EnqueueEventDelivery } from './events/event-log.ts';
+import { enqueueWebhookDelivery } from '../webhooks/webhook-deliveries.ts';
 import { MessagesService } from './conversations/messages.service.ts';
 import { ProjectsService } from './projects/projects.service.ts';
 import { RouteCapabilities } from './settings/route-capabilities.service.ts';
@@ -68,9 +70,14 @@ export interface AgentServices {
 
 export interface AgentModuleDeps {
   config: Config;
-  db: Kysely<Schema>;
-  /** The library's store (conversations, messages, attachments, projects, settings, webhooks), its read models of runs, and the unit of work they run in. */
-  library: { store: AgentLibraryStore; views: AgentViews; agentStore: AgentStore; uow: UnitOfWork };
+  /** The library's store (conversations, messages, attachments, projects, settings, webhooks) and its read models of runs. */
+  library: { store: AgentLibraryStore; views: AgentViews };
+  /** The agent's store (runs, steps, operations, events), the unit of work its transactions run in, and the money book. */
+  agentStore: AgentStore;
+  uow: UnitOfWork;
+  ledger: LedgerBook;
+  /** The media tasks' store: the run's generations are written as a create through the API writes them. */
+  tasks: TaskStore;
   bus: EventBus;
   queue: WorkQueue;
   catalog: Catalog;
@@ -94,10 +101,12 @@ export interface AgentModuleDeps {
 }
 
 export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
-  const { config, db, bus, catalog, logger } = deps;
-  const { store, views: agentViews, agentStore, uow } = deps.library;
-  const hub = new AgentEventHub({ bus, db, logger });
-  const writer = new AgentWriter({ db, queue: deps.queue, hub, logger });
+  const { config, bus, catalog, logger } = deps;
+  const { agentStore, uow } = deps;
+  const { store, views: agentViews } = deps.library;
+  const hub = new AgentEventHub({ bus, store: agentStore, uow, logger });
+  const enqueueDelivery: EnqueueEventDelivery = (tx, delivery) => enqueueWebhookDelivery(tx, deps.queue, delivery);
+  const writer = new AgentWriter({ uow, store: agentStore, queue: deps.queue, enqueueDelivery, hub, logger });
   const capabilities = new RouteCapabilities({ store, uow, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ store, uow, catalog, capabilities });
   const aborts = new RunAborts(bus);
@@ -124,22 +133,42 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     aborts,
     engine: {
       writer,
+      store: agentStore,
+      uow,
+      ledger: deps.ledger,
       catalog,
       attachments,
       chat: deps.chat,
       door: deps.keyDoor,
-      estimates: deps.estimates,
+      generations: generationDispatch(deps),
       blobs: deps.blobs,
       capabilities,
-      routes: config.routes,
-      ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),
-      allowPrivateUrls: config.allowPrivateUrls,
-      publicBaseUrl: deps.publicBaseUrl,
       config: config.agent,
       aborts,
       faults: new ProcessFaultPoints(config.faultPoints),
       logger,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     },
+  };
+}
+
+/**
+ * The run's generations, through the media generation service as a create through the API makes
+ * them: its prices, the operator's routes and their refusals, in the engine's store transaction.
+ */
+function generationDispatch(deps: AgentModuleDeps): GenerationDispatch {
+  const create = {
+    tasks: deps.tasks,
+    uow: deps.uow,
+    catalog: deps.catalog,
+    estimates: deps.estimates,
+    routes: deps.config.routes,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    publicBaseUrl: deps.publicBaseUrl,
+    ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),
+  };
+  return {
+    prepare: (userId, body, now, extra) => prepareGeneration(create, userId, body, now, { idempotencyKey: null, requestHash: null, ...extra }),
+    writePaid: (tx, task) => writePaidTask(tx, { ledger: deps.ledger, tasks: deps.tasks, queue: deps.queue }, task),
   };
 }

@@ -9,11 +9,9 @@
  * run.step.completed event carries the text, whichever orchestrator plans.
  */
 import sharp from 'sharp';
-import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { AttachmentRow } from '../../../adapters/db/repositories/agent/attachments.repository.ts';
+import type { AgentAttachmentsRow as AttachmentRow } from '../../../ports/store-rows/agent.rows.ts';
 import type { ContentBlock } from '../conversations/message-input.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
 import { runModelCall } from './model-step.ts';
@@ -34,7 +32,7 @@ export type AnalysisTodo = { kind: 'analyse'; row: AttachmentRow } | { kind: 're
 
 /** The next file of the request still to analyse or to report, or undefined when every one has its step. */
 export async function nextAnalysis(deps: EngineDeps, state: RunState): Promise<AnalysisTodo | undefined> {
-  const message = await findMessage(deps.writer.db, state.run.message_id);
+  const message = await deps.store.findMessage(deps.uow.direct, state.run.message_id);
   if (!message) return undefined;
   const content = JSON.parse(message.content_json) as ContentBlock[];
   const wanted = content.filter((b) => b.type === 'attachment' && (b.usageIntent === 'analyze' || b.usageIntent === 'both') && !b.maskFor);
@@ -54,20 +52,7 @@ export async function reportUnanalysable(deps: EngineDeps, state: RunState, atta
   const notice = unanalysableNotice(attachment.name, fileKind);
   await deps.writer.run(async (tx, fx) => {
     const stepId = newId('stp', fx.now);
-    await insertStep(tx, {
-      id: stepId,
-      run_id: run.id,
-      position: nextPosition(state),
-      kind: 'notice',
-      name: 'analysis_unavailable',
-      status: 'completed',
-      tool_call_id: null,
-      input_json: JSON.stringify({ target: attachment.id }),
-      output_json: JSON.stringify({ notice }),
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: fx.now,
-    });
+    await deps.store.startStep(tx, { id: stepId, runId: run.id, position: nextPosition(state), kind: 'notice', name: 'analysis_unavailable', status: 'completed', input: { target: attachment.id }, output: { notice }, startedAt: fx.now });
     await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'notice', name: 'analysis_unavailable', status: 'completed', notice }));
   });
   return NOW;
@@ -125,20 +110,7 @@ async function recordUnavailable(deps: EngineDeps, state: RunState, attachment: 
   const { run } = state;
   await deps.writer.run(async (tx, fx) => {
     const stepId = newId('stp', fx.now);
-    await insertStep(tx, {
-      id: stepId,
-      run_id: run.id,
-      position: nextPosition(state),
-      kind: 'analysis',
-      name: 'unavailable',
-      status: 'completed',
-      tool_call_id: null,
-      input_json: JSON.stringify({ target: attachment.id }),
-      output_json: JSON.stringify({ unavailable: reason }),
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: fx.now,
-    });
+    await deps.store.startStep(tx, { id: stepId, runId: run.id, position: nextPosition(state), kind: 'analysis', name: 'unavailable', status: 'completed', input: { target: attachment.id }, output: { unavailable: reason }, startedAt: fx.now });
     await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'analysis', status: 'completed', unavailable: reason }));
   });
   return NOW;

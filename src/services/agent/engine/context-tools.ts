@@ -4,8 +4,6 @@
  * answers one message, a bounded window at a time. Both read only what the run captured when it was
  * created (those conversations, up to that moment) and only while they are still the user's.
  */
-import { readContextMessage, searchContext } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { isPostgres } from '../../../adapters/db/dialect-of.ts';
 import { searchExpression } from '../conversations/conversations.service.ts';
 import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import type { EngineDeps } from './engine-deps.ts';
@@ -30,15 +28,13 @@ export function contextSourcesOf(contextJson: string | null): ContextSource[] {
 export async function contextTool(deps: EngineDeps, state: RunState, call: { id: string; name: string }, fields: Record<string, unknown>): Promise<StepOutcome> {
   const { run } = state;
   const sources = contextSourcesOf(run.context_json);
-  const owner = { userId: run.user_id, storefront: run.storefront };
-  const db = deps.writer.db;
+  const bounds = { owner: { userId: run.user_id, storefront: run.storefront }, sources };
   const done = (result: ToolResult) => recordToolResult(deps, state, { ...call, args: fields }, result);
   if (sources.length === 0) return done({ status: 'refused', error: 'this run has no context references' });
   if (call.name === 'search_context') {
     if (typeof fields.query !== 'string' || fields.query.trim() === '' || fields.query.length > 500) return done({ status: 'refused', error: 'query must be a few words' });
-    const expression = searchExpression(fields.query, isPostgres(db));
-    if (expression === undefined) return done({ status: 'succeeded', fragments: [] });
-    const rows = await searchContext(db, owner, sources, expression, FRAGMENTS);
+    const query = fields.query;
+    const rows = await deps.store.searchContext(deps.uow.direct, bounds, (postgres) => searchExpression(query, postgres), FRAGMENTS);
     const words = fields.query.toLowerCase().split(/\s+/).filter((w) => w.length > 1);
     return done({
       status: 'succeeded',
@@ -47,7 +43,7 @@ export async function contextTool(deps: EngineDeps, state: RunState, call: { id:
   }
   if (typeof fields.messageId !== 'string') return done({ status: 'refused', error: 'messageId is required (from search_context)' });
   const offset = typeof fields.offset === 'number' && Number.isSafeInteger(fields.offset) && fields.offset >= 0 ? fields.offset : 0;
-  const message = await readContextMessage(db, owner, sources, fields.messageId);
+  const message = await deps.store.readContextMessage(deps.uow.direct, bounds, fields.messageId);
   if (!message) return done({ status: 'refused', error: `${fields.messageId.slice(0, 80)} is not a message this run may read` });
   const text = message.text.slice(offset, offset + READ_CHARS);
   return done({ status: 'succeeded', conversationId: message.conversationId, messageId: fields.messageId, offset, text, more: offset + READ_CHARS < message.text.length });

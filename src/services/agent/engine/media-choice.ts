@@ -5,7 +5,7 @@
  * model whose inputs fit (`cheapest`). The tool's common arguments are mapped onto the model's own
  * fields as the catalog publishes them; `options` overrides them; the catalog validates the result.
  */
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import type { RunRow } from '../../../ports/agent-store.port.ts';
 import { type MediaToolArguments, type MediaToolName, modalityOfTool } from '../../../domain/agent/agent-tools.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import type { ParamField } from '../../../domain/catalog/catalog.types.ts';

@@ -5,17 +5,12 @@
  * for budget before anything is sent), the tool step, the generation's debit, task and job. So a
  * crash before it leaves nothing, and after it the step exists and is never dispatched again.
  */
-import { listConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import { kyselyTaskPorts } from '../../../adapters/db/stores/task-store.ts';
-import { insertArtifactOnce, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
-import { bumpRunRevision, findRun, type RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { TaskRow } from '../../../adapters/db/repositories/tasks.repository.ts';
+import type { ArtifactRow, OperationRow, RunRow } from '../../../ports/agent-store.port.ts';
+import type { TasksRow as TaskRow } from '../../../ports/store-rows/media.rows.ts';
 import type { MediaToolArguments, MediaToolName, MediaToolResult } from '../../../domain/agent/agent-tools.ts';
 import { isAppError } from '../../../domain/errors.ts';
 import { newId } from '../../../domain/ids.ts';
-import { firstQueueOf, prepareGeneration, writePaidTask } from '../../generation/create-generation.service.ts';
+import { firstQueueOf } from '../../generation/create-generation.service.ts';
 import type { TaskFile } from '../../generation/result-store.ts';
 import { moveRun } from '../runs/run-lifecycle.ts';
 import type { EngineDeps } from './engine-deps.ts';
@@ -23,7 +18,6 @@ import { chooseMedia, type MediaChoice } from './media-choice.ts';
 import { closeRunOperation, commitOperation } from './run-budget.ts';
 import { nextPosition, type RunState } from './run-state.ts';
 import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
-import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
 import type { ContentBlock } from '../conversations/message-input.ts';
 import { recordToolResult, writeToolResult } from './tool-results.ts';
 import { artifactCreated, stepStarted } from '../../../domain/agent/agent-events.ts';
@@ -66,9 +60,7 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
   const now = Date.now();
   let task: TaskRow;
   try {
-    task = await prepareGeneration(
-      { ...kyselyTaskPorts(deps.writer.db), catalog: deps.catalog, estimates: deps.estimates, routes: deps.routes, allowPrivateUrls: deps.allowPrivateUrls, publicBaseUrl: deps.publicBaseUrl, ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}) },
-      run.user_id, { model: choice.model, input: choice.input }, now, { idempotencyKey: null, requestHash: null, agentRunId: run.id, apiKeyId: run.api_key_id });
+    task = await deps.generations.prepare(run.user_id, { model: choice.model, input: choice.input }, now, { agentRunId: run.id, apiKeyId: run.api_key_id });
   } catch (error) {
     if (isAppError(error) && error.status < 500) return recordToolResult(deps, state, call, refused(choice.model, error.message));
     throw error;
@@ -81,24 +73,21 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
     outcome = await deps.writer.run(async (tx, fx) => {
       const op = await commitOperation(tx, fx, run, { stepId, kind: 'generation', refId: task.id, model: choice.model, estimateMicro: task.cost_micro });
       if (!op) {
-        const current = await findRun(tx, run.id);
+        const current = await deps.store.findRun(tx, run.id);
         return current?.status === 'running' ? 'over_limit' : 'not_running';
       }
-      await insertStep(tx, {
+      await deps.store.startStep(tx, {
         id: stepId,
-        run_id: run.id,
+        runId: run.id,
         position,
         kind: 'tool',
         name: call.name,
         status: 'running',
-        tool_call_id: call.id,
-        input_json: JSON.stringify({ arguments: call.args, model: choice.model, input: choice.input, notes: choice.notes }),
-        output_json: null,
-        cost_micro: 0,
-        started_at: fx.now,
-        finished_at: null,
+        toolCallId: call.id,
+        input: { arguments: call.args, model: choice.model, input: choice.input, notes: choice.notes },
+        startedAt: fx.now,
       });
-      await writePaidTask(tx, { ...kyselyTaskPorts(deps.writer.db), queue: deps.writer.queue }, task);
+      await deps.generations.writePaid(tx, task);
       fx.wake(firstQueueOf(task));
       await fx.emit(
         stepStarted(runScope(run), {
@@ -131,7 +120,7 @@ async function dispatchAdmitted(deps: EngineDeps, state: RunState, call: ToolCal
 /** The run waits for budget before anything is sent (AGENT.md): a larger limit, or credit, then resume. */
 export async function waitForBudget(deps: EngineDeps, run: RunRow, reason: 'run_limit' | 'insufficient_balance', neededMicro: number): Promise<StepOutcome> {
   await deps.writer.run(async (tx, fx) => {
-    const current = await findRun(tx, run.id);
+    const current = await deps.store.findRun(tx, run.id);
     if (current?.status !== 'running') return;
     const remaining = Math.max(0, Number(current.limit_micro) - Number(current.settled_micro) - Number(current.committed_micro));
     await moveRun(tx, fx, current, {
@@ -176,7 +165,7 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
           created_at: fx.now,
           expires_at: task.expires_at,
         };
-        if (await insertArtifactOnce(tx, artifact)) artifacts.push(artifact);
+        if (await deps.store.addArtifactOnce(tx, artifact)) artifacts.push(artifact);
       }
     }
     const result: MediaToolResult = succeeded
@@ -202,7 +191,7 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
         }),
       );
     }
-    if (artifacts.length > 0) await bumpRunRevision(tx, run.id);
+    if (artifacts.length > 0) await deps.store.markRunRevised(tx, run.id);
     const name = state.steps.find((s) => s.id === op.step_id)?.name;
     await writeToolResult(tx, fx, run, { kind: 'running', stepId: op.step_id, name, costMicro: kept }, result);
   });
@@ -217,7 +206,7 @@ export async function settleGeneration(deps: EngineDeps, state: RunState, op: Op
  */
 async function withMasks(deps: EngineDeps, run: RunRow, tool: MediaToolName, ids: string[]): Promise<{ ids: string[]; maskNote?: string }> {
   if (tool !== 'generate_image' || ids.length === 0) return { ids };
-  const message = await findMessage(deps.writer.db, run.message_id);
+  const message = await deps.store.findMessage(deps.uow.direct, run.message_id);
   if (!message) return { ids };
   const maskOf = new Map<string, string>();
   const originalOf = new Map<string, string>();
@@ -248,7 +237,7 @@ async function withMasks(deps: EngineDeps, run: RunRow, tool: MediaToolName, ids
 /** Reference artifacts and attachments must be this conversation's and available; their public URLs are what the model gets. */
 async function referenceUrls(deps: EngineDeps, run: RunRow, ids: string[]): Promise<string[] | string> {
   if (ids.length === 0) return [];
-  const rows = await listConversationArtifacts(deps.writer.db, run.conversation_id, ids);
+  const rows = await deps.store.listConversationArtifacts(deps.uow.direct, run.conversation_id, ids);
   const now = Date.now();
   const urls: string[] = [];
   for (const id of ids) {

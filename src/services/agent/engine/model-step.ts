@@ -5,15 +5,10 @@
  * to the next fallback model (rule 8); the call's hold was released by the text layer before it
  * reported the failure.
  */
-import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { findOperationByRef } from '../../../adapters/db/repositories/agent/operations.repository.ts';
-import { findRun, listEarlierRuns, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { findStepsByIds, finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import { type ArtifactRow, listRecentConversationArtifacts } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
+import type { ArtifactRow, RunRow } from '../../../ports/agent-store.port.ts';
 import { TITLE_INSTRUCTION } from '../../../domain/agent/agent-tools.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import { newId } from '../../../domain/ids.ts';
-import { findChatCharge } from '../../chat/chat-records.ts';
 import { endRun, type MainOutcome } from '../runs/run-lifecycle.ts';
 import { snapshotOf } from '../runs/run-snapshot.ts';
 import type { EngineDeps, StepClock } from './engine-deps.ts';
@@ -26,7 +21,6 @@ import { IDLE, NOW, type StepOutcome } from './step-outcome.ts';
 import { requestFiles } from './request-files.ts';
 import { completeOrFinalize, finishStructured, nextExtraction } from './structured-output.ts';
 import { buildOrchestratorRequest, type EarlierExchange } from './transcript.ts';
-import { setGeneratedTitle } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
 import { conversationUpdated, stepCompleted, stepStarted } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';
 
@@ -54,7 +48,7 @@ export async function extractStep(deps: EngineDeps, state: RunState, signal: Abo
 /** Rule 19: an unnamed conversation in automatic mode gets a short title from its first request. */
 export async function titleStep(deps: EngineDeps, state: RunState, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
   const { run } = state;
-  const message = await findMessage(deps.writer.db, run.message_id);
+  const message = await deps.store.findMessage(deps.uow.direct, run.message_id);
   const model = modelChain(run)[0] ?? run.orchestrator_model_id;
   const project = snapshotOf(run).project;
   const request: ChatRequest = {
@@ -88,20 +82,16 @@ export async function runModelCall(deps: EngineDeps, state: RunState, call: Mode
   const position = nextPosition(state);
   const committed = await deps.writer.run(async (tx, fx) => {
     const op = await commitOperation(tx, fx, run, { stepId, kind: 'chat', refId: chatRequestId, model: call.model, estimateMicro: quote.holdMicro });
-    if (!op) return (await findRun(tx, run.id))?.status === 'running' ? 'over_limit' : 'not_running';
-    await insertStep(tx, {
+    if (!op) return (await deps.store.findRun(tx, run.id))?.status === 'running' ? 'over_limit' : 'not_running';
+    await deps.store.startStep(tx, {
       id: stepId,
-      run_id: run.id,
+      runId: run.id,
       position,
       kind: call.kind,
       name: call.model,
       status: 'running',
-      tool_call_id: null,
-      input_json: JSON.stringify({ model: call.model, chatRequestId, holdMicroUsd: String(quote.holdMicro), maxOutputTokens: quote.maxOutputTokens, ...(call.target ? { target: call.target } : {}) }),
-      output_json: null,
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: null,
+      input: { model: call.model, chatRequestId, holdMicroUsd: String(quote.holdMicro), maxOutputTokens: quote.maxOutputTokens, ...(call.target ? { target: call.target } : {}) },
+      startedAt: fx.now,
     });
     await fx.emit(stepStarted(runScope(run), { stepId, position, kind: call.kind, name: call.model, holdMicroUsd: String(quote.holdMicro) }));
     return 'committed';
@@ -130,10 +120,10 @@ export async function runModelCall(deps: EngineDeps, state: RunState, call: Mode
  */
 async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chatRequestId: string, outcome: CallOutcome, call?: ModelCall): Promise<StepOutcome> {
   const { run } = state;
-  const charge = await findChatCharge(deps.writer.db, chatRequestId);
+  const charge = await deps.store.findCallCharge(deps.uow.direct, chatRequestId);
   let next: StepOutcome = NOW;
   await deps.writer.run(async (tx, fx) => {
-    const op = await findOperationByRef(tx, 'chat', chatRequestId);
+    const op = await deps.store.findOperationByRef(tx, 'chat', chatRequestId);
     if (op && op.state === 'committed') {
       // No record: the call never held anything (refused before the hold), so nothing was charged.
       await closeRunOperation(tx, fx, run, op, charge && charge.costMicro > 0 ? 'settled' : 'released', charge?.costMicro ?? 0);
@@ -141,36 +131,36 @@ async function closeCall(deps: EngineDeps, state: RunState, stepId: string, chat
     const cost = Math.min(charge?.costMicro ?? 0, Number(op?.estimate_micro ?? 0));
     if (!outcome.ok) {
       const status = outcome.aborted ? 'cancelled' : 'failed';
-      if (!(await finishStep(tx, stepId, ['running'], { status, output_json: JSON.stringify({ error: { code: outcome.code, message: outcome.message } }), cost_micro: cost, finished_at: fx.now }))) return;
+      if (!(await deps.store.finishStep(tx, stepId, ['running'], { status, output: { error: { code: outcome.code, message: outcome.message } }, costMicro: cost, finishedAt: fx.now }))) return;
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: call?.kind ?? 'model', status, error: { code: outcome.code, message: outcome.message }, costMicroUsd: String(cost) }));
       // A failed extraction call is one of its attempts; the orchestrator chain stays as it is.
       if (call?.kind !== 'model' || outcome.aborted || outcome.insufficientBalance) return;
-      const current = await findRun(tx, run.id);
+      const current = await deps.store.findRun(tx, run.id);
       // The key's spend cap refused the hold: no other model can help, the run ends in its words.
       if (outcome.code === 'key_spend_cap_reached') {
         if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'failed', error: { code: outcome.code, message: outcome.message }, from: ['running'] });
         return;
       }
       // A confirmed failure, its hold released: the next explicit fallback model takes over (rule 8).
-      if (current) await updateRunAt(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
+      if (current) await deps.store.updateRun(tx, run.id, current.version, { model_attempt: current.model_attempt + 1, updated_at: fx.now });
       return;
     }
     if (call?.kind === 'extract' || call?.kind === 'analysis' || call?.kind === 'subtask') {
-      await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ text: outcome.text }), cost_micro: cost, finished_at: fx.now });
+      await deps.store.finishStep(tx, stepId, ['running'], { status: 'completed', output: { text: outcome.text }, costMicro: cost, finishedAt: fx.now });
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: call.kind, status: 'completed', costMicroUsd: String(cost) }));
       return;
     }
     if (call?.kind === 'title') {
       const title = cleanTitle(outcome.text);
-      await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify({ title }), cost_micro: cost, finished_at: fx.now });
+      await deps.store.finishStep(tx, stepId, ['running'], { status: 'completed', output: { title }, costMicro: cost, finishedAt: fx.now });
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'title', status: 'completed', costMicroUsd: String(cost) }));
-      if (title && (await setGeneratedTitle(tx, run.conversation_id, title))) {
+      if (title && (await deps.store.setGeneratedTitle(tx, run.conversation_id, title))) {
         await fx.emit(conversationUpdated(run.conversation_id, { title, titleSource: 'generated' }));
       }
       return;
     }
     const turn: ModelTurn = { text: outcome.text, toolCalls: outcome.toolCalls, chatRequestId, model: call?.model ?? '' };
-    if (!(await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify(turn), cost_micro: cost, finished_at: fx.now }))) return;
+    if (!(await deps.store.finishStep(tx, stepId, ['running'], { status: 'completed', output: turn, costMicro: cost, finishedAt: fx.now }))) return;
     await fx.emit(
       stepCompleted(runScope(run), {
         stepId,
@@ -220,32 +210,29 @@ async function verifiedAlternative(deps: EngineDeps, run: RunRow, except: string
 
 async function failRun(deps: EngineDeps, run: RunRow, code: string, message: string): Promise<StepOutcome> {
   await deps.writer.run(async (tx, fx) => {
-    const current = await findRun(tx, run.id);
+    const current = await deps.store.findRun(tx, run.id);
     if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'failed', error: { code, message }, from: ['running'] });
   });
   return NOW;
 }
 
 async function fallbackTitle(deps: EngineDeps, state: RunState): Promise<StepOutcome> {
-  const message = await findMessage(deps.writer.db, state.run.message_id);
+  const message = await deps.store.findMessage(deps.uow.direct, state.run.message_id);
   const title = cleanTitle((message?.text ?? '').split(/\s+/).slice(0, 6).join(' ')) || 'New conversation';
   await deps.writer.run(async (tx, fx) => {
     // The title step is recorded (skipped) so the run does not try again.
-    await insertStep(tx, {
+    await deps.store.startStep(tx, {
       id: newId('stp', fx.now),
-      run_id: state.run.id,
+      runId: state.run.id,
       position: nextPosition(state),
       kind: 'title',
       name: 'fallback',
       status: 'completed',
-      tool_call_id: null,
-      input_json: JSON.stringify({ reason: 'no budget for a generated title' }),
-      output_json: JSON.stringify({ title }),
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: fx.now,
+      input: { reason: 'no budget for a generated title' },
+      output: { title },
+      startedAt: fx.now,
     });
-    if (await setGeneratedTitle(tx, state.run.conversation_id, title)) {
+    if (await deps.store.setGeneratedTitle(tx, state.run.conversation_id, title)) {
       await fx.emit(conversationUpdated(state.run.conversation_id, { title, titleSource: 'generated' }));
     }
   });
@@ -258,20 +245,21 @@ function cleanTitle(text: string): string {
 
 async function orchestratorRequest(deps: EngineDeps, state: RunState, model: string): Promise<ChatRequest> {
   const { run } = state;
-  const db = deps.writer.db;
-  const message = await findMessage(db, run.message_id);
-  const earlierRuns = await listEarlierRuns(db, run.conversation_id, run.run_no, HISTORY_RUNS);
+  const { store } = deps;
+  const db = deps.uow.direct;
+  const message = await store.findMessage(db, run.message_id);
+  const earlierRuns = await store.listEarlierRuns(db, run.conversation_id, run.run_no, HISTORY_RUNS);
   const earlier: EarlierExchange[] = [];
   for (const other of earlierRuns) {
-    const request = await findMessage(db, other.message_id);
+    const request = await store.findMessage(db, other.message_id);
     if (!request) continue;
     const outcome = other.outcome_json ? (JSON.parse(other.outcome_json) as MainOutcome) : undefined;
     const answer = outcome ? `${outcome.text}${outcome.artifactIds.length ? `\n(artifacts: ${outcome.artifactIds.join(', ')})` : ''}` : other.status === 'completed' ? null : `(that run ended ${other.status})`;
     earlier.push({ request: request.text, answer });
   }
-  const artifacts = await listRecentConversationArtifacts(db, run.conversation_id, 20);
+  const artifacts = await store.listRecentConversationArtifacts(db, run.conversation_id, 20);
   const prompts = new Map<string, string>();
-  for (const step of await findStepsByIds(db, [...new Set(artifacts.map((a) => a.step_id))])) {
+  for (const step of await store.findSteps(db, [...new Set(artifacts.map((a) => a.step_id))])) {
     const input = JSON.parse(step.input_json) as { arguments?: { prompt?: unknown } };
     const prompt = input.arguments?.prompt;
     if (typeof prompt !== 'string') continue;

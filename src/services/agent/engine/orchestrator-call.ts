@@ -7,7 +7,7 @@
 import { AppError, isAppError } from '../../../domain/errors.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { StopReason } from '../../../domain/chat/chat-response.types.ts';
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
+import type { RunRow } from '../../../ports/agent-store.port.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { messageDelta } from '../../../domain/agent/agent-events.ts';
 import { runScope } from '../events/event-log.ts';

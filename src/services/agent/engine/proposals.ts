@@ -3,9 +3,8 @@
  * version and a hash of exactly what it proposes; a decision must name both, so a stale or expired
  * proposal authorizes nothing.
  */
-import { insertPendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
+import type { RunRow } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import { requestHash } from '../../../domain/canonical-json.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
@@ -23,7 +22,7 @@ export function proposalHash(runId: string, actionId: string, version: number, p
 }
 
 /** Records the proposal and moves the run to waiting_for_model_approval; false when the run no longer runs. */
-export async function propose(tx: Executor, fx: TxEffects, run: RunRow, proposal: Proposal, stepId: string | null): Promise<boolean> {
+export async function propose(tx: StoreTransaction, fx: TxEffects, run: RunRow, proposal: Proposal, stepId: string | null): Promise<boolean> {
   const id = newId('act', fx.now);
   const version = 1;
   const hash = proposalHash(run.id, id, version, proposal);
@@ -34,7 +33,7 @@ export async function propose(tx: Executor, fx: TxEffects, run: RunRow, proposal
     detail: { pendingActionId: id },
   });
   if (moved === undefined) return false;
-  await insertPendingAction(tx, {
+  await fx.store.addPendingAction(tx, {
     id,
     run_id: run.id,
     step_id: stepId,

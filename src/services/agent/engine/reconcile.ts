@@ -7,11 +7,8 @@
  * - a generation: the media task machinery reconciles its provider itself; once the task has ended,
  *   the operation settles at what the ledger kept.
  */
-import { findStepsByIds, finishStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import { findTask } from '../../../adapters/db/repositories/tasks.repository.ts';
-import type { OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
+import type { OperationRow } from '../../../ports/agent-store.port.ts';
 import { isTerminal } from '../../../domain/tasks/task-status.ts';
-import { abandonChatHold, findChatCharge, findChatHold } from '../../chat/chat-records.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { settleGeneration } from './media-dispatch.ts';
 import { closeRunOperation } from './run-budget.ts';
@@ -28,7 +25,7 @@ export async function reconcileOperations(deps: EngineDeps, state: RunState): Pr
       changed = true;
       continue;
     }
-    const task = await findTask(deps.writer.db, op.ref_id);
+    const task = await deps.store.findGeneration(deps.uow.direct, op.ref_id);
     if (task && isTerminal(task.status)) {
       await settleGeneration(deps, state, op, task);
       changed = true;
@@ -40,19 +37,20 @@ export async function reconcileOperations(deps: EngineDeps, state: RunState): Pr
 /** A text call whose step stopped: settled at what its record says was charged, or its hold released. */
 export async function closeInterruptedCall(deps: EngineDeps, state: RunState, op: OperationRow): Promise<void> {
   const { run } = state;
-  const [step] = await findStepsByIds(deps.writer.db, [op.step_id]);
+  const [step] = await deps.store.findSteps(deps.uow.direct, [op.step_id]);
   await deps.writer.run(async (tx, fx) => {
-    let charge = await findChatCharge(tx, op.ref_id);
+    let charge = await deps.store.findCallCharge(tx, op.ref_id);
     if (!charge) {
-      const hold = await findChatHold(tx, op.ref_id);
-      if (hold) await abandonChatHold(tx, hold, fx.now);
-      charge = await findChatCharge(tx, op.ref_id);
+      const hold = await deps.store.findCallHold(tx, op.ref_id);
+      // Releasing the hold moves money: through the book, which records the request as abandoned.
+      if (hold) await deps.ledger.releaseAbandonedHold(tx, hold, fx.now);
+      charge = await deps.store.findCallCharge(tx, op.ref_id);
     }
     const cost = charge?.costMicro ?? 0;
     await closeRunOperation(tx, fx, run, op, cost > 0 ? 'settled' : 'released', cost);
     if (step?.status === 'running') {
       const error = { code: 'interrupted', message: 'the worker running this call stopped; the call is repeated on the same model' };
-      if (await finishStep(tx, step.id, ['running'], { status: 'failed', output_json: JSON.stringify({ error }), cost_micro: Math.min(cost, Number(op.estimate_micro)), finished_at: fx.now })) {
+      if (await deps.store.finishStep(tx, step.id, ['running'], { status: 'failed', output: { error }, costMicro: Math.min(cost, Number(op.estimate_micro)), finishedAt: fx.now })) {
         await fx.emit(stepCompleted(runScope(run), { stepId: step.id, kind: step.kind, status: 'failed', error }));
       }
     }

@@ -7,7 +7,7 @@
  */
 import type { ContentBlock } from '../conversations/message-input.ts';
 import { TEXT_EXCERPT_CHARS } from '../attachments/file-checks.ts';
-import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { StepRow } from '../../../ports/agent-store.port.ts';
 import { targetOf } from './run-state.ts';
 import type { EngineDeps } from './engine-deps.ts';
 

@@ -4,9 +4,8 @@
  * running and the limit holds (settled + committed + estimate ≤ limit), and closed exactly once (a
  * compare-and-set on the operation) at its real cost, which never exceeds its commitment, or released.
  */
-import { closeOperation, insertOperation, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
-import { commitToRun, type RunBudget, type RunRow, settleOnRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
+import type { OperationRow, RunBudget, RunRow } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import type { OperationKind } from '../../../domain/agent/operation-state.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
@@ -22,9 +21,7 @@ export interface NewOperation {
 }
 
 /** Undefined when it does not fit (the run no longer runs, or the limit would be passed): nothing is written. */
-export async function commitOperation(tx: Executor, fx: TxEffects, run: RunRow, op: NewOperation): Promise<OperationRow | undefined> {
-  const budget = await commitToRun(tx, run.id, op.estimateMicro, fx.now);
-  if (!budget) return undefined;
+export async function commitOperation(tx: StoreTransaction, fx: TxEffects, run: RunRow, op: NewOperation): Promise<OperationRow | undefined> {
   const row: OperationRow = {
     id: newId('op', fx.now),
     run_id: run.id,
@@ -39,16 +36,17 @@ export async function commitOperation(tx: Executor, fx: TxEffects, run: RunRow, 
     created_at: fx.now,
     settled_at: null,
   };
-  await insertOperation(tx, row);
+  const budget = await fx.store.commitOperation(tx, row);
+  if (!budget) return undefined;
   await emitBudget(fx, run, budget);
   return row;
 }
 
 /** Closes the operation once: `settled` at min(cost, commitment), or `released`. False when it was closed before. */
-export async function closeRunOperation(tx: Executor, fx: TxEffects, run: RunRow, op: OperationRow, state: 'settled' | 'released', costMicro: number): Promise<boolean> {
+export async function closeRunOperation(tx: StoreTransaction, fx: TxEffects, run: RunRow, op: OperationRow, state: 'settled' | 'released', costMicro: number): Promise<boolean> {
   const cost = state === 'settled' ? Math.min(Math.max(0, costMicro), Number(op.estimate_micro)) : 0;
-  if (!(await closeOperation(tx, op.id, state, cost, fx.now))) return false;
-  const budget = await settleOnRun(tx, run.id, Number(op.estimate_micro), cost, fx.now);
+  const budget = await fx.store.closeOperation(tx, op, state, cost, fx.now);
+  if (!budget) return false;
   await emitBudget(fx, run, budget);
   return true;
 }

@@ -8,9 +8,7 @@
  *   where a running run applies steering, titles an unnamed conversation, carries out the last model
  *   turn's tool calls in order, waits for its media, and otherwise asks the model for the next turn.
  */
-import { findRun, noWakeSince, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { findConversationById } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { RunRow } from '../../../ports/agent-store.port.ts';
 import { isTerminalRun } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { ClaimedJob } from '../../../ports/work-queue.port.ts';
@@ -37,7 +35,7 @@ export function createRunJobHandler(deps: EngineDeps): JobHandler {
   return async (job: ClaimedJob, signal: AbortSignal, context: JobContext): Promise<JobOutcome> => {
     const started = performance.now();
     const clock: StepClock = { modelWaitMs: 0 };
-    const run = await findRun(deps.writer.db, job.refId);
+    const run = await deps.store.findRun(deps.uow.direct, job.refId);
     if (!run) return { kind: 'done' };
     const outcome = isTerminalRun(run.status) ? await settleAfterEnd(deps, run) : await stepRun(deps, run, signal, clock);
     deps.metrics?.agentEngineTime.observe({ outcome: outcome.next }, Math.max(0, performance.now() - started - clock.modelWaitMs) / 1000);
@@ -46,8 +44,8 @@ export function createRunJobHandler(deps: EngineDeps): JobHandler {
     // Set aside (or put off) until something schedules the run again. Whatever does bumps its wake
     // counter in its own transaction; one that came since this step began (its enqueue changed nothing
     // while we held the job) is seen here and the run is stepped again at once: no wake-up is lost.
-    const setAside = await deps.writer.db.transaction().execute(async (tx) => {
-      if (!(await noWakeSince(tx, run.id, run.wake_seq))) return false;
+    const setAside = await deps.uow.transaction(async (tx) => {
+      if (!(await deps.store.noWakeSince(tx, run.id, run.wake_seq))) return false;
       return runAt === undefined ? context.complete(tx) : context.reschedule(tx, runAt);
     });
     return setAside ? { kind: 'done', settled: true } : { kind: 'again', runAt: Date.now() };
@@ -59,19 +57,19 @@ export function createRunJobHandler(deps: EngineDeps): JobHandler {
  * it is settled when it ends (its task's end schedules this job), so the run's books close exactly.
  */
 async function settleAfterEnd(deps: EngineDeps, run: RunRow): Promise<StepOutcome> {
-  const state = await loadRunState(deps.writer.db, run);
+  const state = await loadRunState(deps, run);
   if (openOperations(state).length === 0) return IDLE;
   await reconcileOperations(deps, state);
-  const after = await loadRunState(deps.writer.db, (await findRun(deps.writer.db, run.id)) ?? run);
+  const after = await loadRunState(deps, (await deps.store.findRun(deps.uow.direct, run.id)) ?? run);
   return openOperations(after).length === 0 ? IDLE : later(MEDIA_POLL_MS);
 }
 
 async function stepRun(deps: EngineDeps, initial: RunRow, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
-  let state = await loadRunState(deps.writer.db, initial);
+  let state = await loadRunState(deps, initial);
   if (await reconcileOperations(deps, state)) {
-    const run = await findRun(deps.writer.db, initial.id);
+    const run = await deps.store.findRun(deps.uow.direct, initial.id);
     if (!run || isTerminalRun(run.status)) return IDLE;
-    state = await loadRunState(deps.writer.db, run);
+    state = await loadRunState(deps, run);
   }
   const { run } = state;
   switch (run.status) {
@@ -152,24 +150,11 @@ async function applySteering(deps: EngineDeps, state: RunState): Promise<StepOut
   const notes = steersOf(run);
   await deps.writer.run(async (tx, fx) => {
     // Cleared first, guarded by the version read: a steer that arrived meanwhile makes this a no-op (next step takes both).
-    if ((await updateRunAt(tx, run.id, run.version, { steer_json: '[]', updated_at: fx.now })) === undefined) return;
+    if ((await deps.store.updateRun(tx, run.id, run.version, { steer_json: '[]', updated_at: fx.now })) === undefined) return;
     let position = nextPosition(state);
     for (const note of notes) {
       const stepId = newId('stp', fx.now);
-      await insertStep(tx, {
-        id: stepId,
-        run_id: run.id,
-        position: position++,
-        kind: 'steer',
-        name: 'steer',
-        status: 'completed',
-        tool_call_id: null,
-        input_json: JSON.stringify(note),
-        output_json: null,
-        cost_micro: 0,
-        started_at: fx.now,
-        finished_at: fx.now,
-      });
+      await deps.store.startStep(tx, { id: stepId, runId: run.id, position: position++, kind: 'steer', name: 'steer', status: 'completed', input: note, startedAt: fx.now });
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'steer', status: 'completed', messageId: note.messageId, text: note.text }));
     }
   });
@@ -179,6 +164,6 @@ async function applySteering(deps: EngineDeps, state: RunState): Promise<StepOut
 async function needsTitle(deps: EngineDeps, state: RunState): Promise<boolean> {
   const { run } = state;
   if (run.mode !== 'auto' || run.run_no !== 1 || state.steps.some((s) => s.kind === 'title')) return false;
-  const conversation = await findConversationById(deps.writer.db, run.conversation_id);
+  const conversation = await deps.store.findConversation(deps.uow.direct, run.conversation_id);
   return conversation?.title_source === null && conversation.deleted_at === null;
 }

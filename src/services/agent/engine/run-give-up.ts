@@ -11,7 +11,6 @@
  *   schedules the run's job again, which settles the operation as for any run that ended.
  * Nothing in the error tells the user more than that the gateway failed: the cause is in the log.
  */
-import { findRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import { isTerminalRun } from '../../../domain/agent/run-status.ts';
 import type { GiveUpHook } from '../../../ports/work-queue.port.ts';
 import { endRun } from '../runs/run-lifecycle.ts';
@@ -23,16 +22,16 @@ export const RUN_GAVE_UP_CODE = 'internal_error';
 
 export function createRunGiveUp(deps: EngineDeps): GiveUpHook {
   return async (job, failure) => {
-    const run = await findRun(deps.writer.db, job.refId);
+    const run = await deps.store.findRun(deps.uow.direct, job.refId);
     if (!run) return { kind: 'done' };
     // The open calls first: whoever sees the run failed sees its budget released. Nothing can commit
     // anew meanwhile: only this job steps the run, and its lease is ours.
-    const state = await loadRunState(deps.writer.db, run);
+    const state = await loadRunState(deps, run);
     for (const op of openOperations(state)) if (op.kind === 'chat') await closeInterruptedCall(deps, state, op);
     if (isTerminalRun(run.status)) return { kind: 'done' };
     const how = failure.repeats >= 2 ? `the same way ${failure.repeats} times in a row` : `${failure.failures} times in a row`;
     await deps.writer.run(async (tx, fx) => {
-      const current = await findRun(tx, run.id);
+      const current = await deps.store.findRun(tx, run.id);
       if (!current || isTerminalRun(current.status)) return;
       await endRun(tx, fx, deps.writer.queue, current, {
         to: 'failed',

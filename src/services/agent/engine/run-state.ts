@@ -2,12 +2,8 @@
  * What the engine reads about a run before each step, and the questions it asks of it: which model
  * drives it, which tool calls of the last model turn are still to be handled, what is still open.
  */
-import { listRunArtifacts, type ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import { listRunOperations, type OperationRow } from '../../../adapters/db/repositories/agent/operations.repository.ts';
-import { listRunActions, type PendingActionRow } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { listSteps, type StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
+import type { AgentStore, ArtifactRow, OperationRow, PendingActionRow, RunRow, StepRow } from '../../../ports/agent-store.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { overridesOf, snapshotOf } from '../runs/run-snapshot.ts';
 
 export interface RunState {
@@ -18,12 +14,13 @@ export interface RunState {
   artifacts: ArtifactRow[];
 }
 
-export async function loadRunState(db: Executor, run: RunRow): Promise<RunState> {
+export async function loadRunState(deps: { store: AgentStore; uow: UnitOfWork }, run: RunRow): Promise<RunState> {
+  const { store, uow } = deps;
   const [steps, operations, actions, artifacts] = await Promise.all([
-    listSteps(db, run.id),
-    listRunOperations(db, run.id),
-    listRunActions(db, run.id),
-    listRunArtifacts(db, run.id),
+    store.listSteps(uow.direct, run.id),
+    store.listRunOperations(uow.direct, run.id),
+    store.listRunActions(uow.direct, run.id),
+    store.listRunArtifacts(uow.direct, run.id),
   ]);
   return { run, steps, operations, actions, artifacts };
 }

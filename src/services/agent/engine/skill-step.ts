@@ -4,8 +4,6 @@
  * activity (steps and events); the orchestrator reads them from those steps, never from the current
  * catalogue, so a later change of a skill does not touch the run.
  */
-import { findMessage } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import { type Skill, skillsFor } from '../../../domain/agent/skills.ts';
 import { newId } from '../../../domain/ids.ts';
 import type { ContentBlock } from '../conversations/message-input.ts';
@@ -27,7 +25,7 @@ export async function skillsToLoad(deps: EngineDeps, state: RunState): Promise<S
   const { run } = state;
   // A workflow is its own recipe: it loads no skill.
   if (run.mode !== 'auto' || run.workflow_json !== null || state.steps.some((s) => s.kind === 'skill' || s.kind === 'model')) return [];
-  const message = await findMessage(deps.writer.db, run.message_id);
+  const message = await deps.store.findMessage(deps.uow.direct, run.message_id);
   if (!message) return [];
   const content = JSON.parse(message.content_json) as ContentBlock[];
   return skillsFor(message.text, { hasMask: content.some((b) => b.type === 'attachment' && b.maskFor !== undefined) });
@@ -40,20 +38,7 @@ export async function loadSkills(deps: EngineDeps, state: RunState, skills: Skil
     for (const skill of skills) {
       const stepId = newId('stp', fx.now);
       const applied: AppliedSkill = { skillId: skill.id, version: skill.version, name: skill.name, instructions: skill.instructions };
-      await insertStep(tx, {
-        id: stepId,
-        run_id: run.id,
-        position: position++,
-        kind: 'skill',
-        name: skill.id,
-        status: 'completed',
-        tool_call_id: null,
-        input_json: JSON.stringify(applied),
-        output_json: JSON.stringify({ loaded: true }),
-        cost_micro: 0,
-        started_at: fx.now,
-        finished_at: fx.now,
-      });
+      await deps.store.startStep(tx, { id: stepId, runId: run.id, position: position++, kind: 'skill', name: skill.id, status: 'completed', input: applied, output: { loaded: true }, startedAt: fx.now });
       await fx.emit(stepCompleted(runScope(run), { stepId, kind: 'skill', name: skill.id, version: skill.version, status: 'completed' }));
     }
   });

@@ -12,10 +12,9 @@
  * anything (the media are done). A failed extraction completes the run with its main outputs and
  * charges intact and `structuredResult` null.
  */
-import { findRun, type RunRow, updateRunAt } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { RunRow, StepRow } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
 import { compileOutputSchema, type OutputValidator } from '../../../domain/agent/output-schema.ts';
 import type { ChatMessage, ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
@@ -66,15 +65,15 @@ export function isFinalizing(run: RunRow): boolean {
  * The end of a run's main work: with an output schema the answer is kept and finalization begins;
  * without one the run completes. Called in the transaction that stores the final answer.
  */
-export async function completeOrFinalize(tx: Executor, fx: TxEffects, queue: WorkQueue, run: RunRow, outcome: MainOutcome): Promise<void> {
-  const current = await findRun(tx, run.id);
+export async function completeOrFinalize(tx: StoreTransaction, fx: TxEffects, queue: WorkQueue, run: RunRow, outcome: MainOutcome): Promise<void> {
+  const current = await fx.store.findRun(tx, run.id);
   if (current?.status !== 'running') return;
   if (current.output_schema_json === null) {
     await endRun(tx, fx, queue, current, { to: 'completed', outcome, from: ['running'] });
     return;
   }
   const pending: StructuredState = { status: 'pending', attempts: 0, sourceSteps: [] };
-  await updateRunAt(tx, run.id, current.version, { outcome_json: JSON.stringify(outcome), structured_json: JSON.stringify(pending), updated_at: fx.now });
+  await fx.store.updateRun(tx, run.id, current.version, { outcome_json: JSON.stringify(outcome), structured_json: JSON.stringify(pending), updated_at: fx.now });
 }
 
 export interface ExtractionCall {
@@ -145,9 +144,9 @@ export interface StructuredResolution {
 export async function finishStructured(deps: EngineDeps, run: RunRow, resolution: StructuredResolution): Promise<StepOutcome> {
   deps.faults.at('agent.before_finalize');
   await deps.writer.run(async (tx, fx) => {
-    const current = await findRun(tx, run.id);
+    const current = await deps.store.findRun(tx, run.id);
     if (current?.status !== 'running' || !isFinalizing(current)) return;
-    const version = await updateRunAt(tx, run.id, current.version, {
+    const version = await deps.store.updateRun(tx, run.id, current.version, {
       structured_json: JSON.stringify(resolution.state),
       structured_result_json: resolution.value === null ? null : JSON.stringify(resolution.value),
       updated_at: fx.now,

@@ -4,9 +4,8 @@
  * arguments, an unknown tool, a context read, the run's `finish`) inserts the step completed; a
  * generation's result completes the step its dispatch inserted, once (compare-and-set from running).
  */
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { finishStep, insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
+import type { RunRow } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import { stepCompleted } from '../../../domain/agent/agent-events.ts';
 import type { ToolResult } from '../../../domain/agent/tool-result.ts';
 import { newId } from '../../../domain/ids.ts';
@@ -22,29 +21,27 @@ export type ToolStepTarget =
   | { kind: 'running'; stepId: string; name: string | undefined; costMicro: number };
 
 /** Writes the result and its event in the caller's transaction; false when the running step had already ended. */
-export async function writeToolResult(tx: Executor, fx: TxEffects, run: RunRow, target: ToolStepTarget, result: ToolResult): Promise<boolean> {
+export async function writeToolResult(tx: StoreTransaction, fx: TxEffects, run: RunRow, target: ToolStepTarget, result: ToolResult): Promise<boolean> {
   let stepId: string;
   let name: string | undefined;
   if (target.kind === 'running') {
     stepId = target.stepId;
     name = target.name;
-    if (!(await finishStep(tx, stepId, ['running'], { status: 'completed', output_json: JSON.stringify(result), cost_micro: target.costMicro, finished_at: fx.now }))) return false;
+    if (!(await fx.store.finishStep(tx, stepId, ['running'], { status: 'completed', output: result, costMicro: target.costMicro, finishedAt: fx.now }))) return false;
   } else {
     stepId = newId('stp', fx.now);
     name = target.call.name;
-    await insertStep(tx, {
+    await fx.store.startStep(tx, {
       id: stepId,
-      run_id: run.id,
+      runId: run.id,
       position: target.position,
       kind: 'tool',
       name,
       status: 'completed',
-      tool_call_id: target.call.id,
-      input_json: JSON.stringify({ arguments: target.call.args ?? null }),
-      output_json: JSON.stringify(result),
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: fx.now,
+      toolCallId: target.call.id,
+      input: { arguments: target.call.args ?? null },
+      output: result,
+      startedAt: fx.now,
     });
   }
   const cost = target.kind === 'running' ? { costMicroUsd: String(target.costMicro) } : {};

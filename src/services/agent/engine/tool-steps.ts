@@ -4,8 +4,6 @@
  * of the run. Arguments that do not fit a tool's schema are answered as a refused result for the
  * model to fix; nothing is charged for them.
  */
-import { insertPendingAction } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { insertStep } from '../../../adapters/db/repositories/agent/steps.repository.ts';
 import type {
   AskClarificationArguments,
   FinishArguments,
@@ -91,21 +89,8 @@ export async function askQuestion(deps: EngineDeps, state: RunState, call: ToolC
     const questionId = newId('q', fx.now);
     const moved = await moveRun(tx, fx, run, { to: 'waiting_for_clarification', waitReason: 'question', from: ['running'], detail: { questionId } });
     if (moved === undefined) return;
-    await insertStep(tx, {
-      id: stepId,
-      run_id: run.id,
-      position: nextPosition(state),
-      kind: 'tool',
-      name: call.name,
-      status: 'waiting',
-      tool_call_id: call.id,
-      input_json: JSON.stringify({ arguments: args }),
-      output_json: null,
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: null,
-    });
-    await insertPendingAction(tx, {
+    await deps.store.startStep(tx, { id: stepId, runId: run.id, position: nextPosition(state), kind: 'tool', name: call.name, status: 'waiting', toolCallId: call.id, input: { arguments: args }, startedAt: fx.now });
+    await deps.store.addPendingAction(tx, {
       id: questionId,
       run_id: run.id,
       step_id: stepId,
@@ -142,20 +127,7 @@ export async function proposeChange(deps: EngineDeps, state: RunState, call: Too
     };
     // The proposal moves the run first: when it no longer runs, nothing is written.
     if (!(await propose(tx, fx, run, proposal, stepId))) return;
-    await insertStep(tx, {
-      id: stepId,
-      run_id: run.id,
-      position: nextPosition(state),
-      kind: 'tool',
-      name: call.name,
-      status: 'waiting',
-      tool_call_id: call.id,
-      input_json: JSON.stringify({ arguments: parsed }),
-      output_json: null,
-      cost_micro: 0,
-      started_at: fx.now,
-      finished_at: null,
-    });
+    await deps.store.startStep(tx, { id: stepId, runId: run.id, position: nextPosition(state), kind: 'tool', name: call.name, status: 'waiting', toolCallId: call.id, input: { arguments: parsed }, startedAt: fx.now });
   });
   return IDLE;
 }

@@ -4,9 +4,7 @@
  * see the preceding answers, rule 2), this run's request, and the run's own steps as the assistant's
  * tool calls and their results. Steering texts appear where they were applied.
  */
-import type { ArtifactRow } from '../../../adapters/db/repositories/agent/artifacts.repository.ts';
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { ArtifactRow, RunRow, StepRow } from '../../../ports/agent-store.port.ts';
 import { agentToolDefinitions, type ToolModelChoices } from '../../../domain/agent/agent-tools.ts';
 import { findProfile } from '../../../domain/agent/profiles.ts';
 import type { Catalog } from '../../../domain/catalog/catalog.ts';

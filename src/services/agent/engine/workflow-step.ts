@@ -9,7 +9,6 @@
  */
 import { coerceAnswer, findWorkflow, type Workflow } from '../../../domain/agent/workflows.ts';
 import { endRun } from '../runs/run-lifecycle.ts';
-import { findRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
 import type { EngineDeps } from './engine-deps.ts';
 import { dispatchMedia } from './media-dispatch.ts';
 import { type RunState, toolStepFor } from './run-state.ts';
@@ -106,7 +105,7 @@ function artifactsByNode(state: RunState, workflow: Workflow): Record<string, st
 
 async function failRun(deps: EngineDeps, state: RunState, code: string, message: string): Promise<StepOutcome> {
   await deps.writer.run(async (tx, fx) => {
-    const current = await findRun(tx, state.run.id);
+    const current = await deps.store.findRun(tx, state.run.id);
     if (current) await endRun(tx, fx, deps.writer.queue, current, { to: 'failed', error: { code, message }, from: ['running'] });
   });
   return NOW;

@@ -3,17 +3,20 @@
  * committed together; then, only after the commit, the events are published to live readers and the
  * queues woken. A crash between the two loses nothing: readers and workers find the rows anyway.
  */
-import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { JOB_QUEUES } from '../../../domain/jobs/job-catalog.ts';
-import { appendEvent, type NewAgentEvent } from './event-log.ts';
+import { appendEvent, type EnqueueEventDelivery, type NewAgentEvent } from './event-log.ts';
 import type { AgentEventHub } from './event-hub.ts';
 
 export interface TxEffects {
   readonly now: number;
+  /** The agent's store, for the statements of this transaction (its `tx`). */
+  readonly store: AgentStore;
   /** Stores the event in this transaction; undefined when its conversation was deleted. */
   emit(event: NewAgentEvent): Promise<AgentEvent | undefined>;
   /** Wakes the workers of `queue` after the commit. */
@@ -23,8 +26,11 @@ export interface TxEffects {
 }
 
 export interface AgentWriterDeps {
-  db: Kysely<Schema>;
+  uow: UnitOfWork;
+  store: AgentStore;
   queue: WorkQueue;
+  /** Writes the webhook delivery of an event a destination subscribed to. */
+  enqueueDelivery: EnqueueEventDelivery;
   hub: AgentEventHub;
   logger: Logger;
 }
@@ -36,24 +42,30 @@ export class AgentWriter {
     this.#deps = deps;
   }
 
-  get db(): Kysely<Schema> {
-    return this.#deps.db;
+  get store(): AgentStore {
+    return this.#deps.store;
+  }
+
+  /** The store outside any transaction, for a lone read. */
+  get direct(): StoreTransaction {
+    return this.#deps.uow.direct;
   }
 
   get queue(): WorkQueue {
     return this.#deps.queue;
   }
 
-  async run<T>(work: (tx: Transaction<Schema>, fx: TxEffects) => Promise<T>, now: number = Date.now()): Promise<T> {
+  async run<T>(work: (tx: StoreTransaction, fx: TxEffects) => Promise<T>, now: number = Date.now()): Promise<T> {
     const events: AgentEvent[] = [];
     const wakes = new Set<string>();
     const afters: Array<() => Promise<void> | void> = [];
-    const queue = this.#deps.queue;
-    const result = await this.#deps.db.transaction().execute((tx) => {
+    const { queue, store, enqueueDelivery } = this.#deps;
+    const result = await this.#deps.uow.transaction((tx) => {
       const fx: TxEffects = {
         now,
+        store,
         async emit(event) {
-          const appended = await appendEvent(tx, queue, event, now);
+          const appended = await appendEvent(tx, store, enqueueDelivery, event, now);
           if (!appended) return undefined;
           events.push(appended.event);
           if (appended.webhooks > 0) wakes.add(JOB_QUEUES.webhooks);

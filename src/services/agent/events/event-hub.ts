@@ -9,12 +9,11 @@
  * it compares what it delivered with the store's last sequence, so an event whose publisher died
  * between commit and publish still arrives.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { lastEventSequence, lastEventSequences, listEventsAfter } from '../../../adapters/db/repositories/agent/events.repository.ts';
-import type { Schema } from '../../../adapters/db/schema.ts';
 import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
 import type { EventBus } from '../../../ports/event-bus.port.ts';
+import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
 import { eventFromRow, sseFrame } from './event-records.ts';
 
 export interface EventListener {
@@ -43,15 +42,17 @@ const UNRELIABLE_CHECK_MS = 500;
 
 export class AgentEventHub {
   readonly #bus: EventBus;
-  readonly #db: Kysely<Schema>;
+  readonly #store: AgentStore;
+  readonly #uow: UnitOfWork;
   readonly #logger: Logger;
   readonly #channels = new Map<string, Channel>();
   #timer: NodeJS.Timeout | undefined;
   readonly #checkIntervalMs: number;
 
-  constructor(deps: { bus: EventBus; db: Kysely<Schema>; logger: Logger; checkIntervalMs?: number }) {
+  constructor(deps: { bus: EventBus; store: AgentStore; uow: UnitOfWork; logger: Logger; checkIntervalMs?: number }) {
     this.#bus = deps.bus;
-    this.#db = deps.db;
+    this.#store = deps.store;
+    this.#uow = deps.uow;
     this.#logger = deps.logger;
     this.#checkIntervalMs = deps.checkIntervalMs ?? 5_000;
   }
@@ -116,7 +117,7 @@ export class AgentEventHub {
     const channel: Channel = { listeners: new Set(), lastSequence: 0, chain: Promise.resolve(), unsubscribe: undefined, ready: Promise.resolve() };
     channel.ready = (async () => {
       channel.unsubscribe = await this.#bus.subscribe(TOPIC + conversationId, (payload) => this.#onMessage(conversationId, channel, payload));
-      channel.lastSequence = Math.max(channel.lastSequence, await lastEventSequence(this.#db, conversationId));
+      channel.lastSequence = Math.max(channel.lastSequence, await this.#store.lastEventSequence(this.#uow.direct, conversationId));
     })();
     return channel;
   }
@@ -144,7 +145,7 @@ export class AgentEventHub {
   /** Delivers the stored events after lastSequence up to `through` (all of them when undefined). */
   async #fill(conversationId: string, channel: Channel, through?: number): Promise<void> {
     for (;;) {
-      const rows = await listEventsAfter(this.#db, conversationId, channel.lastSequence, PAGE);
+      const rows = await this.#store.listEventsAfter(this.#uow.direct, conversationId, channel.lastSequence, PAGE);
       for (const row of rows) {
         if (through !== undefined && Number(row.sequence) > through) return;
         const event = eventFromRow(row);
@@ -174,7 +175,7 @@ export class AgentEventHub {
       const batch = ids.slice(at, at + 500);
       let rows: Array<{ id: string; event_seq: number }>;
       try {
-        rows = await lastEventSequences(this.#db, batch);
+        rows = await this.#store.lastEventSequences(this.#uow.direct, batch);
       } catch (error) {
         this.#logger.warn({ err: error }, 'checking agent event sequences failed');
         return;

@@ -3,15 +3,19 @@
  * sequence, the event row, and one webhook delivery per subscribed destination, all committed with
  * the state change they describe, so an event exists if and only if its change does.
  */
-import { takeEventSequence, insertEvent } from '../../../adapters/db/repositories/agent/events.repository.ts';
-import { listLiveAgentWebhooks } from '../../../adapters/db/repositories/agent/agent-webhooks.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
 import { type AgentEvent, type EventScope, type NewAgentEvent, WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
 import { newId } from '../../../domain/ids.ts';
-import type { WorkQueue } from '../../../ports/work-queue.port.ts';
-import { enqueueWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
+import type { NewWebhookDelivery } from '../../webhooks/webhook-deliveries.ts';
 
 export type { NewAgentEvent };
+
+/**
+ * Records one webhook delivery and its job in the caller's transaction (the webhooks' writer,
+ * src/services/webhooks/webhook-deliveries.ts, bound by the agent module).
+ */
+export type EnqueueEventDelivery = (tx: StoreTransaction, delivery: NewWebhookDelivery) => Promise<string | undefined>;
 
 /** The scope of a run's events: its conversation and itself. */
 export function runScope(run: { id: string; conversation_id: string }): EventScope {
@@ -19,19 +23,17 @@ export function runScope(run: { id: string; conversation_id: string }): EventSco
 }
 
 /** Undefined when the conversation has been deleted (nothing is written then). */
-export async function appendEvent(tx: Executor, queue: WorkQueue, event: NewAgentEvent, now: number): Promise<{ event: AgentEvent; webhooks: number } | undefined> {
-  const grant = await takeEventSequence(tx, event.conversationId);
-  if (!grant) return undefined;
+export async function appendEvent(tx: StoreTransaction, store: AgentStore, enqueueDelivery: EnqueueEventDelivery, event: NewAgentEvent, now: number): Promise<{ event: AgentEvent; webhooks: number } | undefined> {
   const id = newId('evt', now);
-  await insertEvent(tx, {
+  const grant = await store.appendEvent(tx, {
     conversation_id: event.conversationId,
-    sequence: grant.sequence,
     id,
     run_id: event.runId,
     type: event.type,
     data_json: JSON.stringify(event.data),
     created_at: now,
   });
+  if (!grant) return undefined;
   // Fields in the order clients and webhook signatures have always seen; type and data stay the pair the constructor built.
   const stored = {
     id,
@@ -44,12 +46,12 @@ export async function appendEvent(tx: Executor, queue: WorkQueue, event: NewAgen
   } as AgentEvent;
   let webhooks = 0;
   if (WEBHOOK_EVENT_TYPES.includes(event.type)) {
-    for (const destination of await listLiveAgentWebhooks(tx, grant.userId, grant.storefront)) {
+    for (const destination of await store.listEventWebhooks(tx, grant.userId, grant.storefront)) {
       const types = JSON.parse(destination.event_types_json) as string[];
       if (!types.includes(event.type) && !types.includes('*')) continue;
       if (destination.scope === 'conversation' && destination.scope_id !== event.conversationId) continue;
       if (destination.scope === 'project' && (grant.projectId === null || destination.scope_id !== grant.projectId)) continue;
-      await enqueueWebhookDelivery(tx, queue, {
+      await enqueueDelivery(tx, {
         userId: grant.userId,
         messageId: id,
         destinationId: destination.id,

@@ -1,4 +1,4 @@
-import type { EventRow } from '../../../adapters/db/repositories/agent/events.repository.ts';
+import type { AgentEventsRow as EventRow } from '../../../ports/store-rows/agent.rows.ts';
 import type { AgentEvent } from '../../../domain/agent/agent-events.ts';
 
 export function eventFromRow(row: EventRow): AgentEvent {

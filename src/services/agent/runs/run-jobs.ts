@@ -1,5 +1,5 @@
-import { bumpRunWake } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
+import type { AgentStore } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import { newJob } from '../../../domain/jobs/job-catalog.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
@@ -10,8 +10,8 @@ import type { TxEffects } from '../events/agent-writer.ts';
  * The run's wake counter moves too: a worker stepping the run right now (its job leased, so the
  * enqueue changes nothing) sees it before it sets the job aside, and steps the run again.
  */
-export async function scheduleRun(tx: Executor, queue: WorkQueue, fx: TxEffects, runId: string, runAt: number = fx.now): Promise<void> {
-  await bumpRunWake(tx, runId);
+export async function scheduleRun(tx: StoreTransaction, queue: WorkQueue, fx: TxEffects, runId: string, runAt: number = fx.now): Promise<void> {
+  await fx.store.wakeRun(tx, runId);
   const job = newJob('agent_run', { runId }, runAt);
   await queue.enqueue(tx, job);
   fx.wake(job.queue);
@@ -21,7 +21,7 @@ export async function scheduleRun(tx: Executor, queue: WorkQueue, fx: TxEffects,
  * A task dispatched by a run reached a terminal status: in that transaction, the run is marked changed
  * and its job made due, so the run settles the task's operation and goes on.
  */
-export async function wakeRunForTask(tx: Executor, queue: WorkQueue, runId: string, now: number): Promise<void> {
-  await bumpRunWake(tx, runId);
+export async function wakeRunForTask(store: AgentStore, tx: StoreTransaction, queue: WorkQueue, runId: string, now: number): Promise<void> {
+  await store.wakeRun(tx, runId);
   await queue.enqueue(tx, newJob('agent_run', { runId }, now));
 }

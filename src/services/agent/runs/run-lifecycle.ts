@@ -4,14 +4,10 @@
  * active-run slot is freed and the first queued follow-up (rule 2) starts, all in the same
  * transaction.
  */
-import { claimActiveRun, indexSearchDocument, releaseActiveRun, touchConversation } from '../../../adapters/db/repositories/agent/conversations.repository.ts';
-import { insertMessageOnce } from '../../../adapters/db/repositories/agent/messages.repository.ts';
-import { cancelPendingActions } from '../../../adapters/db/repositories/agent/pending-actions.repository.ts';
-import { listQueuedRuns, type RunChanges, type RunRow, transitionRun } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import { cancelWaitingSteps } from '../../../adapters/db/repositories/agent/steps.repository.ts';
-import type { Executor } from '../../../adapters/db/schema.ts';
 import { isTerminalRun, type RunStatus, type WaitReason } from '../../../domain/agent/run-status.ts';
 import { newId } from '../../../domain/ids.ts';
+import type { RunChanges, RunRow } from '../../../ports/agent-store.port.ts';
+import type { StoreTransaction } from '../../../ports/store-transaction.port.ts';
 import type { WorkQueue } from '../../../ports/work-queue.port.ts';
 import type { TxEffects } from '../events/agent-writer.ts';
 import { scheduleRun } from './run-jobs.ts';
@@ -36,11 +32,11 @@ export interface RunMove {
 }
 
 /** The compare-and-set and its one event; the new version, or undefined when another change came first. */
-export async function moveRun(tx: Executor, fx: TxEffects, run: RunRow, move: RunMove): Promise<number | undefined> {
+export async function moveRun(tx: StoreTransaction, fx: TxEffects, run: RunRow, move: RunMove): Promise<number | undefined> {
   const changes: RunChanges = { ...move.changes, wait_reason: move.waitReason ?? null, updated_at: fx.now };
   if (move.to === 'running' && run.started_at === null) changes.started_at = fx.now;
   if (isTerminalRun(move.to)) changes.finished_at = fx.now;
-  const version = await transitionRun(tx, run.id, move.to, changes, { ...(move.from ? { from: move.from } : {}), ...(move.version !== undefined ? { version: move.version } : {}) });
+  const version = await fx.store.moveRun(tx, run.id, move.to, changes, { ...(move.from ? { from: move.from } : {}), ...(move.version !== undefined ? { version: move.version } : {}) });
   if (version === undefined) return undefined;
   await fx.emit(runMoved(runScope(run), { from: run.status, to: move.to, waitReason: move.waitReason ?? null, ...move.detail }));
   return version;
@@ -58,7 +54,7 @@ export interface RunEnding {
  * Ends the run (first terminal write wins) and hands the conversation to the next queued run.
  * A completed run's answer becomes an assistant message of the conversation.
  */
-export async function endRun(tx: Executor, fx: TxEffects, queue: WorkQueue, run: RunRow, ending: RunEnding): Promise<boolean> {
+export async function endRun(tx: StoreTransaction, fx: TxEffects, queue: WorkQueue, run: RunRow, ending: RunEnding): Promise<boolean> {
   const changes: RunChanges = {};
   if (ending.outcome) {
     changes.outcome_json = JSON.stringify(ending.outcome);
@@ -72,24 +68,24 @@ export async function endRun(tx: Executor, fx: TxEffects, queue: WorkQueue, run:
   if (ending.outcome) detail.mainOutcome = ending.outcome;
   const moved = await moveRun(tx, fx, run, { to: ending.to, changes, detail, ...(ending.from ? { from: ending.from } : {}), ...(ending.version !== undefined ? { version: ending.version } : {}) });
   if (moved === undefined) return false;
-  await cancelPendingActions(tx, run.id, fx.now);
-  await cancelWaitingSteps(tx, run.id, fx.now);
+  await fx.store.cancelPendingActions(tx, run.id, fx.now);
+  await fx.store.cancelWaitingSteps(tx, run.id, fx.now);
   if (ending.outcome) await addAssistantMessage(tx, fx, run, ending.outcome);
-  await touchConversation(tx, run.conversation_id, fx.now);
+  await fx.store.touchConversation(tx, run.conversation_id, fx.now);
   if (run.status !== 'queued') {
-    await releaseActiveRun(tx, run.conversation_id, run.id);
+    await fx.store.releaseActiveRun(tx, run.conversation_id, run.id);
     await startNextQueued(tx, fx, queue, run.conversation_id);
   }
   return true;
 }
 
 /** Starts the conversation's first queued run if the active slot is free. */
-export async function startNextQueued(tx: Executor, fx: TxEffects, queue: WorkQueue, conversationId: string): Promise<RunRow | undefined> {
-  for (const next of await listQueuedRuns(tx, conversationId)) {
-    if (!(await claimActiveRun(tx, conversationId, next.id))) return undefined;
+export async function startNextQueued(tx: StoreTransaction, fx: TxEffects, queue: WorkQueue, conversationId: string): Promise<RunRow | undefined> {
+  for (const next of await fx.store.listQueuedRuns(tx, conversationId)) {
+    if (!(await fx.store.claimActiveRun(tx, conversationId, next.id))) return undefined;
     const version = await moveRun(tx, fx, next, { to: 'running', from: ['queued'] });
     if (version === undefined) {
-      await releaseActiveRun(tx, conversationId, next.id);
+      await fx.store.releaseActiveRun(tx, conversationId, next.id);
       continue;
     }
     await scheduleRun(tx, queue, fx, next.id);
@@ -98,10 +94,10 @@ export async function startNextQueued(tx: Executor, fx: TxEffects, queue: WorkQu
   return undefined;
 }
 
-async function addAssistantMessage(tx: Executor, fx: TxEffects, run: RunRow, outcome: MainOutcome): Promise<void> {
+async function addAssistantMessage(tx: StoreTransaction, fx: TxEffects, run: RunRow, outcome: MainOutcome): Promise<void> {
   const id = newId('msg', fx.now);
   const content = [{ type: 'text', text: outcome.text }, ...outcome.artifactIds.map((artifactId) => ({ type: 'artifact', artifactId }))];
-  await insertMessageOnce(tx, {
+  await fx.store.addMessageOnce(tx, {
     id,
     conversation_id: run.conversation_id,
     run_id: run.id,
@@ -114,6 +110,6 @@ async function addAssistantMessage(tx: Executor, fx: TxEffects, run: RunRow, out
     text: outcome.text,
     created_at: fx.now,
   });
-  if (outcome.text.trim() !== '') await indexSearchDocument(tx, { docId: id, conversationId: run.conversation_id, body: outcome.text });
+  if (outcome.text.trim() !== '') await fx.store.indexSearchDocument(tx, { docId: id, conversationId: run.conversation_id, body: outcome.text });
   await fx.emit(messageCompleted(runScope(run), { messageId: id, role: 'assistant', text: outcome.text, artifactIds: outcome.artifactIds }));
 }

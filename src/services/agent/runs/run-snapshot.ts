@@ -1,7 +1,6 @@
 import type { AgentSettings } from '../../../domain/agent/agent-settings.ts';
 import type { ProjectBrand } from '../../../domain/agent/project-content.ts';
-import type { RunRow } from '../../../adapters/db/repositories/agent/runs.repository.ts';
-import type { StepRow } from '../../../adapters/db/repositories/agent/steps.repository.ts';
+import type { RunRow, StepRow } from '../../../ports/agent-store.port.ts';
 
 /** What a run keeps from the moment it was accepted (rule 9: later setting changes do not reach it). */
 export interface RunSnapshot {
