@@ -56,7 +56,7 @@ import type { Mailer } from './ports/mailer.port.ts';
 import { createChatProviderRegistry } from './providers/chat/chat-provider.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
-import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
+import { buildTextExtras, type TextExtras } from './services/text-extras/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
