@@ -59,6 +59,9 @@ import { ChatService } from './services/chat/chat.service.ts';
 import { buildTextExtras, type TextExtras } from './services/text-extras/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
+import { kyselyLedgerBook } from './adapters/db/ledger/ledger-book.ts';
+import { kyselyChatStore } from './adapters/db/stores/chat-store.ts';
+import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -216,7 +219,8 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     anomalies: services.upstreamAnomalies,
   });
   const chat = new ChatService({
-    db: database.db,
+    store: kyselyChatStore,
+    uow: kyselyUnitOfWork(database.db),
     catalog,
     router: new ChatRouter(config, createChatProviderRegistry()),
     maxOutputTokens: config.chat.maxOutputTokens,
@@ -323,7 +327,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     },
     storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(db) },
     sweep,
-    chat_settle: createChatSettleHandler({ db, logger, metrics: services.metrics }),
+    chat_settle: createChatSettleHandler({ store: kyselyChatStore, uow: kyselyUnitOfWork(db), book: kyselyLedgerBook, logger, metrics: services.metrics }),
     agent_capability_probe: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
     agent_event_prune: createEventPruneHandler({ db, logger, retentionMs: config.agent.eventRetentionMs }),
     agent_attachment_cleanup: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),

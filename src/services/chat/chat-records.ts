@@ -1,24 +1,16 @@
 /**
- * The records of the chat service: the request types (ports/ledger.port.ts) and the hold rows of
- * running requests (src/adapters/db/ledger/chat-holds.repository.ts). Releasing an abandoned hold
- * moves money, so it goes through the book.
+ * What the agent engine still reads of the chat requests' records directly (engine/model-step.ts,
+ * engine/reconcile.ts), in its own transaction: a request's charge, its hold row, and the release of
+ * an abandoned hold. The chat services go through the chat store (ports/chat-store.port.ts) and the
+ * ledger book; this file goes once the engine takes those ports too (ChatStore.findCharge, findHold,
+ * LedgerBook.releaseAbandonedHold).
  */
 import type { Executor } from '../../adapters/db/schema.ts';
 import type { ChatHold } from '../../ports/ledger.port.ts';
 import { ledgerBook } from '../ledger.service.ts';
 
 export type { ChatRequestOutcome, ChatRequestStatus, NewChatRequest } from '../../ports/ledger.port.ts';
-export {
-  abandonChatRequest,
-  deferChatSettlement,
-  findChatCharge,
-  findChatHold,
-  findStaleChatHolds,
-  findStaleChatRequests,
-  type StaleChatHold,
-  type StaleChatRequest,
-  touchChatHolds,
-} from '../../adapters/db/ledger/chat-holds.repository.ts';
+export { findChatCharge, findChatHold } from '../../adapters/db/ledger/chat-holds.repository.ts';
 
 /**
  * Releases an abandoned request's hold in full and records it as `abandoned`, in the caller's
@@ -26,9 +18,4 @@ export {
  */
 export function abandonChatHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
   return ledgerBook.releaseAbandonedHold(tx, hold, now);
-}
-
-/** Settles a hold its serving process left to the job with the estimate it wrote (deferChatSettlement). */
-export function settleDeferredChatHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
-  return ledgerBook.settleDeferredHold(tx, hold, now);
 }

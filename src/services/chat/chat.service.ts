@@ -11,9 +11,7 @@
  * answer finds its balance already final; a whole answer is settled just after it is handed on (its
  * client does not wait for the second transaction).
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Schema } from '../../adapters/db/schema.ts';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import { isInfrastructureFault } from '../../adapters/resilience/infrastructure-fault.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
@@ -25,8 +23,10 @@ import { applySamplingRules } from '../../domain/chat/sampling-rules.ts';
 import { AppError, isAppError } from '../../domain/errors.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
-import type { ChatLedger, SettleResult } from '../../ports/ledger.port.ts';
+import type { ChatStore } from '../../ports/chat-store.port.ts';
+import type { ChatLedger, ChatRequestOutcome, NewChatRequest, SettleResult } from '../../ports/ledger.port.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
+import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { UpstreamAnomaly, UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
@@ -34,14 +34,15 @@ import { billedOutcome, estimateMicro } from './chat-bill.ts';
 import type { ChatAnswer, ChatCall, ChatQuote, FinalStatus, Settlement } from './chat-call.types.ts';
 import { ChatExchange } from './chat-exchange.ts';
 import { assertChatUrlsPublic, type ChatUrlPolicy } from './chat-input-urls.ts';
-import { type ChatRequestOutcome, deferChatSettlement, type NewChatRequest, touchChatHolds } from './chat-records.ts';
 import type { ChatRouter } from './chat-router.ts';
 import { admitPrompt } from './prompt-admission.ts';
 
 export type { ChatAnswer, ChatCall, ChatQuote } from './chat-call.types.ts';
 
 export interface ChatServiceDeps {
-  db: Kysely<Schema>;
+  /** The hold rows' heartbeat and the hold a failed settlement leaves to the chat_settle job (off the request's path). */
+  store: ChatStore;
+  uow: UnitOfWork;
   catalog: Catalog;
   router: ChatRouter;
   /** Cap on max_tokens / max_completion_tokens (config.chat.maxOutputTokens). */
@@ -54,7 +55,7 @@ export interface ChatServiceDeps {
   metrics: Metrics;
   health: ProviderHealth;
   logger: Logger;
-  /** The hold and the settlement of each request (src/adapters/db/ledger/chat-ledger-factory.ts picks the engine's). */
+  /** The hold and the settlement of each request (the composition root picks the engine's). */
   ledger: ChatLedger;
   /** How often the rows of running requests are marked alive for the chat_settle job; 60 s. */
   heartbeatMs?: number;
@@ -231,7 +232,7 @@ export class ChatService {
   /** Leaves the hold to the chat_settle job with the charge to make; if even that write fails, the job releases it once the heartbeat stops. */
   async #defer(id: string, chargeMicro: number, status: FinalStatus): Promise<void> {
     try {
-      await deferChatSettlement(this.#deps.db, id, { chargeMicro, status });
+      await this.#deps.store.deferSettlement(this.#deps.uow.direct, id, { chargeMicro, status });
     } catch (error) {
       this.#deps.logger.error({ err: error, chatRequestId: id }, 'leaving the hold to the chat_settle job failed; it will release it in full');
     }
@@ -329,7 +330,7 @@ export class ChatService {
     const ids = [...this.#running.keys()];
     const now = Date.now();
     try {
-      for (let at = 0; at < ids.length; at += 500) await touchChatHolds(this.#deps.db, ids.slice(at, at + 500), now);
+      for (let at = 0; at < ids.length; at += 500) await this.#deps.store.markHoldsAlive(this.#deps.uow.direct, ids.slice(at, at + 500), now);
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'marking running chat requests failed');
     }

@@ -67,8 +67,6 @@ const NOT_YET_MOVED = new Set<string>([
   'src/services/billing/redeem-codes.service.ts',
   'src/services/billing/topups.service.ts',
   'src/services/chat/chat-records.ts',
-  'src/services/chat/chat-settle.job.ts',
-  'src/services/chat/chat.service.ts',
   'src/services/credits.service.ts',
   'src/services/generation/create-generation.service.ts',
   'src/services/generation/media-spans.ts',
