@@ -5,9 +5,9 @@
  * ledger book; this file goes once the engine takes those ports too (ChatStore.findCharge, findHold,
  * LedgerBook.releaseAbandonedHold).
  */
+import { kyselyLedgerBook } from '../../adapters/db/ledger/ledger-book.ts';
 import type { Executor } from '../../adapters/db/schema.ts';
 import type { ChatHold } from '../../ports/ledger.port.ts';
-import { ledgerBook } from '../ledger.service.ts';
 
 export type { ChatRequestOutcome, ChatRequestStatus, NewChatRequest } from '../../ports/ledger.port.ts';
 export { findChatCharge, findChatHold } from '../../adapters/db/ledger/chat-holds.repository.ts';
@@ -17,5 +17,5 @@ export { findChatCharge, findChatHold } from '../../adapters/db/ledger/chat-hold
  * transaction; false when the hold was gone (the request settled meanwhile).
  */
 export function abandonChatHold(tx: Executor, hold: ChatHold, now: number): Promise<boolean> {
-  return ledgerBook.releaseAbandonedHold(tx, hold, now);
+  return kyselyLedgerBook.releaseAbandonedHold(tx, hold, now);
 }
