@@ -60,7 +60,7 @@ import type { Mailer } from './ports/mailer.port.ts';
 import { createChatProviderRegistry } from './providers/registries/chat.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
-import { buildTextExtras, type TextExtras } from './services/embeddings/text-extras.module.ts';
+import { buildTextExtras, type TextExtras } from './services/text-extras/text-extras.module.ts';
 import { createChatSettleHandler } from './services/chat/chat-settle.job.ts';
 import { createChatLedger } from './adapters/db/ledger/chat-ledger-factory.ts';
 import { accountPortsOf } from './adapters/db/stores/account-ports.ts';
@@ -70,6 +70,7 @@ import { KyselyStorageStore } from './adapters/db/stores/storage-store.ts';
 import { KyselyAgentLibraryStore } from './adapters/db/stores/agent-library-store.ts';
 import { KyselyAgentStore } from './adapters/db/stores/agent-store.ts';
 import { KyselyAgentViews } from './adapters/db/stores/agent-views.ts';
+import { kyselyChatStore } from './adapters/db/stores/chat-store.ts';
 import type { RouteRefusalCheck } from './services/generation/create-generation.service.ts';
 import { ensureDemoUser } from './services/accounts/demo-user.ts';
 import { EstimateService } from './services/generation/estimate.service.ts';
@@ -230,7 +231,8 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     anomalies: services.upstreamAnomalies,
   });
   const chat = new ChatService({
-    db: database.db,
+    store: kyselyChatStore,
+    uow: kyselyUnitOfWork(database.db),
     catalog,
     router: new ChatRouter(config, createChatProviderRegistry()),
     maxOutputTokens: config.chat.maxOutputTokens,
@@ -346,7 +348,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     },
     storage_copy: { handler: createStorageCopyHandler(services.storage.files), giveUp: createStorageCopyGiveUp(services.storage.files) },
     sweep,
-    chat_settle: createChatSettleHandler({ db, logger, metrics: services.metrics }),
+    chat_settle: createChatSettleHandler({ store: kyselyChatStore, uow: kyselyUnitOfWork(db), book: kyselyLedgerBook, logger, metrics: services.metrics }),
     agent_capability_probe: createCapabilityProbeHandler({ capabilities: services.agent.capabilities, logger, intervalMs: config.agent.capabilityProbeIntervalMs }),
     agent_event_prune: createEventPruneHandler({ ...library, logger, retentionMs: config.agent.eventRetentionMs }),
     agent_attachment_cleanup: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),

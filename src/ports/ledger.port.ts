@@ -13,19 +13,12 @@
  * test/contract/ledger-port.contract.test.ts runs this port on SQLite and PostgreSQL.
  */
 import type { LedgerKind } from '../domain/ledger/ledger-kinds.ts';
+import type { ChatHoldsRow } from './store-rows/chat.rows.ts';
+import type { LedgerEntriesRow } from './store-rows/foundation.rows.ts';
 import type { StoreTransaction } from './store-transaction.port.ts';
 
 /** One row of the book: the movement and the balance right after it. */
-export interface LedgerEntry {
-  id: string;
-  user_id: string;
-  kind: string;
-  reference: string;
-  amount_micro: number;
-  balance_after_micro: number;
-  note: string | null;
-  created_at: number;
-}
+export type LedgerEntry = LedgerEntriesRow;
 
 export interface LedgerMovement {
   userId: string;
@@ -49,21 +42,11 @@ export interface PostedEntry {
   created: boolean;
 }
 
-/** A running chat request's hold, as its row records it (deleted when it settles). */
-export interface ChatHold {
-  id: string;
-  user_id: string;
-  api_key_id: string | null;
-  model: string;
-  protocol: string;
-  stream: number;
-  hold_micro: number;
-  created_at: number;
-  last_seen_at: number;
-  /** The estimate to charge when the live settlement failed (migration 032); null otherwise. */
-  settle_micro?: number | string | null;
-  settle_status?: string | null;
-}
+/**
+ * A running chat request's hold, as its row records it (deleted when it settles); `settle_micro` is set
+ * when the live settlement failed (migration 032).
+ */
+export type ChatHold = ChatHoldsRow;
 
 export interface LedgerBook {
   /**

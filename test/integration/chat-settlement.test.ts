@@ -10,6 +10,7 @@ import { newId } from '../../src/domain/ids.ts';
 import { settleAbandonedChatRequests } from '../../src/services/chat/chat-settle.job.ts';
 import { postLedgerEntry } from '../../src/adapters/db/ledger/ledger-posting.ts';
 import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
+import { chatSettlePorts } from '../support/chat-settle-ports.ts';
 import { balanceMicro, chatLedger, chatRow, heldMicro, latestRow, openAiClient, settledRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, startTestGateway } from '../support/gateway.ts';
 
@@ -44,11 +45,11 @@ describeEachMode(
       assert.equal(((await ctx.gw.api(key, 'GET', '/api/v1/user/me')).body as { data: { balance: number } }).data.balance, Math.floor((1_000_000 - held) / 10_000), '/user/me shows what can be spent');
 
       // Running and recently marked alive: the job leaves it alone.
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 0);
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 0);
       // As if its process had died ten minutes ago.
       await db.updateTable('chat_holds').set({ last_seen_at: Date.now() - 10 * 60_000 }).where('id', '=', id).execute();
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 1);
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 0, 'idempotent');
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 1);
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 0, 'idempotent');
       const abandoned = await chatRow(ctx.gw, id);
       assert.deepEqual([abandoned.status, abandoned.cost_micro, abandoned.hold_micro], ['abandoned', 0, held]);
       assert.equal(await heldMicro(ctx.gw, userId), 0, 'the hold is back');
@@ -77,8 +78,8 @@ describeEachMode(
           .execute();
       });
       assert.equal(await balanceMicro(ctx.gw, userId), 970_000);
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 1);
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 0, 'idempotent');
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 1);
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 0, 'idempotent');
       assert.equal((await chatRow(ctx.gw, id)).status, 'abandoned');
       assert.deepEqual((await chatLedger(ctx.gw, userId)).map((l) => [l.kind, l.amount]), [['chat_hold', -30_000], ['chat_release', 30_000]]);
       assert.equal(await balanceMicro(ctx.gw, userId), 1_000_000);
@@ -96,7 +97,7 @@ describeEachMode(
       await ctx.gw.gateway.services.chat.markAlive();
       const hold = await db.selectFrom('chat_holds').select('last_seen_at').where('id', '=', id).executeTakeFirstOrThrow();
       assert.ok(hold.last_seen_at > Date.now() - 5000, 'the heartbeat marked it');
-      assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 0);
+      assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 0);
       for await (const _ of stream) {
         // drain
       }

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { settleAbandonedChatRequests } from '../../src/services/chat/chat-settle.job.ts';
 import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
+import { chatSettlePorts } from '../support/chat-settle-ports.ts';
 import { OpenAiEmbeddingsFake } from '../fakes/openai-embeddings.fake.ts';
 import { type ChatRow, chatLedger, heldMicro, latestRow, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
@@ -217,8 +218,8 @@ describeEachMode(
         await gw.gateway.services.chat.markAlive();
         assert.equal(Number((await db.selectFrom('chat_holds').select('last_seen_at').where('id', '=', hold.id).executeTakeFirstOrThrow()).last_seen_at), 0, 'the heartbeat no longer marks it');
 
-        assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 1);
-        assert.equal(await settleAbandonedChatRequests({ db, logger: quiet }), 0, 'once');
+        assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 1);
+        assert.equal(await settleAbandonedChatRequests({ ...chatSettlePorts(db), logger: quiet }), 0, 'once');
         const row = await db.selectFrom('chat_requests').selectAll().where('id', '=', hold.id).executeTakeFirstOrThrow();
         assert.deepEqual([row.status, Number(row.cost_micro), row.error_code], ['succeeded', Number(hold.settle_micro), 'settlement_deferred']);
         assert.ok(Number(row.cost_micro) <= Number(row.hold_micro));

@@ -14,10 +14,6 @@ const STORE_IMPORT = /from '(kysely|[^']*adapters\/db\/[^']*)'|\bsql`/;
 
 const NOT_YET_MOVED = new Set<string>([
   'src/services/app-services.ts',
-  'src/services/chat/chat-records.ts',
-  'src/services/chat/chat-settle.job.ts',
-  'src/services/chat/chat.service.ts',
-  'src/services/ledger.service.ts',
   'src/services/webhooks/webhook-deliveries.ts',
 ]);
 

@@ -1,42 +1,43 @@
 /**
- * A key's spend rows (migration 027): 'total' and one per calendar month. Every movement changes both
- * in the caller's transaction, after the user's row (the lock order of every money transaction); a
- * guarded movement applies only when the row of the key's cap period stays within the cap, in the
- * same statement, so concurrent requests on one key cannot pass it. The PostgreSQL chat batch does
- * the same in PL/pgSQL (api_key_spend_move), the SQLite chat thread in sqlite-chat-statements.ts.
+ * A key's spend rows (migration 027): 'total' and one per calendar month, moved by the per-key spend
+ * rule of key-spend-rule.ts, here over Kysely (both engines), in the caller's transaction, after the
+ * user's row (the lock order of every money transaction). The SQLite chat thread and PostgreSQL's
+ * chat batch run the same text.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import type { Executor } from '../schema.ts';
+import { KEY_SPEND_RULE, type KeySpendParameter, pieces } from './key-spend-rule.ts';
 
-/** No cap: a bound no spend reaches. */
-export const NO_CAP = '9000000000000000000';
+type Values = Record<'key' | 'month' | 'spent' | 'held' | 'guarded', string | number>;
+
+/** A statement of the rule with its parameters bound (cut once, at load). */
+function bound(text: string): (values: Values) => RawBuilder<unknown> {
+  const cut = pieces(text);
+  return (values) => {
+    const parts: unknown[] = [];
+    cut.sql.forEach((piece, i) => {
+      parts.push(sql.raw(piece));
+      const name: KeySpendParameter | undefined = cut.parameters[i];
+      if (name !== undefined) parts.push(values[name as keyof Values]);
+    });
+    return sql.join(parts, sql.raw(''));
+  };
+}
+
+const ENSURE_ROWS = bound(KEY_SPEND_RULE.ensureRows);
+const MOVE_CAP_ROW = bound(KEY_SPEND_RULE.moveCapRow);
+const MOVE_OTHER_ROW = bound(KEY_SPEND_RULE.moveOtherRow);
 
 /**
  * Moves the key's rows of 'total' and the month of `at` by the deltas; `guarded`: only within the
  * cap. False when refused (nothing moved).
  */
 export async function moveKeySpend(db: Executor, keyId: string, at: number, delta: { spentMicro: number; heldMicro: number }, guarded: boolean): Promise<boolean> {
-  const month = spendMonthOf(at);
-  await db
-    .insertInto('api_key_spend')
-    .values([
-      { key_id: keyId, period: 'total', spent_micro: 0, held_micro: 0 },
-      { key_id: keyId, period: month, spent_micro: 0, held_micro: 0 },
-    ])
-    .onConflict((oc) => oc.columns(['key_id', 'period']).doNothing())
-    .execute();
-  const key = await db.selectFrom('api_keys').select('spend_cap_period').where('id', '=', keyId).executeTakeFirst();
-  const capRow = key?.spend_cap_period === 'month' ? month : 'total';
-  const otherRow = capRow === 'total' ? month : 'total';
-  const amount = delta.spentMicro + delta.heldMicro;
-  const set = { spent_micro: sql<number>`spent_micro + ${delta.spentMicro}`, held_micro: sql<number>`held_micro + ${delta.heldMicro}` };
-  let capped = db.updateTable('api_key_spend').set(set).where('key_id', '=', keyId).where('period', '=', capRow);
-  if (guarded) {
-    capped = capped.where(sql<boolean>`spent_micro + held_micro + ${amount} <= coalesce((select k.spend_cap_micro from api_keys k where k.id = ${keyId}), ${sql.raw(NO_CAP)})`);
-  }
-  if (Number((await capped.executeTakeFirst()).numUpdatedRows) !== 1) return false;
-  await db.updateTable('api_key_spend').set(set).where('key_id', '=', keyId).where('period', '=', otherRow).execute();
+  const values: Values = { key: keyId, month: spendMonthOf(at), spent: delta.spentMicro, held: delta.heldMicro, guarded: guarded ? 1 : 0 };
+  await ENSURE_ROWS(values).execute(db);
+  if (Number((await MOVE_CAP_ROW(values).execute(db)).numAffectedRows ?? 0) !== 1) return false;
+  await MOVE_OTHER_ROW(values).execute(db);
   return true;
 }
 

@@ -12,7 +12,7 @@ import type { Executor } from '../schema.ts';
 import type { ChatRequestsTable } from '../tables/chat.tables.ts';
 
 /** Tells the chat_settle job that these requests are still being served. */
-export async function touchChatHolds(db: Executor, ids: string[], now: number): Promise<void> {
+export async function touchChatHolds(db: Executor, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return;
   // A row left to the job (deferChatSettlement) stays stale: its request is no longer running.
   await db.updateTable('chat_holds').set({ last_seen_at: now }).where('id', 'in', ids).where('settle_micro', 'is', null).execute();

@@ -11,6 +11,7 @@ import type { LedgerKind } from '../../../domain/ledger/ledger-kinds.ts';
 import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import { collectable } from '../../../domain/ledger/settlement.ts';
 import type { ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
+import { KEY_SPEND_RULE, numbered } from './key-spend-rule.ts';
 
 const HOLD_COLUMNS = 'id, user_id, api_key_id, model, protocol, stream, hold_micro, created_at, last_seen_at';
 
@@ -61,15 +62,13 @@ const ACCOUNT = 'select balance_micro, held_micro from users where id = ?';
 /** ?1 hold, ?2 collected, ?3 user: the charge above what the balance covers, after computing what it does. */
 const CHARGE_COLLECTED = 'update users set held_micro = held_micro - ?1, balance_micro = balance_micro - ?2 where id = ?3 returning balance_micro';
 const INSERT_REQUEST = `insert into chat_requests (${REQUEST_COLUMNS}) values (${REQUEST_COLUMNS.split(',').map(() => '?').join(', ')})`;
-/** The key's spend rows (migration 027; api-key-spend.repository.ts has the rules). ?1 key, ?2 month. */
-const ENSURE_KEY_ROWS = "insert into api_key_spend (key_id, period) values (?1, 'total'), (?1, ?2) on conflict do nothing";
-const KEY_CAP_ROW = "select case when spend_cap_period = 'month' then ?2 else 'total' end as row from api_keys where id = ?1";
-/** ?1 key, ?2 period, ?3 spent delta, ?4 held delta, ?5 guarded (1) or not (0). */
-const MOVE_KEY_ROW =
-  'update api_key_spend set spent_micro = spent_micro + ?3, held_micro = held_micro + ?4 where key_id = ?1 and period = ?2 and (?5 = 0 or spent_micro + held_micro + ?3 + ?4 <= coalesce((select spend_cap_micro from api_keys where id = ?1), 9000000000000000000))';
+/** The per-key spend rule (key-spend-rule.ts): ?1 key, ?2 month, ?3 spent delta, ?4 held delta, ?5 guarded (1) or not (0). */
+const MOVE_ORDER = ['key', 'month', 'spent', 'held', 'guarded'] as const;
+const ENSURE_KEY_ROWS = numbered(KEY_SPEND_RULE.ensureRows, MOVE_ORDER);
+const MOVE_CAP_ROW = numbered(KEY_SPEND_RULE.moveCapRow, MOVE_ORDER);
+const MOVE_OTHER_ROW = numbered(KEY_SPEND_RULE.moveOtherRow, MOVE_ORDER);
 /** ?1 key, ?2 month, ?3 the hold being released: what the cap leaves for its settlement (no row: no cap). */
-const KEY_CAP_ROOM =
-  "select k.spend_cap_micro - (s.spent_micro + s.held_micro - ?3) as room from api_keys k join api_key_spend s on s.key_id = k.id and s.period = case when k.spend_cap_period = 'month' then ?2 else 'total' end where k.id = ?1 and k.spend_cap_micro is not null";
+const KEY_CAP_ROOM = numbered(KEY_SPEND_RULE.capRoom, ['key', 'month', 'amount']);
 /** ?1 hold, ?2 user: gives back a reservation the key's cap refused. */
 const UNRESERVE = 'update users set held_micro = held_micro - ?1 where id = ?2';
 const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?)`;
@@ -85,8 +84,8 @@ export class SqliteChatStatements {
   readonly #insertRequest: StatementSync;
   readonly #insertEntry: StatementSync;
   readonly #ensureKeyRows: StatementSync;
-  readonly #keyCapRow: StatementSync;
-  readonly #moveKeyRow: StatementSync;
+  readonly #moveCapRow: StatementSync;
+  readonly #moveOtherRow: StatementSync;
   readonly #keyCapRoom: StatementSync;
   readonly #unreserve: StatementSync;
 
@@ -101,8 +100,8 @@ export class SqliteChatStatements {
     this.#insertRequest = db.prepare(INSERT_REQUEST);
     this.#insertEntry = db.prepare(INSERT_ENTRY);
     this.#ensureKeyRows = db.prepare(ENSURE_KEY_ROWS);
-    this.#keyCapRow = db.prepare(KEY_CAP_ROW);
-    this.#moveKeyRow = db.prepare(MOVE_KEY_ROW);
+    this.#moveCapRow = db.prepare(MOVE_CAP_ROW);
+    this.#moveOtherRow = db.prepare(MOVE_OTHER_ROW);
     this.#keyCapRoom = db.prepare(KEY_CAP_ROOM);
     this.#unreserve = db.prepare(UNRESERVE);
   }
@@ -141,12 +140,12 @@ export class SqliteChatStatements {
     return collected === o.costMicro ? 'done' : { uncollectedMicro: o.costMicro - collected };
   }
 
-  /** Moves the key's rows of 'total' and `month`; `guarded`: only within the cap. False when refused. */
+  /** Moves the key's rows of 'total' and `month` (key-spend-rule.ts); `guarded`: only within the cap. False when refused. */
   #moveKeySpend(keyId: string, month: string, spentDelta: number, heldDelta: number, guarded: boolean): boolean {
+    // Each statement is bound with as many values as its highest parameter (SQLite refuses more).
     this.#ensureKeyRows.run(keyId, month);
-    const capRow = (this.#keyCapRow.get(keyId, month) as { row: string } | undefined)?.row ?? 'total';
-    if (this.#moveKeyRow.run(keyId, capRow, spentDelta, heldDelta, guarded ? 1 : 0).changes !== 1) return false;
-    this.#moveKeyRow.run(keyId, capRow === 'total' ? month : 'total', spentDelta, heldDelta, 0);
+    if (this.#moveCapRow.run(keyId, month, spentDelta, heldDelta, guarded ? 1 : 0).changes !== 1) return false;
+    this.#moveOtherRow.run(keyId, month, spentDelta, heldDelta);
     return true;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { RouteTarget } from '../../config/config.types.ts';
 import { NOOP_SPAN, type Span, type Tracer } from '../../ports/tracer.port.ts';
-import type { ChatRequestOutcome } from '../chat/chat-records.ts';
+import type { ChatRequestOutcome } from '../../ports/ledger.port.ts';
 
 export function startEmbeddingSpan(tracer: Tracer, publicModel: string, route: RouteTarget, dimensions: number): Span {
   if (!tracer.enabled) return NOOP_SPAN;

@@ -25,7 +25,7 @@ import { microToUsd } from '../../domain/money.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
 import type { Embeddings } from '../../providers/chat/embedding-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
-import type { ChatRequestOutcome, NewChatRequest } from '../chat/chat-records.ts';
+import type { ChatRequestOutcome, NewChatRequest } from '../../ports/ledger.port.ts';
 import type { ChatRouter } from '../chat/chat-router.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import type { Span } from '../../ports/tracer.port.ts';

@@ -15,8 +15,8 @@ import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import { countPromptTokens } from '../../providers/chat/prompt-token-count.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
 import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
-import type { UpstreamExtras } from '../embeddings/upstream-extras.ts';
-import type { ChatRouter } from './chat-router.ts';
+import type { UpstreamExtras } from './upstream-extras.ts';
+import type { ChatRouter } from '../chat/chat-router.ts';
 
 export interface CountTokensDeps {
   catalog: Catalog;

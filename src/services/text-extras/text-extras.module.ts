@@ -1,7 +1,7 @@
 /**
- * Builds the two text services beside chat (issue 20): embeddings and count_tokens. They share the
- * chat service's router (the model's routes) and billing, and one set of upstream adapters
- * (UpstreamExtras), which EmbeddingsService.close releases.
+ * Builds the text extras, the two text services beside chat (issue 20) that this folder holds:
+ * embeddings and count_tokens. They share the chat service's router (the model's routes) and
+ * billing, and one set of upstream adapters (UpstreamExtras), which EmbeddingsService.close releases.
  */
 import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
@@ -9,7 +9,7 @@ import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
-import { CountTokensService } from '../chat/count-tokens.service.ts';
+import { CountTokensService } from './count-tokens.service.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import { EmbeddingsService } from './embeddings.service.ts';
 import { UpstreamExtras } from './upstream-extras.ts';
