@@ -1,6 +1,6 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
 import { kyselyTaskPorts, kyselyTaskStore } from './adapters/db/stores/task-store.ts';
-import { kyselyWebhookPorts } from './adapters/db/stores/webhook-store.ts';
+import { kyselyWebhookPorts, kyselyWebhookStore } from './adapters/db/stores/webhook-store.ts';
 import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
 import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import { hostname } from 'node:os';
@@ -49,7 +49,7 @@ import { buildMediaProviders } from './providers/registries/media.registry.ts';
 import { ApiKeyAuthenticator } from './services/accounts/api-key-authenticator.ts';
 import { KeyDoor } from './services/accounts/key-door.ts';
 import { ApiKeysService } from './services/accounts/api-keys.service.ts';
-import type { AppServices } from './services/app-services.ts';
+import type { AppServices } from './http/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
 import { sampleHolds, sampleQueue } from './adapters/db/repositories/operations-sample.repository.ts';
 import { recordServedBaseUrl } from './config/served-base-url.ts';
@@ -255,6 +255,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     uow: kyselyUnitOfWork(database.db),
     ledger: kyselyLedgerBook,
     tasks: kyselyTaskStore,
+    webhookStore: kyselyWebhookStore,
     bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
@@ -274,7 +275,7 @@ export function terminalHook(services: AppServices): TerminalHook {
     services.taskStatuses.forget(task.id);
     if (task.agent_run_id) await wakeRunForTask(services.agent.engine.store, tx, services.queue, task.agent_run_id, Date.now());
     if (!task.webhook_url) return;
-    await enqueueTaskWebhook(tx, services.queue, {
+    await enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: services.queue }, {
       userId: task.user_id,
       taskId: task.id,
       eventType: `task.${task.status}`,

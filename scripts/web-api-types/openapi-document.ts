@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { buildServices } from '../../src/gateway.ts';
 import { buildHttpApp } from '../../src/http/app.ts';
-import type { AppServices } from '../../src/services/app-services.ts';
+import type { AppServices } from '../../src/http/app-services.ts';
 import type { JsonSchema } from './schema-to-ts.ts';
 
 /** What the types are made from; the server URL and version in the document do not reach them. */

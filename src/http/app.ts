@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-messages.errors.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-chat.errors.ts';
-import type { AppServices } from '../services/app-services.ts';
+import type { AppServices } from './app-services.ts';
 import { BILLING_PATH } from '../services/billing/billing.module.ts';
 import { CHAT_COMPLETIONS_ENDPOINT, chatTextRoute, MESSAGES_ENDPOINT } from './chat-answer.ts';
 import { createChatLane } from './chat-lane.ts';

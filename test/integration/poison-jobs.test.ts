@@ -7,7 +7,7 @@
  * - the give-up hook of a webhook delivery marks it failed.
  */
 import assert from 'node:assert/strict';
-import { kyselyWebhookPorts } from '../../src/adapters/db/stores/webhook-store.ts';
+import { kyselyWebhookPorts, kyselyWebhookStore } from '../../src/adapters/db/stores/webhook-store.ts';
 import { test } from 'node:test';
 import type { ClaimedJob } from '../../src/ports/work-queue.port.ts';
 import { createWebhookGiveUp } from '../../src/services/webhooks/webhook-delivery.handler.ts';
@@ -99,7 +99,7 @@ describeEachMode(
       const db = services.database.db;
       // Nothing listens on port 9: the delivery stays pending between its retries.
       const id = await db.transaction().execute((tx) =>
-        enqueueTaskWebhook(tx, services.queue, { userId, taskId: 'task_poison_hook', eventType: 'task.failed', url: 'http://127.0.0.1:9/hook', body: { code: 200 }, now: Date.now() }),
+        enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: services.queue }, { userId, taskId: 'task_poison_hook', eventType: 'task.failed', url: 'http://127.0.0.1:9/hook', body: { code: 200 }, now: Date.now() }),
       );
       assert.ok(id);
       const giveUp = createWebhookGiveUp(kyselyWebhookPorts(db));

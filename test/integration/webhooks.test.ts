@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { kyselyWebhookPorts } from '../../src/adapters/db/stores/webhook-store.ts';
+import { kyselyWebhookPorts, kyselyWebhookStore } from '../../src/adapters/db/stores/webhook-store.ts';
 import { before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -79,7 +79,7 @@ describeEachDatabase('webhooks', (t) => {
     const body = statusBody(taskId, options.status ?? 'finished');
     const id = await t.handle.db
       .transaction()
-      .execute((tx) => enqueueTaskWebhook(tx, queue, { userId: options.forUser ?? userId, taskId, eventType: `task.${options.status ?? 'finished'}`, url, body, now: Date.now() }));
+      .execute((tx) => enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, { userId: options.forUser ?? userId, taskId, eventType: `task.${options.status ?? 'finished'}`, url, body, now: Date.now() }));
     assert.ok(id);
     await t.handle.db.deleteFrom('jobs').where('ref_id', '=', id).execute();
     return { id, taskId, body: JSON.stringify(body) };
@@ -133,17 +133,17 @@ describeEachDatabase('webhooks', (t) => {
   test('at most one delivery per (task, event type), written with its job in the caller’s transaction', async () => {
     const taskId = `task_${t.kind}_once`;
     const args = { userId, taskId, eventType: 'task.finished', url: receiver.url('once'), body: statusBody(taskId, 'finished'), now: Date.now() };
-    const first = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, args));
-    const second = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, args));
+    const first = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, args));
+    const second = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, args));
     assert.ok(first);
     assert.equal(second, undefined);
-    const other = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, queue, { ...args, eventType: 'task.expired' }));
+    const other = await t.handle.db.transaction().execute((tx) => enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, { ...args, eventType: 'task.expired' }));
     assert.ok(other && other !== first);
     const jobs = await t.handle.db.selectFrom('jobs').selectAll().where('ref_id', 'in', [first, other]).execute();
     assert.deepEqual(jobs.map((j) => [j.kind, j.queue]), [['webhook', JOB_QUEUES.webhooks], ['webhook', JOB_QUEUES.webhooks]]);
     await assert.rejects(
       t.handle.db.transaction().execute(async (tx) => {
-        await enqueueTaskWebhook(tx, queue, { ...args, taskId: `${taskId}_rolled_back` });
+        await enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, { ...args, taskId: `${taskId}_rolled_back` });
         throw new Error('rollback');
       }),
     );
@@ -160,7 +160,7 @@ describeEachDatabase('webhooks', (t) => {
       const taskId = `task_${t.kind}_pool`;
       const id = await t.handle.db
         .transaction()
-        .execute((tx) => enqueueTaskWebhook(tx, queue, { userId, taskId, eventType: 'task.failed', url, body: statusBody(taskId, 'failed'), now: Date.now() }));
+        .execute((tx) => enqueueTaskWebhook(tx, { store: kyselyWebhookStore, queue: queue }, { userId, taskId, eventType: 'task.failed', url, body: statusBody(taskId, 'failed'), now: Date.now() }));
       assert.ok(id);
       await queue.wake(JOB_QUEUES.webhooks);
       await waitFor(async () => (await deliveryOf(taskId)).status === 'delivered');

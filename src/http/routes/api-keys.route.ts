@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type KeyAuthority, keyAuthority, OWNER_AUTHORITY } from '../../domain/api-key-authority.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { type ApiKeyLimitsBody, apiKeyLimitsSchema, limitsChangeOf } from '../api-key-limits.schema.ts';
 import { presentApiKey } from '../presenters.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PARAM_FIELD_JSON_SCHEMA } from '../../domain/catalog/index.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { CatalogModel } from '../../domain/catalog/index.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { NO_LIVE_ROUTE_TAG } from '../../services/generation/live-routes.ts';
 import { errorResponse, idParam } from '../schemas.ts';
 

@@ -3,7 +3,7 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { CatalogModel } from '../../domain/catalog/catalog.types.ts';
 import { AppError } from '../../domain/errors.ts';
 import { microToUsd, usdToMicro } from '../../domain/money.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { errorResponse, idParam } from '../schemas.ts';
 
 const costEntrySchema = {

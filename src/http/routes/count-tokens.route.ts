@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { clientGoneController } from '../sse.ts';
 import { parseAnthropicCountTokensRequest } from '../../protocols/anthropic-messages/anthropic-count-tokens.parser.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { parseOpenAiEmbeddingsRequest } from '../../protocols/openai-embeddings/openai-embeddings.parser.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { embeddingsBody } from '../embeddings-answer.ts';

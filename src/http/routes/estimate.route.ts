@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 

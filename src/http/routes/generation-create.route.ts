@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { kyselyTaskPorts } from '../../adapters/db/stores/task-store.ts';
 import { invalidInput } from '../../domain/errors.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { createGeneration } from '../../services/generation/create-generation.service.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse } from '../schemas.ts';

@@ -4,7 +4,7 @@ import { findUserTask, listAttempts } from '../../adapters/db/repositories/tasks
 import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog.types.ts';
 import { AppError } from '../../domain/errors.ts';
 import { MICRO_PER_CENT } from '../../domain/money.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { presentTaskStatus } from '../../services/generation/task-presenter.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse, idParam, iso } from '../schemas.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { type GenerationListQuery, listGenerations } from '../../services/stats/generation-list.service.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse } from '../schemas.ts';

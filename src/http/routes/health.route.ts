@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { AppError } from '../../domain/errors.ts';
 
 /** A dependency that does not answer in this long counts as down: a probe must answer before the balancer gives up. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { kyselyWebhookPorts } from '../../adapters/db/stores/webhook-store.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';
 import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';

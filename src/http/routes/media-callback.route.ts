@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { findAttempt } from '../../adapters/db/repositories/tasks.repository.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 
 /**
  * Upstream completion callbacks, one URL per attempt carrying an unguessable token. The route

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { MESSAGES_ENDPOINT, chatTextRoute } from '../chat-answer.ts';
 import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmbeddingModelDefinition } from '../../domain/catalog/models/embedding-models.ts';
 import { microToUsd } from '../../domain/money.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { API_REFERENCE_CSP, renderApiReference } from '../openapi/api-reference.page.ts';
 import { setPageSecurityHeaders } from '../static/security-headers.ts';
 import type { OpenApiCollector } from '../openapi/openapi-collector.ts';

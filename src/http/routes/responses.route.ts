@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors.ts';
 import { parseResponsesRequest } from '../../protocols/openai-responses/openai-responses.parser.ts';
 import { renderResponsesObject } from '../../protocols/openai-responses/openai-responses.response.ts';
 import { createResponsesStreamEncoder } from '../../protocols/openai-responses/openai-responses-stream.encoder.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { requireApiKey } from '../auth.ts';
 import { type ChatEndpoint, chatTextRoute } from '../chat-answer.ts';

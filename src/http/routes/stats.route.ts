@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { MAX_PERIOD_DAYS } from '../../services/stats/stats-period.ts';
 import { computeStatistics } from '../../services/stats/stats.service.ts';
 import { authOf, requireApiKey } from '../auth.ts';

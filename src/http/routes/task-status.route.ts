@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findUserTaskStatus } from '../../adapters/db/repositories/tasks.repository.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { presentTaskStatus } from '../../services/generation/task-presenter.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse, idParam } from '../schemas.ts';

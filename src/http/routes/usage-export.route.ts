@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { MAX_PERIOD_DAYS } from '../../services/stats/stats-period.ts';
 import { MAX_EXPORT_ROWS, USAGE_EXPORT_KINDS, usageExport } from '../../services/stats/usage-export.ts';
 import { authOf, requireApiKey } from '../auth.ts';

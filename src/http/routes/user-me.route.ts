@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findUserSummary, type UserSummaryRow } from '../../adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { AppServices } from '../../services/app-services.ts';
+import type { AppServices } from '../app-services.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { presentUser } from '../presenters.ts';
 import { envelope, errorResponse, userDataSchema } from '../schemas.ts';

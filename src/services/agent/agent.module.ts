@@ -16,6 +16,7 @@ import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import { prepareGeneration, type RouteRefusalCheck, writePaidTask } from '../generation/create-generation.service.ts';
 import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { TaskStore } from '../../ports/task-store.port.ts';
+import type { WebhookStore } from '../../ports/webhook-store.port.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
@@ -78,6 +79,8 @@ export interface AgentModuleDeps {
   ledger: LedgerBook;
   /** The media tasks' store: the run's generations are written as a create through the API writes them. */
   tasks: TaskStore;
+  /** Where the events' webhook deliveries are written. */
+  webhookStore: WebhookStore;
   bus: EventBus;
   queue: WorkQueue;
   catalog: Catalog;
@@ -105,7 +108,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
   const { agentStore, uow } = deps;
   const { store, views: agentViews } = deps.library;
   const hub = new AgentEventHub({ bus, store: agentStore, uow, logger });
-  const enqueueDelivery: EnqueueEventDelivery = (tx, delivery) => enqueueWebhookDelivery(tx, deps.queue, delivery);
+  const enqueueDelivery: EnqueueEventDelivery = (tx, delivery) => enqueueWebhookDelivery(tx, { store: deps.webhookStore, queue: deps.queue }, delivery);
   const writer = new AgentWriter({ uow, store: agentStore, queue: deps.queue, enqueueDelivery, hub, logger });
   const capabilities = new RouteCapabilities({ store, uow, router: deps.chat.router, catalog, logger, maxAgeMs: config.agent.capabilityProbeIntervalMs });
   const settings = new AgentSettingsService({ store, uow, catalog, capabilities });

@@ -1,12 +1,15 @@
-// The one adapter import left: enqueueWebhookDelivery's signature (tx, queue, args) is called by the
-// agent's event log as it is; it takes the store as a parameter once those callers hold it.
-import { kyselyWebhookStore } from '../../adapters/db/stores/webhook-store.ts';
 import { newId } from '../../domain/ids.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookStore } from '../../ports/webhook-store.port.ts';
 import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
+
+/** Where a new delivery goes: its row in the webhook store, its job in the queue (one transaction). */
+export interface WebhookOutbox {
+  store: WebhookStore;
+  queue: WorkQueue;
+}
 
 export interface TaskWebhookArgs {
   userId: string;
@@ -25,8 +28,8 @@ export interface TaskWebhookArgs {
  * At most one delivery per (taskId, eventType): a second call returns undefined and adds nothing.
  * Returns the new delivery's id; call `queue.wake(JOB_QUEUES.webhooks)` after the commit.
  */
-export function enqueueTaskWebhook(tx: StoreTransaction, queue: WorkQueue, args: TaskWebhookArgs): Promise<string | undefined> {
-  return enqueueWebhookDelivery(tx, queue, { ...args, destinationId: null });
+export function enqueueTaskWebhook(tx: StoreTransaction, outbox: WebhookOutbox, args: TaskWebhookArgs): Promise<string | undefined> {
+  return enqueueWebhookDelivery(tx, outbox, { ...args, destinationId: null });
 }
 
 export interface NewWebhookDelivery {
@@ -43,10 +46,10 @@ export interface NewWebhookDelivery {
 }
 
 /** The general form, for other senders (agent lifecycle webhooks): a delivery row plus its job (one per delivery). */
-export async function enqueueWebhookDelivery(tx: StoreTransaction, queue: WorkQueue, args: NewWebhookDelivery): Promise<string | undefined> {
+export async function enqueueWebhookDelivery(tx: StoreTransaction, outbox: WebhookOutbox, args: NewWebhookDelivery): Promise<string | undefined> {
   const id = newId('whd', args.now);
   const payload = payloadText(args.body);
-  const inserted = await kyselyWebhookStore.insertDelivery(tx, {
+  const inserted = await outbox.store.insertDelivery(tx, {
     id,
     user_id: args.userId,
     task_id: args.taskId ?? null,
@@ -64,7 +67,7 @@ export async function enqueueWebhookDelivery(tx: StoreTransaction, queue: WorkQu
     delivered_at: null,
   });
   if (!inserted) return undefined;
-  await queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: args.userId, url: args.url }, args.now));
+  await outbox.queue.enqueue(tx, newJob('webhook', { deliveryId: id, userId: args.userId, url: args.url }, args.now));
   return id;
 }
 

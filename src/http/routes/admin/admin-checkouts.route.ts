@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type CheckoutRow, listCheckoutsInReview } from '../../../adapters/db/repositories/payments.repository.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { iso } from '../../schemas.ts';
 

@@ -4,7 +4,7 @@ import { invalidInput } from '../../../domain/errors.ts';
 import { centsToMicro } from '../../../domain/money.ts';
 import { accountPortsOf } from '../../../adapters/db/stores/account-ports.ts';
 import { getUser } from '../../../adapters/db/stores/account-store.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { grantCredit } from '../../../services/credits.service.ts';
 import { requireAdmin } from '../../auth.ts';
 import { presentLedgerEntry } from '../../presenters.ts';

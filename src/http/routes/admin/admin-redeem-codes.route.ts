@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RedeemCodeRow } from '../../../adapters/db/repositories/redeem-codes.repository.ts';
 import { invalidInput } from '../../../domain/errors.ts';
 import { centsToMicro, MICRO_PER_CENT } from '../../../domain/money.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { errorResponse, idParam, iso } from '../../schemas.ts';
 

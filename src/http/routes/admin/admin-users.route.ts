@@ -3,7 +3,7 @@ import { listUsers } from '../../../adapters/db/repositories/users.repository.ts
 import { OWNER_AUTHORITY } from '../../../domain/api-key-authority.ts';
 import { centsToMicro } from '../../../domain/money.ts';
 import { createUser, getUser } from '../../../adapters/db/stores/account-store.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { presentApiKey, presentUser } from '../../presenters.ts';
 import { apiKeySchema, errorResponse, idParam, userDataSchema, userWithRoleSchema } from '../../schemas.ts';

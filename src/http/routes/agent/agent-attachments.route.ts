@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { MAX_ATTACHMENT_BYTES } from '../../../services/agent/attachments/attachments.service.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';

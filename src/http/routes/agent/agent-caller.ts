@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AgentCaller } from '../../../services/agent/agent-caller.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { authOf } from '../../auth.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { parseSequence } from '../../../services/agent/runs/run-views.service.ts';
 import { streamAgentEvents } from '../../agent-event-stream.ts';
 import { requireApiKey } from '../../auth.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse } from '../../schemas.ts';
 import { agentCaller } from './agent-caller.ts';

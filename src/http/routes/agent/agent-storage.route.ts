@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
 import { ownerOf } from '../../../services/agent/agent-caller.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import type { StorageOwner } from '../../../services/storage/storage-files.service.ts';
 import type { StoragePayer } from '../../../services/storage/storage-subscriptions.service.ts';
 import { requireApiKey } from '../../auth.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findWorkflow, inputSchemaOf, type Workflow, WORKFLOWS } from '../../../domain/agent/workflows.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, idParam } from '../../schemas.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UserRow } from '../../../adapters/db/repositories/users.repository.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { getUser } from '../../../adapters/db/stores/account-store.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type SessionIdentity } from '../../../services/auth/auth.service.ts';
 import { authOf, CSRF_HEADER, requireSession } from '../../auth.ts';
 import { presentUser } from '../../presenters.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { AUTH_BODY_LIMIT } from '../../body-limits.ts';
 import { errorResponse } from '../../schemas.ts';
 import { assertSameOrigin, clientOf } from './session-cookie.ts';

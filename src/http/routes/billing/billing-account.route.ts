@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidInput } from '../../../domain/errors.ts';
 import { LEDGER_KINDS } from '../../../domain/ledger/ledger-kinds.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { authOf, requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, iso } from '../../schemas.ts';
 import { accountLedgerEntrySchema, checkoutSchema, presentAccountEntry, presentCheckout } from './billing-schemas.ts';

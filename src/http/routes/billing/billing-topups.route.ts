@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { authOf, requireApiKey } from '../../auth.ts';
 import { presentLedgerEntry } from '../../presenters.ts';
 import { envelope, errorResponse, idParam, ledgerEntrySchema } from '../../schemas.ts';

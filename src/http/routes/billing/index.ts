@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../../services/app-services.ts';
+import type { AppServices } from '../../app-services.ts';
 import { registerBillingAccountRoutes } from './billing-account.route.ts';
 import { registerBillingTopupRoutes } from './billing-topups.route.ts';
 
