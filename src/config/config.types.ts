@@ -31,6 +31,10 @@ export interface RouteTarget {
   provider: string;
   /** The upstream's name for the model; defaults to our id. */
   model: string;
+  /** Lower is tried first (a non-negative integer); absent: the entry's position in the list (issue 32). */
+  priority?: number;
+  /** The share of first picks among entries of one priority (a positive finite number); absent: 1. */
+  weight?: number;
 }
 
 /** A storefront (SPEC: agent settings and history are isolated per storefront), chosen by the request's host. */

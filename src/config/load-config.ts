@@ -266,7 +266,7 @@ function parseRoutes(section: ConfigReader | undefined, providers: Record<string
   for (const modelId of section.keys()) {
     const field = section.field(modelId);
     const list = section.raw(modelId);
-    if (!Array.isArray(list) || list.length === 0) throw new ConfigError(field, 'must be a non-empty list of provider names or {provider, model}');
+    if (!Array.isArray(list) || list.length === 0) throw new ConfigError(field, 'must be a non-empty list of provider names or {provider, model?, priority?, weight?}');
     routes[modelId] = list.map((entry, i) => {
       const itemField = `${field}[${i}]`;
       let target: RouteTarget;
@@ -274,8 +274,15 @@ function parseRoutes(section: ConfigReader | undefined, providers: Record<string
         target = { provider: entry, model: modelId };
       } else {
         const r = new ConfigReader(entry, itemField);
-        r.onlyKeys(['provider', 'model']);
+        r.onlyKeys(['provider', 'model', 'priority', 'weight']);
         target = { provider: r.requiredString('provider'), model: r.string('model') ?? modelId };
+        const priority = r.number('priority', { min: 0, integer: true });
+        if (priority !== undefined) target.priority = priority;
+        const weight = r.number('weight');
+        if (weight !== undefined) {
+          if (weight <= 0) throw new ConfigError(r.field('weight'), 'must be a positive number');
+          target.weight = weight;
+        }
       }
       if (!providers[target.provider]) {
         throw new ConfigError(itemField, `names provider ${JSON.stringify(target.provider)}, which is not defined under providers`);

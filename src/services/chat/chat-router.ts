@@ -6,6 +6,7 @@
 import type { Config, RouteTarget } from '../../config/config.types.ts';
 import type { ChatProvider } from '../../providers/chat/chat-provider.ts';
 import type { ChatProviderRegistry } from '../../providers/registries/chat.registry.ts';
+import { orderRoutes } from '../../domain/routing/route-order.ts';
 
 export class ChatRouter {
   readonly #config: Pick<Config, 'routes' | 'providers'>;
@@ -18,8 +19,16 @@ export class ChatRouter {
     this.#registry = registry;
   }
 
-  /** The ordered routes of a model (never empty). */
+  /**
+   * The routes of a model in the order this request tries them (never empty): by priority, weighted
+   * at random within one (issue 32); a plain ordered list is returned as it is.
+   */
   routes(modelId: string): RouteTarget[] {
+    return orderRoutes(this.configuredRoutes(modelId));
+  }
+
+  /** Every route of a model as the operator listed them (never empty), whatever order a request would try them in. */
+  configuredRoutes(modelId: string): RouteTarget[] {
     const configured = this.#config.routes[modelId];
     if (configured && configured.length > 0) return configured;
     let fallback = this.#defaults.get(modelId);

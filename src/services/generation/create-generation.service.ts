@@ -15,6 +15,7 @@ import { newJob } from '../../domain/jobs/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from './estimate.service.ts';
 import { pinRoutes, routesForModel } from './task-routes.ts';
+import { orderRoutes } from '../../domain/routing/route-order.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface CreateGenerationDeps {
@@ -131,7 +132,8 @@ export async function prepareGeneration(
     price_tier: priced.quote.tierKey,
     price_unit: priced.quote.unit,
     price_units: priced.quote.units,
-    routes_json: JSON.stringify(routes),
+    // The order chosen now is the task's for good (failover after acceptance walks it); only the targets are kept.
+    routes_json: JSON.stringify(routes.map(({ provider, model }) => ({ provider, model }))),
     files_json: null,
     output_json: null,
     error_message: null,
@@ -219,7 +221,8 @@ function servableRoutes(deps: Pick<CreateGenerationDeps, 'routeRefusal'>, routes
 }
 
 async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'tasks' | 'uow' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
-  const routes = routesForModel(deps.routes, model);
+  // By priority, weighted within one (issue 32), chosen once at create; pinning keeps that order.
+  const routes = orderRoutes(routesForModel(deps.routes, model));
   if (parentIds.length === 0) return routes;
   const parents = await deps.tasks.findParentTasks(deps.uow.direct, userId, parentIds);
   let provider: string | undefined;

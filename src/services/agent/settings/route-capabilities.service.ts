@@ -63,7 +63,7 @@ export class RouteCapabilities {
   }
 
   routes(modelId: string): RouteTarget[] {
-    return this.#deps.router.routes(modelId);
+    return this.#deps.router.configuredRoutes(modelId);
   }
 
   /** What is known about each route of a text model (nothing is probed). */
