@@ -5,10 +5,13 @@
  */
 import type { ApiKeyLimits, ApiKeyLimitsChange } from './api-key-limits.ts';
 
+/** A key's limit columns as stored (migration 027), each null when the key has none. */
 export interface ApiKeyLimitColumns {
   spend_cap_micro: number | null;
+  /** 'total' or 'month' (calendar month, UTC); set with the cap. */
   spend_cap_period: string | null;
   expires_at: number | null;
+  /** A JSON array of model names the key may use. */
   allowed_models: string | null;
   rpm_limit: number | null;
   concurrency_limit: number | null;

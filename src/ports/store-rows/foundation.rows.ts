@@ -1,4 +1,6 @@
 /** Rows of the foundation tables, as the store ports hand them out. */
+import type { ApiKeyLimitColumns } from '../../domain/api-key-limit-columns.ts';
+
 export interface UsersRow {
   id: string;
   email: string | null;
@@ -21,7 +23,8 @@ export interface UsersRow {
   created_at: number;
 }
 
-export interface ApiKeysRow {
+/** A key's row; its limit columns (migration 027) are the domain's ApiKeyLimitColumns. */
+export interface ApiKeysRow extends ApiKeyLimitColumns {
   id: string;
   user_id: string;
   name: string;
@@ -32,15 +35,6 @@ export interface ApiKeysRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-  /** Per-key limits (migration 027), each null when the key has none. */
-  spend_cap_micro: number | null;
-  /** 'total' or 'month' (calendar month, UTC); set with the cap. */
-  spend_cap_period: string | null;
-  expires_at: number | null;
-  /** A JSON array of model names the key may use. */
-  allowed_models: string | null;
-  rpm_limit: number | null;
-  concurrency_limit: number | null;
   /** 1: the key may manage its user's keys, within its own limits (migration 030); 0 otherwise. */
   manage_keys: number;
 }

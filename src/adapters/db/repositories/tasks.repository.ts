@@ -6,6 +6,8 @@ import { compiledOnce } from '../sqlite/compiled-once.ts';
 import { isPostgres } from '../dialect-of.ts';
 import type { Executor } from '../schema.ts';
 import type { StoredFilesTable, TaskAttemptsTable, TasksTable } from '../tables/media.tables.ts';
+import type { TaskSuccess } from '../../../ports/task-store.port.ts';
+
 
 export type TaskRow = TasksTable;
 export type AttemptRow = TaskAttemptsTable;
@@ -130,15 +132,6 @@ export async function insertFirstAttempt(db: Executor, row: AttemptRow, now: num
   else await db.transaction().execute(write);
 }
 
-export interface TaskSuccess {
-  taskId: string;
-  changes: Pick<TaskRow, 'files_json' | 'output_json' | 'finished_at' | 'updated_at' | 'expires_at'>;
-  attemptId: string;
-  upstreamId: string | null;
-  files: StoredFileRow[];
-  /** The worker's job for the task, removed under its lease when the task finishes here. */
-  job: { id: string; owner: string } | undefined;
-}
 
 /**
  * The move to `finished` (compare-and-set from a non-terminal status) and, only when it wins, the

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { type RunStatus, runMovableFrom } from '../../../../domain/agent/run-status.ts';
 import type { Executor } from '../../schema.ts';
 import type { AgentRunsTable } from '../../tables/agent.tables.ts';
+import type { RunBudget } from '../../../../ports/agent-store.port.ts';
+
 
 type Defaults = 'wake_seq' | 'model_attempt' | 'overrides_json' | 'settled_micro' | 'committed_micro' | 'budget_version' | 'steer_json' | 'step_count' | 'revision';
 export type RunRow = Omit<AgentRunsTable, Defaults> & {
@@ -132,14 +134,6 @@ export async function commitToRun(db: Executor, id: string, estimate: number, no
   return row ? budgetOf(row) : undefined;
 }
 
-/** A run's money as the run view and budget.updated show it. */
-export interface RunBudget {
-  limitMicro: number;
-  settledMicro: number;
-  committedMicro: number;
-  budgetVersion: number;
-  version: number;
-}
 
 const BUDGET_COLUMNS = ['limit_micro', 'settled_micro', 'committed_micro', 'budget_version', 'version'] as const;
 
