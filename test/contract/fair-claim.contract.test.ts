@@ -117,7 +117,9 @@ describeEachDatabase('fair claims of a laned queue', (t) => {
     await new Promise((r) => setTimeout(r, 1_000));
     await pool.stop();
     assert.equal(ran.includes('f4-waiting'), false, 'the capped job was not run');
-    // About five in a second (a look every 200 ms); a pool woken by its own due job at once would make hundreds.
-    assert.ok(q.fairClaims <= 25, `${q.fairClaims} fair claims in a second`);
+    // About five in a second (a look every 200 ms), more when the machine is loaded and other wakes
+    // (start, the bus, the idle poll) add theirs; a pool woken by its own due job at once makes hundreds.
+    // 25 was met by 26 on a loaded CI run, so the bound sits between the two, not at the edge of the first.
+    assert.ok(q.fairClaims <= 60, `${q.fairClaims} fair claims in a second`);
   });
 });
