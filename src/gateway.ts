@@ -45,7 +45,12 @@ import { buildHttpApp } from './http/app.ts';
 import { newId } from './domain/ids.ts';
 import type { BlobStore } from './ports/blob-store.port.ts';
 import type { EventBus } from './ports/event-bus.port.ts';
-import { buildMediaProviders } from './providers/registries/media.registry.ts';
+import { MediaProviderPool } from './services/upstreams/media-provider-pool.ts';
+import { UpstreamDirectory } from './services/upstreams/upstream-directory.ts';
+import { RoutePlanner } from './services/upstreams/route-planner.ts';
+import { liveMediaRoutes } from './services/upstreams/live-media-routes.ts';
+import { MemoryHealthBoard } from './adapters/health/memory-health-board.ts';
+import type { UpstreamHealthBoard } from './ports/upstream-health.port.ts';
 import { ApiKeyAuthenticator } from './services/accounts/api-key-authenticator.ts';
 import { KeyDoor } from './services/accounts/key-door.ts';
 import { ApiKeysService } from './services/accounts/api-keys.service.ts';
@@ -173,6 +178,11 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   ];
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
   const auth = new AuthService(accountPorts, { bus });
+  // The upstreams served now and their health (issue 32): routing asks these on every call.
+  const upstreams = new UpstreamDirectory({ file: config, logger });
+  const upstreamHealth: UpstreamHealthBoard = new MemoryHealthBoard();
+  await upstreamHealth.start();
+  const routePlanner = new RoutePlanner(upstreams, upstreamHealth);
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(logger);
   const services = {
     config,
@@ -196,7 +206,11 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     blobs,
     queue: new DbWorkQueue(database, bus, tracer),
     tracer,
-    mediaProviders: buildMediaProviders(config, outbound),
+    mediaProviders: new MediaProviderPool(upstreams, outbound),
+    upstreams,
+    upstreamHealth,
+    routePlanner,
+    mediaRoutes: liveMediaRoutes(upstreams, routePlanner),
     webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
@@ -218,7 +232,8 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     ...kyselyTaskPorts(database.db),
     queue: services.queue,
     catalog,
-    providers: (name) => services.mediaProviders.get(name),
+    providers: (name, keyId) => services.mediaProviders.get(name, keyId),
+    keys: routePlanner,
     results: new ResultStore(blobs, outbound, config.maxResultBytes),
     onTerminal: (tx, task) => terminalHook(full)(tx, task),
     callbackBaseUrl: () => config.publicBaseUrl,
@@ -226,7 +241,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     calendarNow: clock.now,
     logger,
     metrics: services.metrics,
-    timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(config.providers[provider]?.options) }),
+    timings: (provider) => ({ ...DEFAULT_TIMINGS, ...timingOverrides(upstreams.provider(provider)?.options) }),
     tracer,
     anomalies: services.upstreamAnomalies,
   });
@@ -234,7 +249,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     store: kyselyChatStore,
     uow: kyselyUnitOfWork(database.db),
     catalog,
-    router: new ChatRouter(config, createChatProviderRegistry()),
+    router: new ChatRouter(upstreams, createChatProviderRegistry(), routePlanner),
     maxOutputTokens: config.chat.maxOutputTokens,
     upstreamAfterLeaveMs: config.chat.upstreamAfterLeaveMs,
     metrics: services.metrics,
@@ -256,9 +271,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     ledger: kyselyLedgerBook,
     tasks: kyselyTaskStore,
     webhookStore: kyselyWebhookStore,
-    bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor });
+    bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor, mediaRoutes: services.mediaRoutes });
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
-  const textExtras = buildTextExtras({ config, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
+  const textExtras = buildTextExtras({ upstreams, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
+  // A provider changed live: its adapters are built again from the new setting (calls under way keep theirs).
+  upstreams.onChange((change) => {
+    chat.router.forgetProviders(change.providers);
+    services.mediaProviders.forgetProviders(change.providers);
+  });
   const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
   const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
@@ -304,11 +324,11 @@ export async function startWorkers(services: AppServices): Promise<WorkerPool> {
       queueConcurrency: (queue) => {
         if (queue === JOB_QUEUES.agent) return config.worker.concurrency;
         if (queue === JOB_QUEUES.webhooks) return config.webhookSending.slots;
-        return config.providers[queue]?.concurrency ?? 64;
+        return services.upstreams.provider(queue)?.concurrency ?? 64;
       },
       // Webhook slots are shared per user and per destination origin (issue 29, item 9).
       laneCaps: (queue) => (queue === JOB_QUEUES.webhooks ? webhookCaps : undefined),
-      queues: [...Object.keys(config.providers), ...Object.values(JOB_QUEUES)],
+      queues: [...services.upstreams.providers().map((p) => p.name), ...Object.values(JOB_QUEUES)],
       logger,
       tracer: services.tracer,
     },
@@ -461,7 +481,9 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.rateLimiter.close();
       await services.concurrencyLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
-      for (const provider of services.mediaProviders.values()) await provider.close?.();
+      await services.mediaProviders.close();
+      await services.upstreams.close();
+      await services.upstreamHealth.close();
       await services.outbound.close();
       await services.cpu.close();
       await services.database.close();

@@ -24,7 +24,7 @@ async function closeServices(services: AppServices): Promise<void> {
   await services.chat.router.close();
   await services.bus.close();
   await services.rateLimiter.close();
-  for (const provider of services.mediaProviders.values()) await provider.close?.();
+  await services.mediaProviders.close();
   await services.outbound.close();
   await services.cpu.close();
   await services.database.close();

@@ -1,4 +1,7 @@
 import { listEntries } from '../adapters/db/ledger/ledger.repository.ts';
+import { UpstreamDirectory } from '../services/upstreams/upstream-directory.ts';
+import { RoutePlanner } from '../services/upstreams/route-planner.ts';
+import { MemoryHealthBoard } from '../adapters/health/memory-health-board.ts';
 import { listUsers } from '../adapters/db/repositories/users.repository.ts';
 import { migrate } from '../adapters/db/migrate.ts';
 import { openDatabase } from '../adapters/db/open-database.ts';
@@ -123,7 +126,8 @@ export async function runAdminCommand(command: string, rest: string[], config: C
       case 'agent verify-routes': {
         // The probes GET /agent/models reports, run now for every text route instead of on first use.
         const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
-        const router = new ChatRouter(config, createChatProviderRegistry());
+        const upstreams = new UpstreamDirectory({ file: config, logger: pino({ level: 'silent' }) });
+        const router = new ChatRouter(upstreams, createChatProviderRegistry(), new RoutePlanner(upstreams, new MemoryHealthBoard()));
         const capabilities = new RouteCapabilities({ store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db), router, catalog, logger: pino({ level: 'silent' }), maxAgeMs: config.agent.capabilityProbeIntervalMs });
         try {
           await capabilities.probeAll();

@@ -1,4 +1,9 @@
 import type { UpstreamAnomalyLog } from '../ports/upstream-anomalies.port.ts';
+import type { MediaRouteSource } from '../services/generation/task-routes.ts';
+import type { MediaProviderPool } from '../services/upstreams/media-provider-pool.ts';
+import type { UpstreamDirectory } from '../services/upstreams/upstream-directory.ts';
+import type { RoutePlanner } from '../services/upstreams/route-planner.ts';
+import type { UpstreamHealthBoard } from '../ports/upstream-health.port.ts';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
 import type { Metrics } from '../adapters/metrics/metrics.ts';
@@ -13,7 +18,6 @@ import type { EventBus } from '../ports/event-bus.port.ts';
 import type { ConcurrencyLimiter } from '../ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from '../ports/rate-limiter.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
-import type { MediaProvider } from '../providers/media/media-provider.ts';
 import type { AgentServices } from '../services/agent/agent.module.ts';
 import type { StorageServices } from '../services/storage/storage.module.ts';
 import type { StatsPorts } from '../services/stats/stats-ports.ts';
@@ -68,7 +72,14 @@ export interface AppServices {
   blobs: BlobStore;
   queue: WorkQueue;
   /** Media providers by configured name (`local` always among them). */
-  mediaProviders: Map<string, MediaProvider>;
+  mediaProviders: MediaProviderPool;
+  /** The upstreams served now: the config file with the live settings laid over it (issue 32). */
+  upstreams: UpstreamDirectory;
+  /** Health-aware choice of route entries and keys, over the health board. */
+  routePlanner: RoutePlanner;
+  upstreamHealth: UpstreamHealthBoard;
+  /** The media routes served now, for creates. */
+  mediaRoutes: MediaRouteSource;
   /** Media models without a live route (every route refuses with scope 'route'): the catalog tags them (live-routes.ts). */
   noLiveRoute?: ReadonlySet<string>;
   webhookSecrets: WebhookSecretService;

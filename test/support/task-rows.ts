@@ -17,7 +17,7 @@ export function attemptRow(task: Pick<TaskRow, 'id'>, now: number, changes: Part
   return {
     id: newId('att', now), task_id: task.id, attempt_no: 1, route_index: 0, provider: 'local', upstream_model: 'z', upstream_id: 'up-1', state: 'accepted',
     callback_token: 'cb-1', error_message: null, error_retryable: null, polls: 0, started_at: now, accepted_at: now, ended_at: null, deadline_at: null,
-    late_outcome: null, late_at: null,
+    late_outcome: null, late_at: null, key_id: null,
     ...changes,
   };
 }

@@ -57,7 +57,7 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
           estimates: services.estimates,
           queue: services.queue,
           writes: services.writes,
-          routes: services.config.routes,
+          routes: services.mediaRoutes,
           allowPrivateUrls: services.config.allowPrivateUrls,
           webhookPorts: services.config.webhooks.ports,
           publicBaseUrl: () => services.config.publicBaseUrl,

@@ -18,7 +18,7 @@ export function registerMediaCallbackRoute(app: FastifyInstance, services: AppSe
       const { attemptId, token } = request.params as { attemptId: string; token: string };
       const attempt = await findAttempt(services.database.db, attemptId);
       if (!attempt || !sameToken(attempt.callback_token, token)) throw new AppError('not_found', 'unknown callback');
-      const provider = services.mediaProviders.get(attempt.provider);
+      const provider = services.mediaProviders.get(attempt.provider, attempt.key_id);
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
       const notice = provider?.parseCallback ? provider.parseCallback({ headers, rawBody }) : { upstreamId: undefined };

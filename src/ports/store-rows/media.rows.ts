@@ -60,6 +60,8 @@ export interface TaskAttemptsRow {
   /** An outcome reported after we moved on (recorded, ignored). */
   late_outcome: string | null;
   late_at: number | null;
+  /** The provider key the attempt used (issue 32): its polls and cancels use the same one. Null: the provider's first key (attempts before migration 037). */
+  key_id: string | null;
 }
 
 export interface StoredFilesRow {

@@ -1,10 +1,9 @@
 /**
- * Provider `type` → media adapter. The composition root builds one adapter per configured media
- * provider (`buildMediaProviders`); nothing else names a vendor. Adding a style is its folder and one
+ * Provider `type` → media adapter. The media provider pool (src/services/upstreams/media-provider-pool.ts)
+ * builds one adapter per provider key with `createMediaProvider`; nothing else names a vendor. Adding a style is its folder and one
  * line here. The table sits above the styles (local among them), so no style imports back up into it.
  */
-import type { GuardedHttpClient } from '../../adapters/outbound/guarded-http-client.ts';
-import type { Config, ProviderConfig } from '../../config/config.types.ts';
+import type { ProviderConfig } from '../../config/config.types.ts';
 import { createLocalMediaProvider } from '../local/local-media.provider.ts';
 import { createFalProvider } from '../media/fal/fal.provider.ts';
 import { createGoogleProvider } from '../media/google/google.provider.ts';
@@ -48,17 +47,4 @@ export function createMediaProvider(name: string, config: ProviderConfig, deps: 
   const factory = MEDIA_PROVIDERS.factory(config.type);
   if (!factory) throw new UnknownProviderTypeError(name, config.type);
   return factory({ name, baseUrl: config.baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs, options: config.options }, deps);
-}
-
-/**
- * One MediaProvider per configured provider whose API style serves media (text-only styles such as
- * `anthropic` are skipped here and served by the chat registry).
- */
-export function buildMediaProviders(config: Config, guardedHttp: GuardedHttpClient): Map<string, MediaProvider> {
-  const providers = new Map<string, MediaProvider>();
-  for (const [name, provider] of Object.entries(config.providers)) {
-    if (!isMediaProviderType(provider.type)) continue;
-    providers.set(name, createMediaProvider(name, provider, { guardedHttp }));
-  }
-  return providers;
 }

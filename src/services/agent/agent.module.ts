@@ -14,6 +14,7 @@ import type { BlobStore } from '../../ports/blob-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import { prepareGeneration, type RouteRefusalCheck, writePaidTask } from '../generation/create-generation.service.ts';
+import type { MediaRouteSource } from '../generation/task-routes.ts';
 import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { TaskStore } from '../../ports/task-store.port.ts';
 import type { WebhookStore } from '../../ports/webhook-store.port.ts';
@@ -99,6 +100,8 @@ export interface AgentModuleDeps {
   clock?: AgentClock;
   /** Drops routes that cannot serve a dispatch's input, as a create through the API does. */
   routeRefusal?: RouteRefusalCheck;
+  /** The media routes served now (issue 32). */
+  mediaRoutes: MediaRouteSource;
   /** Counts test events per user; the gateway's shared limiter (this process's memory when not given). */
   rateLimiter?: RateLimiter;
 }
@@ -121,7 +124,7 @@ export function buildAgentServices(deps: AgentModuleDeps): AgentServices {
     hub,
     writer,
     capabilities,
-    models: new AgentModelsService({ catalog, capabilities, providers: Object.keys(config.providers), mediaRoutes: config.routes }),
+    models: new AgentModelsService({ catalog, capabilities, mediaRoutes: deps.mediaRoutes }),
     settings,
     conversations: new ConversationsService({ store, views: agentViews, uow, catalog, writer, bus, hub }),
     messages: new MessagesService({ store, views: agentViews, agentStore, uow, catalog, writer, settings, attachments, projects }),
@@ -165,7 +168,7 @@ function generationDispatch(deps: AgentModuleDeps): GenerationDispatch {
     uow: deps.uow,
     catalog: deps.catalog,
     estimates: deps.estimates,
-    routes: deps.config.routes,
+    routes: deps.mediaRoutes,
     allowPrivateUrls: deps.config.allowPrivateUrls,
     publicBaseUrl: deps.publicBaseUrl,
     ...(deps.routeRefusal ? { routeRefusal: deps.routeRefusal } : {}),

@@ -17,6 +17,7 @@ import type { ChatAnswer, ChatCall, Settlement } from './chat-call.types.ts';
 import type { ChatRouter } from './chat-router.ts';
 import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
 import { NO_USAGE } from './chat-usage.ts';
+import type { PlannedAttempt } from '../upstreams/route-planner.ts';
 
 /** What an exchange needs of the service that runs it (chat.service.ts, ChatService). */
 export interface ExchangeHost {
@@ -25,8 +26,8 @@ export interface ExchangeHost {
   readonly logger: Logger;
   /** The settlement transaction; called once per exchange, never throws. */
   settle(exchange: ChatExchange, s: Settlement, linger: boolean): Promise<void>;
-  /** Records one upstream call for /admin/v1/providers and /metrics. */
-  recordCall(provider: string, error: ChatUpstreamError | undefined): void;
+  /** Records one upstream call for /admin/v1/providers, /metrics and the health board. */
+  recordCall(attempt: PlannedAttempt, error: ChatUpstreamError | undefined): void;
 }
 
 /**
@@ -167,7 +168,7 @@ export class ChatExchange {
     return { ...NO_USAGE, inputTokens: this.promptTokens, estimated: true };
   }
 
-  async run(routes: RouteTarget[]): Promise<ChatAnswer> {
+  async run(routes: PlannedAttempt[]): Promise<ChatAnswer> {
     const result = await this.#firstAnswer(routes);
     this.#request = undefined;
     if (!result.ok) {
@@ -210,7 +211,7 @@ export class ChatExchange {
   }
 
   /** Tries the routes in order; returns the first success, or the last failure. */
-  async #firstAnswer(routes: RouteTarget[]): Promise<ChatUpstreamResult> {
+  async #firstAnswer(routes: PlannedAttempt[]): Promise<ChatUpstreamResult> {
     const router = this.#service.router;
     const request = this.#request;
     if (!request) throw new Error('the request was already sent');
@@ -219,14 +220,14 @@ export class ChatExchange {
       if (this.signal.aborted) return { ok: false, error: { status: 499, retryable: false, message: 'The client cancelled the request.' } };
       this.attempts++;
       this.route = route;
-      const provider = router.provider(route.provider);
+      const provider = router.provider(route.provider, route.keyId);
       if (!provider) {
         last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${router.providerType(route.provider) ?? 'unknown'}) cannot serve text models.` };
         continue;
       }
       const span = startUpstreamSpan(this.#service.tracer, this.model.id, route, request);
       const result = await provider.send(request, { upstreamModel: route.model }, this.upstreamSignal);
-      this.#service.recordCall(route.provider, result.ok ? undefined : result.error);
+      this.#service.recordCall(route, result.ok ? undefined : result.error);
       // No answer at all (no error body): stopped by us, or timed out once the client had gone.
       this.unansweredAfterSend = !result.ok && result.error.upstreamBody === undefined && (result.error.status === 499 || (this.signal.aborted && result.error.status === 504));
       if (result.ok) {

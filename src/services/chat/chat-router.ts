@@ -1,35 +1,48 @@
 /**
- * Which upstreams serve a text model, in order: the operator's routes for it (config `routes`), or the
- * built-in `local` provider when it has none (decision 13). Adapters are built once per configured
- * provider, on first use, by the chat provider registry, which owns the shared undici Agent.
+ * Which upstreams serve a text model, in order: the operator's routes for it (the config file's or the
+ * live ones, upstream-directory.ts), or the built-in `local` provider when it has none (decision 13),
+ * each entry with the keys of its provider, health-aware (route-planner.ts). Adapters are built per
+ * provider key, on first use, by the chat provider registry, which owns the shared undici Agent; a
+ * live change of a provider drops its adapters, and the next request builds them from the new setting.
  */
-import type { Config, RouteTarget } from '../../config/config.types.ts';
+import type { ProviderConfig, RouteTarget } from '../../config/config.types.ts';
+import { FILE_KEY_ID } from '../../domain/upstreams/live-upstreams.ts';
 import type { ChatProvider } from '../../providers/chat/chat-provider.ts';
 import type { ChatProviderRegistry } from '../../providers/registries/chat.registry.ts';
-import { orderRoutes } from '../../domain/routing/route-order.ts';
+import type { PlannedAttempt, ProviderLookup, RoutePlanner } from '../upstreams/route-planner.ts';
+
+/** What the router reads of the served upstreams. */
+export interface RoutedUpstreams extends ProviderLookup {
+  /** A model's own route entries; undefined when it has none. */
+  targets(modelId: string): RouteTarget[] | undefined;
+}
 
 export class ChatRouter {
-  readonly #config: Pick<Config, 'routes' | 'providers'>;
+  readonly #upstreams: RoutedUpstreams;
   readonly #registry: ChatProviderRegistry;
-  readonly #providers = new Map<string, ChatProvider | undefined>();
+  readonly #planner: RoutePlanner;
+  /** By provider, then key id. */
+  readonly #providers = new Map<string, Map<string, ChatProvider | undefined>>();
   readonly #defaults = new Map<string, RouteTarget[]>();
 
-  constructor(config: Pick<Config, 'routes' | 'providers'>, registry: ChatProviderRegistry) {
-    this.#config = config;
+  constructor(upstreams: RoutedUpstreams, registry: ChatProviderRegistry, planner: RoutePlanner) {
+    this.#upstreams = upstreams;
     this.#registry = registry;
+    this.#planner = planner;
   }
 
   /**
-   * The routes of a model in the order this request tries them (never empty): by priority, weighted
-   * at random within one (issue 32); a plain ordered list is returned as it is.
+   * The (entry, key) pairs of a model in the order this request tries them: by priority, weighted at
+   * random within one (issue 32), healthy before cooling, disabled left out. Empty when every route
+   * is disabled.
    */
-  routes(modelId: string): RouteTarget[] {
-    return orderRoutes(this.configuredRoutes(modelId));
+  routes(modelId: string): PlannedAttempt[] {
+    return this.#planner.plan(this.configuredRoutes(modelId));
   }
 
   /** Every route of a model as the operator listed them (never empty), whatever order a request would try them in. */
   configuredRoutes(modelId: string): RouteTarget[] {
-    const configured = this.#config.routes[modelId];
+    const configured = this.#upstreams.targets(modelId);
     if (configured && configured.length > 0) return configured;
     let fallback = this.#defaults.get(modelId);
     if (!fallback) {
@@ -39,18 +52,42 @@ export class ChatRouter {
     return fallback;
   }
 
-  /** The adapter of a configured provider; undefined when its type has no chat style (a media-only upstream). */
-  provider(name: string): ChatProvider | undefined {
-    if (this.#providers.has(name)) return this.#providers.get(name);
-    const config = this.#config.providers[name];
-    const provider = config && this.#registry.has(config.type) ? this.#registry.create(config) : undefined;
-    this.#providers.set(name, provider);
+  /**
+   * The adapter of a provider's key (by default the key a new call would pick); undefined when its
+   * type has no chat style (a media-only upstream) or the provider is unknown.
+   */
+  provider(name: string, keyId?: string): ChatProvider | undefined {
+    const id = keyId ?? this.#planner.pickKey(name)?.id ?? FILE_KEY_ID;
+    let byKey = this.#providers.get(name);
+    if (byKey?.has(id)) return byKey.get(id);
+    const served = this.#upstreams.provider(name);
+    const key = served?.keys.find((k) => k.id === id) ?? served?.keys[0];
+    let provider: ChatProvider | undefined;
+    if (served && key && this.#registry.has(served.type)) {
+      const config: ProviderConfig = { type: served.type, baseUrl: served.baseUrl, apiKey: key.secret, timeoutMs: served.timeoutMs, concurrency: served.concurrency, options: served.options };
+      provider = this.#registry.create(config);
+    }
+    if (!byKey) {
+      byKey = new Map();
+      this.#providers.set(name, byKey);
+    }
+    byKey.set(id, provider);
     return provider;
   }
 
   /** The type of a provider, for messages. */
   providerType(name: string): string | undefined {
-    return this.#config.providers[name]?.type;
+    return this.#upstreams.provider(name)?.type;
+  }
+
+  /** Reports how a call of an attempt went to the health board. */
+  get planner(): RoutePlanner {
+    return this.#planner;
+  }
+
+  /** A live change of these providers: their adapters are built again on next use (calls under way keep theirs). */
+  forgetProviders(names: Iterable<string>): void {
+    for (const name of names) this.#providers.delete(name);
   }
 
   async close(): Promise<void> {

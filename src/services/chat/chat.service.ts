@@ -30,6 +30,8 @@ import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { UpstreamAnomaly, UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
+import type { PlannedAttempt } from '../upstreams/route-planner.ts';
+import { upstreamFailureOf } from '../upstreams/upstream-failure.ts';
 import { billedOutcome, estimateMicro } from './chat-bill.ts';
 import type { ChatAnswer, ChatCall, ChatQuote, FinalStatus, Settlement } from './chat-call.types.ts';
 import { ChatExchange } from './chat-exchange.ts';
@@ -293,11 +295,15 @@ export class ChatService {
     }
   }
 
-  /** Records one upstream call for /admin/v1/providers and /metrics. */
-  recordCall(provider: string, error: ChatUpstreamError | undefined): void {
+  /** Records one upstream call for /admin/v1/providers, /metrics and the health board that routing reads. */
+  recordCall(attempt: PlannedAttempt, error: ChatUpstreamError | undefined): void {
+    const provider = attempt.provider;
     // A refused request (the client's fault) or a cancelled one says nothing bad about the upstream.
     const healthy = error === undefined || !error.retryable;
     this.#deps.health.record(provider, healthy, error?.message);
+    const failure = error === undefined ? undefined : upstreamFailureOf(error);
+    // A failure that says nothing about the upstream (a refused request, a cancel) is not a success either.
+    if (error === undefined || failure !== undefined) this.#deps.router.planner.report(attempt, failure);
     this.#deps.metrics.providerCalls.inc({ provider, kind: 'chat', outcome: error === undefined ? 'ok' : error.status === 499 ? 'cancelled' : error.retryable ? 'failed' : 'refused' });
   }
 

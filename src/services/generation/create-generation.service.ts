@@ -14,8 +14,7 @@ import type { WorkQueue } from '../../ports/work-queue.port.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
 import type { RouteRefusal, RouteRequest } from '../../providers/media/media-provider.ts';
 import type { EstimateService } from './estimate.service.ts';
-import { pinRoutes, routesForModel } from './task-routes.ts';
-import { orderRoutes } from '../../domain/routing/route-order.ts';
+import { type MediaRouteSource, pinRoutes } from './task-routes.ts';
 import { IDEMPOTENCY_KEY } from '../../domain/idempotency-key.ts';
 
 export interface CreateGenerationDeps {
@@ -28,7 +27,7 @@ export interface CreateGenerationDeps {
   queue: WorkQueue;
   /** The group commit: concurrent creates share one transaction (each still all-or-nothing). */
   writes: WriteBatcher;
-  routes: Record<string, RouteTarget[]>;
+  routes: MediaRouteSource;
   allowPrivateUrls: boolean;
   /** Ports a `webhook` URL may name (config.webhooks.ports); default 443 and 80. */
   webhookPorts?: readonly number[] | 'any';
@@ -221,8 +220,8 @@ function servableRoutes(deps: Pick<CreateGenerationDeps, 'routeRefusal'>, routes
 }
 
 async function resolveRoutes(deps: Pick<CreateGenerationDeps, 'tasks' | 'uow' | 'routes'>, userId: string, model: string, parentIds: string[]): Promise<RouteTarget[]> {
-  // By priority, weighted within one (issue 32), chosen once at create; pinning keeps that order.
-  const routes = orderRoutes(routesForModel(deps.routes, model));
+  // By priority, weighted within one, health-aware (issue 32), chosen once at create; pinning keeps that order.
+  const routes = deps.routes.forNewTask(model);
   if (parentIds.length === 0) return routes;
   const parents = await deps.tasks.findParentTasks(deps.uow.direct, userId, parentIds);
   let provider: string | undefined;

@@ -20,6 +20,8 @@ import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { AttemptRow, TaskRow, TaskStore } from '../../ports/task-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import type { RoutePlanner } from '../upstreams/route-planner.ts';
+import { mediaFailureOf } from '../upstreams/upstream-failure.ts';
 
 /** The job a step runs for: the step ends it in its own final transaction, through its lease. */
 interface StepJob {
@@ -55,7 +57,10 @@ export interface TaskRunnerDeps {
   /** Where a callback's wake-up of its task goes. */
   queue: WorkQueue;
   catalog: Catalog;
-  providers: (name: string) => MediaProvider | undefined;
+  /** The adapter of a provider's key (null: its first key). */
+  providers: (name: string, keyId: string | null) => MediaProvider | undefined;
+  /** Health-aware key choice and health reports (issue 32); absent: the first key, nothing reported. */
+  keys?: Pick<RoutePlanner, 'chooseKey' | 'report'>;
   results: ResultStore;
   onTerminal: TerminalHook;
   callbackBaseUrl: () => string;
@@ -164,7 +169,9 @@ export class TaskRunner {
       return this.fail(task, lastError ?? 'every provider failed', job);
     }
     const now = this.now();
+    const choice = this.deps.keys?.chooseKey(route.provider, now);
     const attempt: AttemptRow = {
+      key_id: choice && 'keyId' in choice ? choice.keyId : null,
       id: newId('att', now),
       task_id: task.id,
       attempt_no: attemptNo,
@@ -190,10 +197,12 @@ export class TaskRunner {
       task.status = 'processing';
       task.started_at = now;
     } else await this.tasks.recordAttempt(this.direct, attempt);
-    const provider = this.deps.providers(route.provider);
+    if (choice && 'refused' in choice) return this.attemptFailed(task, routes, attempt, { message: choice.refused, retryable: true }, undefined, job);
+    const provider = this.deps.providers(route.provider, attempt.key_id);
     if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);
     const outcome = await traceMediaCall(this.deps.tracer, 'submit', task, attempt, () => provider.submit(this.mediaJob(task, attempt, signal)));
     this.deps.metrics.providerCalls.inc({ provider: route.provider, kind: 'media', outcome: outcome.kind });
+    if (outcome.kind !== 'unknown') this.#report(attempt, outcome.kind === 'failed' ? outcome.error : undefined);
     switch (outcome.kind) {
       case 'accepted': {
         const accepted = await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], {
@@ -220,7 +229,7 @@ export class TaskRunner {
   }
 
   private async reconcile(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob): Promise<JobOutcome> {
-    const provider = this.deps.providers(attempt.provider);
+    const provider = this.deps.providers(attempt.provider, attempt.key_id);
     const now = this.now();
     const deadline = attempt.deadline_at ?? now + this.deps.timings(attempt.provider).reconcileWindowMs;
     if (attempt.state === 'submitting') {
@@ -253,7 +262,7 @@ export class TaskRunner {
   }
 
   private async poll(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, signal: AbortSignal, job: StepJob): Promise<JobOutcome> {
-    const provider = this.deps.providers(attempt.provider);
+    const provider = this.deps.providers(attempt.provider, attempt.key_id);
     if (!provider || !attempt.upstream_id) return this.abandon(task, routes, attempt, `provider ${attempt.provider} is no longer configured`, job);
     if (attempt.deadline_at !== null && this.now() >= attempt.deadline_at) {
       await provider.cancel?.(this.mediaJob(task, attempt, signal), attempt.upstream_id).catch(() => {});
@@ -271,10 +280,19 @@ export class TaskRunner {
         return { kind: 'again', runAt: this.now() + (outcome.pollAfterMs ?? backoff), queue: attempt.provider };
       }
       case 'completed':
+        this.#report(attempt, undefined);
         return this.complete(task, routes, attempt, outcome.result, job, signal);
       case 'failed':
+        this.#report(attempt, outcome.error);
         return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted'], job);
     }
+  }
+
+  /** Tells the health board how a call of the attempt's key went (an error about the request itself says nothing). */
+  #report(attempt: AttemptRow, error: ProviderError | undefined): void {
+    if (!this.deps.keys || attempt.key_id === null) return;
+    const failure = error === undefined ? undefined : mediaFailureOf(error);
+    if (error === undefined || failure !== undefined) this.deps.keys.report({ provider: attempt.provider, model: attempt.upstream_model, keyId: attempt.key_id }, failure);
   }
 
   private async complete(task: TaskRow, routes: RouteTarget[], attempt: AttemptRow, result: UpstreamResult, job: StepJob, signal: AbortSignal): Promise<JobOutcome> {
@@ -420,7 +438,7 @@ export class TaskRunner {
    * the attempt reconciles as if none had come).
    */
   private async ownsCallbackJob(task: TaskRow, attempt: AttemptRow, upstreamId: string): Promise<boolean> {
-    const provider = this.deps.providers(attempt.provider);
+    const provider = this.deps.providers(attempt.provider, attempt.key_id);
     if (!provider?.ownsJob) return true;
     const ownership = await provider.ownsJob(this.mediaJob(task, attempt, AbortSignal.timeout(30_000)), upstreamId);
     if (ownership === 'ours') return true;
@@ -457,7 +475,7 @@ export class TaskRunner {
     const attempt = await this.tasks.findAttempt(this.direct, attemptId);
     if (!attempt?.upstream_id || attempt.late_outcome || (attempt.state !== 'failed' && attempt.state !== 'abandoned')) return;
     const task = await this.tasks.findTask(this.direct, attempt.task_id);
-    const provider = this.deps.providers(attempt.provider);
+    const provider = this.deps.providers(attempt.provider, attempt.key_id);
     if (!task || !provider) return;
     const outcome = await provider.poll(this.mediaJob(task, attempt, AbortSignal.timeout(30_000)), attempt.upstream_id);
     if (outcome.kind === 'completed') await this.tasks.recordLateOutcome(this.direct, attempt.id, 'succeeded', this.now());

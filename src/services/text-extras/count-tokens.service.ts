@@ -48,7 +48,7 @@ export class CountTokensService {
     if (!model) throw invalidInput(`The model ${JSON.stringify(request.model)} does not exist; GET /api/v1/models lists the text models.`, 'model');
     if (!model.protocols.includes('anthropic')) throw invalidInput(`The model ${model.id} is not served over the messages protocol; count_tokens counts for Claude models.`, 'model');
     for (const route of this.#deps.router.routes(model.id)) {
-      const counter = this.#deps.extras.counter(route.provider);
+      const counter = this.#deps.extras.counter(route.provider, route.keyId);
       if (!counter) continue;
       const tracer = this.#deps.tracer ?? NOOP_TRACER;
       const span = tracer.enabled

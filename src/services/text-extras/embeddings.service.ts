@@ -31,6 +31,8 @@ import type { ChatService } from '../chat/chat.service.ts';
 import type { Span } from '../../ports/tracer.port.ts';
 import { endEmbeddingSpan, startEmbeddingSpan } from './embedding-spans.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
+import type { PlannedAttempt } from '../upstreams/route-planner.ts';
+import { upstreamFailureOf } from '../upstreams/upstream-failure.ts';
 import type { UpstreamExtras } from './upstream-extras.ts';
 
 export interface EmbeddingsServiceDeps {
@@ -133,21 +135,21 @@ export class EmbeddingsService {
     throw invalidInput(`The model ${JSON.stringify(id)} is not an embedding model of this gateway; GET /api/v1/models lists them.`, 'model');
   }
 
-  async #firstAnswer(publicModel: string, routes: RouteTarget[], call: EmbeddingCall, dimensions: number, attempt: Attempt): Promise<{ ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError }> {
+  async #firstAnswer(publicModel: string, routes: PlannedAttempt[], call: EmbeddingCall, dimensions: number, attempt: Attempt): Promise<{ ok: true; embeddings: Embeddings } | { ok: false; error: ChatUpstreamError }> {
     const signal = call.abort.signal;
     let last: ChatUpstreamError = { status: 502, retryable: false, message: 'No route could serve this model.' };
     for (const route of routes) {
       if (signal.aborted) return { ok: false, error: { status: 499, retryable: false, message: 'The client cancelled the request.' } };
       attempt.attempts++;
       attempt.route = route;
-      const provider = this.#deps.extras.embedder(route.provider);
+      const provider = this.#deps.extras.embedder(route.provider, route.keyId);
       if (!provider) {
         last = { status: 502, retryable: true, message: `The provider ${route.provider} (type ${this.#deps.router.providerType(route.provider) ?? 'unknown'}) cannot serve embeddings.` };
         continue;
       }
       const span = startEmbeddingSpan(this.#deps.chat.tracer, publicModel, route, dimensions);
       const result = await provider.embed(call.request, { upstreamModel: route.model, dimensions }, signal);
-      this.#record(route.provider, result.ok ? undefined : result.error);
+      this.#record(route, result.ok ? undefined : result.error);
       if (result.ok) {
         // Ended with the usage and the cost when the request settles.
         attempt.span = span;
@@ -185,8 +187,11 @@ export class EmbeddingsService {
     return bound;
   }
 
-  #record(provider: string, error: ChatUpstreamError | undefined): void {
+  #record(attempt: PlannedAttempt, error: ChatUpstreamError | undefined): void {
+    const provider = attempt.provider;
     this.#deps.health.record(provider, error === undefined || !error.retryable, error?.message);
+    const failure = error === undefined ? undefined : upstreamFailureOf(error);
+    if (error === undefined || failure !== undefined) this.#deps.router.planner.report(attempt, failure);
     const outcome = error === undefined ? 'ok' : error.status === 499 ? 'cancelled' : error.retryable ? 'failed' : 'refused';
     this.#deps.metrics.providerCalls.inc({ provider, kind: 'embeddings', outcome });
   }

@@ -5,7 +5,6 @@
  */
 import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
-import type { Config } from '../../config/config.types.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { ChatService } from '../chat/chat.service.ts';
@@ -13,14 +12,17 @@ import { CountTokensService } from './count-tokens.service.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import { EmbeddingsService } from './embeddings.service.ts';
 import { UpstreamExtras } from './upstream-extras.ts';
+import type { UpstreamDirectory } from '../upstreams/upstream-directory.ts';
 
 export interface TextExtras {
   embeddings: EmbeddingsService;
   countTokens: CountTokensService;
 }
 
-export function buildTextExtras(deps: { config: Pick<Config, 'providers'>; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger; cpu?: CpuPool }): TextExtras {
-  const extras = new UpstreamExtras(deps.config, deps.cpu);
+export function buildTextExtras(deps: { upstreams: UpstreamDirectory; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger; cpu?: CpuPool }): TextExtras {
+  const extras = new UpstreamExtras(deps.upstreams, deps.cpu);
+  // A provider changed live: its adapters are built again from the new setting.
+  deps.upstreams.onChange((change) => extras.forgetProviders(change.providers));
   const router = deps.chat.router;
   return {
     embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger }),

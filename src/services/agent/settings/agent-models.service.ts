@@ -4,7 +4,7 @@
  */
 import type { Catalog } from '../../../domain/catalog/catalog.ts';
 import { microToUsd } from '../../../domain/money.ts';
-import type { RouteTarget } from '../../../config/config.types.ts';
+import type { MediaRouteSource } from '../../generation/task-routes.ts';
 import { referenceCapacity } from '../engine/media-choice.ts';
 import type { Capability, RouteCapabilities, RouteReport, Verdict } from './route-capabilities.service.ts';
 
@@ -28,14 +28,12 @@ const NAMES: Record<Capability, 'tools' | 'imageInput' | 'structuredOutput'> = {
 export class AgentModelsService {
   readonly #catalog: Catalog;
   readonly #capabilities: RouteCapabilities;
-  readonly #providers: Set<string>;
-  readonly #mediaRoutes: Record<string, RouteTarget[]>;
+  readonly #routes: MediaRouteSource;
 
-  constructor(deps: { catalog: Catalog; capabilities: RouteCapabilities; providers: string[]; mediaRoutes: Record<string, RouteTarget[]> }) {
+  constructor(deps: { catalog: Catalog; capabilities: RouteCapabilities; mediaRoutes: MediaRouteSource }) {
     this.#catalog = deps.catalog;
     this.#capabilities = deps.capabilities;
-    this.#providers = new Set(deps.providers);
-    this.#mediaRoutes = deps.mediaRoutes;
+    this.#routes = deps.mediaRoutes;
   }
 
   async list(): Promise<AgentModelView[]> {
@@ -57,7 +55,7 @@ export class AgentModelsService {
           outputUsdPerMillion: microToUsd(model.outputMicroPerMillion),
           cachedInputUsdPerMillion: microToUsd(model.cachedInputMicroPerMillion),
         },
-        executable: reports.some((r) => this.#providers.has(r.provider)),
+        executable: reports.some((r) => this.#routes.hasProvider(r.provider)),
         capabilities: { ...capabilities, contextWindow: model.contextWindow, maxOutputTokens: model.maxOutputTokens },
         routes: reports.map((r) => ({ provider: r.provider, upstreamModel: r.upstreamModel, verified: r.capabilities })),
       });
@@ -65,7 +63,7 @@ export class AgentModelsService {
     for (const info of this.#catalog.mediaModels()) {
       const model = this.#catalog.get(info.id);
       if (!model) continue;
-      const routes = this.#mediaRoutes[info.id] ?? [{ provider: 'local', model: info.id }];
+      const routes = this.#routes.configured(info.id);
       const references = referenceCapacity(this.#catalog, info.id);
       out.push({
         id: info.id,
@@ -76,7 +74,7 @@ export class AgentModelsService {
         priceUnit: model.priceUnit,
         priceFrom: model.priceFrom ?? null,
         pricing: model.pricing,
-        executable: routes.some((r) => this.#providers.has(r.provider)),
+        executable: routes.some((r) => this.#routes.hasProvider(r.provider)),
         capabilities: { referenceImages: Number.isFinite(references) ? references : null, acceptsReferenceImages: references > 0 },
       });
     }
