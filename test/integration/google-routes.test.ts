@@ -31,6 +31,12 @@ async function attempts(gw: TestGateway, key: string, taskId: string): Promise<A
   return body.data.attempts.map((a) => [a.provider, a.state]);
 }
 
+/** Ends every cooling the gateway's health board holds, as a passing provider test would. */
+async function healUpstreams(gw: TestGateway): Promise<void> {
+  const board = gw.gateway.services.upstreamHealth;
+  for (const record of board.records('')) await board.enable(record.subject);
+}
+
 async function ledgerKinds(gw: TestGateway, userId: string): Promise<string[]> {
   const ledger = await gw.admin<{ data: Array<{ kind: string }> }>('GET', `/admin/v1/users/${userId}/ledger`);
   return ledger.data.map((e) => e.kind).sort();
@@ -73,6 +79,13 @@ describeEachMode(
         ['google-main', 'failed'],
         ['local', 'succeeded'],
       ]);
+      // The 503 cooled Google's key and entry: the next task is routed to the reserve first, Google untouched.
+      const sent = google.requests.length;
+      const whileCooling = await create(ctx.gw, key, 'nano-banana-2', { prompt: 'still busy?' });
+      assert.equal((await waitForTask(ctx.gw, key, whileCooling)).status, 'finished');
+      assert.deepEqual(await attempts(ctx.gw, key, whileCooling), [['local', 'succeeded']]);
+      assert.equal(google.requests.length, sent, 'a cooling upstream is skipped while another route is healthy');
+      await healUpstreams(ctx.gw);
       google.script({ acceptThenFail: { code: 13, message: 'internal error' }, completeAfterMs: 20 });
       const video = await create(ctx.gw, key, 'veo-3.1-lite', { prompt: 'flaky', resolution: '720p' });
       assert.equal((await waitForTask(ctx.gw, key, video, 90_000)).status, 'finished');
@@ -80,8 +93,9 @@ describeEachMode(
         ['google-main', 'failed'],
         ['local', 'succeeded'],
       ]);
-      assert.deepEqual(await ledgerKinds(ctx.gw, userId), ['generation_debit', 'generation_debit', 'initial_credit']);
+      assert.deepEqual(await ledgerKinds(ctx.gw, userId), ['generation_debit', 'generation_debit', 'generation_debit', 'initial_credit']);
       assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
+      await healUpstreams(ctx.gw);
     });
 
     test('an option Google does not document for the model skips Google before dispatch: the reserve serves it, Google receives nothing', { timeout: 120_000 }, async () => {
@@ -101,6 +115,7 @@ describeEachMode(
 
     test('a safety block is final: not tried elsewhere, refunded', { timeout: 60_000 }, async () => {
       const { key, userId } = await ctx.gw.createUser(10_000);
+      await healUpstreams(ctx.gw);
       google.script({ acceptThenFail: { code: 'IMAGE_SAFETY' } });
       const taskId = await create(ctx.gw, key, 'nano-banana-2', { prompt: 'not allowed' });
       const task = await waitForTask(ctx.gw, key, taskId);
