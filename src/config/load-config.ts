@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import { parsePaymentsConfig } from './payments-config.ts';
+import { PROVIDER_NAME, parseProviderFields, parseRouteList } from './upstream-config.ts';
 import { parseAdminToken, parseLimits, parseWebhookPolicy } from './limits-config.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride, PriceTierOverride } from '../domain/catalog/catalog-overrides.ts';
 import type {
@@ -222,26 +223,13 @@ function parseProviders(section: ConfigReader | undefined, env: Env): Record<str
   };
   if (!section) return providers;
   for (const name of section.keys()) {
-    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(name)) {
+    if (!PROVIDER_NAME.test(name)) {
       throw new ConfigError(section.field(name), 'provider names are lower-case letters, digits, - and _');
     }
     const p = section.object(name);
     if (!p) throw new ConfigError(section.field(name), 'must be an object');
     p.onlyKeys(['type', 'baseUrl', 'apiKey', 'timeoutMs', 'concurrency', 'options']);
-    const type = p.requiredString('type');
-    if (!/^[a-z][a-z0-9-]*$/.test(type)) throw new ConfigError(p.field('type'), 'must be an API style name such as openai, anthropic, kie, fal, replicate, switchboard, google or local');
-    const baseUrl = p.string('baseUrl');
-    if (baseUrl !== undefined) parseUrl(p.field('baseUrl'), baseUrl);
-    if (type !== 'local' && baseUrl === undefined) throw new ConfigError(p.field('baseUrl'), 'is required');
-    const options = p.object('options');
-    providers[name] = {
-      type,
-      baseUrl: baseUrl?.replace(/\/+$/, ''),
-      apiKey: p.string('apiKey'),
-      timeoutMs: p.number('timeoutMs', { min: 100, max: 3_600_000, integer: true }) ?? 60_000,
-      concurrency: p.number('concurrency', { min: 1, max: 10_000, integer: true }) ?? 64,
-      options: options ? Object.fromEntries(options.keys().map((k) => [k, options.raw(k)])) : {},
-    };
+    providers[name] = { ...parseProviderFields(p), apiKey: p.string('apiKey') };
   }
   return providers;
 }
@@ -264,31 +252,7 @@ function parseRoutes(section: ConfigReader | undefined, providers: Record<string
   const routes: Record<string, RouteTarget[]> = {};
   if (!section) return routes;
   for (const modelId of section.keys()) {
-    const field = section.field(modelId);
-    const list = section.raw(modelId);
-    if (!Array.isArray(list) || list.length === 0) throw new ConfigError(field, 'must be a non-empty list of provider names or {provider, model?, priority?, weight?}');
-    routes[modelId] = list.map((entry, i) => {
-      const itemField = `${field}[${i}]`;
-      let target: RouteTarget;
-      if (typeof entry === 'string') {
-        target = { provider: entry, model: modelId };
-      } else {
-        const r = new ConfigReader(entry, itemField);
-        r.onlyKeys(['provider', 'model', 'priority', 'weight']);
-        target = { provider: r.requiredString('provider'), model: r.string('model') ?? modelId };
-        const priority = r.number('priority', { min: 0, integer: true });
-        if (priority !== undefined) target.priority = priority;
-        const weight = r.number('weight');
-        if (weight !== undefined) {
-          if (weight <= 0) throw new ConfigError(r.field('weight'), 'must be a positive number');
-          target.weight = weight;
-        }
-      }
-      if (!providers[target.provider]) {
-        throw new ConfigError(itemField, `names provider ${JSON.stringify(target.provider)}, which is not defined under providers`);
-      }
-      return target;
-    });
+    routes[modelId] = parseRouteList(section.raw(modelId), section.field(modelId), modelId, (name) => providers[name] !== undefined);
   }
   return routes;
 }

@@ -1,0 +1,70 @@
+/**
+ * The parsing of one provider and one model's route, shared by the config file (load-config.ts) and
+ * the admin API's live changes (issue 32, item 4), so a live change is validated exactly as the file
+ * is and names the bad field the same way.
+ */
+import { ConfigError } from '../domain/config-error.ts';
+import { ConfigReader } from './config-reader.ts';
+import type { ProviderConfig, RouteTarget } from './config.types.ts';
+
+export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const PROVIDER_TYPE = /^[a-z][a-z0-9-]*$/;
+
+/** A provider's settings other than its key, from `p` (the keys are read by the caller: `apiKey` or `keys`). */
+export function parseProviderFields(p: ConfigReader): Omit<ProviderConfig, 'apiKey'> {
+  const type = p.requiredString('type');
+  if (!PROVIDER_TYPE.test(type)) throw new ConfigError(p.field('type'), 'must be an API style name such as openai, anthropic, kie, fal, replicate, switchboard, google or local');
+  const baseUrl = p.string('baseUrl');
+  if (baseUrl !== undefined) parseHttpUrl(p.field('baseUrl'), baseUrl);
+  if (type !== 'local' && baseUrl === undefined) throw new ConfigError(p.field('baseUrl'), 'is required');
+  const options = p.object('options');
+  return {
+    type,
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    timeoutMs: p.number('timeoutMs', { min: 100, max: 3_600_000, integer: true }) ?? 60_000,
+    concurrency: p.number('concurrency', { min: 1, max: 10_000, integer: true }) ?? 64,
+    options: options ? Object.fromEntries(options.keys().map((k) => [k, options.raw(k)])) : {},
+  };
+}
+
+/**
+ * A model's route: a non-empty list of provider names or `{provider, model?, priority?, weight?}`,
+ * every provider known to `hasProvider`.
+ */
+export function parseRouteList(list: unknown, field: string, modelId: string, hasProvider: (name: string) => boolean): RouteTarget[] {
+  if (!Array.isArray(list) || list.length === 0) throw new ConfigError(field, 'must be a non-empty list of provider names or {provider, model?, priority?, weight?}');
+  if (list.length > 64) throw new ConfigError(field, 'may hold at most 64 entries');
+  return list.map((entry: unknown, i) => {
+    const itemField = `${field}[${i}]`;
+    let target: RouteTarget;
+    if (typeof entry === 'string') {
+      target = { provider: entry, model: modelId };
+    } else {
+      const r = new ConfigReader(entry, itemField);
+      r.onlyKeys(['provider', 'model', 'priority', 'weight']);
+      target = { provider: r.requiredString('provider'), model: r.string('model') ?? modelId };
+      if (target.model === '' || target.model.length > 200) throw new ConfigError(r.field('model'), 'must be an upstream model name of 1 to 200 characters');
+      const priority = r.number('priority', { min: 0, max: 1_000_000, integer: true });
+      if (priority !== undefined) target.priority = priority;
+      const weight = r.number('weight', { max: 1_000_000 });
+      if (weight !== undefined) {
+        if (weight <= 0) throw new ConfigError(r.field('weight'), 'must be a positive number');
+        target.weight = weight;
+      }
+    }
+    if (!hasProvider(target.provider)) {
+      throw new ConfigError(itemField, `names provider ${JSON.stringify(target.provider)}, which is not defined under providers`);
+    }
+    return target;
+  });
+}
+
+function parseHttpUrl(field: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(field, `must be a URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(field, `unsupported URL scheme ${url.protocol} (http: or https:)`);
+}
