@@ -14,10 +14,11 @@ import type { PaymentTables } from './tables/payments.tables.ts';
 import type { SessionTables } from './tables/sessions.tables.ts';
 import type { StatsTables } from './tables/stats.tables.ts';
 import type { StorageTables } from './tables/storage.tables.ts';
+import type { UpstreamTables } from './tables/upstreams.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;
