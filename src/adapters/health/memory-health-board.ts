@@ -1,18 +1,10 @@
 /**
- * The health board as this process's memory (the embedded mode: one process serves everything).
- * A scale-out board that shares the records through Redis is the next step of issue 32.
+ * The health board as this process's memory (the embedded mode: one process serves everything); the
+ * scale-out mode shares the records through Redis (redis-health-board.ts).
  */
 import { coolingMs } from '../../domain/upstreams/cooldown.ts';
+import { blankHealthEntry, type HealthEntry as Entry, healthStateOf, refusalReason } from '../../domain/upstreams/health-entry.ts';
 import type { UpstreamFailure, UpstreamHealthBoard, UpstreamHealthRecord, UpstreamState } from '../../ports/upstream-health.port.ts';
-
-interface Entry {
-  failures: number;
-  coolingUntil: number | null;
-  disabledReason: string | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-  lastSuccessAt: number | null;
-}
 
 export class MemoryHealthBoard implements UpstreamHealthBoard {
   readonly #entries = new Map<string, Entry>();
@@ -20,17 +12,17 @@ export class MemoryHealthBoard implements UpstreamHealthBoard {
   state(subject: string, now: number = Date.now()): UpstreamState {
     const entry = this.#entries.get(subject);
     if (!entry) return 'healthy';
-    return stateOf(entry, now);
+    return healthStateOf(entry, now);
   }
 
   record(subject: string, now: number = Date.now()): UpstreamHealthRecord | undefined {
     const entry = this.#entries.get(subject);
-    return entry ? { subject, state: stateOf(entry, now), ...entry } : undefined;
+    return entry ? { subject, state: healthStateOf(entry, now), ...entry } : undefined;
   }
 
   records(prefix: string, now: number = Date.now()): UpstreamHealthRecord[] {
     const out: UpstreamHealthRecord[] = [];
-    for (const [subject, entry] of this.#entries) if (subject.startsWith(prefix)) out.push({ subject, state: stateOf(entry, now), ...entry });
+    for (const [subject, entry] of this.#entries) if (subject.startsWith(prefix)) out.push({ subject, state: healthStateOf(entry, now), ...entry });
     return out;
   }
 
@@ -49,7 +41,7 @@ export class MemoryHealthBoard implements UpstreamHealthBoard {
     entry.lastError = failure.message;
     entry.lastErrorAt = now;
     if (failure.kind === 'auth' || failure.kind === 'quota') {
-      entry.disabledReason ??= failure.kind === 'auth' ? `the upstream refused the key: ${failure.message}` : `the upstream account's quota or credit is spent: ${failure.message}`;
+      entry.disabledReason ??= refusalReason(failure);
       return;
     }
     entry.coolingUntil = Math.max(entry.coolingUntil ?? 0, now + coolingMs(entry.failures, failure));
@@ -76,15 +68,9 @@ export class MemoryHealthBoard implements UpstreamHealthBoard {
   #entry(subject: string): Entry {
     let entry = this.#entries.get(subject);
     if (!entry) {
-      entry = { failures: 0, coolingUntil: null, disabledReason: null, lastError: null, lastErrorAt: null, lastSuccessAt: null };
+      entry = blankHealthEntry();
       this.#entries.set(subject, entry);
     }
     return entry;
   }
-}
-
-function stateOf(entry: Entry, now: number): UpstreamState {
-  if (entry.disabledReason !== null) return 'disabled';
-  if (entry.coolingUntil !== null && now < entry.coolingUntil) return 'cooling';
-  return 'healthy';
 }

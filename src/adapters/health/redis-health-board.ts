@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { coolingMs } from '../../domain/upstreams/cooldown.ts';
+import { blankHealthEntry, type HealthEntry as Entry, healthStateOf, refusalReason } from '../../domain/upstreams/health-entry.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { UpstreamFailure, UpstreamHealthBoard, UpstreamHealthRecord, UpstreamState } from '../../ports/upstream-health.port.ts';
 import { RedisEventBus } from '../bus/redis-event-bus.ts';
@@ -124,14 +125,6 @@ const QUIET_SUCCESS_SHARE_MS = 60_000;
 /** `coolingMs` is constant from this failure on (its doubling stops at 20, its value at 5 minutes). */
 const SCHEDULE_LENGTH = 32;
 
-interface Entry {
-  failures: number;
-  coolingUntil: number | null;
-  disabledReason: string | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-  lastSuccessAt: number | null;
-}
 
 /** A report as it travels to Redis (JSON for the script); `seen` is a success that healed nothing. */
 type Op =
@@ -233,17 +226,17 @@ export class RedisHealthBoard implements UpstreamHealthBoard {
 
   state(subject: string, now: number = Date.now()): UpstreamState {
     const entry = this.#subjects.get(subject)?.mirror;
-    return entry ? stateOf(entry, now) : 'healthy';
+    return entry ? healthStateOf(entry, now) : 'healthy';
   }
 
   record(subject: string, now: number = Date.now()): UpstreamHealthRecord | undefined {
     const entry = this.#subjects.get(subject)?.mirror;
-    return entry ? { subject, state: stateOf(entry, now), ...entry } : undefined;
+    return entry ? { subject, state: healthStateOf(entry, now), ...entry } : undefined;
   }
 
   records(prefix: string, now: number = Date.now()): UpstreamHealthRecord[] {
     const out: UpstreamHealthRecord[] = [];
-    for (const [subject, { mirror }] of this.#subjects) if (mirror && subject.startsWith(prefix)) out.push({ subject, state: stateOf(mirror, now), ...mirror });
+    for (const [subject, { mirror }] of this.#subjects) if (mirror && subject.startsWith(prefix)) out.push({ subject, state: healthStateOf(mirror, now), ...mirror });
     return out;
   }
 
@@ -495,10 +488,6 @@ export class RedisHealthBoard implements UpstreamHealthBoard {
   }
 }
 
-function refusalReason(failure: UpstreamFailure): string {
-  // The memory board's words, so the operator reads the same whichever board runs.
-  return failure.kind === 'auth' ? `the upstream refused the key: ${failure.message}` : `the upstream account's quota or credit is spent: ${failure.message}`;
-}
 
 /** `coolingMs` for the 1st, 2nd… failure in a row, so the script can apply it to the count Redis holds. */
 function coolingSchedule(failure: UpstreamFailure): number[] {
@@ -513,7 +502,7 @@ function apply(entry: Entry | undefined, op: Op): Entry | undefined {
   switch (op.t) {
     case 'failed':
     case 'refused': {
-      const e = entry ?? blank();
+      const e = entry ?? blankHealthEntry();
       e.failures++;
       e.lastError = op.message;
       e.lastErrorAt = op.at;
@@ -522,7 +511,7 @@ function apply(entry: Entry | undefined, op: Op): Entry | undefined {
       return e;
     }
     case 'disable': {
-      const e = entry ?? blank();
+      const e = entry ?? blankHealthEntry();
       e.disabledReason = op.reason;
       e.lastErrorAt ??= op.at;
       return e;
@@ -553,15 +542,7 @@ function fold(base: Entry | undefined, ops: readonly Op[]): Entry | undefined {
   return entry;
 }
 
-function blank(): Entry {
-  return { failures: 0, coolingUntil: null, disabledReason: null, lastError: null, lastErrorAt: null, lastSuccessAt: null };
-}
 
-function stateOf(entry: Entry, now: number): UpstreamState {
-  if (entry.disabledReason !== null) return 'disabled';
-  if (entry.coolingUntil !== null && now < entry.coolingUntil) return 'cooling';
-  return 'healthy';
-}
 
 /** The six fields in `FIELDS` order; undefined when there is no record. */
 function entryOf(values: readonly unknown[]): Entry | undefined {
