@@ -81,13 +81,25 @@ export async function runEmbeddedRestart(restarts = 2, log: (line: string) => vo
     const deadline = Date.now() + ROLLING_PROFILE.quiesceTimeoutMs;
     let unended = taskIds.map((id) => `${id}: unread`);
     while (unended.length > 0 && Date.now() < deadline) {
-      const statuses = await Promise.all(
-        taskIds.map(async (id) => {
-          const res = await fetch(`${front.url}/api/v1/task/status/${id}`, { headers: { authorization: `Bearer ${key}` } });
-          const status = ((await res.json()) as { data?: { status?: string } }).data?.status ?? `http ${res.status}`;
-          return { id, status };
-        }),
-      );
+      // A few reads at a time, as a client would: hundreds at once from one address meet the
+      // gateway's per-address connection cap, and a reset read is read again next round.
+      const statuses: Array<{ id: string; status: string }> = [];
+      for (let at = 0; at < taskIds.length; at += 16) {
+        const batch = taskIds.slice(at, at + 16);
+        statuses.push(
+          ...(await Promise.all(
+            batch.map(async (id) => {
+              try {
+                const res = await fetch(`${front.url}/api/v1/task/status/${id}`, { headers: { authorization: `Bearer ${key}` } });
+                const status = ((await res.json()) as { data?: { status?: string } }).data?.status ?? `http ${res.status}`;
+                return { id, status };
+              } catch (error) {
+                return { id, status: `unread (${error instanceof Error ? error.message : String(error)})` };
+              }
+            }),
+          )),
+        );
+      }
       unended = statuses.filter((s) => !TERMINAL_TASK.has(s.status)).map((s) => `${s.id}: ${s.status}`);
       if (unended.length > 0) await sleep(500);
     }
