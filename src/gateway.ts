@@ -47,9 +47,13 @@ import type { BlobStore } from './ports/blob-store.port.ts';
 import type { EventBus } from './ports/event-bus.port.ts';
 import { MediaProviderPool } from './services/upstreams/media-provider-pool.ts';
 import { UpstreamDirectory } from './services/upstreams/upstream-directory.ts';
+import { UpstreamSettingsService } from './services/upstreams/upstream-settings.service.ts';
 import { RoutePlanner } from './services/upstreams/route-planner.ts';
 import { liveMediaRoutes } from './services/upstreams/live-media-routes.ts';
 import { MemoryHealthBoard } from './adapters/health/memory-health-board.ts';
+import { RedisHealthBoard } from './adapters/health/redis-health-board.ts';
+import { loadGatewaySecretBox } from './adapters/crypto/load-secret-box.ts';
+import { kyselyUpstreamSettingsStore } from './adapters/db/stores/upstream-settings-store.ts';
 import type { UpstreamHealthBoard } from './ports/upstream-health.port.ts';
 import { ApiKeyAuthenticator } from './services/accounts/api-key-authenticator.ts';
 import { KeyDoor } from './services/accounts/key-door.ts';
@@ -63,6 +67,7 @@ import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { SmtpMailer } from './adapters/mail/smtp-mailer.ts';
 import type { Mailer } from './ports/mailer.port.ts';
 import { createChatProviderRegistry } from './providers/registries/chat.registry.ts';
+import { isMediaProviderType, mediaProviderTypes } from './providers/registries/media.registry.ts';
 import { ChatRouter } from './services/chat/chat-router.ts';
 import { ChatService } from './services/chat/chat.service.ts';
 import { buildTextExtras, type TextExtras } from './services/text-extras/text-extras.module.ts';
@@ -179,10 +184,18 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   if (bus instanceof RedisEventBus) readinessChecks.push({ name: 'redis', required: false, check: () => bus.ping() });
   const auth = new AuthService(accountPorts, { bus });
   // The upstreams served now and their health (issue 32): routing asks these on every call.
-  const upstreams = new UpstreamDirectory({ file: config, logger });
-  const upstreamHealth: UpstreamHealthBoard = new MemoryHealthBoard();
-  await upstreamHealth.start();
+  // Live upstream keys are sealed with this box; without a key (several processes, no
+  // SWITCHBOARD_SECRET_KEY) the rest works and adding a key says what to set.
+  const secrets = await loadGatewaySecretBox({ env: { SWITCHBOARD_SECRET_KEY: config.secretKey }, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
+  if (secrets.missing) logger.warn(secrets.missing);
+  const upstreams = new UpstreamDirectory({ file: config, live: { store: kyselyUpstreamSettingsStore, uow: kyselyUnitOfWork(database.db), secrets: secrets.box, bus }, logger });
+  // Shared by every process through Redis when it is there (issue 32, item 3).
+  const upstreamHealth: UpstreamHealthBoard = limiterRedis ? new RedisHealthBoard({ redis: limiterRedis, bus }, { prefix: config.redisPrefix, logger }) : new MemoryHealthBoard();
+  await Promise.all([upstreamHealth.start(), upstreams.start()]);
   const routePlanner = new RoutePlanner(upstreams, upstreamHealth);
+  const chatRegistry = createChatProviderRegistry();
+  // Every model, none hidden: what a live route or model setting may name.
+  const unhidden = Catalog.build({ models: {}, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(logger);
   const services = {
     config,
@@ -210,6 +223,17 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     upstreams,
     upstreamHealth,
     routePlanner,
+    upstreamSettings: new UpstreamSettingsService({
+      store: kyselyUpstreamSettingsStore,
+      uow: kyselyUnitOfWork(database.db),
+      secrets: secrets.box,
+      directory: upstreams,
+      board: upstreamHealth,
+      isKnownType: (type) => chatRegistry.has(type) || isMediaProviderType(type),
+      knownTypes: () => [...new Set([...chatRegistry.types(), ...mediaProviderTypes()])].sort(),
+      isModel: (id) => unhidden.get(id) !== undefined || unhidden.embedding(id) !== undefined,
+      checkModelSettings: (models) => void Catalog.build({ models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels }),
+    }),
     mediaRoutes: liveMediaRoutes(upstreams, routePlanner),
     webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
@@ -249,7 +273,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     store: kyselyChatStore,
     uow: kyselyUnitOfWork(database.db),
     catalog,
-    router: new ChatRouter(upstreams, createChatProviderRegistry(), routePlanner),
+    router: new ChatRouter(upstreams, chatRegistry, routePlanner),
     maxOutputTokens: config.chat.maxOutputTokens,
     upstreamAfterLeaveMs: config.chat.upstreamAfterLeaveMs,
     metrics: services.metrics,
@@ -475,6 +499,9 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.chat.router.close();
       await services.embeddings.close();
       await services.authenticator.stop();
+      // The directory and the health board listen on the bus (and the board shares the limiters' Redis).
+      await services.upstreams.close();
+      await services.upstreamHealth.close();
       await services.bus.close();
       await services.signInLinks.settled();
       await services.mailer.close();
@@ -482,8 +509,6 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.concurrencyLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       await services.mediaProviders.close();
-      await services.upstreams.close();
-      await services.upstreamHealth.close();
       await services.outbound.close();
       await services.cpu.close();
       await services.database.close();

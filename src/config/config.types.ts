@@ -141,6 +141,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share a Redis. */
   redisPrefix: string;
+  /** SWITCHBOARD_SECRET_KEY: seals live upstream keys (load-secret-box.ts reads it); never logged. */
+  secretKey: string | undefined;
   /** SWITCHBOARD_REDIS_TIMEOUT_MS: how long a rate or concurrency limit waits for Redis before counting in memory. */
   redisCommandTimeoutMs: number;
   s3: S3Config | undefined;

@@ -7,9 +7,9 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import { parsePaymentsConfig } from './payments-config.ts';
-import { PROVIDER_NAME, parseProviderFields, parseRouteList } from './upstream-config.ts';
+import { PROVIDER_NAME, parseModelOverride, parsePricing, parseProviderFields, parseRouteList, usdString } from './upstream-config.ts';
 import { parseAdminToken, parseLimits, parseWebhookPolicy } from './limits-config.ts';
-import type { AddedChatModel, AddedMediaModel, ModelOverride, PriceTierOverride } from '../domain/catalog/catalog-overrides.ts';
+import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
 import type {
   AgentConfig,
   Config,
@@ -25,7 +25,6 @@ type Env = Record<string, string | undefined>;
 
 const HOUR_MS = 60 * 60 * 1000;
 const ROLES: readonly Role[] = ['api', 'worker', 'all'];
-const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
 
 /**
  * Reads the whole configuration once: environment variables, then the optional SWITCHBOARD_CONFIG
@@ -70,6 +69,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     databaseUrl,
     redisUrl,
     redisPrefix: env.SWITCHBOARD_REDIS_PREFIX || 'switchboard:',
+    secretKey: env.SWITCHBOARD_SECRET_KEY?.trim() || undefined,
     redisCommandTimeoutMs: envInt(env, 'SWITCHBOARD_REDIS_TIMEOUT_MS', 150, { min: 10, max: 5_000 }),
     s3: parseS3(env),
     mail: parseMail(env, publicBaseUrl),
@@ -262,42 +262,9 @@ function parseModelOverrides(section: ConfigReader | undefined): Record<string, 
   if (!section) return out;
   for (const id of section.keys()) {
     const m = section.object(id);
-    if (!m) continue;
-    m.onlyKeys(['hidden', 'name', 'description', 'pricing', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice']);
-    const override: ModelOverride = {};
-    const hidden = m.boolean('hidden');
-    if (hidden !== undefined) override.hidden = hidden;
-    const name = m.string('name');
-    if (name !== undefined) override.name = name;
-    const description = m.string('description');
-    if (description !== undefined) override.description = description;
-    if (m.has('pricing')) override.pricing = parsePricing(m.raw('pricing'), m.field('pricing'));
-    for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const) {
-      const v = m.string(key);
-      if (v !== undefined) override[key] = usdString(m.field(key), v);
-    }
-    out[id] = override;
+    if (m) out[id] = parseModelOverride(m);
   }
   return out;
-}
-
-function parsePricing(raw: unknown, field: string): PriceTierOverride[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new ConfigError(field, 'must be a non-empty list of {key, price, isDefault?, dimensions?}');
-  const tiers = raw.map((item, i) => {
-    const r = new ConfigReader(item, `${field}[${i}]`);
-    r.onlyKeys(['key', 'price', 'isDefault', 'dimensions']);
-    const tier: PriceTierOverride = { key: r.requiredString('key'), price: usdString(r.field('price'), r.requiredString('price')) };
-    const isDefault = r.boolean('isDefault');
-    if (isDefault !== undefined) tier.isDefault = isDefault;
-    const dims = r.object('dimensions');
-    if (dims) {
-      tier.dimensions = {};
-      for (const k of dims.keys()) tier.dimensions[k] = dims.requiredString(k);
-    }
-    return tier;
-  });
-  if (tiers.filter((t) => t.isDefault).length > 1) throw new ConfigError(field, 'at most one tier may be the default');
-  return tiers;
 }
 
 function parseAddedChatModels(raw: unknown): AddedChatModel[] {
@@ -369,11 +336,6 @@ function parseS3(env: Env): S3Config | undefined {
     region: env.S3_REGION || 'us-east-1',
     publicUrl: env.S3_PUBLIC_URL ? parseUrl('S3_PUBLIC_URL', env.S3_PUBLIC_URL).replace(/\/+$/, '') : undefined,
   };
-}
-
-function usdString(field: string, value: string): string {
-  if (!DECIMAL_USD.test(value)) throw new ConfigError(field, `must be a decimal USD amount with at most 6 decimals, such as "0.05", got ${JSON.stringify(value)}`);
-  return value;
 }
 
 function parseUrl(field: string, value: string): string {

@@ -5,10 +5,15 @@
  */
 import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader } from './config-reader.ts';
+import type { ModelOverride, PriceTierOverride } from '../domain/catalog/catalog-overrides.ts';
 import type { ProviderConfig, RouteTarget } from './config.types.ts';
 
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const PROVIDER_TYPE = /^[a-z][a-z0-9-]*$/;
+const DECIMAL_USD = /^\d{1,9}(\.\d{1,6})?$/;
+
+/** The settings `models.<id>` takes: visibility, names and prices. */
+export const MODEL_SETTING_KEYS = ['hidden', 'name', 'description', 'pricing', 'inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const;
 
 /** A provider's settings other than its key, from `p` (the keys are read by the caller: `apiKey` or `keys`). */
 export function parseProviderFields(p: ConfigReader): Omit<ProviderConfig, 'apiKey'> {
@@ -67,4 +72,47 @@ function parseHttpUrl(field: string, value: string): void {
     throw new ConfigError(field, `must be a URL, got ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(field, `unsupported URL scheme ${url.protocol} (http: or https:)`);
+}
+
+/** One model's setting (`models.<id>` of the file, or `PUT /admin/v1/models/{id}`); the catalog checks it against the model. */
+export function parseModelOverride(m: ConfigReader): ModelOverride {
+  m.onlyKeys(MODEL_SETTING_KEYS);
+  const override: ModelOverride = {};
+  const hidden = m.boolean('hidden');
+  if (hidden !== undefined) override.hidden = hidden;
+  const name = m.string('name');
+  if (name !== undefined) override.name = name;
+  const description = m.string('description');
+  if (description !== undefined) override.description = description;
+  if (m.has('pricing')) override.pricing = parsePricing(m.raw('pricing'), m.field('pricing'));
+  for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice', 'cacheWritePrice', 'cacheWrite1hPrice', 'webSearchPrice'] as const) {
+    const v = m.string(key);
+    if (v !== undefined) override[key] = usdString(m.field(key), v);
+  }
+  return override;
+}
+
+export function parsePricing(raw: unknown, field: string): PriceTierOverride[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new ConfigError(field, 'must be a non-empty list of {key, price, isDefault?, dimensions?}');
+  if (raw.length > 500) throw new ConfigError(field, 'may hold at most 500 tiers');
+  const tiers = raw.map((item, i) => {
+    const r = new ConfigReader(item, `${field}[${i}]`);
+    r.onlyKeys(['key', 'price', 'isDefault', 'dimensions']);
+    const tier: PriceTierOverride = { key: r.requiredString('key'), price: usdString(r.field('price'), r.requiredString('price')) };
+    const isDefault = r.boolean('isDefault');
+    if (isDefault !== undefined) tier.isDefault = isDefault;
+    const dims = r.object('dimensions');
+    if (dims) {
+      tier.dimensions = {};
+      for (const k of dims.keys()) tier.dimensions[k] = dims.requiredString(k);
+    }
+    return tier;
+  });
+  if (tiers.filter((t) => t.isDefault).length > 1) throw new ConfigError(field, 'at most one tier may be the default');
+  return tiers;
+}
+
+export function usdString(field: string, value: string): string {
+  if (!DECIMAL_USD.test(value)) throw new ConfigError(field, `must be a decimal USD amount with at most 6 decimals, such as "0.05", got ${JSON.stringify(value)}`);
+  return value;
 }

@@ -3,6 +3,7 @@ import type { MediaRouteSource } from '../services/generation/task-routes.ts';
 import type { MediaProviderPool } from '../services/upstreams/media-provider-pool.ts';
 import type { UpstreamDirectory } from '../services/upstreams/upstream-directory.ts';
 import type { RoutePlanner } from '../services/upstreams/route-planner.ts';
+import type { UpstreamSettingsService } from '../services/upstreams/upstream-settings.service.ts';
 import type { UpstreamHealthBoard } from '../ports/upstream-health.port.ts';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
@@ -78,6 +79,8 @@ export interface AppServices {
   /** Health-aware choice of route entries and keys, over the health board. */
   routePlanner: RoutePlanner;
   upstreamHealth: UpstreamHealthBoard;
+  /** Live changes to providers, keys, routes and model settings (the admin API). */
+  upstreamSettings: UpstreamSettingsService;
   /** The media routes served now, for creates. */
   mediaRoutes: MediaRouteSource;
   /** Media models without a live route (every route refuses with scope 'route'): the catalog tags them (live-routes.ts). */

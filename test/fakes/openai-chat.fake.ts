@@ -45,6 +45,8 @@ const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'func
 
 export class OpenAiChatFake extends FakeUpstreamServer {
   readonly apiKey: string;
+  /** More keys of the same account (OpenAI accepts every key a project has); one removed from here is refused with 401, as a revoked key is. */
+  readonly moreKeys = new Set<string>();
 
   private constructor(apiKey: string) {
     super((exchange) => this.#handle(exchange));
@@ -67,7 +69,8 @@ export class OpenAiChatFake extends FakeUpstreamServer {
     if (req.method !== 'POST' || record.path !== '/v1/chat/completions') {
       return sendJson(res, 404, errorBody(`Unknown request URL: ${req.method} ${record.path}.`, 'invalid_request_error', null, 'unknown_url'));
     }
-    if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
+    if (bearer === undefined || (bearer !== this.apiKey && !this.moreKeys.has(bearer))) {
       return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'));
     }
     const invalid = validate(record.body, script);

@@ -71,6 +71,8 @@ export async function startTestGateway(mode: GatewayMode, options: TestGatewayOp
     Object.assign(env, created.db.env);
     env.REDIS_URL = TEST_REDIS_URL;
     env.SWITCHBOARD_REDIS_PREFIX = `sbtest:${randomBytes(4).toString('hex')}:`;
+    // Several processes seal live upstream keys with one shared key.
+    env.SWITCHBOARD_SECRET_KEY = randomBytes(32).toString('hex');
     const s3 = await startTestS3Server();
     closeS3 = s3.close;
     Object.assign(env, {

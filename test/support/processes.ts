@@ -40,7 +40,7 @@ export async function createSharedStores(mode: GatewayMode, configFile: Record<s
     const created = await createTestDatabase('postgres');
     await created.db.handle.close();
     disposeDb = created.dispose;
-    Object.assign(env, created.db.env, { REDIS_URL: options.redisUrl ?? TEST_REDIS_URL, SWITCHBOARD_REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:` });
+    Object.assign(env, created.db.env, { REDIS_URL: options.redisUrl ?? TEST_REDIS_URL, SWITCHBOARD_REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:`, SWITCHBOARD_SECRET_KEY: randomBytes(32).toString('hex') });
   }
   return {
     env,

@@ -9,7 +9,7 @@ import { link, open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../../domain/config-error.ts';
-import type { SecretBox } from '../../ports/secret-box.port.ts';
+import { type SecretBox, SecretBoxError } from '../../ports/secret-box.port.ts';
 import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '../fs/private-files.ts';
 import { AesSecretBox, SECRET_KEY_BYTES } from './aes-secret-box.ts';
 
@@ -167,5 +167,36 @@ async function syncDir(path: string): Promise<void> {
     }
   } catch {
     // Best effort: the file itself is already flushed.
+  }
+}
+
+/**
+ * The box of a gateway that has no key (several processes without SWITCHBOARD_SECRET_KEY): everything
+ * else works, and a live upstream key can be neither added nor used, with the reason in words.
+ */
+export class MissingSecretBox implements SecretBox {
+  readonly #reason: string;
+
+  constructor(reason: string) {
+    this.#reason = reason;
+  }
+
+  seal(): string {
+    throw new SecretBoxError(`upstream keys cannot be sealed: ${this.#reason}`);
+  }
+
+  open(): string {
+    throw new SecretBoxError(`upstream keys cannot be opened: ${this.#reason}`);
+  }
+}
+
+/** The gateway's box: SWITCHBOARD_SECRET_KEY, the embedded key file, or a MissingSecretBox saying what to set. */
+export async function loadGatewaySecretBox(options: LoadSecretBoxOptions): Promise<{ box: SecretBox; missing: string | undefined }> {
+  try {
+    return { box: await loadSecretBox(options), missing: undefined };
+  } catch (error) {
+    // A key given but malformed stops the start: running without it would hide the mistake.
+    if (!(error instanceof ConfigError) || options.env[SECRET_KEY_ENV]?.trim()) throw error;
+    return { box: new MissingSecretBox(error.message.replace(/^invalid configuration: /, '')), missing: error.message };
   }
 }

@@ -6,6 +6,7 @@ import type { OpenStreams } from '../open-streams.ts';
 import type { SseHeartbeat } from '../sse.ts';
 import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
+import { registerAdminUpstreamRoutes } from './admin/admin-upstreams.route.ts';
 import { registerAdminUpstreamAnomalyRoutes } from './admin/admin-upstream-anomalies.route.ts';
 import { registerAdminCheckoutRoutes } from './admin/admin-checkouts.route.ts';
 import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.ts';
@@ -79,6 +80,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminRoleRoute(app, services);
   registerAdminLedgerRoutes(app, services);
   registerAdminProviderRoutes(app, services);
+  registerAdminUpstreamRoutes(app, services);
   registerAdminUpstreamAnomalyRoutes(app, services);
   registerBillingRoutes(app, services);
   registerAdminRedeemCodeRoutes(app, services);

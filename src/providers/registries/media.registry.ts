@@ -43,6 +43,10 @@ export function isMediaProviderType(type: string): boolean {
   return MEDIA_PROVIDERS.has(type);
 }
 
+export function mediaProviderTypes(): string[] {
+  return MEDIA_PROVIDERS.types();
+}
+
 export function createMediaProvider(name: string, config: ProviderConfig, deps: MediaProviderDeps = {}): MediaProvider {
   const factory = MEDIA_PROVIDERS.factory(config.type);
   if (!factory) throw new UnknownProviderTypeError(name, config.type);

@@ -11,6 +11,7 @@ import { orderRoutes } from '../../domain/routing/route-order.ts';
 import { entrySubject, keySubject } from '../../domain/upstreams/health-subjects.ts';
 import { FILE_KEY_ID, type UpstreamKey, type UpstreamProvider } from '../../domain/upstreams/live-upstreams.ts';
 import type { UpstreamFailure, UpstreamHealthBoard, UpstreamState } from '../../ports/upstream-health.port.ts';
+import { TrafficMeter } from './traffic-meter.ts';
 
 /** One try: a route entry with the key it uses. */
 export interface PlannedAttempt extends RouteTarget {
@@ -26,6 +27,8 @@ export class RoutePlanner {
   readonly #providers: ProviderLookup;
   readonly #board: UpstreamHealthBoard;
   readonly #random: () => number;
+  /** Calls per entry and key in the last hour (this process's), for the operator. */
+  readonly traffic = new TrafficMeter();
 
   constructor(providers: ProviderLookup, board: UpstreamHealthBoard, random: () => number = Math.random) {
     this.#providers = providers;
@@ -135,6 +138,8 @@ export class RoutePlanner {
   report(attempt: { provider: string; model: string; keyId: string }, failure: UpstreamFailure | undefined, now: number = Date.now()): void {
     const key = keySubject(attempt.provider, attempt.keyId);
     const entry = entrySubject(attempt.provider, attempt.model);
+    this.traffic.count(key, now);
+    this.traffic.count(entry, now);
     if (failure === undefined) {
       this.#board.succeeded(key, now);
       this.#board.succeeded(entry, now);

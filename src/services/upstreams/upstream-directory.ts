@@ -15,6 +15,7 @@ import { secretHint } from '../../domain/upstreams/secret-hint.ts';
 import type { EventBus } from '../../ports/event-bus.port.ts';
 import type { LiveUpstreamRows, UpstreamSettingsStore } from '../../ports/upstream-settings-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
+import { openOptions } from './secret-options.ts';
 import type { ServedModelSetting, ServedRoute, UpstreamView } from './upstream-view.ts';
 
 /** The bus topic of a committed change; the payload is the store's revision after it. */
@@ -194,14 +195,20 @@ export class UpstreamDirectory implements UpstreamView {
           }
           return { id: k.id, label: k.label, weight: k.weight, enabled: k.enabled === 1 && secret !== undefined, hint: k.hint, secret };
         });
+      let options: Record<string, unknown> | undefined;
+      try {
+        options = secrets ? openOptions(parseJsonObject(row.options_json), secrets) : parseJsonObject(row.options_json);
+      } catch (error) {
+        this.#deps.logger.error({ provider: row.name, err: error instanceof Error ? error.message : String(error) }, 'a secret option of an upstream provider could not be opened; the provider is served switched off');
+      }
       providers.set(row.name, {
         name: row.name,
         type: row.type,
         baseUrl: row.base_url ?? undefined,
         timeoutMs: row.timeout_ms,
         concurrency: row.concurrency,
-        options: parseJsonObject(row.options_json),
-        enabled: row.enabled === 1,
+        options: options ?? {},
+        enabled: row.enabled === 1 && options !== undefined,
         keys: keys.length > 0 ? keys : [keylessKey()],
         source: 'live',
         version: row.version,

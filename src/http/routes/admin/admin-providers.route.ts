@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
+import { liveProviderFields, presentLiveProvider } from './upstream-presenters.ts';
 
 const healthSchema = {
   type: 'object',
@@ -26,6 +27,7 @@ const providerSchema = {
     concurrency: { type: 'integer', description: 'At most this many calls at once, when limited' },
     models: { type: 'array', items: { type: 'string' }, description: 'Models routed here; `*` on `local`: every model without configured routes' },
     health: healthSchema,
+    ...liveProviderFields,
   },
 };
 
@@ -34,7 +36,7 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
     onRequest: requireAdmin(services),
     config: {
       docs: {
-        summary: 'Configured providers with their health and recent error rate (last 15 minutes)',
+        summary: 'Providers served now (the config file and live changes), their keys as hints with their state, and their health (last 15 minutes)',
         tags: ['Admin'],
         auth: 'admin',
         responses: {
@@ -43,21 +45,17 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
       },
     },
     handler: async () => {
-      const { providers, routes } = services.config;
-      const modelsOf = (name: string): string[] =>
-        Object.entries(routes)
-          .filter(([, targets]) => targets.some((t) => t.provider === name))
-          .map(([model]) => model);
-      const health = await services.providerHealth.snapshots(Object.keys(providers));
+      const served = services.upstreams.providers();
+      const routes = services.upstreams.routes();
+      const modelsOf = (name: string): string[] => routes.filter((r) => r.entries.some((t) => t.provider === name)).map((r) => r.modelId);
+      const health = await services.providerHealth.snapshots(served.map((p) => p.name));
+      const now = Date.now();
       return {
-        data: Object.entries(providers).map(([name, provider]) => ({
-          name,
-          type: provider.type,
-          baseUrl: provider.baseUrl ?? null,
-          concurrency: provider.concurrency,
-          // Models routed here by the config; `local` also serves every model without configured routes.
-          models: name === 'local' ? ['*', ...modelsOf(name)] : modelsOf(name),
-          health: health.get(name),
+        data: served.map((provider) => ({
+          ...presentLiveProvider(services, provider, now),
+          // Models routed here; `local` also serves every model without a route of its own.
+          models: provider.name === 'local' ? ['*', ...modelsOf(provider.name)] : modelsOf(provider.name),
+          health: health.get(provider.name),
         })),
       };
     },

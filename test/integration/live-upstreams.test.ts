@@ -1,0 +1,221 @@
+/**
+ * Upstreams changed live through the admin API (issue 32, items 1 to 4): a provider with a pool of
+ * weighted keys added without a restart, a route pointed at it, a key rotated with no failed request,
+ * a key the upstream refuses disabled while the other serves, versions guarding every change, bad
+ * settings refused as the config file refuses them, and no secret in any answer or log line.
+ */
+import assert from 'node:assert/strict';
+import { after, beforeEach, test } from 'node:test';
+import { startChatFakes } from '../support/chat-gateway.ts';
+import { ADMIN_TOKEN, describeEachMode } from '../support/gateway.ts';
+
+const fakes = await startChatFakes();
+after(() => fakes.close());
+const KEY_A = 'sk-live-aaaaaaaaaaaaaaaaaaaa1111';
+const KEY_B = 'sk-live-bbbbbbbbbbbbbbbbbbbb2222';
+const KEY_C = 'sk-live-cccccccccccccccccccc3333';
+const OPTION_SECRET = 'hdr-secret-value-0123456789';
+const SECRETS = [KEY_A, KEY_B, KEY_C, OPTION_SECRET];
+const logLines: string[] = [];
+
+interface KeyView {
+  id: string;
+  hint: string;
+  weight: number;
+  enabled: boolean;
+  state: string;
+  disabledReason: string | null;
+  lastError: string | null;
+}
+interface ProviderView {
+  name: string;
+  source: string;
+  version: number | null;
+  enabled: boolean;
+  keys: KeyView[];
+  options: Record<string, unknown>;
+}
+interface RouteView {
+  source: string;
+  version: number | null;
+  entries: Array<{ provider: string; model: string; priority: number; weight: number; state: string; callsLastHour: number; share: number; keys: Array<{ id: string; state: string }> }>;
+}
+
+const keyOfRequest = (i: number): string => String(fakes.openai.requests[i]?.headers.authorization).slice('Bearer '.length);
+const upstreamModel = (i: number): string | undefined => (fakes.openai.requests[i]?.body as { model?: string } | undefined)?.model;
+const keysUsed = (from: number): string[] => fakes.openai.requests.slice(from).map((_, i) => keyOfRequest(from + i));
+
+function assertNoSecret(text: string, where: string): void {
+  for (const secret of SECRETS) assert.ok(!text.includes(secret), `${where} holds a secret (${secret.slice(0, 8)}…)`);
+}
+
+describeEachMode(
+  'live upstreams through the admin API',
+  (ctx) => {
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const answer = await ctx.gw.api(ADMIN_TOKEN, method, path, body);
+      assertNoSecret(JSON.stringify(answer.body), `${method} ${path}`);
+      return answer;
+    };
+    const chat = async (key: string, n: number): Promise<number[]> => {
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const answer = await ctx.gw.api(key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4', messages: [{ role: 'user', content: `hi ${i}` }], max_tokens: 10 });
+        statuses.push(answer.status);
+      }
+      return statuses;
+    };
+
+    beforeEach(() => {
+      fakes.reset();
+      fakes.openai.respondWith(undefined);
+      fakes.openai.moreKeys.clear();
+      for (const key of SECRETS.slice(0, 3)) fakes.openai.moreKeys.add(key);
+    });
+
+    test('a provider with two weighted keys is added and routed live; the keys share the traffic 3:1 and show only as hints', async () => {
+      const { key } = await ctx.gw.createUser(500);
+      const put = await admin('PUT', '/admin/v1/providers/pool', {
+        type: 'openai',
+        baseUrl: fakes.openai.baseUrl,
+        timeoutMs: 5000,
+        options: { headers: { 'x-upstream-auth': OPTION_SECRET } },
+        keys: [{ secret: KEY_A, weight: 3, label: 'primary' }, { secret: KEY_B, weight: 1 }],
+        expectedVersion: 0,
+      });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      const provider = put.body as ProviderView;
+      assert.equal(provider.source, 'live');
+      assert.equal(provider.version, 1);
+      assert.deepEqual(provider.keys.map((k) => [k.hint, k.weight, k.state]), [['sk-…1111', 3, 'healthy'], ['sk-…2222', 1, 'healthy']]);
+      assert.notEqual((provider.options.headers as Record<string, string>)['x-upstream-auth'], OPTION_SECRET);
+
+      const route = await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'pool', model: 'gpt-pool' }] });
+      assert.equal(route.status, 200, JSON.stringify(route.body));
+      const requests = 200;
+      assert.deepEqual(new Set(await chat(key, requests)), new Set([200]));
+      const used = keysUsed(0);
+      assert.equal(used.length, requests);
+      assert.ok(fakes.openai.requests.every((r) => (r.body as { model: string }).model === 'gpt-pool'), 'the live route names the upstream model');
+      assert.ok(fakes.openai.requests.every((r) => r.headers['x-upstream-auth'] === OPTION_SECRET), 'a sealed option reaches the upstream opened');
+      const a = used.filter((k) => k === KEY_A).length;
+      assert.equal(a + used.filter((k) => k === KEY_B).length, requests);
+      // 3:1 of 200 is 150; the chance of falling outside 125..175 is below 1e-4.
+      assert.ok(a >= 125 && a <= 175, `key A served ${a} of ${requests}`);
+
+      const shown = (await admin('GET', '/admin/v1/routes/gpt-5.4')).body as RouteView;
+      assert.equal(shown.source, 'live');
+      assert.equal(shown.entries[0]?.callsLastHour, requests);
+      assert.equal(shown.entries[0]?.share, 1);
+      const audit = (await admin('GET', '/admin/v1/audit?limit=10')).body as { data: Array<{ subjectKind: string; subject: string; action: string; actor: string; after: unknown }> };
+      assert.deepEqual(audit.data.slice(0, 2).map((e) => [e.subjectKind, e.subject, e.action, e.actor]), [['route', 'gpt-5.4', 'put', 'admin-token'], ['provider', 'pool', 'put', 'admin-token']]);
+    });
+
+    test('rotation: a key added and the old ones switched off while requests run, with no failed request', async () => {
+      const { key } = await ctx.gw.createUser(500);
+      const provider = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
+      const running = chat(key, 60);
+      const added = await admin('POST', '/admin/v1/providers/pool/keys', { secret: KEY_C, label: 'next' });
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      const newKey = added.body as KeyView;
+      assert.equal(newKey.hint, 'sk-…3333');
+      for (const old of provider.keys) assert.equal((await admin('PATCH', `/admin/v1/providers/pool/keys/${old.id}`, { enabled: false })).status, 200);
+      const before = fakes.openai.requests.length;
+      assert.deepEqual(new Set(await running), new Set([200]), 'no request failed during the rotation');
+      // The old key is revoked at the vendor; only the new one serves from now on.
+      fakes.openai.moreKeys.delete(KEY_A);
+      fakes.openai.moreKeys.delete(KEY_B);
+      assert.deepEqual(new Set(await chat(key, 20)), new Set([200]));
+      assert.deepEqual(new Set(keysUsed(Math.max(before, fakes.openai.requests.length - 20))), new Set([KEY_C]));
+      const after = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
+      assert.deepEqual(after.keys.map((k) => [k.hint, k.enabled, k.state]), [['sk-…1111', false, 'disabled'], ['sk-…2222', false, 'disabled'], ['sk-…3333', true, 'healthy']]);
+    });
+
+    test('a key the upstream refuses (401) is disabled and the other key serves with no client error; switched on again, it serves', async () => {
+      const { key } = await ctx.gw.createUser(500);
+      const provider = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
+      const [keyA, keyB, keyC] = provider.keys;
+      assert.ok(keyA && keyB && keyC);
+      // KEY_A was revoked at the vendor; switched on again here by mistake, its first call is refused.
+      fakes.openai.moreKeys.delete(KEY_A);
+      await admin('PATCH', `/admin/v1/providers/pool/keys/${keyA.id}`, { enabled: true, weight: 5 });
+      assert.deepEqual(new Set(await chat(key, 30)), new Set([200]), 'the client never sees the refused key');
+      const shown = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
+      const a = shown.keys.find((k) => k.id === keyA.id);
+      assert.equal(a?.state, 'disabled');
+      assert.match(String(a?.disabledReason), /refused the key/);
+      fakes.openai.moreKeys.add(KEY_A);
+      await admin('PATCH', `/admin/v1/providers/pool/keys/${keyA.id}`, { enabled: true });
+      const from = fakes.openai.requests.length;
+      assert.deepEqual(new Set(await chat(key, 30)), new Set([200]));
+      assert.ok(keysUsed(from).includes(KEY_A), 'the key serves again once switched on');
+    });
+
+    test('versions guard every change; bad settings are refused as the config file refuses them, naming the field', async () => {
+      const current = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
+      const stale = await admin('PATCH', '/admin/v1/providers/pool', { enabled: false, expectedVersion: (current.version ?? 0) - 1 });
+      assert.equal(stale.status, 409);
+      assert.equal((stale.body as { error: { code: string } }).error.code, 'version_conflict');
+      const cases: Array<[string, string, unknown, string]> = [
+        ['PUT', '/admin/v1/providers/bad', { type: 'nosuchstyle', baseUrl: 'http://127.0.0.1:1' }, 'type'],
+        ['PUT', '/admin/v1/providers/bad', { type: 'openai' }, 'baseUrl'],
+        ['PUT', '/admin/v1/providers/bad', { type: 'openai', baseUrl: 'ftp://x' }, 'baseUrl'],
+        ['PUT', '/admin/v1/providers/bad', { type: 'openai', baseUrl: 'http://127.0.0.1:1', keys: [{ secret: 'sk-a\r\nx-injected: 1' }] }, 'keys[0].secret'],
+        ['PUT', '/admin/v1/providers/bad', { type: 'openai', baseUrl: 'http://127.0.0.1:1', keys: [{ id: 'upk_nosuchkey0000' }] }, 'keys[0].id'],
+        ['PUT', '/admin/v1/providers/bad', { type: 'openai', baseUrl: 'http://127.0.0.1:1', colour: 'red' }, 'colour'],
+        ['PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'nosuch' }] }, 'entries[0]'],
+        ['PUT', '/admin/v1/routes/gpt-5.4', { entries: [] }, 'entries'],
+        ['PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'pool', weight: 0 }] }, 'entries[0].weight'],
+        ['PUT', '/admin/v1/models/gpt-5.4', { inputPrice: 'free' }, 'inputPrice'],
+        ['POST', '/admin/v1/providers/pool/keys', { secret: ' padded ' }, 'secret'],
+      ];
+      for (const [method, path, body, param] of cases) {
+        const answer = await admin(method, path, body);
+        assert.equal(answer.status, 400, `${method} ${path} ${JSON.stringify(body)} → ${answer.status} ${JSON.stringify(answer.body)}`);
+        assert.equal((answer.body as { error: { param?: string } }).error.param, param, JSON.stringify(answer.body));
+      }
+      assert.equal((await admin('PUT', '/admin/v1/routes/no-such-model', { entries: ['pool'] })).status, 404);
+      assert.equal((await admin('GET', '/admin/v1/providers/bad')).status, 404, 'nothing refused was stored');
+      assert.equal(((await admin('GET', '/admin/v1/providers/pool')).body as ProviderView).version, current.version, 'a refused change changes nothing');
+    });
+
+    test('a provider in a live route cannot be deleted; once the route is gone it can, and the model is served as before', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const inUse = await admin('DELETE', '/admin/v1/providers/pool');
+      assert.equal(inUse.status, 409, JSON.stringify(inUse.body));
+      assert.equal((await admin('DELETE', '/admin/v1/routes/gpt-5.4')).status, 200);
+      assert.equal((await admin('DELETE', '/admin/v1/providers/pool')).status, 200);
+      assert.equal((await admin('GET', '/admin/v1/providers/pool')).status, 404);
+      const from = fakes.openai.requests.length;
+      assert.deepEqual(await chat(key, 1), [200]);
+      assert.notEqual(upstreamModel(from), 'gpt-pool', 'the file route serves again');
+      // A provider of the config file cannot be deleted here, only switched off.
+      assert.equal((await admin('DELETE', '/admin/v1/providers/oa')).status, 409);
+    });
+
+    test('a provider of the config file switched off live is skipped by its route; its key is kept as `file`', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const off = await admin('PATCH', '/admin/v1/providers/oa-primary', { enabled: false });
+      assert.equal(off.status, 200, JSON.stringify(off.body));
+      const shown = off.body as ProviderView;
+      assert.equal(shown.source, 'live');
+      assert.deepEqual(shown.keys.map((k) => k.id), ['file']);
+      await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'oa-primary', model: 'm-primary' }, { provider: 'oa-backup', model: 'm-backup' }] });
+      const from = fakes.openai.requests.length;
+      assert.deepEqual(new Set(await chat(key, 5)), new Set([200]));
+      assert.deepEqual(new Set(fakes.openai.requests.slice(from).map((r) => (r.body as { model: string }).model)), new Set(['m-backup']));
+      await admin('PATCH', '/admin/v1/providers/oa-primary', { enabled: true });
+      const back = fakes.openai.requests.length;
+      assert.deepEqual(await chat(key, 1), [200]);
+      assert.equal(upstreamModel(back), 'm-primary');
+      await admin('DELETE', '/admin/v1/routes/gpt-5.4');
+      await admin('DELETE', '/admin/v1/providers/oa-primary');
+    });
+
+    test('no secret reached a log line', () => {
+      assert.ok(logLines.length > 0);
+      assertNoSecret(logLines.join('\n'), 'the log');
+    });
+  },
+  { configFile: fakes.config, logLines },
+);
