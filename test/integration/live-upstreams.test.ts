@@ -179,6 +179,38 @@ describeEachMode(
       assert.equal(((await admin('GET', '/admin/v1/providers/pool')).body as ProviderView).version, current.version, 'a refused change changes nothing');
     });
 
+    test('export gives the live state without a secret; importing it unchanged keeps every key and sealed option; a foreign key id is reported, not invented', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const exported = await admin('GET', '/admin/v1/upstreams/export');
+      assert.equal(exported.status, 200);
+      assert.match(String(exported.headers.get('content-disposition')), /attachment/);
+      const file = exported.body as { providers: Record<string, { keys: Array<{ id: string; hint: string }>; options: Record<string, unknown> }>; routes: Record<string, unknown> };
+      assert.deepEqual(file.providers.pool?.keys.map((k) => k.hint), ['sk-…1111', 'sk-…2222', 'sk-…3333']);
+      assert.ok(file.routes['gpt-5.4']);
+      const imported = await admin('POST', '/admin/v1/upstreams/import', file);
+      assert.equal(imported.status, 200, JSON.stringify(imported.body));
+      assert.deepEqual(imported.body, { providers: 1, routes: 1, models: 0, missingKeys: [] });
+      const from = fakes.openai.requests.length;
+      assert.deepEqual(new Set(await chat(key, 10)), new Set([200]));
+      assert.ok(fakes.openai.requests.slice(from).every((r) => r.headers['x-upstream-auth'] === OPTION_SECRET), 'the sealed option survived the round trip');
+      // A hint where a secret option should be is refused, and nothing changes.
+      const hinted = structuredClone(file);
+      (hinted.providers.pool as { options: Record<string, unknown> }).options = { headers: { 'x-upstream-auth': '…' }, extra: 1 };
+      const refused = await admin('POST', '/admin/v1/upstreams/import', hinted);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal((refused.body as { error: { param?: string } }).error.param, 'providers.pool.options.headers');
+      // A file from elsewhere: its keys are ids this gateway does not hold.
+      const foreign = structuredClone(file);
+      (foreign.providers.pool as { keys: Array<{ id: string }> }).keys = [{ id: 'upk_01jforeign0000000000000000' }, { id: (file.providers.pool?.keys[2] as { id: string }).id }];
+      const partial = await admin('POST', '/admin/v1/upstreams/import', foreign);
+      assert.equal(partial.status, 200, JSON.stringify(partial.body));
+      assert.deepEqual((partial.body as { missingKeys: string[] }).missingKeys, ['pool/upk_01jforeign0000000000000000']);
+      assert.deepEqual(((await admin('GET', '/admin/v1/providers/pool')).body as ProviderView).keys.map((k) => k.hint), ['sk-…3333']);
+      const audit = (await admin('GET', '/admin/v1/audit?limit=1')).body as { data: Array<{ subjectKind: string; action: string }> };
+      assert.deepEqual([audit.data[0]?.subjectKind, audit.data[0]?.action], ['import', 'import']);
+      assert.deepEqual(new Set(await chat(key, 5)), new Set([200]));
+    });
+
     test('a provider in a live route cannot be deleted; once the route is gone it can, and the model is served as before', async () => {
       const { key } = await ctx.gw.createUser(100);
       const inUse = await admin('DELETE', '/admin/v1/providers/pool');

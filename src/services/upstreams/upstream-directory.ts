@@ -135,6 +135,10 @@ export class UpstreamDirectory implements UpstreamView {
     return this.#models.get(modelId);
   }
 
+  fileModelOverrides(): Record<string, ModelOverride> {
+    return { ...this.#deps.file.models };
+  }
+
   modelOverrides(): Record<string, ModelOverride> {
     return Object.fromEntries([...this.#models.values()].map((m) => [m.modelId, m.override]));
   }

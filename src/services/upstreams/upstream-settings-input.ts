@@ -94,7 +94,8 @@ export function keyInputsOf(raw: unknown, field: string): KeyInput[] {
     const ids = new Set<string>();
     return raw.map((item: unknown, i): KeyInput => {
       const r = new ConfigReader(item, `${field}[${i}]`);
-      r.onlyKeys(['secret', 'id', 'weight', 'label', 'enabled']);
+      // `hint` is what GET and the export show; it is ignored, so their keys can be sent back as they are.
+      r.onlyKeys(['secret', 'id', 'hint', 'weight', 'label', 'enabled']);
       const settings = keySettingsOf(r);
       if (r.has('secret')) {
         if (r.has('id')) throw new ConfigError(r.field('id'), 'give either a new secret or the id of a key the provider has');

@@ -36,6 +36,7 @@ import {
   secretOf,
 } from './upstream-settings-input.ts';
 import { modelRecord, parseObject, providerRecord, routeRecord } from './upstream-records.ts';
+import { exportOf, importPlanOf, maskedSecretOption, sameAsExported, type UpstreamExport } from './upstream-transfer.ts';
 import type { UpstreamView } from './upstream-view.ts';
 
 export interface UpstreamSettingsDeps {
@@ -245,8 +246,8 @@ export class UpstreamSettingsService {
       if (expected !== undefined && (current?.version ?? 0) !== expected) throw versionConflict(`the setting of ${modelId}`, expected, current?.version);
       const row: ModelSettingsRow = { model_id: modelId, override_json: JSON.stringify(override), version: (current?.version ?? 0) + 1, updated_at: now, updated_by: actor };
       if (!(await this.#deps.store.putModelSetting(tx, row, current?.version))) throw versionConflict(`the setting of ${modelId}`, current?.version, undefined);
-      const file = this.#deps.directory.modelSetting(modelId);
-      await this.#audit(tx, { actor, kind: 'model', subject: modelId, action: 'put', before: current ? modelRecord(current) : file?.source === 'file' ? { modelId, ...file.override } : null, after: modelRecord(row), now });
+      const file = this.#deps.directory.fileModelOverrides()[modelId];
+      await this.#audit(tx, { actor, kind: 'model', subject: modelId, action: 'put', before: current ? modelRecord(current) : file ? { modelId, ...file } : null, after: modelRecord(row), now });
     });
   }
 
@@ -257,12 +258,82 @@ export class UpstreamSettingsService {
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw versionConflict(`the setting of ${modelId}`, expectedVersion, current.version);
       const others = this.#deps.directory.modelOverrides();
       delete others[modelId];
-      const file = this.#deps.directory.modelSetting(modelId);
+      const file = this.#deps.directory.fileModelOverrides()[modelId];
       // What serves again is the file's setting of the model, if any; it must still build.
-      checked(() => this.#deps.checkModelSettings(file?.source === 'file' ? { ...others, [modelId]: file.override } : others));
+      checked(() => this.#deps.checkModelSettings(file ? { ...others, [modelId]: file } : others));
       if (!(await this.#deps.store.deleteModelSetting(tx, modelId, current.version))) throw versionConflict(`the setting of ${modelId}`, current.version, undefined);
       await this.#audit(tx, { actor, kind: 'model', subject: modelId, action: 'delete', before: modelRecord(current), after: null, now });
     });
+  }
+
+  /** The live state as a file, secrets out. */
+  async exportLive(): Promise<UpstreamExport> {
+    const rows = await this.#deps.uow.transaction((tx) => this.#deps.store.loadAll(tx));
+    return exportOf(rows, this.#now());
+  }
+
+  /**
+   * Makes the live state what the file says, in one transaction: what it does not name is deleted.
+   * Keys named by an id not stored here (a file from another gateway) are left out and reported.
+   */
+  async importLive(doc: unknown, actor: string): Promise<{ providers: number; routes: number; models: number; missingKeys: string[] }> {
+    const directory = this.#deps.directory;
+    const plan = importPlanOf(doc, {
+      isKnownType: (t) => this.#deps.isKnownType(t),
+      knownTypes: () => this.#deps.knownTypes(),
+      isModel: (id) => this.#deps.isModel(id),
+      fileProviders: new Set(directory.providers().map((p) => p.name).filter((name) => directory.fileProvider(name) !== undefined)),
+    });
+    checked(() => this.#deps.checkModelSettings({ ...directory.fileModelOverrides(), ...Object.fromEntries(plan.models.map((m) => [m.modelId, m.override])) }));
+    const missingKeys: string[] = [];
+    await this.#write(async (tx, now) => {
+      missingKeys.length = 0;
+      const before = await this.#deps.store.loadAll(tx);
+      const planned = new Set(plan.providers.map((p) => p.name));
+      for (const row of before.providers) if (!planned.has(row.name)) await this.#deps.store.deleteProvider(tx, row.name, row.version);
+      const routed = new Set(plan.routes.map((r) => r.modelId));
+      for (const row of before.routes) if (!routed.has(row.model_id)) await this.#deps.store.deleteRoute(tx, row.model_id, row.version);
+      const set = new Set(plan.models.map((m) => m.modelId));
+      for (const row of before.models) if (!set.has(row.model_id)) await this.#deps.store.deleteModelSetting(tx, row.model_id, row.version);
+      for (const p of plan.providers) {
+        const current = before.providers.find((row) => row.name === p.name);
+        let options: Record<string, unknown>;
+        if (current && sameAsExported(p.options, current.options_json)) options = parseObject(current.options_json);
+        else {
+          const masked = maskedSecretOption(p.options);
+          if (masked !== undefined) throw invalidInput(`holds a hint, not the secret: give the secret itself (or export again and import that file unchanged)`, `providers.${p.name}.options.${masked}`);
+          options = this.#seal(() => sealOptions(p.options, this.#deps.secrets));
+        }
+        const row: UpstreamProvidersRow = {
+          name: p.name,
+          type: p.fields.type,
+          base_url: p.fields.baseUrl ?? null,
+          timeout_ms: p.fields.timeoutMs,
+          concurrency: p.fields.concurrency,
+          options_json: JSON.stringify(options),
+          enabled: p.fields.enabled ? 1 : 0,
+          version: (current?.version ?? 0) + 1,
+          updated_at: now,
+          updated_by: actor,
+        };
+        if (!(await this.#deps.store.putProvider(tx, row, current?.version))) throw versionConflict(`provider ${p.name}`, current?.version, undefined);
+        const have = current ? before.keys.filter((k) => k.provider === p.name) : this.#fileKeys(p.name, now);
+        await this.#replaceKeys(tx, p.name, have, p.keys, current !== undefined, now, (id) => missingKeys.push(`${p.name}/${id}`));
+      }
+      for (const r of plan.routes) {
+        const current = before.routes.find((row) => row.model_id === r.modelId);
+        const row = { model_id: r.modelId, entries_json: JSON.stringify(r.entries), version: (current?.version ?? 0) + 1, updated_at: now, updated_by: actor };
+        if (!(await this.#deps.store.putRoute(tx, row, current?.version))) throw versionConflict(`the route of ${r.modelId}`, current?.version, undefined);
+      }
+      for (const m of plan.models) {
+        const current = before.models.find((row) => row.model_id === m.modelId);
+        const row: ModelSettingsRow = { model_id: m.modelId, override_json: JSON.stringify(m.override), version: (current?.version ?? 0) + 1, updated_at: now, updated_by: actor };
+        if (!(await this.#deps.store.putModelSetting(tx, row, current?.version))) throw versionConflict(`the setting of ${m.modelId}`, current?.version, undefined);
+      }
+      const after = await this.#deps.store.loadAll(tx);
+      await this.#audit(tx, { actor, kind: 'import', subject: '*', action: 'import', before: exportOf(before, now), after: exportOf(after, now), now });
+    });
+    return { providers: plan.providers.length, routes: plan.routes.length, models: plan.models.length, missingKeys };
   }
 
   async auditPage(limit: number, before: string | undefined): Promise<UpstreamAuditRow[]> {
@@ -353,7 +424,7 @@ export class UpstreamSettingsService {
   }
 
   /** The keys after a PUT: the listed ones (new secrets sealed, known ids kept with their changes), the rest deleted. */
-  async #replaceKeys(tx: StoreTransaction, name: string, have: UpstreamKeysRow[], inputs: KeyInput[] | undefined, stored: boolean, now: number): Promise<UpstreamKeysRow[]> {
+  async #replaceKeys(tx: StoreTransaction, name: string, have: UpstreamKeysRow[], inputs: KeyInput[] | undefined, stored: boolean, now: number, missing?: (id: string) => void): Promise<UpstreamKeysRow[]> {
     if (inputs === undefined) {
       if (!stored) for (const key of have) await this.#deps.store.insertKey(tx, key);
       return have;
@@ -368,6 +439,10 @@ export class UpstreamSettingsService {
         continue;
       }
       const old = byId.get(input.id);
+      if (!old && missing) {
+        missing(input.id);
+        continue;
+      }
       if (!old) throw invalidInput(`provider ${name} has no key ${input.id} (give its secret to add it)`, `keys[${i}].id`);
       next.push({ ...old, ...settings, updated_at: now });
     }

@@ -32,6 +32,8 @@ export interface UpstreamView {
   /** Every model with a setting of its own (file or live). */
   modelSettings(): ServedModelSetting[];
   modelSetting(modelId: string): ServedModelSetting | undefined;
+  /** The config file's model settings (what a deleted live setting gives way to). */
+  fileModelOverrides(): Record<string, ModelOverride>;
   /** The model overrides the catalog is built with now (file and live merged), for validating a change. */
   modelOverrides(): Record<string, ModelOverride>;
   /**

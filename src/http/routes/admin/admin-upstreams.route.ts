@@ -309,6 +309,28 @@ export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppS
     },
   });
 
+  app.get('/admin/v1/upstreams/export', {
+    onRequest: admin,
+    config: docs('The live upstream settings as a file (the config file\'s shape), secrets out: keys as hints, secret options masked', {
+      200: { description: 'The file', schema: { type: 'object', required: ['format', 'version', 'exportedAt', 'providers', 'routes', 'models'], properties: { format: { type: 'string' }, version: { type: 'integer' }, exportedAt: { type: 'string', format: 'date-time' }, providers: { type: 'object', additionalProperties: true }, routes: { type: 'object', additionalProperties: true }, models: { type: 'object', additionalProperties: true } } } },
+    }),
+    handler: async (_request, reply) => {
+      const file = await settings.exportLive();
+      void reply.header('content-disposition', `attachment; filename="switchboard-upstreams-${file.exportedAt.slice(0, 10)}.json"`);
+      return file;
+    },
+  });
+
+  app.post('/admin/v1/upstreams/import', {
+    onRequest: admin,
+    schema: { body: { type: 'object', description: 'A file from the export; keys give a `secret`, or the `id` of a key stored here (its secret is kept)' } },
+    config: docs('Replace the whole live state with a file, in one change (what the file does not name is deleted)', {
+      200: { description: 'What was imported; `missingKeys`: keys named by an id this gateway does not hold, left out (add them with their secret)', schema: { type: 'object', required: ['providers', 'routes', 'models', 'missingKeys'], properties: { providers: { type: 'integer' }, routes: { type: 'integer' }, models: { type: 'integer' }, missingKeys: { type: 'array', items: { type: 'string' } } } } },
+      ...conflicts,
+    }),
+    handler: async (request) => settings.importLive(request.body, actorOf(request)),
+  });
+
   app.get('/admin/v1/audit', {
     onRequest: admin,
     schema: {
