@@ -47,6 +47,8 @@ export class OpenAiChatFake extends FakeUpstreamServer {
   readonly apiKey: string;
   /** More keys of the same account (OpenAI accepts every key a project has); one removed from here is refused with 401, as a revoked key is. */
   readonly moreKeys = new Set<string>();
+  /** Keys whose calls fail with this status (OpenAI's `server_error` body), as when that key's project is overloaded. */
+  readonly failingKeys = new Map<string, number>();
 
   private constructor(apiKey: string) {
     super((exchange) => this.#handle(exchange));
@@ -73,6 +75,8 @@ export class OpenAiChatFake extends FakeUpstreamServer {
     if (bearer === undefined || (bearer !== this.apiKey && !this.moreKeys.has(bearer))) {
       return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'));
     }
+    const failing = this.failingKeys.get(bearer);
+    if (failing !== undefined) return sendJson(res, failing, errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null, null));
     const invalid = validate(record.body, script);
     if (invalid) return sendJson(res, 400, errorBody(invalid.message, 'invalid_request_error', invalid.param, invalid.code ?? null));
     if (script.error) {
