@@ -113,7 +113,7 @@ const conflicts = { 409: errorResponse('`expectedVersion` is not the stored vers
 export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppServices): void {
   const admin = requireAdmin(services);
   const settings = services.upstreamSettings;
-  const docs = (summary: string, responses: Record<string, { description: string; schema?: Record<string, unknown> }>) => ({ docs: { summary, tags: ['Admin'], auth: 'admin' as const, responses } });
+  const docs = (summary: string, responses: Record<string, { description: string; schema?: Record<string, unknown> }>) => ({ docs: { summary, tags: ['Admin upstreams'], auth: 'admin' as const, responses } });
   const providerOr404 = (name: string) => {
     const provider = services.upstreams.provider(name);
     if (!provider) throw new AppError('not_found', `no provider ${name}`);

@@ -139,7 +139,7 @@ export interface AdminResponses {
     }[];
     nextCursor: string | null;
   };
-  /** Configured providers with their health and recent error rate (last 15 minutes) */
+  /** Providers served now (the config file and live changes), their keys as hints with their state, and their health (last 15 minutes) */
   'GET /admin/v1/providers': {
     data: {
       name: string;
@@ -159,6 +159,32 @@ export interface AdminResponses {
         lastErrorAt: string | null;
         lastSuccessAt: string | null;
       };
+      enabled?: boolean;
+      timeoutMs?: number;
+      /** Secret-looking values (keys, secrets, tokens, headers) as hints */
+      options?: { [key: string]: unknown };
+      /** `live`: stored through the admin API, which wins over the config file */
+      source?: 'file' | 'live';
+      /** What `expectedVersion` names; null for a provider of the config file not changed live */
+      version?: number | null;
+      keys?: {
+        /** `file` for the config file's key; `upk_…` for a key added live */
+        id: string;
+        /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+        hint: string;
+        label: string | null;
+        weight: number;
+        /** Switched on by the operator */
+        enabled: boolean;
+        /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+        state: 'healthy' | 'cooling' | 'disabled';
+        disabledReason: string | null;
+        coolingUntil: string | null;
+        lastError: string | null;
+        lastErrorAt: string | null;
+        /** Upstream calls with this key in the last hour, counted by the process that answers */
+        callsLastHour: number;
+      }[];
     }[];
   };
   /** Upstream usage reports corrected before billing, and media callbacks that named another job; newest first (cursor: the last id of the previous page) */

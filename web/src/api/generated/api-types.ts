@@ -23,6 +23,7 @@ import type { AgentWorkflowsResponses } from './agent-workflows.responses.ts';
 import type { AgentStorageResponses } from './agent-storage.responses.ts';
 import type { AgentProjectsResponses } from './agent-projects.responses.ts';
 import type { AdminResponses } from './admin.responses.ts';
+import type { AdminUpstreamsResponses } from './admin-upstreams.responses.ts';
 import type { BillingResponses } from './billing.responses.ts';
 
 export type { components } from './components.ts';
@@ -48,4 +49,5 @@ export interface ApiResponses
     AgentStorageResponses,
     AgentProjectsResponses,
     AdminResponses,
+    AdminUpstreamsResponses,
     BillingResponses {}

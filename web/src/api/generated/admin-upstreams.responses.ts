@@ -1,0 +1,321 @@
+/**
+ * Generated from the gateway's OpenAPI document (GET /api/v1/openapi.json) by npm run gen:web-types
+ * (scripts/gen-web-api-types.ts). Do not edit: change the route's response schema under src/http/routes
+ * and regenerate. test/unit/web/web-api-types.test.ts fails while this file is not current.
+ */
+
+/** The body of each of these operations' successful JSON answer, by `METHOD /path`. */
+export interface AdminUpstreamsResponses {
+  /** One provider as served now, its keys as hints with their live state */
+  'GET /admin/v1/providers/{name}': {
+    name: string;
+    type: string;
+    baseUrl: string | null;
+    concurrency?: number;
+    enabled?: boolean;
+    timeoutMs?: number;
+    /** Secret-looking values (keys, secrets, tokens, headers) as hints */
+    options?: { [key: string]: unknown };
+    /** `live`: stored through the admin API, which wins over the config file */
+    source: 'file' | 'live';
+    /** What `expectedVersion` names; null for a provider of the config file not changed live */
+    version: number | null;
+    keys: {
+      /** `file` for the config file's key; `upk_…` for a key added live */
+      id: string;
+      /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+      hint: string;
+      label: string | null;
+      weight: number;
+      /** Switched on by the operator */
+      enabled: boolean;
+      /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+      state: 'healthy' | 'cooling' | 'disabled';
+      disabledReason: string | null;
+      coolingUntil: string | null;
+      lastError: string | null;
+      lastErrorAt: string | null;
+      /** Upstream calls with this key in the last hour, counted by the process that answers */
+      callsLastHour: number;
+    }[];
+  };
+  /** Create or replace a provider (served by every process within 5 s); secrets are write-only */
+  'PUT /admin/v1/providers/{name}': {
+    name: string;
+    type: string;
+    baseUrl: string | null;
+    concurrency?: number;
+    enabled?: boolean;
+    timeoutMs?: number;
+    /** Secret-looking values (keys, secrets, tokens, headers) as hints */
+    options?: { [key: string]: unknown };
+    /** `live`: stored through the admin API, which wins over the config file */
+    source: 'file' | 'live';
+    /** What `expectedVersion` names; null for a provider of the config file not changed live */
+    version: number | null;
+    keys: {
+      /** `file` for the config file's key; `upk_…` for a key added live */
+      id: string;
+      /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+      hint: string;
+      label: string | null;
+      weight: number;
+      /** Switched on by the operator */
+      enabled: boolean;
+      /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+      state: 'healthy' | 'cooling' | 'disabled';
+      disabledReason: string | null;
+      coolingUntil: string | null;
+      lastError: string | null;
+      lastErrorAt: string | null;
+      /** Upstream calls with this key in the last hour, counted by the process that answers */
+      callsLastHour: number;
+    }[];
+  };
+  /** Change some fields of a provider, such as `enabled`; a provider of the config file is copied into the live settings first */
+  'PATCH /admin/v1/providers/{name}': {
+    name: string;
+    type: string;
+    baseUrl: string | null;
+    concurrency?: number;
+    enabled?: boolean;
+    timeoutMs?: number;
+    /** Secret-looking values (keys, secrets, tokens, headers) as hints */
+    options?: { [key: string]: unknown };
+    /** `live`: stored through the admin API, which wins over the config file */
+    source: 'file' | 'live';
+    /** What `expectedVersion` names; null for a provider of the config file not changed live */
+    version: number | null;
+    keys: {
+      /** `file` for the config file's key; `upk_…` for a key added live */
+      id: string;
+      /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+      hint: string;
+      label: string | null;
+      weight: number;
+      /** Switched on by the operator */
+      enabled: boolean;
+      /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+      state: 'healthy' | 'cooling' | 'disabled';
+      disabledReason: string | null;
+      coolingUntil: string | null;
+      lastError: string | null;
+      lastErrorAt: string | null;
+      /** Upstream calls with this key in the last hour, counted by the process that answers */
+      callsLastHour: number;
+    }[];
+  };
+  /** Delete a live provider and its keys (the config file's of the same name is served again) */
+  'DELETE /admin/v1/providers/{name}': {
+    deleted?: boolean;
+  };
+  /** Add a key to the pool (to rotate: add the new key, then switch the old one off) */
+  'POST /admin/v1/providers/{name}/keys': {
+    /** `file` for the config file's key; `upk_…` for a key added live */
+    id: string;
+    /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+    hint: string;
+    label: string | null;
+    weight: number;
+    /** Switched on by the operator */
+    enabled: boolean;
+    /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+    state: 'healthy' | 'cooling' | 'disabled';
+    disabledReason: string | null;
+    coolingUntil: string | null;
+    lastError: string | null;
+    lastErrorAt: string | null;
+    /** Upstream calls with this key in the last hour, counted by the process that answers */
+    callsLastHour: number;
+  };
+  /** Change a key's weight, label or switch */
+  'PATCH /admin/v1/providers/{name}/keys/{keyId}': {
+    /** `file` for the config file's key; `upk_…` for a key added live */
+    id: string;
+    /** The start and the last characters of the secret (`sk-…abcd`); the secret itself is never shown */
+    hint: string;
+    label: string | null;
+    weight: number;
+    /** Switched on by the operator */
+    enabled: boolean;
+    /** `disabled`: switched off, or refused by the upstream (auth, quota) until switched on again */
+    state: 'healthy' | 'cooling' | 'disabled';
+    disabledReason: string | null;
+    coolingUntil: string | null;
+    lastError: string | null;
+    lastErrorAt: string | null;
+    /** Upstream calls with this key in the last hour, counted by the process that answers */
+    callsLastHour: number;
+  };
+  /** Delete a key from the pool */
+  'DELETE /admin/v1/providers/{name}/keys/{keyId}': {
+    deleted?: boolean;
+  };
+  /** Every model with a route of its own, with each entry's live state and share of traffic */
+  'GET /admin/v1/routes': {
+    data: {
+      modelId: string;
+      /** `default`: no route of its own, served by `local` */
+      source: 'file' | 'live' | 'default';
+      version: number | null;
+      entries: {
+        provider: string;
+        /** The upstream model */
+        model: string;
+        /** Lower is tried first */
+        priority: number;
+        /** Share of first picks within its priority */
+        weight: number;
+        state: 'healthy' | 'cooling' | 'disabled';
+        lastError: string | null;
+        lastErrorAt: string | null;
+        callsLastHour: number;
+        /** This entry's part of the route's calls in the last hour (0 to 1), counted by the process that answers */
+        share: number;
+        keys: {
+          id: string;
+          hint: string;
+          state: 'healthy' | 'cooling' | 'disabled';
+        }[];
+      }[];
+    }[];
+  };
+  /** A model's route as served now: entries by priority and weight, their state, recent error and share of the last hour's calls */
+  'GET /admin/v1/routes/{modelId}': {
+    modelId: string;
+    /** `default`: no route of its own, served by `local` */
+    source: 'file' | 'live' | 'default';
+    version: number | null;
+    entries: {
+      provider: string;
+      /** The upstream model */
+      model: string;
+      /** Lower is tried first */
+      priority: number;
+      /** Share of first picks within its priority */
+      weight: number;
+      state: 'healthy' | 'cooling' | 'disabled';
+      lastError: string | null;
+      lastErrorAt: string | null;
+      callsLastHour: number;
+      /** This entry's part of the route's calls in the last hour (0 to 1), counted by the process that answers */
+      share: number;
+      keys: {
+        id: string;
+        hint: string;
+        state: 'healthy' | 'cooling' | 'disabled';
+      }[];
+    }[];
+  };
+  /** Set a model's route (replaces the config file's for this model) */
+  'PUT /admin/v1/routes/{modelId}': {
+    modelId: string;
+    /** `default`: no route of its own, served by `local` */
+    source: 'file' | 'live' | 'default';
+    version: number | null;
+    entries: {
+      provider: string;
+      /** The upstream model */
+      model: string;
+      /** Lower is tried first */
+      priority: number;
+      /** Share of first picks within its priority */
+      weight: number;
+      state: 'healthy' | 'cooling' | 'disabled';
+      lastError: string | null;
+      lastErrorAt: string | null;
+      callsLastHour: number;
+      /** This entry's part of the route's calls in the last hour (0 to 1), counted by the process that answers */
+      share: number;
+      keys: {
+        id: string;
+        hint: string;
+        state: 'healthy' | 'cooling' | 'disabled';
+      }[];
+    }[];
+  };
+  /** Delete a model's live route (the config file's, or `local`, serves it again) */
+  'DELETE /admin/v1/routes/{modelId}': {
+    modelId: string;
+    /** `default`: no route of its own, served by `local` */
+    source: 'file' | 'live' | 'default';
+    version: number | null;
+    entries: {
+      provider: string;
+      /** The upstream model */
+      model: string;
+      /** Lower is tried first */
+      priority: number;
+      /** Share of first picks within its priority */
+      weight: number;
+      state: 'healthy' | 'cooling' | 'disabled';
+      lastError: string | null;
+      lastErrorAt: string | null;
+      callsLastHour: number;
+      /** This entry's part of the route's calls in the last hour (0 to 1), counted by the process that answers */
+      share: number;
+      keys: {
+        id: string;
+        hint: string;
+        state: 'healthy' | 'cooling' | 'disabled';
+      }[];
+    }[];
+  };
+  /** A model's setting as served now */
+  'GET /admin/v1/models/{modelId}': {
+    modelId: string;
+    source: 'file' | 'live' | 'none';
+    version: number | null;
+    /** hidden, name, description, pricing or the token prices, as in the config file */
+    setting: { [key: string]: unknown };
+  };
+  /** Set a model's visibility, name and prices (replaces the config file's setting of this model); requests created after it pay the new price, those created before pay their estimate */
+  'PUT /admin/v1/models/{modelId}': {
+    modelId: string;
+    source: 'file' | 'live' | 'none';
+    version: number | null;
+    /** hidden, name, description, pricing or the token prices, as in the config file */
+    setting: { [key: string]: unknown };
+  };
+  /** Delete a model's live setting (the config file's serves again) */
+  'DELETE /admin/v1/models/{modelId}': {
+    modelId: string;
+    source: 'file' | 'live' | 'none';
+    version: number | null;
+    /** hidden, name, description, pricing or the token prices, as in the config file */
+    setting: { [key: string]: unknown };
+  };
+  /** The live upstream settings as a file (the config file's shape), secrets out: keys as hints, secret options masked */
+  'GET /admin/v1/upstreams/export': {
+    format: string;
+    version: number;
+    exportedAt: string;
+    providers: { [key: string]: unknown };
+    routes: { [key: string]: unknown };
+    models: { [key: string]: unknown };
+  };
+  /** Replace the whole live state with a file, in one change (what the file does not name is deleted) */
+  'POST /admin/v1/upstreams/import': {
+    providers: number;
+    routes: number;
+    models: number;
+    missingKeys: string[];
+  };
+  /** Changes to the live upstream settings, newest first: who, when, before and after (secrets as hints) */
+  'GET /admin/v1/audit': {
+    data: {
+      id: string;
+      at: string;
+      /** An admin's user id, or `admin-token` */
+      actor: string;
+      subjectKind: 'provider' | 'key' | 'route' | 'model' | 'import';
+      subject: string;
+      action: 'put' | 'patch' | 'delete' | 'import';
+      /** The setting before, secrets as hints; null when there was none */
+      before: unknown;
+      /** The setting after, secrets as hints; null when deleted */
+      after: unknown;
+    }[];
+    nextCursor: string | null;
+  };
+}
