@@ -34,7 +34,7 @@ import { type ReplicateMappingOptions, replicateInput, replicateRefusal, replica
 const MAX_LIST_PAGES = 5;
 const MAX_DETAIL_LOOKUPS = 25;
 
-function replicateError(response: UpstreamResponse, what: string): ProviderError {
+export function replicateError(response: UpstreamResponse, what: string): ProviderError {
   const json = parseJson(response.body);
   const text = stringAt(json, 'detail') ?? stringAt(json, 'title') ?? bodySnippet(response.body);
   return httpError(response.status, `replicate ${what}: ${response.status} ${text}`);

@@ -34,7 +34,7 @@ import { bodySnippet, isRecord, parseJson, recordAt, stringAt } from '../shared/
 
 const FILE_TYPES = new Set<ResultFileType>(['image', 'video', 'music']);
 
-function switchboardError(response: UpstreamResponse, what: string): ProviderError {
+export function switchboardError(response: UpstreamResponse, what: string): ProviderError {
   const json = parseJson(response.body);
   const error = recordAt(json, 'error');
   const code = stringAt(error, 'code');
