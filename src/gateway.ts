@@ -40,6 +40,7 @@ import type { CpuTaskCatalog } from './ports/cpu-pool.port.ts';
 import { DbWorkQueue } from './adapters/queue/db-work-queue.ts';
 import type { Config } from './config/config.types.ts';
 import { Catalog } from './domain/catalog/catalog.ts';
+import { chatEntryAtLoss } from './domain/routing/route-cost.ts';
 import { modelsWithoutLiveRoute } from './services/generation/live-routes.ts';
 import { buildHttpApp } from './http/app.ts';
 import { newId } from './domain/ids.ts';
@@ -273,7 +274,10 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     store: kyselyChatStore,
     uow: kyselyUnitOfWork(database.db),
     catalog,
-    router: new ChatRouter(upstreams, chatRegistry, routePlanner),
+    router: new ChatRouter(upstreams, chatRegistry, routePlanner, (modelId, entry) => {
+      const model = catalog.chat(modelId);
+      return model !== undefined && chatEntryAtLoss(entry, model);
+    }),
     maxOutputTokens: config.chat.maxOutputTokens,
     upstreamAfterLeaveMs: config.chat.upstreamAfterLeaveMs,
     metrics: services.metrics,

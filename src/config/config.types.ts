@@ -1,3 +1,4 @@
+import type { RouteCost } from '../domain/routing/route-cost.ts';
 import type { TracingConfig } from './tracing-config.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
 import type { StoragePlan } from '../domain/storage/storage-plans.ts';
@@ -27,6 +28,8 @@ export interface ProviderConfig {
   options: Record<string, unknown>;
 }
 
+export type { RouteCost };
+
 export interface RouteTarget {
   provider: string;
   /** The upstream's name for the model; defaults to our id. */
@@ -35,7 +38,12 @@ export interface RouteTarget {
   priority?: number;
   /** The share of first picks among entries of one priority (a positive finite number); absent: 1. */
   weight?: number;
+  /** What the upstream charges us here (issue 32, item 6), priced like the catalog: decimal USD strings. */
+  cost?: RouteCost;
+  /** True: the router may fail over to this entry even when it costs more than the price. */
+  allowLoss?: boolean;
 }
+
 
 /** A storefront (SPEC: agent settings and history are isolated per storefront), chosen by the request's host. */
 export interface StorefrontConfig {

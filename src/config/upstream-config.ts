@@ -6,7 +6,7 @@
 import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader } from './config-reader.ts';
 import type { ModelOverride, PriceTierOverride } from '../domain/catalog/catalog-overrides.ts';
-import type { ProviderConfig, RouteTarget } from './config.types.ts';
+import type { ProviderConfig, RouteCost, RouteTarget } from './config.types.ts';
 
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const PROVIDER_TYPE = /^[a-z][a-z0-9-]*$/;
@@ -46,7 +46,7 @@ export function parseRouteList(list: unknown, field: string, modelId: string, ha
       target = { provider: entry, model: modelId };
     } else {
       const r = new ConfigReader(entry, itemField);
-      r.onlyKeys(['provider', 'model', 'priority', 'weight']);
+      r.onlyKeys(['provider', 'model', 'priority', 'weight', 'cost', 'allowLoss']);
       target = { provider: r.requiredString('provider'), model: r.string('model') ?? modelId };
       if (target.model === '' || target.model.length > 200) throw new ConfigError(r.field('model'), 'must be an upstream model name of 1 to 200 characters');
       const priority = r.number('priority', { min: 0, max: 1_000_000, integer: true });
@@ -56,6 +56,10 @@ export function parseRouteList(list: unknown, field: string, modelId: string, ha
         if (weight <= 0) throw new ConfigError(r.field('weight'), 'must be a positive number');
         target.weight = weight;
       }
+      const cost = r.object('cost');
+      if (cost) target.cost = parseRouteCost(cost);
+      const allowLoss = r.boolean('allowLoss');
+      if (allowLoss !== undefined) target.allowLoss = allowLoss;
     }
     if (!hasProvider(target.provider)) {
       throw new ConfigError(itemField, `names provider ${JSON.stringify(target.provider)}, which is not defined under providers`);
@@ -115,4 +119,24 @@ export function parsePricing(raw: unknown, field: string): PriceTierOverride[] {
 export function usdString(field: string, value: string): string {
   if (!DECIMAL_USD.test(value)) throw new ConfigError(field, `must be a decimal USD amount with at most 6 decimals, such as "0.05", got ${JSON.stringify(value)}`);
   return value;
+}
+
+/** `cost: {inputPrice?, outputPrice?, cachedInputPrice?}` (text, per 1M tokens) or `{pricing: [{key, price}]}` (media, per tier unit). */
+function parseRouteCost(c: ConfigReader): RouteCost {
+  c.onlyKeys(['inputPrice', 'outputPrice', 'cachedInputPrice', 'pricing']);
+  const cost: RouteCost = {};
+  for (const key of ['inputPrice', 'outputPrice', 'cachedInputPrice'] as const) {
+    const v = c.string(key);
+    if (v !== undefined) cost[key] = usdString(c.field(key), v);
+  }
+  if (c.has('pricing')) {
+    const raw = c.raw('pricing');
+    if (!Array.isArray(raw) || raw.length === 0 || raw.length > 500) throw new ConfigError(c.field('pricing'), 'must be a list of 1 to 500 {key, price}');
+    cost.pricing = raw.map((item, i) => {
+      const t = new ConfigReader(item, `${c.field('pricing')}[${i}]`);
+      t.onlyKeys(['key', 'price']);
+      return { key: t.requiredString('key'), price: usdString(t.field('price'), t.requiredString('price')) };
+    });
+  }
+  return cost;
 }

@@ -201,7 +201,7 @@ describeEachMode(
       assert.equal((refused.body as { error: { param?: string } }).error.param, 'providers.pool.options.headers');
       // A file from elsewhere: its keys are ids this gateway does not hold.
       const foreign = structuredClone(file);
-      (foreign.providers.pool as { keys: Array<{ id: string }> }).keys = [{ id: 'upk_01jforeign0000000000000000' }, { id: (file.providers.pool?.keys[2] as { id: string }).id }];
+      (foreign.providers.pool as { keys: Array<{ id: string }> }).keys = [{ id: 'upk_01jforeign0000000000000000' }, { id: String(file.providers.pool?.keys[2]?.id) }];
       const partial = await admin('POST', '/admin/v1/upstreams/import', foreign);
       assert.equal(partial.status, 200, JSON.stringify(partial.body));
       assert.deepEqual((partial.body as { missingKeys: string[] }).missingKeys, ['pool/upk_01jforeign0000000000000000']);
@@ -242,6 +242,31 @@ describeEachMode(
       assert.equal(upstreamModel(back), 'm-primary');
       await admin('DELETE', '/admin/v1/routes/gpt-5.4');
       await admin('DELETE', '/admin/v1/providers/oa-primary');
+    });
+
+    test('a route entry that costs more than the price is flagged, and no failover moves a request onto it unless allowed', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      fakes.openai.respondWith((body) => ((body as { model: string }).model === 'm-down' ? { error: { status: 503, message: 'Overloaded.' } } : undefined));
+      const entries = (allowLoss: boolean) => [
+        { provider: 'oa', model: 'm-down', priority: 0 },
+        // gpt-5.4 sells at well under $1,000 per 1M tokens: this entry loses money on every token.
+        { provider: 'oa-backup', model: 'm-loss', priority: 1, cost: { inputPrice: '1000', outputPrice: '1000' }, allowLoss },
+        { provider: 'oa-primary', model: 'm-reserve', priority: 2, cost: { inputPrice: '0.01', outputPrice: '0.01' } },
+      ];
+      const put = await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: entries(false) });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.deepEqual((put.body as { entries: Array<{ model: string; atLoss: boolean }> }).entries.map((e) => [e.model, e.atLoss]), [['m-down', false], ['m-loss', true], ['m-reserve', false]]);
+      const from = fakes.openai.requests.length;
+      assert.deepEqual(await chat(key, 1), [200]);
+      assert.deepEqual(fakes.openai.requests.slice(from).map((r) => (r.body as { model: string }).model), ['m-down', 'm-reserve']);
+      await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: entries(true) });
+      const allowed = fakes.openai.requests.length;
+      // m-down cools after its failure, so the loss entry, now allowed, is the first healthy one.
+      assert.deepEqual(await chat(key, 1), [200]);
+      assert.deepEqual(fakes.openai.requests.slice(allowed).map((r) => (r.body as { model: string }).model), ['m-loss']);
+      const refused = await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'oa', cost: { inputPrice: 'cheap' } }] });
+      assert.equal((refused.body as { error: { param?: string } }).error.param, 'entries[0].cost.inputPrice');
+      await admin('DELETE', '/admin/v1/routes/gpt-5.4');
     });
 
     test('no secret reached a log line', () => {

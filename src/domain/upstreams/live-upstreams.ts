@@ -3,6 +3,7 @@
  * and routes with the live settings of the store laid over them, name by name (a provider, route or
  * model setting stored live replaces the file's of the same name; deleting it brings the file's back).
  */
+import type { RouteCost } from '../routing/route-cost.ts';
 
 /** One upstream key of a provider. The secret lives in memory only, opened from its sealed form. */
 export interface UpstreamKey {
@@ -41,6 +42,8 @@ export interface UpstreamRouteEntry {
   model?: string;
   priority?: number;
   weight?: number;
+  cost?: RouteCost;
+  allowLoss?: boolean;
 }
 
 /** The id of the config file's key of a provider. */

@@ -6,6 +6,7 @@
  * live change of a provider drops its adapters, and the next request builds them from the new setting.
  */
 import type { ProviderConfig, RouteTarget } from '../../config/config.types.ts';
+import { withoutLossFailovers } from '../../domain/routing/route-cost.ts';
 import { FILE_KEY_ID } from '../../domain/upstreams/live-upstreams.ts';
 import type { ChatProvider } from '../../providers/chat/chat-provider.ts';
 import type { ChatProviderRegistry } from '../../providers/registries/chat.registry.ts';
@@ -25,10 +26,14 @@ export class ChatRouter {
   readonly #providers = new Map<string, Map<string, ChatProvider | undefined>>();
   readonly #defaults = new Map<string, RouteTarget[]>();
 
-  constructor(upstreams: RoutedUpstreams, registry: ChatProviderRegistry, planner: RoutePlanner) {
+  readonly #atLoss: ((modelId: string, entry: RouteTarget) => boolean) | undefined;
+
+  /** `atLoss`: whether an entry costs more than the model's price (no failover onto it unless allowed). */
+  constructor(upstreams: RoutedUpstreams, registry: ChatProviderRegistry, planner: RoutePlanner, atLoss?: (modelId: string, entry: RouteTarget) => boolean) {
     this.#upstreams = upstreams;
     this.#registry = registry;
     this.#planner = planner;
+    this.#atLoss = atLoss;
   }
 
   /**
@@ -37,7 +42,9 @@ export class ChatRouter {
    * is disabled.
    */
   routes(modelId: string): PlannedAttempt[] {
-    return this.#planner.plan(this.configuredRoutes(modelId));
+    const planned = this.#planner.plan(this.configuredRoutes(modelId));
+    const atLoss = this.#atLoss;
+    return atLoss ? withoutLossFailovers(planned, (entry) => atLoss(modelId, entry)) : planned;
   }
 
   /** Every route of a model as the operator listed them (never empty), whatever order a request would try them in. */

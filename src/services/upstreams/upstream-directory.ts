@@ -255,6 +255,8 @@ export class UpstreamDirectory implements UpstreamView {
           const target: RouteTarget = { provider: e.provider, model: e.model ?? route.modelId };
           if (e.priority !== undefined) target.priority = e.priority;
           if (e.weight !== undefined) target.weight = e.weight;
+          if (e.cost !== undefined) target.cost = e.cost;
+          if (e.allowLoss !== undefined) target.allowLoss = e.allowLoss;
           return target;
         }),
       );

@@ -4,6 +4,9 @@
  * are hints, secret options are masked.
  */
 import type { RouteTarget } from '../../../config/config.types.ts';
+import type { Catalog } from '../../../domain/catalog/catalog.ts';
+import { usdToMicro } from '../../../domain/money.ts';
+import { chatEntryAtLoss, mediaEntryAtLossOnAnyTier } from '../../../domain/routing/route-cost.ts';
 import { entrySubject, keySubject } from '../../../domain/upstreams/health-subjects.ts';
 import type { UpstreamKey, UpstreamProvider } from '../../../domain/upstreams/live-upstreams.ts';
 import type { UpstreamHealthBoard } from '../../../ports/upstream-health.port.ts';
@@ -13,6 +16,7 @@ import type { UpstreamDirectory } from '../../../services/upstreams/upstream-dir
 import { iso } from '../../schemas.ts';
 
 export interface UpstreamPresenterDeps {
+  catalog: Catalog;
   upstreams: UpstreamDirectory;
   routePlanner: RoutePlanner;
   upstreamHealth: UpstreamHealthBoard;
@@ -83,12 +87,19 @@ export function presentLiveProvider(deps: UpstreamPresenterDeps, provider: Upstr
 
 export const routeEntrySchema = {
   type: 'object',
-  required: ['provider', 'model', 'priority', 'weight', 'state', 'lastError', 'lastErrorAt', 'callsLastHour', 'share', 'keys'],
+  required: ['provider', 'model', 'priority', 'weight', 'cost', 'allowLoss', 'atLoss', 'state', 'lastError', 'lastErrorAt', 'callsLastHour', 'share', 'keys'],
   properties: {
     provider: { type: 'string' },
     model: { type: 'string', description: 'The upstream model' },
     priority: { type: 'integer', description: 'Lower is tried first' },
     weight: { type: 'number', description: 'Share of first picks within its priority' },
+    cost: {
+      type: ['object', 'null'],
+      description: 'What the upstream charges here, priced like the catalog (text: USD per 1M tokens; media: USD per tier unit)',
+      properties: { inputPrice: { type: 'string' }, outputPrice: { type: 'string' }, cachedInputPrice: { type: 'string' }, pricing: { type: 'array', items: { type: 'object', required: ['key', 'price'], properties: { key: { type: 'string' }, price: { type: 'string' } } } } },
+    },
+    allowLoss: { type: 'boolean', description: 'A failover may move requests here even at a loss' },
+    atLoss: { type: 'boolean', description: 'Its cost is above the price (for media: on some tier); no failover moves a request here unless allowLoss' },
     state: stateSchema,
     lastError: { type: ['string', 'null'] },
     lastErrorAt: { type: ['string', 'null'], format: 'date-time' },
@@ -117,6 +128,9 @@ export function presentRoute(deps: UpstreamPresenterDeps, modelId: string, now: 
         // An ordered list without priorities: each entry its own, in order.
         priority: t.priority ?? i,
         weight: t.weight ?? 1,
+        cost: t.cost ?? null,
+        allowLoss: t.allowLoss === true,
+        atLoss: entryAtLoss(deps.catalog, modelId, t),
         state: deps.routePlanner.entryState(t.provider, t.model, now),
         lastError: record?.lastError ?? null,
         lastErrorAt: iso(record?.lastErrorAt ?? null),
@@ -126,4 +140,13 @@ export function presentRoute(deps: UpstreamPresenterDeps, modelId: string, now: 
       };
     }),
   };
+}
+
+function entryAtLoss(catalog: Catalog, modelId: string, entry: RouteTarget): boolean {
+  if (!entry.cost) return false;
+  const chat = catalog.chat(modelId);
+  if (chat) return chatEntryAtLoss(entry, chat);
+  const published = catalog.get(modelId);
+  if (!published) return false;
+  return mediaEntryAtLossOnAnyTier(entry, new Map(published.pricing.map((t) => [t.key, usdToMicro(t.price)])));
 }

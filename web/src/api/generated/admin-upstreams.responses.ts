@@ -166,6 +166,20 @@ export interface AdminUpstreamsResponses {
         priority: number;
         /** Share of first picks within its priority */
         weight: number;
+        /** What the upstream charges here, priced like the catalog (text: USD per 1M tokens; media: USD per tier unit) */
+        cost: {
+          inputPrice?: string;
+          outputPrice?: string;
+          cachedInputPrice?: string;
+          pricing?: {
+            key: string;
+            price: string;
+          }[];
+        } | null;
+        /** A failover may move requests here even at a loss */
+        allowLoss: boolean;
+        /** Its cost is above the price (for media: on some tier); no failover moves a request here unless allowLoss */
+        atLoss: boolean;
         state: 'healthy' | 'cooling' | 'disabled';
         lastError: string | null;
         lastErrorAt: string | null;
@@ -194,6 +208,20 @@ export interface AdminUpstreamsResponses {
       priority: number;
       /** Share of first picks within its priority */
       weight: number;
+      /** What the upstream charges here, priced like the catalog (text: USD per 1M tokens; media: USD per tier unit) */
+      cost: {
+        inputPrice?: string;
+        outputPrice?: string;
+        cachedInputPrice?: string;
+        pricing?: {
+          key: string;
+          price: string;
+        }[];
+      } | null;
+      /** A failover may move requests here even at a loss */
+      allowLoss: boolean;
+      /** Its cost is above the price (for media: on some tier); no failover moves a request here unless allowLoss */
+      atLoss: boolean;
       state: 'healthy' | 'cooling' | 'disabled';
       lastError: string | null;
       lastErrorAt: string | null;
@@ -221,6 +249,20 @@ export interface AdminUpstreamsResponses {
       priority: number;
       /** Share of first picks within its priority */
       weight: number;
+      /** What the upstream charges here, priced like the catalog (text: USD per 1M tokens; media: USD per tier unit) */
+      cost: {
+        inputPrice?: string;
+        outputPrice?: string;
+        cachedInputPrice?: string;
+        pricing?: {
+          key: string;
+          price: string;
+        }[];
+      } | null;
+      /** A failover may move requests here even at a loss */
+      allowLoss: boolean;
+      /** Its cost is above the price (for media: on some tier); no failover moves a request here unless allowLoss */
+      atLoss: boolean;
       state: 'healthy' | 'cooling' | 'disabled';
       lastError: string | null;
       lastErrorAt: string | null;
@@ -248,6 +290,20 @@ export interface AdminUpstreamsResponses {
       priority: number;
       /** Share of first picks within its priority */
       weight: number;
+      /** What the upstream charges here, priced like the catalog (text: USD per 1M tokens; media: USD per tier unit) */
+      cost: {
+        inputPrice?: string;
+        outputPrice?: string;
+        cachedInputPrice?: string;
+        pricing?: {
+          key: string;
+          price: string;
+        }[];
+      } | null;
+      /** A failover may move requests here even at a loss */
+      allowLoss: boolean;
+      /** Its cost is above the price (for media: on some tier); no failover moves a request here unless allowLoss */
+      atLoss: boolean;
       state: 'healthy' | 'cooling' | 'disabled';
       lastError: string | null;
       lastErrorAt: string | null;
