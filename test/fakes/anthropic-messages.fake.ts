@@ -10,7 +10,7 @@
  * it (input / cache read / cache creation with its split by lifetime, server tool use, service tier),
  * and event streams (message_start, ping, content_block_start/delta/stop with text_delta,
  * thinking_delta, signature_delta and input_json_delta, message_delta with the cumulative usage,
- * message_stop).
+ * message_stop). `GET /v1/models` pages `models` with the same key and version checks.
  *
  *   const fake = await AnthropicMessagesFake.start();
  *   fake.enqueue({ error: { status: 529 } });
@@ -72,12 +72,26 @@ export class AnthropicMessagesFake extends FakeUpstreamServer {
     return this.origin;
   }
 
+  /** The models `GET /v1/models` lists, newest first (Anthropic's ModelInfo: id, display_name, created_at). */
+  readonly models: Array<{ id: string; display_name: string; created_at: string }> = [
+    { id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' },
+    { id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', created_at: '2025-10-15T00:00:00Z' },
+  ];
+
+  /** One page of `GET /v1/models` (`limit` 1 to 1000, default 20), as Anthropic pages it. */
+  #modelPage(limit: number): Record<string, unknown> {
+    const data = this.models.slice(0, Math.min(1000, Math.max(1, Number.isFinite(limit) ? limit : 20))).map((m) => ({ type: 'model', ...m }));
+    return { data, has_more: data.length < this.models.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+  }
+
   async #handle(exchange: FakeExchange): Promise<void> {
     const { req, res, record, script } = exchange;
     const requestId = `req_${randomBytes(8).toString('hex')}`;
     const fail = (status: number, message: string, type = ERROR_TYPES[status] ?? 'api_error', headers: Record<string, string> = {}) =>
       sendJson(res, status, { type: 'error', error: { type, message }, request_id: requestId }, { 'request-id': requestId, ...headers });
-    if (req.method !== 'POST' || record.path !== '/v1/messages') return fail(404, 'Not found');
+    const url = new URL(record.path, 'http://fake');
+    const listing = req.method === 'GET' && url.pathname === '/v1/models';
+    if (!listing && (req.method !== 'POST' || record.path !== '/v1/messages')) return fail(404, 'Not found');
     // The API takes the key as `x-api-key` or, as SDK 1.x sends it, `Authorization: Bearer`.
     if (req.headers['x-api-key'] !== this.apiKey && req.headers.authorization !== `Bearer ${this.apiKey}`) {
       return fail(401, 'invalid x-api-key');
@@ -86,6 +100,11 @@ export class AnthropicMessagesFake extends FakeUpstreamServer {
     if (typeof version !== 'string') return fail(400, 'anthropic-version: header is required');
     const fixture = ANTHROPIC_REQUEST_FIXTURES[version];
     if (!fixture) return fail(400, `anthropic-version: ${JSON.stringify(version)} is not a valid version`);
+    if (listing) {
+      const e = script.error;
+      if (e) return fail(e.status, e.message ?? `Fake error ${e.status}.`, e.type, e.retryAfter === undefined ? {} : { 'retry-after': String(e.retryAfter) });
+      return sendJson(res, 200, this.#modelPage(Number(url.searchParams.get('limit') ?? 20)), { 'request-id': requestId });
+    }
     const invalid = validate(record.body, script, fixture);
     if (invalid) return fail(400, invalid);
     if (script.error) {

@@ -6,7 +6,8 @@
  * makes beyond the type (messages not empty, tool messages answering a preceding tool call,
  * stream_options only with stream), chat.completion objects with `service_tier` (the tier asked for,
  * or `default`), and chunk streams with the role first, indexed tool-call deltas, the finish chunk,
- * the usage chunk (with include_usage) and `[DONE]`.
+ * the usage chunk (with include_usage) and `[DONE]`. `GET /v1/models` lists `models` with the same
+ * key checks (`moreKeys`, `failingKeys`) and the scripted `error`.
  *
  *   const fake = await OpenAiChatFake.start();
  *   fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
@@ -66,9 +67,13 @@ export class OpenAiChatFake extends FakeUpstreamServer {
     return `${this.origin}/v1`;
   }
 
+  /** The models `GET /v1/models` lists (OpenAI's `{object: 'list', data: [Model]}`). */
+  readonly models: string[] = ['gpt-4o-mini', 'gpt-4.1', 'text-embedding-3-small'];
+
   async #handle(exchange: FakeExchange): Promise<void> {
     const { req, res, record, script } = exchange;
-    if (req.method !== 'POST' || record.path !== '/v1/chat/completions') {
+    const listing = req.method === 'GET' && record.path === '/v1/models';
+    if (!listing && (req.method !== 'POST' || record.path !== '/v1/chat/completions')) {
       return sendJson(res, 404, errorBody(`Unknown request URL: ${req.method} ${record.path}.`, 'invalid_request_error', null, 'unknown_url'));
     }
     const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
@@ -77,6 +82,7 @@ export class OpenAiChatFake extends FakeUpstreamServer {
     }
     const failing = this.failingKeys.get(bearer);
     if (failing !== undefined) return sendJson(res, failing, errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null, null));
+    if (listing) return this.#listModels(exchange);
     const invalid = validate(record.body, script);
     if (invalid) return sendJson(res, 400, errorBody(invalid.message, 'invalid_request_error', invalid.param, invalid.code ?? null));
     if (script.error) {
@@ -118,6 +124,19 @@ export class OpenAiChatFake extends FakeUpstreamServer {
       }],
       ...(script.omitUsage ? {} : { usage: answer.usage }),
     });
+  }
+
+  /** `GET /v1/models` (openai-node `models.list()`): a scripted error answers instead, as on chat. */
+  #listModels(exchange: FakeExchange): void {
+    const { res, script } = exchange;
+    if (script.error) {
+      const e = script.error;
+      const headers: Record<string, string> = e.retryAfter === undefined ? {} : { 'retry-after': String(e.retryAfter) };
+      const type = e.type ?? (e.status === 429 ? 'requests' : e.status >= 500 ? 'server_error' : 'invalid_request_error');
+      sendJson(res, e.status, e.body ?? errorBody(e.message ?? `Fake error ${e.status}.`, type, null, null), headers);
+      return;
+    }
+    sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', created: 1_715_367_049, owned_by: 'system' })) });
   }
 }
 

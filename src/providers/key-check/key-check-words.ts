@@ -16,8 +16,8 @@ const LEADS: Readonly<Record<UpstreamFailureKind | 'other', string>> = {
   auth: 'the upstream refused the key',
   quota: 'the account has no credit or quota left',
   rate_limited: 'the upstream is rate limiting this key',
-  transient: 'the upstream did not answer usefully',
-  other: 'the upstream refused the test call',
+  transient: 'the upstream failed or could not be reached',
+  other: 'the test call failed',
 };
 
 /** `secret` and masked echoes of a key replaced by `[redacted]`. */

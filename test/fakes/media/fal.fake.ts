@@ -1,6 +1,7 @@
 /**
  * A fake fal queue: `POST /{endpoint}?fal_webhook=…` (auth `Key …`), `GET /{app}/requests/{id}/status`,
  * `GET /{app}/requests/{id}` (the result, or the request's error), `PUT /{app}/requests/{id}/cancel`,
+ * the Platform API's `GET /v1/models/pricing` on the same origin (fal serves it at api.fal.ai),
  * and webhooks `{request_id, gateway_request_id, status: OK|ERROR, payload, error}` signed with an
  * ED25519 key whose JWKS is served at `/.well-known/jwks.json`.
  *
@@ -79,6 +80,8 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
    * it could not attach the result (its webhooks page); the result stays readable from the queue.
    */
   webhookPayloadError = false;
+  /** Why fal locked the account, when it did: every authenticated call is then 403 `User is locked. Reason: …`. */
+  lockedReason: string | undefined;
 
   constructor(options: FalFakeOptions = {}) {
     super((request, reply) => this.#handle(request, reply), options);
@@ -101,6 +104,14 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
     }
     if (request.headers.authorization !== `Key ${this.apiKey}`) {
       reply.json(401, { detail: 'Unauthorized' });
+      return;
+    }
+    if (this.lockedReason !== undefined) {
+      reply.json(403, { detail: `User is locked. Reason: ${this.lockedReason}.` });
+      return;
+    }
+    if (request.method === 'GET' && request.path === '/v1/models/pricing') {
+      this.#pricing(request, reply);
       return;
     }
     const m = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/u.exec(request.path);
@@ -129,6 +140,16 @@ export class FalFake extends FakeUpstream<FalJobMeta> {
       return;
     }
     reply.json(405, { detail: 'Method not allowed' });
+  }
+
+  /** The Platform API's `GET /v1/models/pricing?endpoint_id=…` (1 to 50 ids), in fal's shape. */
+  #pricing(request: RecordedRequest, reply: FakeReply): void {
+    const ids = (request.query.endpoint_id ?? '').split(',').filter((id) => id !== '');
+    if (ids.length === 0 || ids.length > 50) {
+      reply.json(422, { detail: [{ loc: ['query', 'endpoint_id'], msg: 'Must provide between 1 and 50 endpoint IDs', type: 'value_error' }] });
+      return;
+    }
+    reply.json(200, { prices: ids.map((endpoint_id) => ({ endpoint_id, unit_price: 0.025, unit: 'image', currency: 'USD' })), next_cursor: null, has_more: false });
   }
 
   #urls(job: FakeJob<FalJobMeta>): Record<string, string> {

@@ -1,7 +1,7 @@
 /**
  * A fake Gemini API (`https://generativelanguage.googleapis.com`): `generateContent` for the Nano
  * Banana image models (synchronous, the image inline), `predictLongRunning` for Veo 3.1 with its
- * operations (`GET /v1beta/models/{model}/operations/{id}`), and the file download that needs the key
+ * operations (`GET /v1beta/models/{model}/operations/{id}`), `models.list` (`GET /v1beta/models`), and the file download that needs the key
  * and answers 302 to the stored file, as Google's does.
  *
  * Strict: bodies are checked against Google's published documents recorded under
@@ -32,6 +32,13 @@ export interface GoogleFakeOptions extends FakeUpstreamOptions {
 const CALL = /^\/v1beta\/models\/([A-Za-z0-9._-]+):(generateContent|predictLongRunning)$/u;
 const OPERATION = /^\/v1beta\/(models\/[A-Za-z0-9._-]+\/operations\/([A-Za-z0-9._-]+))$/u;
 const DOWNLOAD = /^\/v1beta\/files\/([A-Za-z0-9_-]+):download$/u;
+
+/** What `models.list` returns: id, display name, generation methods. */
+const LISTED_MODELS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
+  ['gemini-2.5-flash-image', 'Nano Banana', ['generateContent', 'countTokens']],
+  ['gemini-3-pro-image-preview', 'Nano Banana Pro', ['generateContent', 'countTokens']],
+  ['veo-3.1-generate-preview', 'Veo 3.1', ['predictLongRunning']],
+];
 
 function googleErrorBody(code: number, status: string, message: string, details?: unknown[]): Record<string, unknown> {
   return { error: { code, message, status, ...(details ? { details } : {}) } };
@@ -99,6 +106,10 @@ export class GoogleFake extends FakeUpstream<GoogleJobMeta> {
       await this.#call(request, reply, call[1] ?? '', call[2] as 'generateContent' | 'predictLongRunning');
       return;
     }
+    if (request.method === 'GET' && request.path === '/v1beta/models') {
+      this.#listModels(request, reply);
+      return;
+    }
     const operation = OPERATION.exec(request.path);
     if (request.method === 'GET' && operation) {
       this.#operation(reply, operation[1] ?? '', operation[2] ?? '');
@@ -116,6 +127,15 @@ export class GoogleFake extends FakeUpstream<GoogleJobMeta> {
       return;
     }
     reply.json(404, googleErrorBody(404, 'NOT_FOUND', `The requested URL ${request.path} was not found on this server.`));
+  }
+
+  /** `models.list` (`pageSize` default 50, at most 1000), in the Gemini API's shape; the page token is the next index. */
+  #listModels(request: RecordedRequest, reply: FakeReply): void {
+    const size = Math.min(1000, Math.max(1, Number(request.query.pageSize ?? 50) || 50));
+    const start = Number(request.query.pageToken ?? 0) || 0;
+    const page = LISTED_MODELS.slice(start, start + size);
+    const next = start + size < LISTED_MODELS.length ? { nextPageToken: String(start + size) } : {};
+    reply.json(200, { models: page.map(([id, displayName, methods]) => ({ name: `models/${id}`, version: '001', displayName, supportedGenerationMethods: methods })), ...next });
   }
 
   #refuse(reply: FakeReply, problem: string): void {

@@ -2,7 +2,7 @@
  * A fake kie.ai: Market jobs (`/api/v1/jobs/createTask`, `/api/v1/jobs/recordInfo`), Veo 3.1
  * (`/api/v1/veo/generate`, `/api/v1/veo/record-info`, the 1080p and 4K upgrade calls) and the Suno
  * API (generate, extend, uploads, lyrics, wav, vocal removal, mp4, and the synchronous
- * timestamped-lyrics, style and persona calls). kie-style answers: `{code, msg, data}`, errors as a
+ * timestamped-lyrics, style and persona calls), and the account's credit (`GET /api/v1/chat/credit`). kie-style answers: `{code, msg, data}`, errors as a
  * code in a 200 body (except auth, which is a 401).
  *
  * Strict where kie publishes a schema: bodies are checked against the documents recorded under
@@ -149,6 +149,8 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
   readonly webhookHmacKey: string | undefined;
   veoInlineResolution: boolean;
   veoUpgradeMs: number;
+  /** The account's balance, as `GET /api/v1/chat/credit` reports it. */
+  credits = 1000;
 
   constructor(options: KieFakeOptions = {}) {
     super((request, reply) => this.#handle(request, reply), options);
@@ -201,6 +203,10 @@ export class KieFake extends FakeUpstream<KieJobMeta> {
       }
     }
     if (method === 'GET') {
+      if (path === '/api/v1/chat/credit') {
+        reply.json(200, { code: 200, msg: 'success', data: this.credits });
+        return;
+      }
       if (path === '/api/v1/veo/get-1080p-video') {
         this.#upgrade(request, reply, '1080p');
         return;

@@ -2,7 +2,7 @@
  * A fake OpenAI Images and Videos API (paths without `/v1`; give the provider `baseUrl: {url}/v1`
  * or `{url}`, both route). Images are synchronous: `completeAfterMs` delays the answer,
  * `hangOnSubmit` never answers. Videos: `POST /videos` (JSON or multipart), `GET /videos/{id}`,
- * `GET /videos/{id}/content` (the MP4, bearer only), `GET /videos` (cursor list, newest first).
+ * `GET /videos/{id}/content` (the MP4, bearer only), `GET /videos` (cursor list, newest first), `GET /models`.
  * Errors use OpenAI's `{error: {message, type, param, code}}`.
  */
 import { randomBytes } from 'node:crypto';
@@ -68,6 +68,7 @@ export class OpenAiFake extends FakeUpstream<OpenAiJobMeta> {
     const path = request.path.replace(/^\/v1(?=\/)/u, '');
     if (request.method === 'POST' && (path === '/images/generations' || path === '/images/edits')) return this.#images(request, reply, path);
     if (request.method === 'POST' && path === '/videos') return this.#createVideo(request, reply);
+    if (request.method === 'GET' && path === '/models') return reply.json(200, { object: 'list', data: ['gpt-image-1', 'sora-2'].map((id) => ({ id, object: 'model', created: 1_715_367_049, owned_by: 'system' })) });
     if (request.method === 'GET' && path === '/videos') return this.#listVideos(request, reply);
     const one = /^\/videos\/([^/]+)(\/content)?$/u.exec(path);
     if (request.method === 'GET' && one) {

@@ -129,6 +129,10 @@ export class ReplicateFake extends FakeUpstream<ReplicateJobMeta> {
       this.#list(request, reply);
       return;
     }
+    if (request.method === 'GET' && path === '/account') {
+      reply.json(200, { type: 'user', username: 'fake-user', name: 'Fake User', github_url: null, avatar_url: null });
+      return;
+    }
     const one = /^\/predictions\/([a-z0-9]+)(\/cancel)?$/u.exec(path);
     if (one) {
       const job = this.jobs.get(one[1] ?? '');

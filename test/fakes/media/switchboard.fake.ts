@@ -39,6 +39,8 @@ export class SwitchboardFake extends FakeUpstream<SwitchboardJobMeta> {
   readonly webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
   /** Generations billed (one per created task, none for an idempotent replay). */
   charges = 0;
+  /** The account's balance in USD cents, as `GET /api/v1/user/me` reports it. */
+  balance = 10_000;
   readonly #idempotency = new Map<string, { hash: string; status: number; body: unknown }>();
   readonly #honoursKey: boolean;
 
@@ -56,6 +58,10 @@ export class SwitchboardFake extends FakeUpstream<SwitchboardJobMeta> {
     }
     if (request.method === 'POST' && request.path === '/api/v1/generation/create') {
       this.#create(request, reply);
+      return;
+    }
+    if (request.method === 'GET' && request.path === '/api/v1/user/me') {
+      reply.json(200, { code: 200, data: { id: 'usr_fake', balance: this.balance, createdAt: '2026-01-01T00:00:00.000Z' } });
       return;
     }
     const status = /^\/api\/v1\/task\/status\/([^/]+)$/u.exec(request.path);
