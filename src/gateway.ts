@@ -49,6 +49,8 @@ import type { EventBus } from './ports/event-bus.port.ts';
 import { MediaProviderPool } from './services/upstreams/media-provider-pool.ts';
 import { UpstreamDirectory } from './services/upstreams/upstream-directory.ts';
 import { UpstreamSettingsService } from './services/upstreams/upstream-settings.service.ts';
+import { ProviderTestService } from './services/upstreams/provider-test.service.ts';
+import { checkProviderKey, createKeyCheckClient } from './providers/key-check.ts';
 import { RoutePlanner } from './services/upstreams/route-planner.ts';
 import { liveMediaRoutes } from './services/upstreams/live-media-routes.ts';
 import { MemoryHealthBoard } from './adapters/health/memory-health-board.ts';
@@ -195,6 +197,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   await Promise.all([upstreamHealth.start(), upstreams.start()]);
   const routePlanner = new RoutePlanner(upstreams, upstreamHealth);
   const chatRegistry = createChatProviderRegistry();
+  const keyCheckHttp = createKeyCheckClient();
   // Every model, none hidden: what a live route or model setting may name.
   const unhidden = Catalog.build({ models: {}, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : new LogMailer(logger);
@@ -235,6 +238,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
       isModel: (id) => unhidden.get(id) !== undefined || unhidden.embedding(id) !== undefined,
       checkModelSettings: (models) => void Catalog.build({ models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels }),
     }),
+    providerTests: new ProviderTestService({ provider: (name) => upstreams.provider(name), board: upstreamHealth, check: (target, signal) => checkProviderKey(target, { http: keyCheckHttp }, signal), close: () => keyCheckHttp.close() }),
     mediaRoutes: liveMediaRoutes(upstreams, routePlanner),
     webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
@@ -513,6 +517,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.concurrencyLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       await services.mediaProviders.close();
+      await services.providerTests.close();
       await services.outbound.close();
       await services.cpu.close();
       await services.database.close();

@@ -4,6 +4,7 @@ import type { MediaProviderPool } from '../services/upstreams/media-provider-poo
 import type { UpstreamDirectory } from '../services/upstreams/upstream-directory.ts';
 import type { RoutePlanner } from '../services/upstreams/route-planner.ts';
 import type { UpstreamSettingsService } from '../services/upstreams/upstream-settings.service.ts';
+import type { ProviderTestService } from '../services/upstreams/provider-test.service.ts';
 import type { UpstreamHealthBoard } from '../ports/upstream-health.port.ts';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
@@ -81,6 +82,8 @@ export interface AppServices {
   upstreamHealth: UpstreamHealthBoard;
   /** Live changes to providers, keys, routes and model settings (the admin API). */
   upstreamSettings: UpstreamSettingsService;
+  /** POST /admin/v1/providers/{name}/test: each key's cheapest real call. */
+  providerTests: ProviderTestService;
   /** The media routes served now, for creates. */
   mediaRoutes: MediaRouteSource;
   /** Media models without a live route (every route refuses with scope 'route'): the catalog tags them (live-routes.ts). */

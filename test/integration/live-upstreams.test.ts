@@ -151,6 +151,24 @@ describeEachMode(
       assert.ok(keysUsed(from).includes(KEY_A), 'the key serves again once switched on');
     });
 
+    test('testing a provider calls each key once, says what failed in words, disables a refused key and brings a passing one back', async () => {
+      fakes.openai.moreKeys.delete(KEY_C);
+      const first = await admin('POST', '/admin/v1/providers/pool/test');
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const results = (first.body as { data: Array<{ hint: string; ok: boolean; call: string; error: string | null; status?: number; state: string; latencyMs: number }> }).data;
+      assert.deepEqual(results.map((r) => [r.hint, r.ok, r.call]), [['sk-…1111', true, 'GET /v1/models'], ['sk-…2222', true, 'GET /v1/models'], ['sk-…3333', false, 'GET /v1/models']]);
+      assert.equal(results[2]?.status, 401);
+      assert.match(String(results[2]?.error), /refused|401/);
+      assert.equal(results[2]?.state, 'disabled');
+      assert.equal(results[1]?.state, 'disabled', "a key the operator switched off stays off, whatever the test says");
+      assert.ok(results.every((r) => Number.isInteger(r.latencyMs) && r.latencyMs >= 0));
+      assert.equal(fakes.openai.requests.filter((r) => r.path === '/v1/models').length, 3, 'one call per key');
+      fakes.openai.moreKeys.add(KEY_C);
+      const second = (await admin('POST', '/admin/v1/providers/pool/test')).body as { data: Array<{ ok: boolean; state: string }> };
+      assert.deepEqual(second.data.map((r) => [r.ok, r.state]), [[true, 'healthy'], [true, 'disabled'], [true, 'healthy']]);
+      assert.equal((await admin('POST', '/admin/v1/providers/nosuch/test')).status, 404);
+    });
+
     test('versions guard every change; bad settings are refused as the config file refuses them, naming the field', async () => {
       const current = (await admin('GET', '/admin/v1/providers/pool')).body as ProviderView;
       const stale = await admin('PATCH', '/admin/v1/providers/pool', { enabled: false, expectedVersion: (current.version ?? 0) - 1 });

@@ -10,6 +10,7 @@ import type { UpstreamAuditRow } from '../../../ports/store-rows/upstreams.rows.
 import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { errorResponse, iso } from '../../schemas.ts';
+import { clientGoneController } from '../../sse.ts';
 import { keySchema, liveProviderFields, presentKey, presentLiveProvider, presentRoute, routeEntrySchema } from './upstream-presenters.ts';
 
 const nameParam = { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 63, description: 'Provider name' } } };
@@ -196,6 +197,57 @@ export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppS
       const { name, keyId } = request.params as { name: string; keyId: string };
       await settings.deleteKey(name, keyId, versionOf(request), actorOf(request));
       return { deleted: true };
+    },
+  });
+
+  app.post('/admin/v1/providers/:name/test', {
+    onRequest: admin,
+    schema: { params: nameParam },
+    config: docs("Test every key of a provider with the cheapest real call its API offers (a model list, an account read): latency and the error in words. A passing key is healthy again (a key disabled by the upstream's refusal is re-enabled); a refused one is disabled as a real call would; the operator's switch is left as it is", {
+      200: {
+        description: 'One result per key',
+        schema: {
+          type: 'object',
+          required: ['provider', 'data'],
+          properties: {
+            provider: { type: 'string' },
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['keyId', 'hint', 'label', 'ok', 'latencyMs', 'call', 'error', 'state'],
+                properties: {
+                  keyId: { type: 'string' },
+                  hint: { type: 'string' },
+                  label: { type: ['string', 'null'] },
+                  ok: { type: 'boolean' },
+                  latencyMs: { type: 'integer' },
+                  call: { type: 'string', description: 'What was called, such as `GET /v1/models`' },
+                  error: { type: ['string', 'null'], description: 'What went wrong, in words' },
+                  status: { type: 'integer', description: "The upstream's HTTP status, when it answered" },
+                  state: { type: 'string', enum: ['healthy', 'cooling', 'disabled'], description: "The key's state after the test" },
+                },
+              },
+            },
+          },
+        },
+      },
+      404: errorResponse('No such provider'),
+    }),
+    handler: async (request, reply) => {
+      const { name } = request.params as { name: string };
+      // A client that leaves stops the calls still to make.
+      const controller = clientGoneController(reply.raw);
+      const outcomes = await services.providerTests.test(name, controller.signal);
+      if (!outcomes) throw new AppError('not_found', `no provider ${name}`);
+      const provider = services.upstreams.provider(name);
+      return {
+        provider: name,
+        data: outcomes.map((o) => {
+          const key = provider?.keys.find((k) => k.id === o.keyId);
+          return { keyId: o.keyId, hint: o.hint, label: o.label, ok: o.ok, latencyMs: Math.round(o.latencyMs), call: o.call, error: o.error ?? null, ...(o.status === undefined ? {} : { status: o.status }), state: provider && key ? services.routePlanner.keyState(provider, key) : 'healthy' };
+        }),
+      };
     },
   });
 

@@ -151,6 +151,25 @@ export interface AdminUpstreamsResponses {
   'DELETE /admin/v1/providers/{name}/keys/{keyId}': {
     deleted?: boolean;
   };
+  /** Test every key of a provider with the cheapest real call its API offers (a model list, an account read): latency and the error in words. A passing key is healthy again (a key disabled by the upstream's refusal is re-enabled); a refused one is disabled as a real call would; the operator's switch is left as it is */
+  'POST /admin/v1/providers/{name}/test': {
+    provider: string;
+    data: {
+      keyId: string;
+      hint: string;
+      label: string | null;
+      ok: boolean;
+      latencyMs: number;
+      /** What was called, such as `GET /v1/models` */
+      call: string;
+      /** What went wrong, in words */
+      error: string | null;
+      /** The upstream's HTTP status, when it answered */
+      status?: number;
+      /** The key's state after the test */
+      state: 'healthy' | 'cooling' | 'disabled';
+    }[];
+  };
   /** Every model with a route of its own, with each entry's live state and share of traffic */
   'GET /admin/v1/routes': {
     data: {
