@@ -1,8 +1,14 @@
 /**
  * The catalog: built-in media and text models, with operator overrides (prices, names, hiding) and
- * added models applied once at start. Validation, prices, probing and output specs of a media model
- * all come from its family declaration (families/), so they cannot disagree. How one model is held,
- * overridden and published is in entries/.
+ * added models. Validation, prices, probing and output specs of a media model all come from its family
+ * declaration (families/), so they cannot disagree. How one model is held, overridden and published is
+ * in entries/.
+ *
+ * Live changes: a new catalog is built from the new overrides (Catalog.build throws ConfigError on a
+ * bad one, so a candidate is checked before anything changes) and the running instance, which every
+ * service holds, `adopt`s it. What a request priced stays its own: a chat model definition is frozen
+ * and never changed, a media task stores its cost, and `snapshot()` pins one version for a request
+ * that reads the catalog across an await.
  */
 import { ConfigError } from '../config-error.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from './catalog-overrides.ts';
@@ -27,32 +33,45 @@ export interface CatalogOverrides {
 
 const NO_OVERRIDES: CatalogOverrides = { models: {}, addedChatModels: [], addedMediaModels: [] };
 
-export class Catalog {
-  private readonly mediaById = new Map<string, MediaEntry>();
-  private readonly chatById = new Map<string, ChatEntry>();
+/**
+ * Everything one version of the catalog serves. Never changed once published: `adopt` replaces the
+ * whole of it with one assignment, so a reader sees the old version or the new one, never a mix.
+ */
+interface CatalogState {
+  readonly mediaById: Map<string, MediaEntry>;
+  readonly chatById: Map<string, ChatEntry>;
   /** Embedding models: listed by GET /api/v1/models and served by POST /api/v1/embeddings, not in the media/chat catalog. */
-  private readonly embeddingById = new Map<string, EmbeddingModelDefinition>();
-  private readonly published = new Map<string, CatalogModel>();
+  readonly embeddingById: Map<string, EmbeddingModelDefinition>;
+  readonly published: Map<string, CatalogModel>;
+}
+
+export class Catalog {
+  private state: CatalogState = { mediaById: new Map(), chatById: new Map(), embeddingById: new Map(), published: new Map() };
+  #version = 0;
 
   private constructor() {}
 
-  /** Builds the catalog with the operator's overrides; throws ConfigError on a bad override. */
+  /**
+   * Builds the catalog with the operator's overrides; throws ConfigError on a bad override (before
+   * any running catalog is touched: validate a live change by building it, then `adopt` the result).
+   */
   static build(overrides: CatalogOverrides = NO_OVERRIDES): Catalog {
     const catalog = new Catalog();
-    for (const def of MEDIA_MODELS) catalog.mediaById.set(def.id, mediaEntry(def));
-    for (const seed of CHAT_MODELS) catalog.chatById.set(seed.id, chatEntry(seed));
-    for (const def of builtInEmbeddingModels()) catalog.embeddingById.set(def.id, def);
-    const builtIn = new Set([...catalog.mediaById.keys(), ...catalog.chatById.keys()]);
+    const { mediaById, chatById, embeddingById } = catalog.state;
+    for (const def of MEDIA_MODELS) mediaById.set(def.id, mediaEntry(def));
+    for (const seed of CHAT_MODELS) chatById.set(seed.id, chatEntry(seed));
+    for (const def of builtInEmbeddingModels()) embeddingById.set(def.id, def);
+    const builtIn = new Set([...mediaById.keys(), ...chatById.keys()]);
     for (const [id, o] of Object.entries(overrides.models)) {
-      const embedding = catalog.embeddingById.get(id);
+      const embedding = embeddingById.get(id);
       if (embedding) applyEmbeddingOverride(embedding, o, `models.${id}`);
       else if (builtIn.has(id)) catalog.override(id, o);
     }
     for (const [i, m] of overrides.addedChatModels.entries()) catalog.addChat(m, i);
     for (const [i, m] of overrides.addedMediaModels.entries()) catalog.addMedia(m, i);
     for (const [id, o] of Object.entries(overrides.models)) {
-      if (builtIn.has(id) || catalog.embeddingById.has(id)) continue;
-      if (!catalog.mediaById.has(id) && !catalog.chatById.has(id)) {
+      if (builtIn.has(id) || embeddingById.has(id)) continue;
+      if (!mediaById.has(id) && !chatById.has(id)) {
         throw new ConfigError(`models.${id}`, 'is not a model of the catalog (built-in ids are listed by GET /api/v1/catalog; add new ones under chatModels or mediaModels)');
       }
       catalog.override(id, o);
@@ -61,10 +80,37 @@ export class Catalog {
     return catalog;
   }
 
+  /**
+   * Serves from now on exactly what `next` serves (models, prices, visibility), for every holder of
+   * this instance at once; synchronous, so no request sees half of a change. A request that already
+   * holds a model definition, a quote or a snapshot keeps it.
+   */
+  adopt(next: Catalog): void {
+    if (next === this) return;
+    this.state = next.state;
+    this.#version++;
+  }
+
+  /** Starts at 0 and goes up by one at each `adopt`: what a cache of catalog answers keys on. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * This version of the catalog, unaffected by a later `adopt` of this instance: for a request that
+   * validates, awaits (a measurement) and then prices, so it is priced by the version it was validated by.
+   */
+  snapshot(): Catalog {
+    const pinned = new Catalog();
+    pinned.state = this.state;
+    pinned.#version = this.#version;
+    return pinned;
+  }
+
   private override(id: string, o: ModelOverride): void {
     const field = `models.${id}`;
-    const media = this.mediaById.get(id);
-    const chat = this.chatById.get(id);
+    const media = this.state.mediaById.get(id);
+    const chat = this.state.chatById.get(id);
     if (media) applyMediaOverride(media, o, field);
     else if (chat) applyChatOverride(chat, o, field);
     else throw new ConfigError(field, 'is not a model of the catalog');
@@ -72,82 +118,84 @@ export class Catalog {
 
   private assertNewId(id: string, field: string): void {
     if (!/^[a-z0-9][a-z0-9._-]{0,99}$/i.test(id)) throw new ConfigError(field, `must be 1 to 100 letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}`);
-    if (this.mediaById.has(id) || this.chatById.has(id) || this.embeddingById.has(id)) throw new ConfigError(field, `${JSON.stringify(id)} is already a model id`);
+    if (this.state.mediaById.has(id) || this.state.chatById.has(id) || this.state.embeddingById.has(id)) throw new ConfigError(field, `${JSON.stringify(id)} is already a model id`);
   }
 
   private addChat(m: AddedChatModel, i: number): void {
     const field = `chatModels[${i}]`;
     this.assertNewId(m.id, `${field}.id`);
-    this.chatById.set(m.id, addedChatEntry(m, field));
+    this.state.chatById.set(m.id, addedChatEntry(m, field));
   }
 
   private addMedia(m: AddedMediaModel, i: number): void {
     const field = `mediaModels[${i}]`;
     this.assertNewId(m.id, `${field}.id`);
-    const base = this.mediaById.get(m.basedOn);
+    const base = this.state.mediaById.get(m.basedOn);
     if (!base) throw new ConfigError(`${field}.basedOn`, `${JSON.stringify(m.basedOn)} is not a media model`);
-    this.mediaById.set(m.id, addedMediaEntry(m, base, field));
+    this.state.mediaById.set(m.id, addedMediaEntry(m, base, field));
   }
 
   private publish(): void {
-    for (const e of this.mediaById.values()) this.published.set(e.info.id, publishedMediaModel(e));
-    for (const { def } of this.chatById.values()) {
-      this.published.set(def.id, publishedChatModel(def));
+    for (const e of this.state.mediaById.values()) this.state.published.set(e.info.id, publishedMediaModel(e));
+    for (const { def } of this.state.chatById.values()) {
+      this.state.published.set(def.id, publishedChatModel(def));
       deepFreeze(def);
     }
+    // An embedding request holds its definition from hold to settlement: no later build may change it.
+    for (const def of this.state.embeddingById.values()) deepFreeze(def);
   }
 
   /** Visible models: media first (catalog order), then text. */
   list(): CatalogModel[] {
     const out: CatalogModel[] = [];
-    for (const e of this.mediaById.values()) if (!e.hidden) out.push(this.published.get(e.info.id) as CatalogModel);
-    for (const e of this.chatById.values()) if (!e.hidden) out.push(this.published.get(e.def.id) as CatalogModel);
+    for (const e of this.state.mediaById.values()) if (!e.hidden) out.push(this.state.published.get(e.info.id) as CatalogModel);
+    for (const e of this.state.chatById.values()) if (!e.hidden) out.push(this.state.published.get(e.def.id) as CatalogModel);
     return out;
   }
 
   /** A visible model. */
   get(id: string): CatalogModel | undefined {
-    const media = this.mediaById.get(id);
-    const chat = this.chatById.get(id);
-    if ((media && !media.hidden) || (chat && !chat.hidden)) return this.published.get(id);
+    const media = this.state.mediaById.get(id);
+    const chat = this.state.chatById.get(id);
+    if ((media && !media.hidden) || (chat && !chat.hidden)) return this.state.published.get(id);
     return undefined;
   }
 
   /** A visible media model. */
   media(id: string): MediaModelInfo | undefined {
-    const e = this.mediaById.get(id);
+    const e = this.state.mediaById.get(id);
     return e && !e.hidden ? { ...e.info } : undefined;
   }
 
   /** A visible text model. */
   chat(id: string): ChatModelDefinition | undefined {
-    const e = this.chatById.get(id);
+    const e = this.state.chatById.get(id);
     return e && !e.hidden ? e.def : undefined;
   }
 
   /** A visible embedding model. */
   embedding(id: string): Readonly<EmbeddingModelDefinition> | undefined {
-    const e = this.embeddingById.get(id);
+    const e = this.state.embeddingById.get(id);
     return e && !e.hidden ? e : undefined;
   }
 
   embeddingModels(): Array<Readonly<EmbeddingModelDefinition>> {
-    return [...this.embeddingById.values()].filter((e) => !e.hidden);
+    return [...this.state.embeddingById.values()].filter((e) => !e.hidden);
   }
 
   mediaModels(): MediaModelInfo[] {
-    return [...this.mediaById.values()].filter((e) => !e.hidden).map((e) => ({ ...e.info }));
+    return [...this.state.mediaById.values()].filter((e) => !e.hidden).map((e) => ({ ...e.info }));
   }
 
   chatModels(): ChatModelDefinition[] {
-    return [...this.chatById.values()].filter((e) => !e.hidden).map((e) => e.def);
+    return [...this.state.chatById.values()].filter((e) => !e.hidden).map((e) => e.def);
   }
 
   /** Validates `input` for a visible media model; returns it with defaults applied. */
   validate(modelId: string, input: unknown): ValidatedInput {
-    const e = this.mediaById.get(modelId);
+    const e = this.state.mediaById.get(modelId);
     if (!e || e.hidden) {
-      const chat = this.chatById.get(modelId);
+      const chat = this.state.chatById.get(modelId);
       const why = chat && !chat.hidden ? 'is a text model (use /api/v1/chat/completions)' : 'is not a media model of this catalog (see GET /api/v1/catalog)';
       throw invalidInput(`model ${describeValue(modelId)} ${why}`, 'model');
     }
@@ -214,7 +262,7 @@ export class Catalog {
 
   /** Any media model, hidden ones included (tasks created before an operator hid the model). */
   private entry(modelId: string): MediaEntry {
-    const e = this.mediaById.get(modelId);
+    const e = this.state.mediaById.get(modelId);
     if (!e) throw new AppError('invalid_input', `model ${describeValue(modelId)} is not a media model of this catalog`, { param: 'model' });
     return e;
   }

@@ -2,6 +2,7 @@
  * What a caller hands the chat service and what it gets back (chat.service.ts), and what an exchange
  * settles with (chat-exchange.ts, billed-events.ts).
  */
+import type { ChatModelDefinition } from '../../domain/catalog/catalog.types.ts';
 import type { ChatProtocol, ChatRequest } from '../../domain/chat/chat-request.types.ts';
 import type { ChatResponse, ChatStreamEvent, ChatUsage, StopReason } from '../../domain/chat/chat-response.types.ts';
 import type { ChatRequestOutcome } from '../../ports/ledger.port.ts';
@@ -37,6 +38,11 @@ export interface ChatCall {
    * charged at this amount, so a run's settled charges never pass what it committed.
    */
   maxChargeMicro?: number;
+  /**
+   * The definition of `request.model` a quote was made with (ChatQuote.model): the request is held
+   * and charged at its prices, even when the catalog changed since the quote. Absent: the catalog's now.
+   */
+  model?: ChatModelDefinition;
 }
 
 /** What a request will hold: its prompt estimate, its output cap and the money they can cost. */
@@ -44,6 +50,8 @@ export interface ChatQuote {
   promptTokens: number;
   maxOutputTokens: number;
   holdMicro: number;
+  /** The definition (and so the prices) the quote was computed with: give it to `complete` as `model`. */
+  model: ChatModelDefinition;
 }
 
 export type ChatAnswer = (

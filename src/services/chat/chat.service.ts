@@ -135,7 +135,7 @@ export class ChatService {
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
     assertLongContextBillable(model.id, model, promptTokens, call.request.priceOptions);
-    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions) };
+    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions), model };
   }
 
   #outputCap(model: ChatModelDefinition, request: ChatRequest): number {
@@ -161,9 +161,10 @@ export class ChatService {
     await this.#ledger.close();
   }
 
-  #model(call: Pick<ChatCall, 'protocol' | 'request'>): ChatModelDefinition {
+  #model(call: Pick<ChatCall, 'protocol' | 'request' | 'model'>): ChatModelDefinition {
     const id = call.request.model;
-    const model = this.#deps.catalog.chat(id);
+    // A quoted definition is frozen: the request keeps the prices it was quoted at, whatever was adopted since.
+    const model = call.model?.id === id ? call.model : this.#deps.catalog.chat(id);
     if (!model) {
       if (this.#deps.catalog.media(id)) {
         throw new AppError('invalid_input', `${id} is a media model: create it with POST /api/v1/generation/create.`, { param: 'model' });

@@ -111,11 +111,12 @@ export async function prepareGeneration(
     }
     webhook = parsed.href;
   }
-  const info = deps.catalog.media(model);
+  // The version that priced it: its family and type are the ones the cost was computed for.
+  const info = priced.catalog.media(model);
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
   const base = deps.publicBaseUrl?.().replace(/\/+$/u, '');
   assertInputUrlsPublic(input, { allowPrivate: deps.allowPrivateUrls, ...(base ? { ownFilesPrefix: `${base}/files/` } : {}) });
-  const routes = servableRoutes(deps, await resolveRoutes(deps, userId, model, deps.catalog.taskReferences(model, input)), { model, family: info.family, input });
+  const routes = servableRoutes(deps, await resolveRoutes(deps, userId, model, priced.catalog.taskReferences(model, input)), { model, family: info.family, input });
   if (!routes[0]) throw new AppError('service_unavailable', `no provider serves ${model}`);
   return {
     id: newId('task', now),

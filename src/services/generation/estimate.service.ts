@@ -7,6 +7,8 @@ export interface PricedRequest {
   request: GenerationRequest;
   measured: MeasuredMedia[];
   quote: PriceQuote;
+  /** The catalog version it was validated and priced by: the rest of a create reads this one, not a newer one. */
+  catalog: Catalog;
 }
 
 /**
@@ -23,11 +25,13 @@ export class EstimateService {
   }
 
   async price(body: unknown): Promise<PricedRequest> {
-    const request = parseGenerationRequest(this.catalog, body);
-    const probes = this.catalog.probeRequests(request.model, request.input);
+    // The measurement awaits: a price change adopted meanwhile must not price what the old version validated.
+    const catalog = this.catalog.snapshot();
+    const request = parseGenerationRequest(catalog, body);
+    const probes = catalog.probeRequests(request.model, request.input);
     const measured = probes.length > 0 ? await this.measurer.measure(probes) : [];
-    if (measured.length > 0) this.catalog.checkMeasured(request.model, request.input, measured);
-    const quote = this.catalog.price(request.model, request.input, measured);
-    return { request, measured, quote };
+    if (measured.length > 0) catalog.checkMeasured(request.model, request.input, measured);
+    const quote = catalog.price(request.model, request.input, measured);
+    return { request, measured, quote, catalog };
   }
 }

@@ -5,6 +5,7 @@
  * gathered over short intervals so that a fast model costs a few writes, not one per token.
  */
 import { AppError, isAppError } from '../../../domain/errors.ts';
+import type { ChatModelDefinition } from '../../../domain/catalog/catalog.types.ts';
 import type { ChatRequest } from '../../../domain/chat/chat-request.types.ts';
 import type { StopReason } from '../../../domain/chat/chat-response.types.ts';
 import type { RunRow } from '../../../ports/agent-store.port.ts';
@@ -25,6 +26,8 @@ export interface OrchestratorCall {
   chatRequestId: string;
   request: ChatRequest;
   maxChargeMicro: number;
+  /** The definition `maxChargeMicro` was quoted with: the call is held and charged at its prices. */
+  model?: ChatModelDefinition;
   /** Stream the text as message.delta events (not for a title). */
   streamText: boolean;
   signal: AbortSignal;
@@ -49,6 +52,7 @@ export async function callOrchestrator(deps: EngineDeps, call: OrchestratorCall)
       onAbort: 'cancel',
       id: call.chatRequestId,
       maxChargeMicro: call.maxChargeMicro,
+      ...(call.model ? { model: call.model } : {}),
     });
     if (answer.kind === 'response') {
       const text = answer.response.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
