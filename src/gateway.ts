@@ -55,6 +55,9 @@ import { RoutePlanner } from './services/upstreams/route-planner.ts';
 import { liveMediaRoutes } from './services/upstreams/live-media-routes.ts';
 import { MemoryHealthBoard } from './adapters/health/memory-health-board.ts';
 import { RedisHealthBoard } from './adapters/health/redis-health-board.ts';
+import { MemoryTrafficTally } from './adapters/traffic/memory-traffic-tally.ts';
+import { RedisTrafficTally } from './adapters/traffic/redis-traffic-tally.ts';
+import type { TrafficTally } from './ports/traffic-tally.port.ts';
 import { loadGatewaySecretBox } from './adapters/crypto/load-secret-box.ts';
 import { kyselyUpstreamSettingsStore } from './adapters/db/stores/upstream-settings-store.ts';
 import type { UpstreamHealthBoard } from './ports/upstream-health.port.ts';
@@ -195,7 +198,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   // Shared by every process through Redis when it is there (issue 32, item 3).
   const upstreamHealth: UpstreamHealthBoard = limiterRedis ? new RedisHealthBoard({ redis: limiterRedis, bus }, { prefix: config.redisPrefix, logger }) : new MemoryHealthBoard();
   await Promise.all([upstreamHealth.start(), upstreams.start()]);
-  const routePlanner = new RoutePlanner(upstreams, upstreamHealth);
+  // Calls per entry and key in the last hour, every process's when Redis is there (the Routes page).
+  const traffic: TrafficTally = limiterRedis ? new RedisTrafficTally(limiterRedis, { prefix: config.redisPrefix, logger }) : new MemoryTrafficTally();
+  const routePlanner = new RoutePlanner(upstreams, upstreamHealth, Math.random, traffic);
   const chatRegistry = createChatProviderRegistry();
   const keyCheckHttp = createKeyCheckClient();
   // Every model, none hidden: what a live route or model setting may name.
@@ -307,10 +312,24 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
   const textExtras = buildTextExtras({ upstreams, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
   // A provider changed live: its adapters are built again from the new setting (calls under way keep theirs).
+  // Model settings changed live (visibility, prices): the catalog every service holds serves the new
+  // version at once; requests priced before keep what they were quoted (catalog.ts, `adopt`).
+  const adoptModelSettings = (): void => {
+    catalog.adopt(Catalog.build({ models: upstreams.modelOverrides(), addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels }));
+  };
   upstreams.onChange((change) => {
     chat.router.forgetProviders(change.providers);
     services.mediaProviders.forgetProviders(change.providers);
+    if (change.models.size > 0) adoptModelSettings();
   });
+  if (upstreams.modelSettings().some((m) => m.source === 'live')) {
+    try {
+      adoptModelSettings();
+    } catch (error) {
+      // A stored setting this version refuses (a model renamed by an upgrade): the file's serve until it is fixed.
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, 'the live model settings could not be applied; serving the config file\'s');
+    }
+  }
   const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
   const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
@@ -510,6 +529,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       // The directory and the health board listen on the bus (and the board shares the limiters' Redis).
       await services.upstreams.close();
       await services.upstreamHealth.close();
+      await services.routePlanner.traffic?.close();
       await services.bus.close();
       await services.signInLinks.settled();
       await services.mailer.close();

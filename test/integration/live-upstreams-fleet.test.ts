@@ -101,6 +101,16 @@ for (const mode of ['embedded', 'scaleout'] as GatewayMode[]) {
         t.diagnostic(`served by the other process after ${seenAfterMs} ms; key 1 share ${(share * 100).toFixed(1)} %`);
         assert.ok(Math.abs(share - 0.75) <= 0.075, `key 1 served ${(share * 100).toFixed(1)} % (3:1 is 75 %)`);
 
+        if (mode === 'scaleout') {
+          // Both API processes' calls count in the share of traffic, whichever process answers.
+          let calls = 0;
+          for (const deadline = Date.now() + 6_000; calls < 400 && Date.now() < deadline; await sleep(200)) {
+            const view = (await call(api1.url, ADMIN_TOKEN, 'GET', '/admin/v1/routes/gpt-5.4')).body as { entries: Array<{ callsLastHour: number; share: number }> };
+            calls = view.entries[0]?.callsLastHour ?? 0;
+          }
+          assert.ok(calls >= 400, `the route's calls counted across processes: ${calls}`);
+        }
+
         // KEY_2's upstream starts failing: no client sees it, and it stops getting traffic.
         fake.failingKeys.set(KEY_2, 503);
         const failingFrom = fake.requests.length;

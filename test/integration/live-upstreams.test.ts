@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
-import { startChatFakes } from '../support/chat-gateway.ts';
+import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
+import { assertSettled, expectedCost, heldMicro, openAiClient, prices, startChatFakes } from '../support/chat-gateway.ts';
 import { ADMIN_TOKEN, describeEachMode } from '../support/gateway.ts';
 
 const fakes = await startChatFakes();
@@ -285,6 +286,39 @@ describeEachMode(
       const refused = await admin('PUT', '/admin/v1/routes/gpt-5.4', { entries: [{ provider: 'oa', cost: { inputPrice: 'cheap' } }] });
       assert.equal((refused.body as { error: { param?: string } }).error.param, 'entries[0].cost.inputPrice');
       await admin('DELETE', '/admin/v1/routes/gpt-5.4');
+    });
+
+    test('a price changed through the admin API is shown and charged for new requests at once; a request held before it settles at the prices it was held at; hidden, a model is gone', async () => {
+      const { key, userId } = await ctx.gw.createUser(100);
+      const usage = { input: 1000, output: 500 };
+      const old = await prices(ctx.gw, key, 'gpt-5.4-mini');
+      fakes.openai.enqueue({ text: 'before', usage, delayMs: 400 });
+      const client = openAiClient(ctx.gw, key);
+      const first = client.chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 600 });
+      for (const deadline = Date.now() + 5000; (await heldMicro(ctx.gw, userId)) === 0; ) {
+        assert.ok(Date.now() < deadline, 'the hold was taken');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const put = await admin('PUT', '/admin/v1/models/gpt-5.4-mini', { inputPrice: '7.5', outputPrice: '45', expectedVersion: 0 });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.deepEqual((put.body as { source: string; version: number }).source, 'live');
+      const now = await prices(ctx.gw, key, 'gpt-5.4-mini');
+      assert.deepEqual([now.input, now.output], [7_500_000n, 45_000_000n]);
+      await assertSettled(ctx.gw, userId, (await first).id, expectedCost(old, usage));
+      fakes.openai.enqueue({ text: 'after', usage });
+      const second = await client.chat.completions.create({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 600 });
+      await assertSettled(ctx.gw, userId, second.id, expectedCost(now, usage));
+
+      assert.equal((await admin('PUT', '/admin/v1/models/gpt-5.4-mini', { hidden: true, expectedVersion: 1 })).status, 200);
+      const listed = (await ctx.gw.api(key, 'GET', '/api/v1/models')).body as { data: Array<{ id: string }> };
+      assert.ok(!listed.data.some((m) => m.id === 'gpt-5.4-mini'), 'a hidden model is not listed');
+      const refused = await ctx.gw.api(key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 10 });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.match(JSON.stringify(refused.body), /model/);
+      assert.equal((await admin('DELETE', '/admin/v1/models/gpt-5.4-mini')).status, 200);
+      const back = await prices(ctx.gw, key, 'gpt-5.4-mini');
+      assert.deepEqual([back.input, back.output], [old.input, old.output], "the config file's prices serve again");
+      assert.deepEqual(await verifyLedger(ctx.gw.gateway.services.database.db), []);
     });
 
     test('no secret reached a log line', () => {

@@ -1,8 +1,10 @@
 /**
- * Calls per route entry and per key over the last hour, in this process (the admin API's "share of
- * traffic"): one counter per subject and minute, 61 minutes kept. Counting is a map lookup and an
- * add, on every upstream call; reading sums at most 61 numbers per subject.
+ * The traffic tally of one process (src/ports/traffic-tally.port.ts): one counter per subject and
+ * minute, 61 minutes kept. Counting is a map lookup and an add, on every upstream call; reading sums
+ * at most 61 numbers per subject. The Redis tally keeps one of these as what it has not sent yet.
  */
+import type { TrafficTally } from '../../ports/traffic-tally.port.ts';
+
 const MINUTE_MS = 60_000;
 const MINUTES = 61;
 /** A bound on distinct subjects, so a flood of made-up model names cannot grow the map without end. */
@@ -13,7 +15,7 @@ interface Counter {
   counts: Uint32Array;
 }
 
-export class TrafficMeter {
+export class MemoryTrafficTally implements TrafficTally {
   readonly #counters = new Map<string, Counter>();
 
   count(subject: string, now: number = Date.now()): void {
@@ -33,8 +35,14 @@ export class TrafficMeter {
     counter.counts[slot] = (counter.counts[slot] ?? 0) + 1;
   }
 
-  /** Calls in the last hour. */
-  lastHour(subject: string, now: number = Date.now()): number {
+  async lastHour(subjects: readonly string[], now: number = Date.now()): Promise<Map<string, number>> {
+    return new Map(subjects.map((s) => [s, this.callsInLastHour(s, now)]));
+  }
+
+  async close(): Promise<void> {}
+
+  /** Calls of one subject in the last hour. */
+  callsInLastHour(subject: string, now: number = Date.now()): number {
     const counter = this.#counters.get(subject);
     if (!counter) return 0;
     const oldest = Math.floor(now / MINUTE_MS) - (MINUTES - 1);
@@ -44,6 +52,13 @@ export class TrafficMeter {
   }
 
   #prune(now: number): void {
-    for (const subject of this.#counters.keys()) if (this.lastHour(subject, now) === 0) this.#counters.delete(subject);
+    for (const subject of this.#counters.keys()) if (this.callsInLastHour(subject, now) === 0) this.#counters.delete(subject);
   }
 }
+
+/** The minute a time falls in, as the tallies key it. */
+export function minuteOf(now: number): number {
+  return Math.floor(now / MINUTE_MS);
+}
+
+export const TALLY_MINUTES = MINUTES;

@@ -11,7 +11,7 @@ import { orderRoutes } from '../../domain/routing/route-order.ts';
 import { entrySubject, keySubject } from '../../domain/upstreams/health-subjects.ts';
 import { FILE_KEY_ID, type UpstreamKey, type UpstreamProvider } from '../../domain/upstreams/live-upstreams.ts';
 import type { UpstreamFailure, UpstreamHealthBoard, UpstreamState } from '../../ports/upstream-health.port.ts';
-import { TrafficMeter } from './traffic-meter.ts';
+import type { TrafficTally } from '../../ports/traffic-tally.port.ts';
 
 /** One try: a route entry with the key it uses. */
 export interface PlannedAttempt extends RouteTarget {
@@ -27,13 +27,14 @@ export class RoutePlanner {
   readonly #providers: ProviderLookup;
   readonly #board: UpstreamHealthBoard;
   readonly #random: () => number;
-  /** Calls per entry and key in the last hour (this process's), for the operator. */
-  readonly traffic = new TrafficMeter();
+  /** Calls per entry and key in the last hour, for the operator; absent: not counted. */
+  readonly traffic: TrafficTally | undefined;
 
-  constructor(providers: ProviderLookup, board: UpstreamHealthBoard, random: () => number = Math.random) {
+  constructor(providers: ProviderLookup, board: UpstreamHealthBoard, random: () => number = Math.random, traffic?: TrafficTally) {
     this.#providers = providers;
     this.#board = board;
     this.#random = random;
+    this.traffic = traffic;
   }
 
   get board(): UpstreamHealthBoard {
@@ -138,8 +139,8 @@ export class RoutePlanner {
   report(attempt: { provider: string; model: string; keyId: string }, failure: UpstreamFailure | undefined, now: number = Date.now()): void {
     const key = keySubject(attempt.provider, attempt.keyId);
     const entry = entrySubject(attempt.provider, attempt.model);
-    this.traffic.count(key, now);
-    this.traffic.count(entry, now);
+    this.traffic?.count(key, now);
+    this.traffic?.count(entry, now);
     if (failure === undefined) {
       this.#board.succeeded(key, now);
       this.#board.succeeded(entry, now);

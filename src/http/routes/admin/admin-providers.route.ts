@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
-import { liveProviderFields, presentLiveProvider } from './upstream-presenters.ts';
+import { callCounts, keySubjectsOf, liveProviderFields, presentLiveProvider } from './upstream-presenters.ts';
 
 const healthSchema = {
   type: 'object',
@@ -50,9 +50,10 @@ export function registerAdminProviderRoutes(app: FastifyInstance, services: AppS
       const modelsOf = (name: string): string[] => routes.filter((r) => r.entries.some((t) => t.provider === name)).map((r) => r.modelId);
       const health = await services.providerHealth.snapshots(served.map((p) => p.name));
       const now = Date.now();
+      const calls = await callCounts(services, keySubjectsOf(served), now);
       return {
         data: served.map((provider) => ({
-          ...presentLiveProvider(services, provider, now),
+          ...presentLiveProvider(services, provider, now, calls),
           // Models routed here; `local` also serves every model without a route of its own.
           models: provider.name === 'local' ? ['*', ...modelsOf(provider.name)] : modelsOf(provider.name),
           health: health.get(provider.name),

@@ -11,7 +11,7 @@ import type { AppServices } from '../../app-services.ts';
 import { requireAdmin } from '../../auth.ts';
 import { errorResponse, iso } from '../../schemas.ts';
 import { clientGoneController } from '../../sse.ts';
-import { keySchema, liveProviderFields, presentKey, presentLiveProvider, presentRoute, routeEntrySchema } from './upstream-presenters.ts';
+import { callCounts, keySchema, keySubjectsOf, liveProviderFields, presentKey, presentLiveProvider, presentRoute, routeEntrySchema } from './upstream-presenters.ts';
 
 const nameParam = { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 63, description: 'Provider name' } } };
 const keyParams = {
@@ -115,10 +115,11 @@ export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppS
   const admin = requireAdmin(services);
   const settings = services.upstreamSettings;
   const docs = (summary: string, responses: Record<string, { description: string; schema?: Record<string, unknown> }>) => ({ docs: { summary, tags: ['Admin upstreams'], auth: 'admin' as const, responses } });
-  const providerOr404 = (name: string) => {
+  const providerOr404 = async (name: string) => {
     const provider = services.upstreams.provider(name);
     if (!provider) throw new AppError('not_found', `no provider ${name}`);
-    return presentLiveProvider(services, provider);
+    const now = Date.now();
+    return presentLiveProvider(services, provider, now, await callCounts(services, keySubjectsOf([provider]), now));
   };
 
   app.get('/admin/v1/providers/:name', {
@@ -171,11 +172,12 @@ export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppS
     },
   });
 
-  const keyOf = (name: string, keyId: string) => {
+  const keyOf = async (name: string, keyId: string) => {
     const provider = services.upstreams.provider(name);
     const key = provider?.keys.find((k) => k.id === keyId);
     if (!provider || !key) throw new AppError('not_found', `provider ${name} has no key ${keyId}`);
-    return presentKey(services, provider, key, Date.now());
+    const now = Date.now();
+    return presentKey(services, provider, key, now, await callCounts(services, keySubjectsOf([provider]), now));
   };
 
   app.patch('/admin/v1/providers/:name/keys/:keyId', {
@@ -256,7 +258,7 @@ export function registerAdminUpstreamRoutes(app: FastifyInstance, services: AppS
     config: docs('Every model with a route of its own, with each entry\'s live state and share of traffic', { 200: { description: 'The routes', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: routeAnswer } } } } }),
     handler: async () => {
       const now = Date.now();
-      return { data: services.upstreams.routes().map((r) => presentRoute(services, r.modelId, now)) };
+      return { data: await Promise.all(services.upstreams.routes().map((r) => presentRoute(services, r.modelId, now))) };
     },
   });
 

@@ -51,7 +51,18 @@ export const liveProviderFields = {
   keys: { type: 'array', items: keySchema },
 };
 
-export function presentKey(deps: UpstreamPresenterDeps, provider: UpstreamProvider, key: UpstreamKey, now: number) {
+/** Calls per subject in the last hour (every process's, when they share a tally). */
+export type CallCounts = ReadonlyMap<string, number>;
+
+export async function callCounts(deps: UpstreamPresenterDeps, subjects: string[], now: number = Date.now()): Promise<CallCounts> {
+  return deps.routePlanner.traffic ? deps.routePlanner.traffic.lastHour(subjects, now) : new Map();
+}
+
+export function keySubjectsOf(providers: UpstreamProvider[]): string[] {
+  return providers.flatMap((p) => p.keys.map((k) => keySubject(p.name, k.id)));
+}
+
+export function presentKey(deps: UpstreamPresenterDeps, provider: UpstreamProvider, key: UpstreamKey, now: number, calls: CallCounts) {
   const record = deps.upstreamHealth.record(keySubject(provider.name, key.id), now);
   return {
     id: key.id,
@@ -64,12 +75,12 @@ export function presentKey(deps: UpstreamPresenterDeps, provider: UpstreamProvid
     coolingUntil: record?.state === 'cooling' && record.coolingUntil !== null ? iso(record.coolingUntil) : null,
     lastError: record?.lastError ?? null,
     lastErrorAt: iso(record?.lastErrorAt ?? null),
-    callsLastHour: deps.routePlanner.traffic.lastHour(keySubject(provider.name, key.id), now),
+    callsLastHour: calls.get(keySubject(provider.name, key.id)) ?? 0,
   };
 }
 
 /** A provider's live settings (the admin list adds its models and recent health). */
-export function presentLiveProvider(deps: UpstreamPresenterDeps, provider: UpstreamProvider, now: number = Date.now()) {
+export function presentLiveProvider(deps: UpstreamPresenterDeps, provider: UpstreamProvider, now: number, calls: CallCounts) {
   return {
     name: provider.name,
     type: provider.type,
@@ -81,7 +92,7 @@ export function presentLiveProvider(deps: UpstreamPresenterDeps, provider: Upstr
     source: provider.source,
     version: provider.version,
     // A keyless provider (local) has no key to show.
-    keys: provider.keys.filter((k) => k.secret !== undefined || k.hint !== '').map((k) => presentKey(deps, provider, k, now)),
+    keys: provider.keys.filter((k) => k.secret !== undefined || k.hint !== '').map((k) => presentKey(deps, provider, k, now, calls)),
   };
 }
 
@@ -110,10 +121,11 @@ export const routeEntrySchema = {
 };
 
 /** A model's route as served now: its own (file or live), or `local`'s default for a model without one. */
-export function presentRoute(deps: UpstreamPresenterDeps, modelId: string, now: number = Date.now()) {
+export async function presentRoute(deps: UpstreamPresenterDeps, modelId: string, now: number = Date.now()) {
   const route = deps.upstreams.route(modelId);
   const targets: RouteTarget[] = deps.upstreams.targets(modelId) ?? [{ provider: 'local', model: modelId }];
-  const calls = targets.map((t) => deps.routePlanner.traffic.lastHour(entrySubject(t.provider, t.model), now));
+  const counts = await callCounts(deps, targets.map((t) => entrySubject(t.provider, t.model)), now);
+  const calls = targets.map((t) => counts.get(entrySubject(t.provider, t.model)) ?? 0);
   const total = calls.reduce((a, b) => a + b, 0);
   return {
     modelId,
