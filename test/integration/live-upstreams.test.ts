@@ -288,6 +288,37 @@ describeEachMode(
       await admin('DELETE', '/admin/v1/routes/gpt-5.4');
     });
 
+    test('a media task never fails over onto a route that costs more than the request pays', async () => {
+      const { key } = await ctx.gw.createUser(100);
+      const catalog = (await ctx.gw.api(undefined, 'GET', '/api/v1/catalog/z-image-turbo')).body as { pricing: Array<{ key: string; price: string }> };
+      const tier = catalog.pricing[0];
+      assert.ok(tier);
+      for (const [name, options] of [['flaky', { failureRate: 1, latencyMs: 5 }], ['lossy', { latencyMs: 5 }], ['cheap', { latencyMs: 5 }]] as const) {
+        assert.equal((await admin('PUT', `/admin/v1/providers/${name}`, { type: 'local', options })).status, 200);
+      }
+      const route = await admin('PUT', '/admin/v1/routes/z-image-turbo', {
+        entries: [
+          { provider: 'flaky', priority: 0 },
+          { provider: 'lossy', priority: 1, cost: { pricing: [{ key: tier.key, price: '100' }] } },
+          { provider: 'cheap', priority: 2, cost: { pricing: [{ key: tier.key, price: '0.000001' }] } },
+        ],
+      });
+      assert.equal(route.status, 200, JSON.stringify(route.body));
+      assert.deepEqual((route.body as { entries: Array<{ atLoss: boolean }> }).entries.map((e) => e.atLoss), [false, true, false]);
+      const created = await ctx.gw.api(key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'no loss' } });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+      let detail: { status: string; attempts: Array<{ provider: string }> } | undefined;
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        detail = ((await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as { data: typeof detail }).data;
+        if (detail?.status === 'finished' || detail?.status === 'failed') break;
+      }
+      assert.equal(detail?.status, 'finished');
+      assert.deepEqual(detail?.attempts.map((a) => a.provider), ['flaky', 'cheap']);
+      await admin('DELETE', '/admin/v1/routes/z-image-turbo');
+      for (const name of ['flaky', 'lossy', 'cheap']) await admin('DELETE', `/admin/v1/providers/${name}`);
+    });
+
     test('a price changed through the admin API is shown and charged for new requests at once; a request held before it settles at the prices it was held at; hidden, a model is gone', async () => {
       const { key, userId } = await ctx.gw.createUser(100);
       const usage = { input: 1000, output: 500 };

@@ -1,3 +1,4 @@
+import { mediaEntryAtLoss, withoutLossFailovers } from '../../domain/routing/route-cost.ts';
 import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { TaskRow, TaskStore } from '../../ports/task-store.port.ts';
@@ -116,7 +117,9 @@ export async function prepareGeneration(
   if (!info) throw invalidInput(`model ${JSON.stringify(model)} is not a media model`, 'model');
   const base = deps.publicBaseUrl?.().replace(/\/+$/u, '');
   assertInputUrlsPublic(input, { allowPrivate: deps.allowPrivateUrls, ...(base ? { ownFilesPrefix: `${base}/files/` } : {}) });
-  const routes = servableRoutes(deps, await resolveRoutes(deps, userId, model, priced.catalog.taskReferences(model, input)), { model, family: info.family, input });
+  const servable = servableRoutes(deps, await resolveRoutes(deps, userId, model, priced.catalog.taskReferences(model, input)), { model, family: info.family, input });
+  // A failover never moves the task onto a route that costs more than this request pays (issue 32, item 6).
+  const routes = withoutLossFailovers(servable, (route) => mediaEntryAtLoss(route, priced.quote));
   if (!routes[0]) throw new AppError('service_unavailable', `no provider serves ${model}`);
   return {
     id: newId('task', now),
