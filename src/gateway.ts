@@ -330,7 +330,15 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
       logger.error({ err: error instanceof Error ? error.message : String(error) }, 'the live model settings could not be applied; serving the config file\'s');
     }
   }
-  const noLiveRoute = modelsWithoutLiveRoute(catalog.mediaModels(), config.routes, routeRefusal);
+  // Recomputed whenever a route, a provider or the catalog changes live; the catalog's answers read it.
+  const noLiveRoute = new Set<string>();
+  const refreshNoLiveRoute = (): void => {
+    const dead = modelsWithoutLiveRoute(catalog.mediaModels(), Object.fromEntries(upstreams.allTargets()), routeRefusal);
+    noLiveRoute.clear();
+    for (const model of dead) noLiveRoute.add(model);
+  };
+  refreshNoLiveRoute();
+  upstreams.onChange(refreshNoLiveRoute);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
   const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
   return full;
