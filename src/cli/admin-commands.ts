@@ -8,6 +8,8 @@ import { openDatabase } from '../adapters/db/open-database.ts';
 import { KyselyAgentLibraryStore } from '../adapters/db/stores/agent-library-store.ts';
 import { kyselyUnitOfWork } from '../adapters/db/stores/kysely-unit-of-work.ts';
 import { MemoryEventBus } from '../adapters/bus/memory-event-bus.ts';
+import { loadGatewaySecretBox } from '../adapters/crypto/load-secret-box.ts';
+import { kyselyUpstreamSettingsStore } from '../adapters/db/stores/upstream-settings-store.ts';
 import { RedisEventBus } from '../adapters/bus/redis-event-bus.ts';
 import type { Config } from '../config/config.types.ts';
 import { readServedBaseUrl } from '../config/served-base-url.ts';
@@ -125,8 +127,8 @@ export async function runAdminCommand(command: string, rest: string[], config: C
       }
       case 'agent verify-routes': {
         // The probes GET /agent/models reports, run now for every text route instead of on first use.
-        const catalog = Catalog.build({ models: config.models, addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
-        const upstreams = new UpstreamDirectory({ file: config, logger: pino({ level: 'silent' }) });
+        const upstreams = await servedUpstreams(config, db);
+        const catalog = Catalog.build({ models: upstreams.modelOverrides(), addedChatModels: config.addedChatModels, addedMediaModels: config.addedMediaModels });
         const router = new ChatRouter(upstreams, createChatProviderRegistry(), new RoutePlanner(upstreams, new MemoryHealthBoard()));
         const capabilities = new RouteCapabilities({ store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db), router, catalog, logger: pino({ level: 'silent' }), maxAgeMs: config.agent.capabilityProbeIntervalMs });
         try {
@@ -139,16 +141,23 @@ export async function runAdminCommand(command: string, rest: string[], config: C
         }
         return 0;
       }
-      case 'providers':
+      case 'providers': {
+        // What the gateway serves: the config file with the live settings laid over it; keys as hints.
+        const upstreams = await servedUpstreams(config, db);
+        const routes = upstreams.routes();
         print(
-          Object.entries(config.providers).map(([name, p]) => ({
-            name,
+          upstreams.providers().map((p) => ({
+            name: p.name,
             type: p.type,
             baseUrl: p.baseUrl ?? null,
-            routes: Object.entries(config.routes).filter(([, targets]) => targets.some((t) => t.provider === name)).map(([model]) => model),
+            source: p.source,
+            enabled: p.enabled,
+            keys: p.keys.filter((k) => k.hint !== '').map((k) => ({ id: k.id, hint: k.hint, enabled: k.enabled })),
+            routes: routes.filter((r) => r.entries.some((e) => e.provider === p.name)).map((r) => r.modelId),
           })),
         );
         return 0;
+      }
       default:
         console.error(`unknown command: ${[command, ...args.positional].join(' ')}\n\n${help}`);
         return 2;
@@ -167,4 +176,12 @@ export async function runAdminCommand(command: string, rest: string[], config: C
     await bus.close();
     await database.close();
   }
+}
+
+/** The upstreams as the gateway serves them (file and live), read once: no bus, no poll. */
+async function servedUpstreams(config: Config, db: Parameters<typeof kyselyUnitOfWork>[0]): Promise<UpstreamDirectory> {
+  const secrets = await loadGatewaySecretBox({ env: { SWITCHBOARD_SECRET_KEY: config.secretKey }, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
+  const directory = new UpstreamDirectory({ file: config, live: { store: kyselyUpstreamSettingsStore, uow: kyselyUnitOfWork(db), secrets: secrets.box, bus: new MemoryEventBus() }, logger: pino({ level: 'silent' }) });
+  await directory.reload();
+  return directory;
 }

@@ -5,6 +5,7 @@
  * settings refused as the config file refuses them, and no secret in any answer or log line.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, beforeEach, test } from 'node:test';
 import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
 import { assertSettled, expectedCost, heldMicro, openAiClient, prices, startChatFakes } from '../support/chat-gateway.ts';
@@ -206,6 +207,13 @@ describeEachMode(
       const file = exported.body as { providers: Record<string, { keys: Array<{ id: string; hint: string }>; options: Record<string, unknown> }>; routes: Record<string, unknown> };
       assert.deepEqual(file.providers.pool?.keys.map((k) => k.hint), ['sk-…1111', 'sk-…2222', 'sk-…3333']);
       assert.ok(file.routes['gpt-5.4']);
+      // The CLI shows what the gateway serves, live providers included, keys as hints.
+      const cli = spawnSync(process.execPath, ['src/main.ts', 'providers'], { env: { ...process.env, ...ctx.gw.env }, encoding: 'utf8' });
+      assert.equal(cli.status, 0, cli.stderr);
+      assertNoSecret(cli.stdout + cli.stderr, 'the CLI');
+      const listed = JSON.parse(cli.stdout) as Array<{ name: string; source: string; keys: Array<{ hint: string }>; routes: string[] }>;
+      assert.deepEqual(listed.find((p) => p.name === 'pool')?.keys.map((k) => k.hint), ['sk-…1111', 'sk-…2222', 'sk-…3333']);
+      assert.deepEqual(listed.find((p) => p.name === 'pool')?.routes, ['gpt-5.4']);
       const imported = await admin('POST', '/admin/v1/upstreams/import', file);
       assert.equal(imported.status, 200, JSON.stringify(imported.body));
       assert.deepEqual(imported.body, { providers: 1, routes: 1, models: 0, missingKeys: [] });
