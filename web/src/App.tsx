@@ -18,6 +18,7 @@ import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SignInLinkPage } from './pages/SignInLinkPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { StoragePage } from './pages/StoragePage.tsx';
+import { UpstreamsPage } from './pages/UpstreamsPage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { Link, matchPath, navigate, useLocation } from './router.tsx';
 
@@ -197,6 +198,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <AccountPage session={props.session} onSignOut={props.onSignOut} />;
     case '/admin':
       return props.session.user.isAdmin ? <AdminPage /> : <NotFound />;
+    case '/admin/upstreams':
+      return props.session.user.isAdmin ? <UpstreamsPage /> : <NotFound />;
     default:
       return <NotFound />;
   }

@@ -131,3 +131,13 @@ export type LedgerEntry = Item<UserLedgerPage['data']>;
 export type Credit = ApiResponses['POST /admin/v1/users/{userId}/credits'];
 export type RedeemCode = ApiResponses['POST /admin/v1/redeem-codes'];
 export type RedeemCodePage = ApiResponses['GET /admin/v1/redeem-codes'];
+// Live upstreams (issue 32): providers and key pools, routes, model settings, the audit log
+export type UpstreamProvider = ApiResponses['GET /admin/v1/providers/{name}'];
+export type UpstreamKey = Item<UpstreamProvider['keys']>;
+export type ProviderTest = ApiResponses['POST /admin/v1/providers/{name}/test'];
+export type ServedRoute = ApiResponses['GET /admin/v1/routes/{modelId}'];
+export type ServedRouteEntry = Item<ServedRoute['entries']>;
+export type RoutePage = ApiResponses['GET /admin/v1/routes'];
+export type ModelSetting = ApiResponses['GET /admin/v1/models/{modelId}'];
+export type AuditPage = ApiResponses['GET /admin/v1/audit'];
+export type AuditEntry = Item<AuditPage['data']>;

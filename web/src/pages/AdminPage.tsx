@@ -5,6 +5,7 @@ import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/commo
 import { DataTable } from '../components/DataTable.tsx';
 import { dollarsToCents, formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
+import { Link } from '../router.tsx';
 
 /** For administrators: users and their credit, ledger and keys; providers and their health. */
 export function AdminPage() {
@@ -90,7 +91,9 @@ export function AdminPage() {
 
       <section className="panel" aria-labelledby="providers-title">
         <h2 id="providers-title">Providers</h2>
-        <p className="muted">Health from the calls of the last 15 minutes.</p>
+        <p className="muted">
+          Health from the calls of the last 15 minutes. <Link to="/admin/upstreams">Manage providers, keys, routes and prices</Link>
+        </p>
         <ErrorNotice error={providers.error} what="Providers could not be loaded" />
         {providers.data ? (
           <DataTable label="Providers" columns={[{ label: 'Provider' }, { label: 'Type' }, { label: 'Health' }, { label: 'Calls', numeric: true }, { label: 'Error rate', numeric: true }, { label: 'Last error' }, { label: 'Models' }]}>
