@@ -45,6 +45,8 @@ test('backup while the gateway runs, restore into a new data directory: the book
     const { key } = await ctx(gw);
     const first = await createImage(gw, key, 'a lighthouse at dusk');
     const firstBytes = await fileBytes(gw, key, first);
+    // An upstream key added live is sealed with DATA_DIR/secret.key: the backup must carry that key.
+    await gw.admin('PUT', '/admin/v1/providers/sealed', { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', keys: [{ secret: 'sk-backup-0000000000000000zzzz' }] });
 
     // The copy is made while creates go on.
     const during = Array.from({ length: 6 }, (_, i) => createImage(gw, key, `during the backup ${i}`));
@@ -68,6 +70,8 @@ test('backup while the gateway runs, restore into a new data directory: the book
     assert.equal(verify.code, 0, `ledger verify: ${verify.stdout}${verify.stderr}`);
 
     restored = await startTestGateway('embedded', { env: { DATA_DIR: restoredDir } });
+    const sealed = await restored.admin<{ keys: Array<{ hint: string; enabled: boolean }> }>('GET', '/admin/v1/providers/sealed');
+    assert.deepEqual(sealed.keys.map((k) => [k.hint, k.enabled]), [['sk-…zzzz', true]], 'the restored gateway opens the live upstream key');
     assert.deepEqual(await fileBytes(restored, key, first), firstBytes, 'the same file, served by the restored gateway, with the same key');
     const next = await createImage(restored, key, 'after the restore');
     await fileBytes(restored, key, next);

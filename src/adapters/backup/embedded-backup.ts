@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { cp, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -15,7 +15,12 @@ export interface BackupManifest {
   database: { file: 'switchboard.db'; bytes: number; sha256: string };
   /** The gateway's own files (results, attachments, storage); absent when they live in S3. */
   files: { count: number; bytes: number } | null;
+  /** True when the key that seals the live upstream keys (`secret.key`) is in the backup; absent in older backups. */
+  secretKey?: boolean;
 }
+
+/** The embedded gateway's own secret key (load-secret-box.ts): without it the stored upstream keys cannot be opened. */
+const SECRET_KEY_FILE = 'secret.key';
 
 export const DATABASE_FILE = 'switchboard.db';
 const MANIFEST = 'manifest.json';
@@ -41,6 +46,11 @@ export async function backupEmbedded(dataDir: string, target: string, copyFiles:
   await makePrivateFile(copy);
   const schemaVersion = checkDatabase(copy);
   const files = copyFiles ? await copyTree(join(dataDir, 'files'), join(target, 'files')) : null;
+  const secretKey = existsSync(join(dataDir, SECRET_KEY_FILE));
+  if (secretKey) {
+    await cp(join(dataDir, SECRET_KEY_FILE), join(target, SECRET_KEY_FILE));
+    await makePrivateFile(join(target, SECRET_KEY_FILE));
+  }
   const manifest: BackupManifest = {
     format: 'switchboard-embedded-backup',
     version: 1,
@@ -48,6 +58,7 @@ export async function backupEmbedded(dataDir: string, target: string, copyFiles:
     schemaVersion,
     database: { file: DATABASE_FILE, bytes: (await stat(copy)).size, sha256: await sha256Of(copy) },
     files,
+    secretKey,
   };
   await writeFile(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   await makePrivateFile(join(target, MANIFEST));
@@ -68,7 +79,8 @@ export async function restoreEmbedded(source: string, dataDir: string, newestKno
     throw new BackupError(`the backup comes from a newer version (schema ${manifest.schemaVersion}; this one knows up to ${newestKnownMigration}): restore it with that version`);
   }
   await makePrivateDir(dataDir);
-  const present = (await readdir(dataDir)).filter((name) => name.startsWith(DATABASE_FILE) || name === 'files');
+  // A backup with its own key replaces the key here too (moved aside with the rest): the two belong together.
+  const present = (await readdir(dataDir)).filter((name) => name.startsWith(DATABASE_FILE) || name === 'files' || (manifest.secretKey === true && name === SECRET_KEY_FILE));
   let movedAside: string | null = null;
   if (present.length > 0) {
     movedAside = join(dataDir, `before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -78,6 +90,10 @@ export async function restoreEmbedded(source: string, dataDir: string, newestKno
   await cp(backupDb, join(dataDir, DATABASE_FILE));
   await makePrivateFile(join(dataDir, DATABASE_FILE));
   if (manifest.files) await copyTree(join(source, 'files'), join(dataDir, 'files'));
+  if (manifest.secretKey === true) {
+    await cp(join(source, SECRET_KEY_FILE), join(dataDir, SECRET_KEY_FILE));
+    await makePrivateFile(join(dataDir, SECRET_KEY_FILE));
+  }
   return { manifest, movedAside };
 }
 
