@@ -1,4 +1,6 @@
 import { DbUpstreamAnomalyLog } from './adapters/db/repositories/upstream-anomalies.repository.ts';
+import { DbRouteReportStore } from './adapters/db/repositories/route-report.repository.ts';
+import { RouteReportService } from './services/upstreams/route-report.service.ts';
 import { kyselyTaskPorts, kyselyTaskStore } from './adapters/db/stores/task-store.ts';
 import { kyselyWebhookPorts, kyselyWebhookStore } from './adapters/db/stores/webhook-store.ts';
 import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
@@ -224,6 +226,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     providerHealth: new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(database.db)),
     stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
+    routeReport: new RouteReportService(new DbRouteReportStore(database.db, database.sqliteFile)),
     estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
     blobs,
     queue: new DbWorkQueue(database, bus, tracer),

@@ -5,6 +5,7 @@ import type { UpstreamDirectory } from '../services/upstreams/upstream-directory
 import type { RoutePlanner } from '../services/upstreams/route-planner.ts';
 import type { UpstreamSettingsService } from '../services/upstreams/upstream-settings.service.ts';
 import type { ProviderTestService } from '../services/upstreams/provider-test.service.ts';
+import type { RouteReportService } from '../services/upstreams/route-report.service.ts';
 import type { UpstreamHealthBoard } from '../ports/upstream-health.port.ts';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../adapters/db/open-database.ts';
@@ -84,6 +85,8 @@ export interface AppServices {
   upstreamSettings: UpstreamSettingsService;
   /** POST /admin/v1/providers/{name}/test: each key's cheapest real call. */
   providerTests: ProviderTestService;
+  /** Revenue, upstream cost and margin per day, model and route (issue 32, item 6). */
+  routeReport: RouteReportService;
   /** The media routes served now, for creates. */
   mediaRoutes: MediaRouteSource;
   /** Media models without a live route (every route refuses with scope 'route'): the catalog tags them (live-routes.ts). */

@@ -101,6 +101,8 @@ export interface ChatRequestOutcome {
   cacheCreationTokens: number;
   usageEstimated: boolean;
   costMicro: number;
+  /** What the served entry's upstream charged us (route-cost.ts); null when the entry has no cost set. */
+  upstreamCostMicro: number | null;
   stopReason: string | null;
   latencyMs: number;
   firstByteMs: number | null;

@@ -30,6 +30,8 @@ export interface TaskSuccess {
   changes: Pick<TaskRow, 'files_json' | 'output_json' | 'finished_at' | 'updated_at' | 'expires_at'>;
   attemptId: string;
   upstreamId: string | null;
+  /** What the attempt's upstream charged us for the result (route-cost.ts); null when its entry has no cost for the task's tier. */
+  upstreamCostMicro: number | null;
   files: StoredFileRow[];
   /** The worker's job for the task, removed under its lease when the task finishes here. */
   job: { id: string; owner: string } | undefined;

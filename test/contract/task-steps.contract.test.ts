@@ -38,6 +38,7 @@ describeEachDatabase('task steps', (t) => {
     changes: { files_json: '["f"]', output_json: null, finished_at: now + 5, updated_at: now + 5, expires_at: now + 1000 },
     attemptId: attempt.id,
     upstreamId: attempt.upstream_id,
+    upstreamCostMicro: 777,
     files: [
       { blob_key: `blob-${task.id}`, task_id: task.id, position: 0, file_type: 'image', content_type: 'image/png', bytes: 10, created_at: now, expires_at: now + 1000, deleted_at: null },
     ],
@@ -71,8 +72,9 @@ describeEachDatabase('task steps', (t) => {
     const job = await claimedJob(task.id, 'worker-a');
     assert.equal(await t.handle.db.transaction().execute((tx) => finishTask(tx, success(task, attempt, job))), true);
     assert.equal((await findTask(t.handle.db, task.id))?.status, 'finished');
-    const attemptNow = await t.handle.db.selectFrom('task_attempts').select('state').where('id', '=', attempt.id).executeTakeFirstOrThrow();
+    const attemptNow = await t.handle.db.selectFrom('task_attempts').select(['state', 'upstream_cost_micro']).where('id', '=', attempt.id).executeTakeFirstOrThrow();
     assert.equal(attemptNow.state, 'succeeded');
+    assert.equal(Number(attemptNow.upstream_cost_micro), 777, 'the upstream cost is recorded on the attempt that succeeded');
     assert.equal((await t.handle.db.selectFrom('stored_files').select('blob_key').where('task_id', '=', task.id).execute()).length, 1);
     assert.equal((await t.handle.db.selectFrom('jobs').select('id').where('id', '=', job.id).execute()).length, 0);
 

@@ -127,6 +127,7 @@ describeEachDatabase('task store', (t) => {
       changes: { files_json: JSON.stringify([{ blobKey: key }]), output_json: null, finished_at: now + 5, updated_at: now + 5, expires_at: now + 1000 },
       attemptId: attempt.id,
       upstreamId: 'up-1',
+      upstreamCostMicro: null,
       files: [file(key)],
       job: undefined,
     });

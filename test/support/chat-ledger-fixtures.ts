@@ -18,6 +18,7 @@ export function chatOutcome(costMicro: number, status: ChatRequestOutcome['statu
     cacheCreationTokens: 0,
     usageEstimated: false,
     costMicro,
+    upstreamCostMicro: null,
     stopReason: 'end_turn',
     latencyMs: 3,
     firstByteMs: 2,

@@ -5,6 +5,7 @@
  * operator allowed that route to run at a loss (`allowLoss`).
  */
 import type { ChatModelDefinition, PriceQuote } from '../catalog/catalog.types.ts';
+import type { ChatUsage } from '../chat/chat-response.types.ts';
 import { usdToMicro } from '../money.ts';
 
 /** An entry's upstream cost: text models per 1M tokens, media models per unit of each price tier (decimal USD). */
@@ -46,6 +47,36 @@ export function routeCostMicro(cost: RouteCost): RouteCostMicro {
     parsed.set(cost, micro);
   }
   return micro;
+}
+
+const MILLION = 1_000_000n;
+
+/** A count as the upstream bills it: what it reported, when that is a count; otherwise what we billed. */
+function billedCount(reported: number | undefined, bounded: number): number {
+  return reported !== undefined && Number.isFinite(reported) && reported >= 0 ? Math.ceil(reported) : bounded;
+}
+
+/**
+ * What a text entry's upstream charged us for one request, rounded up to the micro-USD: the tokens it
+ * reported (its bill, even where ours was bounded lower), cache reads at the cached price (the input
+ * price when none is set) and cache writes as input. Null when the entry has no cost set.
+ */
+export function chatUpstreamCostMicro(cost: RouteCost | undefined, reported: ChatUsage | undefined, bounded: ChatUsage): number | null {
+  if (!cost) return null;
+  const c = routeCostMicro(cost);
+  const input = billedCount(reported?.inputTokens, bounded.inputTokens);
+  const reads = Math.min(input, billedCount(reported?.cachedInputTokens, bounded.cachedInputTokens));
+  const output = billedCount(reported?.outputTokens, bounded.outputTokens);
+  const inputPrice = BigInt(c.inputPerMillion ?? 0);
+  const total = BigInt(input - reads) * inputPrice + BigInt(reads) * BigInt(c.cachedInputPerMillion ?? c.inputPerMillion ?? 0) + BigInt(output) * BigInt(c.outputPerMillion ?? 0);
+  return Number((total + MILLION - 1n) / MILLION);
+}
+
+/** What a media entry's upstream charged us for a result: its cost for the tier times the units. Null when it has no cost for that tier. */
+export function mediaUpstreamCostMicro(cost: RouteCost | undefined, tierKey: string, units: number): number | null {
+  if (!cost) return null;
+  const perUnit = routeCostMicro(cost).tiers.get(tierKey);
+  return perUnit === undefined ? null : perUnit * units;
 }
 
 /** A text entry loses money when any token it is paid for costs us more than the client pays. */

@@ -8,6 +8,7 @@ import { registerAdminLedgerRoutes } from './admin/admin-ledger.route.ts';
 import { registerAdminProviderRoutes } from './admin/admin-providers.route.ts';
 import { registerAdminUpstreamRoutes } from './admin/admin-upstreams.route.ts';
 import { registerAdminUpstreamAnomalyRoutes } from './admin/admin-upstream-anomalies.route.ts';
+import { registerAdminRouteReportRoutes } from './admin/admin-route-report.route.ts';
 import { registerAdminCheckoutRoutes } from './admin/admin-checkouts.route.ts';
 import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.ts';
 import { registerBillingRoutes } from './billing/index.ts';
@@ -82,6 +83,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminProviderRoutes(app, services);
   registerAdminUpstreamRoutes(app, services);
   registerAdminUpstreamAnomalyRoutes(app, services);
+  registerAdminRouteReportRoutes(app, services);
   registerBillingRoutes(app, services);
   registerAdminRedeemCodeRoutes(app, services);
   registerAdminCheckoutRoutes(app, services);

@@ -27,6 +27,8 @@ export interface ChatRequestsRow {
   hold_micro: number;
   /** What was charged after settling. */
   cost_micro: number;
+  /** What the served route entry's upstream charged us, at its cost when the request settled (issue 32, item 6; migration 038). Null: no cost set, or settled by the chat_settle job. */
+  upstream_cost_micro?: number | null;
   latency_ms: number | null;
   first_byte_ms: number | null;
   error_code: string | null;

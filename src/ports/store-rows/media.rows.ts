@@ -62,6 +62,8 @@ export interface TaskAttemptsRow {
   late_at: number | null;
   /** The provider key the attempt used (issue 32): its polls and cancels use the same one. Null: the provider's first key (attempts before migration 037). */
   key_id: string | null;
+  /** What the upstream charged us for this attempt's result (issue 32, item 6; migration 038): the entry's cost for the task's tier times its units. Null: no cost set, or no result. */
+  upstream_cost_micro?: number | null;
 }
 
 export interface StoredFilesRow {

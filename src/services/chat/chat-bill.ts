@@ -5,6 +5,7 @@
  */
 import { billedServiceTier, costMicro } from '../../domain/chat/chat-billing.ts';
 import { type BoundedUsage, boundCharge, boundChatUsage } from '../../domain/chat/usage-bounds.ts';
+import { chatUpstreamCostMicro } from '../../domain/routing/route-cost.ts';
 import type { ChatRequestOutcome } from '../../ports/ledger.port.ts';
 import type { UpstreamAnomaly } from '../../ports/upstream-anomalies.port.ts';
 import type { Settlement } from './chat-call.types.ts';
@@ -37,6 +38,7 @@ export function billedOutcome(exchange: ChatExchange, s: Settlement): { outcome:
     cacheCreationTokens: usage.cacheCreationTokens,
     usageEstimated: usage.estimated === true,
     costMicro: cost,
+    upstreamCostMicro: chatUpstreamCostMicro(route?.cost, s.usage, usage),
     stopReason: s.stopReason ?? null,
     latencyMs: now - exchange.startedAt,
     firstByteMs: exchange.firstByteAt === undefined ? null : exchange.firstByteAt - exchange.startedAt,

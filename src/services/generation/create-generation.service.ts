@@ -135,8 +135,9 @@ export async function prepareGeneration(
     price_tier: priced.quote.tierKey,
     price_unit: priced.quote.unit,
     price_units: priced.quote.units,
-    // The order chosen now is the task's for good (failover after acceptance walks it); only the targets are kept.
-    routes_json: JSON.stringify(routes.map(({ provider, model }) => ({ provider, model }))),
+    // The order chosen now is the task's for good (failover after acceptance walks it); the targets are
+    // kept with the upstream cost known now, which the attempt that succeeds records (issue 32, item 6).
+    routes_json: JSON.stringify(routes.map(({ provider, model, cost }) => (cost ? { provider, model, cost } : { provider, model }))),
     files_json: null,
     output_json: null,
     error_message: null,

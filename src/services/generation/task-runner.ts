@@ -15,6 +15,7 @@ import type { Tracer } from '../../ports/tracer.port.ts';
 import type { UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import { traceMediaCall } from './media-spans.ts';
 import { TaskStepReader } from './task-step-reader.ts';
+import { attemptUpstreamCost } from './attempt-cost.ts';
 import { failTask, type TerminalHook } from './task-transitions.ts';
 import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
@@ -331,7 +332,8 @@ export class TaskRunner {
         deleted_at: null,
       }));
       // The job ends with the task, in the same commit (guarded by our lease), instead of a statement after it.
-      if (!(await this.tasks.finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, files, job: { id: job.id, owner: job.lease.owner } }))) return false;
+      const upstreamCostMicro = attemptUpstreamCost(task, routes, attempt);
+      if (!(await this.tasks.finishTask(tx, { taskId: task.id, changes, attemptId: attempt.id, upstreamId: attempt.upstream_id, upstreamCostMicro, files, job: { id: job.id, owner: job.lease.owner } }))) return false;
       await this.deps.onTerminal(tx, { ...task, ...changes, status: 'finished' });
       return true;
     });

@@ -22,6 +22,8 @@ import {
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
+import type { ChatUsage } from '../../domain/chat/chat-response.types.ts';
+import { chatUpstreamCostMicro } from '../../domain/routing/route-cost.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
 import type { Embeddings } from '../../providers/chat/embedding-provider.ts';
 import { appErrorFromUpstream } from '../../providers/chat/upstream-error.ts';
@@ -114,6 +116,7 @@ export class EmbeddingsService {
         inputTokens: tokens,
         usageEstimated: result.embeddings.estimated === true,
         costMicro: cost,
+        upstreamCostMicro: chatUpstreamCostMicro(attempt.route?.cost, embeddingUsage(result.embeddings.promptTokens), embeddingUsage(tokens)),
         firstByteMs: Date.now() - startedAt,
       };
       return { id: record.id, model: model.id, embeddings: result.embeddings, costMicro: cost };
@@ -204,6 +207,11 @@ interface Attempt {
   span?: Span;
 }
 
+/** An embeddings request's tokens as usage (all of them input), to price at an entry's upstream cost. */
+function embeddingUsage(inputTokens: number): ChatUsage {
+  return { inputTokens, outputTokens: 0, cachedInputTokens: 0, cacheCreationTokens: 0 };
+}
+
 /** The outcome of a request that charged nothing (the base the success fills in). */
 function failedOutcome(startedAt: number, attempt: Attempt, error: { code: string; message: string } | undefined, clientGone = false): ChatRequestOutcome {
   const now = Date.now();
@@ -218,6 +226,7 @@ function failedOutcome(startedAt: number, attempt: Attempt, error: { code: strin
     cacheCreationTokens: 0,
     usageEstimated: false,
     costMicro: 0,
+    upstreamCostMicro: attempt.route?.cost ? 0 : null,
     stopReason: null,
     latencyMs: now - startedAt,
     firstByteMs: null,

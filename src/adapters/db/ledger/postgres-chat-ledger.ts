@@ -48,6 +48,7 @@ export class PostgresChatLedger implements ChatLedger {
       kind: 'settle',
       ...held(r),
       cost: o.costMicro,
+      upstreamCost: o.upstreamCostMicro,
       note,
       entry: newId('led', o.finishedAt),
       status: o.status,

@@ -16,7 +16,7 @@ import { KEY_SPEND_RULE, numbered } from './key-spend-rule.ts';
 const HOLD_COLUMNS = 'id, user_id, api_key_id, model, protocol, stream, hold_micro, created_at, last_seen_at';
 
 const REQUEST_COLUMNS =
-  'id, user_id, api_key_id, model, protocol, stream, status, provider, upstream_model, attempts, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, usage_estimated, hold_micro, cost_micro, stop_reason, latency_ms, first_byte_ms, error_code, error_message, created_at, finished_at, last_seen_at, uncollected_micro';
+  'id, user_id, api_key_id, model, protocol, stream, status, provider, upstream_model, attempts, input_tokens, output_tokens, cached_tokens, cache_creation_tokens, usage_estimated, hold_micro, cost_micro, stop_reason, latency_ms, first_byte_ms, error_code, error_message, created_at, finished_at, last_seen_at, uncollected_micro, upstream_cost_micro';
 
 /** The chat_requests row's values, in REQUEST_COLUMNS order: charged `cost`, `uncollected` not covered. */
 function requestRow(r: NewChatRequest, o: ChatRequestOutcome, cost: number, uncollected = 0): Array<string | number | null> {
@@ -47,6 +47,7 @@ function requestRow(r: NewChatRequest, o: ChatRequestOutcome, cost: number, unco
     o.finishedAt,
     o.finishedAt,
     uncollected,
+    o.upstreamCostMicro,
   ];
 }
 

@@ -145,7 +145,7 @@ export async function finishTask(tx: Executor, s: TaskSuccess): Promise<boolean>
   const now = s.changes.updated_at;
   if (!isPostgres(tx)) {
     if (!(await transitionTask(tx, s.taskId, 'finished', s.changes))) return false;
-    await updateAttempt(tx, s.attemptId, attemptFrom, { state: 'succeeded', upstream_id: s.upstreamId, ended_at: now, error_message: null });
+    await updateAttempt(tx, s.attemptId, attemptFrom, { state: 'succeeded', upstream_id: s.upstreamId, ended_at: now, error_message: null, upstream_cost_micro: s.upstreamCostMicro });
     await insertStoredFiles(tx, s.files);
     if (s.job) await completeJobIn(tx, s.job.owner, s.job.id);
     return true;
@@ -165,7 +165,7 @@ export async function finishTask(tx: Executor, s: TaskSuccess): Promise<boolean>
       update tasks set status = 'finished', files_json = ${c.files_json}, output_json = ${c.output_json}, finished_at = ${c.finished_at},
         updated_at = ${c.updated_at}, expires_at = ${c.expires_at}
       where id = ${s.taskId} and status in (${sql.join(from)}) returning id),
-    a as (update task_attempts set state = 'succeeded', upstream_id = ${s.upstreamId}, ended_at = ${now}, error_message = null
+    a as (update task_attempts set state = 'succeeded', upstream_id = ${s.upstreamId}, ended_at = ${now}, error_message = null, upstream_cost_micro = ${s.upstreamCostMicro}
       where id = ${s.attemptId} and state in (${sql.join(attemptFrom)}) and exists (select 1 from t))${files}${job}
     select count(*)::integer as won from t`.execute(tx);
   return (result.rows[0]?.won ?? 0) > 0;

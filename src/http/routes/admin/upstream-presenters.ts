@@ -154,7 +154,8 @@ export async function presentRoute(deps: UpstreamPresenterDeps, modelId: string,
   };
 }
 
-function entryAtLoss(catalog: Catalog, modelId: string, entry: RouteTarget): boolean {
+/** Whether an entry's cost is above the model's price now (for media: on some tier). */
+export function entryAtLoss(catalog: Catalog, modelId: string, entry: RouteTarget): boolean {
   if (!entry.cost) return false;
   const chat = catalog.chat(modelId);
   if (chat) return chatEntryAtLoss(entry, chat);

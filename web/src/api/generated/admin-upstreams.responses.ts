@@ -393,4 +393,50 @@ export interface AdminUpstreamsResponses {
     }[];
     nextCursor: string | null;
   };
+  /** Revenue, upstream cost, margin, failover rate and error rate per UTC day, model and route entry */
+  'GET /admin/v1/reports/routes': {
+    from: string;
+    to: string;
+    data: {
+      /** UTC day the requests were made */
+      date: string;
+      model: string;
+      kind: 'chat' | 'media';
+      /** The entry that served, or the last one tried; null: no upstream was reached */
+      provider: string | null;
+      upstreamModel: string | null;
+      requests: number;
+      /** Ended in an upstream error: chat `failed` or `cut`, media tasks `failed` (refunded) */
+      failed: number;
+      /** Needed more than one route entry */
+      failovers: number;
+      /** Charged to clients (media: less refunds), integer micro-USD */
+      revenueMicroUsd: string;
+      /** What the upstream charged us, at the entry's cost when each request settled */
+      upstreamCostMicroUsd: string;
+      /** Revenue less upstream cost; null while some request of the row has no cost (`uncosted`) */
+      marginMicroUsd: string | null;
+      /** Requests that reached an upstream whose entry had no cost set */
+      uncosted: number;
+      failoverRate: number;
+      errorRate: number;
+      /** The entry is on the model's route now with a cost above the price: no failover moves requests onto it unless it allows a loss */
+      atLoss: boolean;
+    }[];
+    totals: {
+      requests: number;
+      /** Ended in an upstream error: chat `failed` or `cut`, media tasks `failed` (refunded) */
+      failed: number;
+      /** Needed more than one route entry */
+      failovers: number;
+      /** Charged to clients (media: less refunds), integer micro-USD */
+      revenueMicroUsd: string;
+      /** What the upstream charged us, at the entry's cost when each request settled */
+      upstreamCostMicroUsd: string;
+      /** Revenue less upstream cost; null while some request of the row has no cost (`uncosted`) */
+      marginMicroUsd: string | null;
+      /** Requests that reached an upstream whose entry had no cost set */
+      uncosted: number;
+    };
+  };
 }
