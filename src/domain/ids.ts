@@ -50,6 +50,20 @@ export function newId(prefix: string, now: number = Date.now()): string {
   return `${prefix}_${head}${tail}`;
 }
 
+/**
+ * The least id of `prefix` made at `ms` or later (every id made then sorts at or above it, every id
+ * made before sorts below): a time range of ids read as a range of the primary key.
+ */
+export function idFloor(prefix: string, ms: number): string {
+  let time = Math.max(0, Math.floor(ms));
+  let head = '';
+  for (let i = 0; i < 10; i++) {
+    head = CROCKFORD[time % 32] + head;
+    time = Math.floor(time / 32);
+  }
+  return `${prefix}_${head}${'0'.repeat(16)}`;
+}
+
 /** Adds one to a big-endian number (wrapping at 2^80, which 2^80 ids in one millisecond never reach). */
 function increment(bytes: Buffer): void {
   for (let i = bytes.length - 1; i >= 0; i--) {

@@ -2,8 +2,8 @@
  * The operator's console for live upstreams (issue 32, item 8), in headless Chromium against an
  * embedded gateway, at laptop and phone widths: add a provider with a key, add a second key and
  * switch the first off (a rotation), test the keys, route a model to it and see its state and share,
- * change a price and see the catalog's new price, and read the change log; no secret on the page, and
- * nothing scrolls sideways on the phone.
+ * change a price and see the catalog's new price, read the change log, and read the day's margins per
+ * route with a loss flagged; no secret on the page, and nothing scrolls sideways on the phone.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -122,5 +122,30 @@ describe('the upstreams console at laptop and phone widths', { skip }, () => {
     await log.getByText(/key console-pool\/upk_\w+ set/).waitFor();
     await noSecretOnPage('the change log');
     await fitsThePhone('the whole page');
+  });
+
+  test("margins: the day's revenue, upstream cost and margin per route as the report has them, a route costing more than the price flagged", async () => {
+    const route = { entries: [{ provider: 'console-pool', model: 'gpt-mini-console', cost: { inputPrice: '1', outputPrice: '90' } }] };
+    await gw.admin('PUT', '/admin/v1/routes/gpt-5.4-mini', route);
+    const { key } = await gw.createUser(100);
+    for (let i = 0; i < 2; i++) assert.equal((await gw.api(key, 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: `margin ${i}` }], max_tokens: 5 })).status, 200);
+    type Row = { provider: string | null; upstreamModel: string | null; requests: number; revenueMicroUsd: string; upstreamCostMicroUsd: string; marginMicroUsd: string | null; atLoss: boolean };
+    const report = await gw.admin<{ data: Row[] }>('GET', '/admin/v1/reports/routes?range=today&model=gpt-5.4-mini');
+    const expected = report.data.find((r) => r.upstreamModel === 'gpt-mini-console');
+    assert.ok(expected && expected.requests === 2 && expected.atLoss && Number(expected.marginMicroUsd) < 0, JSON.stringify(report.data));
+
+    await page.reload();
+    const table = page.getByRole('region', { name: 'Revenue, upstream cost and margin per day, model and provider' });
+    const row = table.getByRole('row').filter({ hasText: 'console-pool (as gpt-mini-console)' });
+    await row.getByText('Costs more than the price').waitFor();
+    const cells = await row.getByRole('cell').allInnerTexts();
+    const micro = (text: string | undefined) => Math.round(Number(String(text).replace(/[$,]/g, '')) * 1e6);
+    // Model, provider, requests, revenue, upstream cost, margin, failed over, errors.
+    assert.equal(cells[2], '2');
+    assert.deepEqual([micro(cells[3]), micro(cells[4]), micro(cells[5])], [Number(expected.revenueMicroUsd), Number(expected.upstreamCostMicroUsd), Number(expected.marginMicroUsd)]);
+    assert.deepEqual([cells[6], cells[7]], ['0 %', '0 %']);
+    await page.getByTestId('margins-totals').getByText(/requests: revenue \$/).waitFor();
+    await noSecretOnPage('the margins section');
+    await fitsThePhone('the margins section');
   });
 });

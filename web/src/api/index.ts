@@ -141,3 +141,5 @@ export type RoutePage = ApiResponses['GET /admin/v1/routes'];
 export type ModelSetting = ApiResponses['GET /admin/v1/models/{modelId}'];
 export type AuditPage = ApiResponses['GET /admin/v1/audit'];
 export type AuditEntry = Item<AuditPage['data']>;
+export type RouteReport = ApiResponses['GET /admin/v1/reports/routes'];
+export type RouteReportRow = Item<RouteReport['data']>;

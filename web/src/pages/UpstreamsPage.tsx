@@ -1,4 +1,5 @@
 import { AuditSection } from './admin/AuditSection.tsx';
+import { MarginsSection } from './admin/MarginsSection.tsx';
 import { PricesSection } from './admin/PricesSection.tsx';
 import { ProvidersSection } from './admin/ProvidersSection.tsx';
 import { RoutesSection } from './admin/RoutesSection.tsx';
@@ -15,6 +16,7 @@ export function UpstreamsPage() {
       <ProvidersSection />
       <RoutesSection />
       <PricesSection />
+      <MarginsSection />
       <AuditSection />
     </Page>
   );
