@@ -19,6 +19,9 @@ import { MemoryConcurrencyLimiter } from './adapters/concurrency/memory-concurre
 import { RedisConcurrencyLimiter } from './adapters/concurrency/redis-concurrency-limiter.ts';
 import { MemoryRateLimiter } from './adapters/rate-limit/memory-rate-limiter.ts';
 import { RedisRateLimiter } from './adapters/rate-limit/redis-rate-limiter.ts';
+import { MemoryTokenBudget } from './adapters/rate-limit/memory-token-budget.ts';
+import { RedisTokenBudget } from './adapters/rate-limit/redis-token-budget.ts';
+import type { TokenBudget } from './ports/token-budget.port.ts';
 import { BoundedRedis } from './adapters/resilience/bounded-redis.ts';
 import type { ConcurrencyLimiter } from './ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from './ports/rate-limiter.port.ts';
@@ -164,6 +167,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   // dependency); the second of them to close ends it.
   const limiterRedis = config.redisUrl ? new BoundedRedis(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs }) : undefined;
   const rateLimiter: RateLimiter = limiterRedis ? new RedisRateLimiter(limiterRedis, { prefix: config.redisPrefix }) : new MemoryRateLimiter();
+  const tokenBudget: TokenBudget = limiterRedis ? new RedisTokenBudget(limiterRedis, { prefix: config.redisPrefix }) : new MemoryTokenBudget();
   // API keys' concurrent requests: leases in Redis shared by every process, this process's alone without it.
   const concurrencyLimiter: ConcurrencyLimiter = limiterRedis ? new RedisConcurrencyLimiter(limiterRedis, { prefix: config.redisPrefix, logger }) : new MemoryConcurrencyLimiter();
   // Counted in Redis from the first request when it is there; a Redis that is away delays the start by a second at most.
@@ -213,13 +217,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     database,
     bus,
     rateLimiter,
+    tokenBudget,
     concurrencyLimiter,
     logger,
     metrics: new Metrics(),
     catalog,
     apiKeys,
     authenticator,
-    keyDoor: new KeyDoor(accountPorts, rateLimiter, authenticator, concurrencyLimiter),
+    keyDoor: new KeyDoor(accountPorts, rateLimiter, authenticator, concurrencyLimiter, tokenBudget),
     auth,
     signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
@@ -299,6 +304,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     ledger: createChatLedger(database, logger),
     anomalies: services.upstreamAnomalies,
     cpu,
+    tokens: services.keyDoor,
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
@@ -313,7 +319,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     webhookStore: kyselyWebhookStore,
     bus, queue: services.queue, catalog, chat, estimates: services.estimates, blobs, cpu, logger, metrics: services.metrics, publicBaseUrl, routeRefusal, rateLimiter, keyDoor: services.keyDoor, mediaRoutes: services.mediaRoutes });
   const storage = buildStorageServices({ store: new KyselyStorageStore(), uow: kyselyUnitOfWork(database.db), ledger: kyselyLedgerBook, blobs, queue: services.queue, now: agent.clock.now, logger, faults: agent.engine.faults, ...(config.storagePlans ? { plans: config.storagePlans } : {}) });
-  const textExtras = buildTextExtras({ upstreams, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu });
+  const textExtras = buildTextExtras({ upstreams, catalog, chat, health: services.providerHealth, metrics: services.metrics, logger, cpu, tokens: services.keyDoor });
   // A provider changed live: its adapters are built again from the new setting (calls under way keep theirs).
   // Model settings changed live (visibility, prices): the catalog every service holds serves the new
   // version at once; requests priced before keep what they were quoted (catalog.ts, `adopt`).
@@ -545,6 +551,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.signInLinks.settled();
       await services.mailer.close();
       await services.rateLimiter.close();
+      await services.tokenBudget.close();
       await services.concurrencyLimiter.close();
       if (services.blobs instanceof S3BlobStore) services.blobs.close();
       await services.mediaProviders.close();

@@ -50,6 +50,7 @@ function assertWithin(acting: ManagedKey, limits: ApiKeyLimits, what: string): v
 function summingLimit(limits: ApiKeyLimits): string | undefined {
   if (limits.spendCapMicro !== null) return 'limits.spendCapMicroUsd';
   if (limits.requestsPerMinute !== null) return 'limits.requestsPerMinute';
+  if (limits.tokensPerMinute !== null) return 'limits.tokensPerMinute';
   if (limits.concurrentGenerations !== null) return 'limits.concurrentGenerations';
   return undefined;
 }

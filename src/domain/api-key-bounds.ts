@@ -36,7 +36,7 @@ export function widerLimit(bound: ApiKeyLimits, candidate: ApiKeyLimits): WiderL
       return { field: 'limits.allowedModels', requirement: `${among}${which}` };
     }
   }
-  for (const field of ['requestsPerMinute', 'concurrentGenerations'] as const) {
+  for (const field of ['requestsPerMinute', 'tokensPerMinute', 'concurrentGenerations'] as const) {
     const limit = bound[field];
     const value = candidate[field];
     if (limit !== null && (value === null || value > limit)) return { field: `limits.${field}`, requirement: `at most ${limit}` };

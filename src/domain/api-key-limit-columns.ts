@@ -14,6 +14,8 @@ export interface ApiKeyLimitColumns {
   /** A JSON array of model names the key may use. */
   allowed_models: string | null;
   rpm_limit: number | null;
+  /** Tokens per minute (migration 039). */
+  tpm_limit: number | null;
   concurrency_limit: number | null;
 }
 
@@ -25,6 +27,7 @@ export function limitsOfRow(row: ApiKeyLimitColumns): ApiKeyLimits {
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     allowedModels: row.allowed_models === null ? null : (JSON.parse(row.allowed_models) as string[]),
     requestsPerMinute: row.rpm_limit === null ? null : Number(row.rpm_limit),
+    tokensPerMinute: row.tpm_limit === null || row.tpm_limit === undefined ? null : Number(row.tpm_limit),
     concurrentGenerations: row.concurrency_limit === null ? null : Number(row.concurrency_limit),
   };
 }
@@ -39,6 +42,7 @@ export function columnsOfChange(change: ApiKeyLimitsChange): Partial<ApiKeyLimit
   if (change.expiresAt !== undefined) columns.expires_at = change.expiresAt;
   if (change.allowedModels !== undefined) columns.allowed_models = change.allowedModels === null ? null : JSON.stringify([...new Set(change.allowedModels)]);
   if (change.requestsPerMinute !== undefined) columns.rpm_limit = change.requestsPerMinute;
+  if (change.tokensPerMinute !== undefined) columns.tpm_limit = change.tokensPerMinute;
   if (change.concurrentGenerations !== undefined) columns.concurrency_limit = change.concurrentGenerations;
   return columns;
 }

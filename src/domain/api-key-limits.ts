@@ -12,6 +12,8 @@ export interface ApiKeyLimits {
   expiresAt: number | null;
   allowedModels: readonly string[] | null;
   requestsPerMinute: number | null;
+  /** Input plus output tokens per minute of its text requests (issue 33, item 6): running ones count their worst case. */
+  tokensPerMinute: number | null;
   concurrentGenerations: number | null;
 }
 
@@ -21,6 +23,7 @@ export const NO_KEY_LIMITS: ApiKeyLimits = {
   expiresAt: null,
   allowedModels: null,
   requestsPerMinute: null,
+  tokensPerMinute: null,
   concurrentGenerations: null,
 };
 
@@ -36,7 +39,7 @@ export function validateLimitsChange(change: ApiKeyLimitsChange, now: number): A
   }
   if (change.expiresAt !== undefined && change.expiresAt !== null && change.expiresAt <= now) throw invalidInput('expiresAt must be in the future', 'limits.expiresAt');
   if (change.allowedModels && change.allowedModels.length > MAX_ALLOWED_MODELS) throw invalidInput(`allowedModels takes at most ${MAX_ALLOWED_MODELS} models`, 'limits.allowedModels');
-  for (const field of ['requestsPerMinute', 'concurrentGenerations'] as const) {
+  for (const field of ['requestsPerMinute', 'tokensPerMinute', 'concurrentGenerations'] as const) {
     const value = change[field];
     if (value !== undefined && value !== null && (!Number.isSafeInteger(value) || value < 1)) throw invalidInput(`${field} must be a positive integer`, `limits.${field}`);
   }

@@ -17,13 +17,14 @@ export const apiKeyLimitsSchema: JsonSchema = {
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'After this instant the key is invalid (401)' },
     allowedModels: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 200, description: 'The only models the key may use, by a request or by an agent run it started (403, or a refused agent operation, otherwise)' },
     requestsPerMinute: { type: ['integer', 'null'], minimum: 1, description: 'Requests per minute, each operation of an agent run it started included (429 with Retry-After)' },
+    tokensPerMinute: { type: ['integer', 'null'], minimum: 1, description: 'Input plus output tokens per minute of its text requests, those of agent runs it started included; a running request counts its prompt and max_tokens until it settles (429 with Retry-After)' },
     concurrentGenerations: { type: ['integer', 'null'], minimum: 1, description: 'Generations and text requests running at once, those of agent runs it started included (429)' },
   },
 };
 
 export const presentedLimitsSchema: JsonSchema = {
   ...apiKeyLimitsSchema,
-  required: ['spendCapMicroUsd', 'spendCapPeriod', 'expiresAt', 'allowedModels', 'requestsPerMinute', 'concurrentGenerations'],
+  required: ['spendCapMicroUsd', 'spendCapPeriod', 'expiresAt', 'allowedModels', 'requestsPerMinute', 'tokensPerMinute', 'concurrentGenerations'],
 };
 
 /** What the body's `limits` asks to change. */
@@ -33,6 +34,7 @@ export interface ApiKeyLimitsBody {
   expiresAt?: string | null;
   allowedModels?: string[] | null;
   requestsPerMinute?: number | null;
+  tokensPerMinute?: number | null;
   concurrentGenerations?: number | null;
 }
 
@@ -48,6 +50,7 @@ export function limitsChangeOf(body: ApiKeyLimitsBody | undefined): ApiKeyLimits
   }
   if (body.allowedModels !== undefined) change.allowedModels = body.allowedModels;
   if (body.requestsPerMinute !== undefined) change.requestsPerMinute = body.requestsPerMinute;
+  if (body.tokensPerMinute !== undefined) change.tokensPerMinute = body.tokensPerMinute;
   if (body.concurrentGenerations !== undefined) change.concurrentGenerations = body.concurrentGenerations;
   return change;
 }

@@ -20,6 +20,7 @@ import type { CpuPool } from '../ports/cpu-pool.port.ts';
 import type { EventBus } from '../ports/event-bus.port.ts';
 import type { ConcurrencyLimiter } from '../ports/concurrency-limiter.port.ts';
 import type { RateLimiter } from '../ports/rate-limiter.port.ts';
+import type { TokenBudget } from '../ports/token-budget.port.ts';
 import type { WorkQueue } from '../ports/work-queue.port.ts';
 import type { AgentServices } from '../services/agent/agent.module.ts';
 import type { StorageServices } from '../services/storage/storage.module.ts';
@@ -51,6 +52,8 @@ export interface AppServices {
   bus: EventBus;
   /** Abuse limits (redeem guesses, admin failures, checkouts, webhook deliveries): memory, or Redis with a memory fallback. */
   rateLimiter: RateLimiter;
+  /** Tokens per minute of API keys (issue 33, item 6). */
+  tokenBudget: TokenBudget;
   /** API keys' concurrent requests: memory, or Redis leases with a memory fallback. */
   concurrencyLimiter: ConcurrencyLimiter;
   logger: Logger;

@@ -34,6 +34,7 @@ export function presentLimits(limits: ApiKeyLimits) {
     expiresAt: iso(limits.expiresAt),
     allowedModels: limits.allowedModels === null ? null : [...limits.allowedModels],
     requestsPerMinute: limits.requestsPerMinute,
+    tokensPerMinute: limits.tokensPerMinute,
     concurrentGenerations: limits.concurrentGenerations,
   };
 }

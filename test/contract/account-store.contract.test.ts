@@ -36,6 +36,7 @@ function keyRow(userId: string, now: number, columns: Partial<ApiKeyRow> = {}): 
     expires_at: null,
     allowed_models: null,
     rpm_limit: null,
+    tpm_limit: null,
     concurrency_limit: null,
     manage_keys: 0,
     ...columns,

@@ -67,7 +67,7 @@ function assertRefused(answer: Answer, param?: string): void {
 }
 
 /** The issue's key: a $0 cap, an allow-list, 1 request a minute, 1 at a time. */
-const TIGHT = { spendCapMicroUsd: 0, allowedModels: ['gpt-5.4-mini'], requestsPerMinute: 1, concurrentGenerations: 1 };
+const TIGHT = { spendCapMicroUsd: 0, allowedModels: ['gpt-5.4-mini'], requestsPerMinute: 1, tokensPerMinute: 2000, concurrentGenerations: 1 };
 
 describeEachMode('who may manage API keys', (ctx) => {
   test('a limited key cannot lift its own limits: 403, and the limits stay', async () => {
@@ -75,7 +75,7 @@ describeEachMode('who may manage API keys', (ctx) => {
     const limited = await createKey(ctx.gw, owner, { name: 'tight', limits: TIGHT });
     const before = (await keysOf(ctx.gw, userId)).find((k) => k.id === limited.id);
     const lifted = await call(ctx.gw, limited.key, 'PATCH', `/api/v1/keys/${limited.id}`, {
-      limits: { spendCapMicroUsd: null, allowedModels: null, requestsPerMinute: null, concurrentGenerations: null },
+      limits: { spendCapMicroUsd: null, allowedModels: null, requestsPerMinute: null, tokensPerMinute: null, concurrentGenerations: null },
     });
     assertRefused(lifted);
     assert.ok(lifted.body.error?.message.includes('management key'), lifted.body.error?.message);
@@ -159,12 +159,13 @@ describeEachMode('who may manage API keys', (ctx) => {
     for (const [limits, field] of [
       [{ spendCapMicroUsd: 1_000_000, spendCapPeriod: 'total' }, 'limits.spendCapMicroUsd'],
       [{ requestsPerMinute: 10 }, 'limits.requestsPerMinute'],
+      [{ tokensPerMinute: 10_000 }, 'limits.tokensPerMinute'],
       [{ concurrentGenerations: 2 }, 'limits.concurrentGenerations'],
     ] as const) {
       const manager = await createKey(ctx.gw, session, { name: 'capped manager', manageKeys: true, limits });
       const count = (await keysOf(ctx.gw, session.userId)).length;
       // Two keys of $0.50 under a $1 manager would spend $1 each: even the narrowest is refused.
-      assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'child', limits: { spendCapMicroUsd: 1, spendCapPeriod: 'total', requestsPerMinute: 1, concurrentGenerations: 1 } }), field);
+      assertRefused(await call(ctx.gw, manager.key, 'POST', '/api/v1/keys', { name: 'child', limits: { spendCapMicroUsd: 1, spendCapPeriod: 'total', requestsPerMinute: 1, tokensPerMinute: 1, concurrentGenerations: 1 } }), field);
       assert.equal((await keysOf(ctx.gw, session.userId)).length, count, 'nothing was created');
     }
   });
@@ -207,11 +208,11 @@ describeEachMode('who may manage API keys', (ctx) => {
     assert.equal(limited.manageKeys, false);
     const lifted = await call(ctx.gw, session, 'PATCH', `/api/v1/keys/${limited.id}`, {
       manageKeys: true,
-      limits: { spendCapMicroUsd: null, allowedModels: null, requestsPerMinute: null, concurrentGenerations: null },
+      limits: { spendCapMicroUsd: null, allowedModels: null, requestsPerMinute: null, tokensPerMinute: null, concurrentGenerations: null },
     });
     assert.equal(lifted.status, 200, JSON.stringify(lifted.body));
     assert.equal((lifted.body.data as KeyView).manageKeys, true);
-    assert.deepEqual((lifted.body.data as KeyView).limits, { spendCapMicroUsd: null, spendCapPeriod: null, expiresAt: null, allowedModels: null, requestsPerMinute: null, concurrentGenerations: null });
+    assert.deepEqual((lifted.body.data as KeyView).limits, { spendCapMicroUsd: null, spendCapPeriod: null, expiresAt: null, allowedModels: null, requestsPerMinute: null, tokensPerMinute: null, concurrentGenerations: null });
 
     // Granted now, it manages at once (the flag is read from the store, not the auth cache).
     const made = await createKey(ctx.gw, limited.key, { name: 'made by the key' });

@@ -74,6 +74,7 @@ export class ApiKeysService {
       expires_at: null,
       allowed_models: null,
       rpm_limit: null,
+      tpm_limit: null,
       concurrency_limit: null,
       manage_keys: input.manageKeys === true ? 1 : 0,
       ...limitColumns,

@@ -21,6 +21,7 @@ import type { AccountStore } from '../../ports/account-store.port.ts';
 import type { ConcurrencyLimiter } from '../../ports/concurrency-limiter.port.ts';
 import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.port.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
+import type { TokenBudget } from '../../ports/token-budget.port.ts';
 import type { AccountPorts } from './accounts.service.ts';
 import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
 
@@ -34,23 +35,74 @@ export interface RunOperationDoor {
 /** Gives the admission back (idempotent: a second call does nothing). */
 export type Release = () => void;
 
+/** A text request's worst case taken from its key's tokens per minute; `settle` gives back what it did not use (once). */
+export interface TokenReservation {
+  settle(usedTokens: number): void;
+}
+
+/** What the chat service needs of the door: the tokens-per-minute reservation before its hold. */
+export interface TokenDoor {
+  /** Synchronous for a key known to have no such limit (the usual case: no await on the hot path). */
+  reserveTokens(keyId: string | undefined, tokens: number, model: string): TokenReservation | Promise<TokenReservation>;
+}
+
+const NO_RESERVATION: TokenReservation = { settle: () => {} };
+
 const NOTHING_TO_RELEASE: Release = () => {};
 const MINUTE_MS = 60_000;
 
-export class KeyDoor {
+export class KeyDoor implements TokenDoor {
   readonly #accounts: AccountStore;
   /** The store outside any transaction, taken once (the door is on every request's path). */
   readonly #db: StoreTransaction;
   readonly #limiter: RateLimiter;
   readonly #authenticator: ApiKeyAuthenticator;
   readonly #concurrency: ConcurrencyLimiter;
+  readonly #tokens: TokenBudget;
 
-  constructor(ports: AccountPorts, limiter: RateLimiter, authenticator: ApiKeyAuthenticator, concurrency: ConcurrencyLimiter) {
+  constructor(ports: AccountPorts, limiter: RateLimiter, authenticator: ApiKeyAuthenticator, concurrency: ConcurrencyLimiter, tokens: TokenBudget) {
     this.#accounts = ports.accounts;
     this.#db = ports.uow.direct;
     this.#limiter = limiter;
     this.#authenticator = authenticator;
     this.#concurrency = concurrency;
+    this.#tokens = tokens;
+  }
+
+  /**
+   * Takes a text request's worst case (its prompt estimate plus max_tokens) from its key's tokens per
+   * minute (issue 33, item 6), before its hold: 429 with Retry-After when the minute has no room for
+   * it, 429 without when the request alone is above the limit (waiting would not help). The request
+   * settles the reservation with the tokens it was billed for, and the rest goes back to its minute.
+   */
+  reserveTokens(keyId: string | undefined, tokens: number, model: string): TokenReservation | Promise<TokenReservation> {
+    if (keyId === undefined) return NO_RESERVATION;
+    const cached = this.#authenticator.limitsOf(keyId);
+    if (cached && cached.tokensPerMinute === null) return NO_RESERVATION;
+    return this.#reserve(keyId, tokens, model, cached);
+  }
+
+  async #reserve(keyId: string, tokens: number, model: string, cached: ApiKeyLimits | undefined): Promise<TokenReservation> {
+    const limit = (cached ?? (await this.#limitsOf(keyId)))?.tokensPerMinute ?? null;
+    if (limit === null) return NO_RESERVATION;
+    if (tokens > limit) {
+      throw new AppError('rate_limited', `Request too large for ${model}: it may use up to ${tokens} tokens (its prompt and max_tokens), and this API key allows ${counted(limit, 'token')} per minute. Lower max_tokens or shorten the prompt.`);
+    }
+    const verdict = await this.#tokens.take(`key-tpm:${keyId}`, tokens, limit);
+    if (!verdict.allowed) {
+      throw new AppError('rate_limited', `this API key allows ${counted(limit, 'token')} per minute; ${verdict.used} are counted in this minute (running requests count their prompt and max_tokens until they finish) and this request may use up to ${tokens}`, {
+        retryAfter: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
+      });
+    }
+    let settled = false;
+    return {
+      settle: (usedTokens: number) => {
+        if (settled) return;
+        settled = true;
+        const unused = tokens - Math.max(0, Math.min(tokens, usedTokens));
+        if (unused > 0) void this.#tokens.giveBack(`key-tpm:${keyId}`, unused, verdict.window).catch(() => {});
+      },
+    };
   }
 
   /** Admits a request with `keyId` for `model`, or throws the refusal; release it when it ends. */

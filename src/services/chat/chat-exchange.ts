@@ -18,6 +18,7 @@ import type { ChatRouter } from './chat-router.ts';
 import { endUpstreamSpan, startUpstreamSpan } from './chat-spans.ts';
 import { NO_USAGE } from './chat-usage.ts';
 import type { PlannedAttempt } from '../upstreams/route-planner.ts';
+import type { TokenReservation } from '../accounts/key-door.ts';
 
 /** What an exchange needs of the service that runs it (chat.service.ts, ChatService). */
 export interface ExchangeHost {
@@ -54,6 +55,8 @@ export class ChatExchange {
   /** What the hold records, and the settlement's row repeats. */
   readonly record: NewChatRequest;
   route: RouteTarget | undefined;
+  /** Its worst case taken from the key's tokens per minute; settled with the tokens billed. */
+  tokens: TokenReservation | undefined;
   attempts = 0;
   firstByteAt: number | undefined;
   /** The call that answered, ended at the settlement with the usage and cost. */

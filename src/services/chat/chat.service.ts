@@ -29,6 +29,7 @@ import { NOOP_TRACER, type Tracer } from '../../ports/tracer.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import type { UpstreamAnomaly, UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
+import type { TokenDoor } from '../accounts/key-door.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { PlannedAttempt } from '../upstreams/route-planner.ts';
 import { upstreamFailureOf } from '../upstreams/upstream-failure.ts';
@@ -69,6 +70,8 @@ export interface ChatServiceDeps {
   anomalies?: UpstreamAnomalyLog;
   /** Counts a prompt whose estimate is above the context window (prompt-admission.ts); none: counted here. */
   cpu?: CpuPool;
+  /** The key's tokens per minute, taken before the hold and settled with the usage; none: not limited. */
+  tokens?: TokenDoor;
 }
 
 /**
@@ -112,7 +115,16 @@ export class ChatService {
     const counting = admitPrompt(model, request, promptTokens, this.#deps.cpu);
     if (counting) await counting;
     const exchange = new ChatExchange(this, call, model, promptTokens, this.#deps.upstreamAfterLeaveMs ?? DEFAULT_UPSTREAM_AFTER_LEAVE_MS);
-    await this.#hold(exchange);
+    if (this.#deps.tokens) {
+      const reserved = this.#deps.tokens.reserveTokens(call.apiKeyId, promptTokens + request.maxOutputTokens, model.id);
+      exchange.tokens = reserved instanceof Promise ? await reserved : reserved;
+    }
+    try {
+      await this.#hold(exchange);
+    } catch (error) {
+      exchange.tokens?.settle(0);
+      throw error;
+    }
     this.#running.set(exchange.id, exchange);
     this.#startHeartbeat();
     try {
@@ -209,6 +221,7 @@ export class ChatService {
     try {
       const billed = billedOutcome(exchange, s);
       outcome = billed.outcome;
+      exchange.tokens?.settle(outcome.inputTokens + outcome.outputTokens);
       anomalies = billed.anomalies;
       const settled = await this.#settleRetrying(exchange, outcome, linger);
       if (typeof settled === 'object') {

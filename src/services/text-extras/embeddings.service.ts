@@ -32,6 +32,7 @@ import type { ChatRouter } from '../chat/chat-router.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import type { Span } from '../../ports/tracer.port.ts';
 import { endEmbeddingSpan, startEmbeddingSpan } from './embedding-spans.ts';
+import type { TokenDoor } from '../accounts/key-door.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
 import type { PlannedAttempt } from '../upstreams/route-planner.ts';
 import { upstreamFailureOf } from '../upstreams/upstream-failure.ts';
@@ -45,6 +46,8 @@ export interface EmbeddingsServiceDeps {
   health: ProviderHealth;
   metrics: Metrics;
   logger: Logger;
+  /** The key's tokens per minute (its input's bound taken before the hold); none: not limited. */
+  tokens?: TokenDoor;
 }
 
 export interface EmbeddingCall {
@@ -87,9 +90,11 @@ export class EmbeddingsService {
       holdMicro: embeddingCostMicro(model.inputMicroPerMillion, bound),
       now: startedAt,
     };
+    const tokens = await this.#deps.tokens?.reserveTokens(call.apiKeyId, bound, model.id);
     try {
       await this.#deps.chat.holdMetered(record, () => call.abort.abort(new Error('server shutting down')));
     } catch (error) {
+      tokens?.settle(0);
       if (error instanceof AppError && error.code === 'insufficient_balance') {
         throw new AppError(
           'insufficient_balance',
@@ -122,6 +127,7 @@ export class EmbeddingsService {
       return { id: record.id, model: model.id, embeddings: result.embeddings, costMicro: cost };
     } finally {
       endEmbeddingSpan(attempt.span, outcome);
+      tokens?.settle(outcome.inputTokens);
       await this.#deps.chat.settleMetered(record, outcome);
     }
   }

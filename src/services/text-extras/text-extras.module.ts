@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
+import type { TokenDoor } from '../accounts/key-door.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import { CountTokensService } from './count-tokens.service.ts';
 import type { ProviderHealth } from '../upstreams/provider-health.ts';
@@ -19,13 +20,13 @@ export interface TextExtras {
   countTokens: CountTokensService;
 }
 
-export function buildTextExtras(deps: { upstreams: UpstreamDirectory; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger; cpu?: CpuPool }): TextExtras {
+export function buildTextExtras(deps: { upstreams: UpstreamDirectory; catalog: Catalog; chat: ChatService; health: ProviderHealth; metrics: Metrics; logger: Logger; cpu?: CpuPool; tokens?: TokenDoor }): TextExtras {
   const extras = new UpstreamExtras(deps.upstreams, deps.cpu);
   // A provider changed live: its adapters are built again from the new setting.
   deps.upstreams.onChange((change) => extras.forgetProviders(change.providers));
   const router = deps.chat.router;
   return {
-    embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger }),
+    embeddings: new EmbeddingsService({ catalog: deps.catalog, chat: deps.chat, router, extras, health: deps.health, metrics: deps.metrics, logger: deps.logger, ...(deps.tokens ? { tokens: deps.tokens } : {}) }),
     countTokens: new CountTokensService({ catalog: deps.catalog, router, extras, metrics: deps.metrics, logger: deps.logger, tracer: deps.chat.tracer, ...(deps.cpu ? { cpu: deps.cpu } : {}) }),
   };
 }

@@ -9,6 +9,7 @@ const BOUND: ApiKeyLimits = {
   expiresAt: 2_000_000,
   allowedModels: ['a', 'b'],
   requestsPerMinute: 10,
+  tokensPerMinute: 10_000,
   concurrentGenerations: 2,
 };
 
@@ -16,7 +17,7 @@ test('a key without limits bounds nothing; a key within the bound passes, field 
   assert.equal(widerLimit(NO_KEY_LIMITS, BOUND), undefined);
   assert.equal(widerLimit(NO_KEY_LIMITS, NO_KEY_LIMITS), undefined);
   assert.equal(widerLimit(BOUND, BOUND), undefined);
-  assert.equal(widerLimit(BOUND, { ...BOUND, spendCapMicro: 0, spendCapPeriod: 'total', expiresAt: 1, allowedModels: [], requestsPerMinute: 1, concurrentGenerations: 1 }), undefined);
+  assert.equal(widerLimit(BOUND, { ...BOUND, spendCapMicro: 0, spendCapPeriod: 'total', expiresAt: 1, allowedModels: [], requestsPerMinute: 1, tokensPerMinute: 1, concurrentGenerations: 1 }), undefined);
 });
 
 test('each wider field is named: a missing limit is wider than any', () => {
@@ -28,6 +29,8 @@ test('each wider field is named: a missing limit is wider than any', () => {
     [{ allowedModels: null }, 'limits.allowedModels'],
     [{ allowedModels: ['a', 'c'] }, 'limits.allowedModels'],
     [{ requestsPerMinute: null }, 'limits.requestsPerMinute'],
+    [{ tokensPerMinute: null }, 'limits.tokensPerMinute'],
+    [{ tokensPerMinute: 10_001 }, 'limits.tokensPerMinute'],
     [{ concurrentGenerations: 3 }, 'limits.concurrentGenerations'],
   ] as const) {
     assert.equal(widerLimit(BOUND, { ...BOUND, ...candidate })?.field, field, JSON.stringify(candidate));

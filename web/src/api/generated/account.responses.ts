@@ -39,6 +39,8 @@ export interface AccountResponses {
         allowedModels: string[] | null;
         /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
+        /** Input plus output tokens per minute of its text requests, those of agent runs it started included; a running request counts its prompt and max_tokens until it settles (429 with Retry-After) */
+        tokensPerMinute: number | null;
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
@@ -70,6 +72,8 @@ export interface AccountResponses {
         allowedModels: string[] | null;
         /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
+        /** Input plus output tokens per minute of its text requests, those of agent runs it started included; a running request counts its prompt and max_tokens until it settles (429 with Retry-After) */
+        tokensPerMinute: number | null;
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
@@ -103,6 +107,8 @@ export interface AccountResponses {
         allowedModels: string[] | null;
         /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
+        /** Input plus output tokens per minute of its text requests, those of agent runs it started included; a running request counts its prompt and max_tokens until it settles (429 with Retry-After) */
+        tokensPerMinute: number | null;
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };
@@ -134,6 +140,8 @@ export interface AccountResponses {
         allowedModels: string[] | null;
         /** Requests per minute, each operation of an agent run it started included (429 with Retry-After) */
         requestsPerMinute: number | null;
+        /** Input plus output tokens per minute of its text requests, those of agent runs it started included; a running request counts its prompt and max_tokens until it settles (429 with Retry-After) */
+        tokensPerMinute: number | null;
         /** Generations and text requests running at once, those of agent runs it started included (429) */
         concurrentGenerations: number | null;
       };

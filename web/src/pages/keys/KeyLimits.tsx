@@ -14,6 +14,7 @@ function summary(limits: Limits): string {
   if (limits.expiresAt) parts.push(`expires ${formatTime(limits.expiresAt)}`);
   if (limits.allowedModels) parts.push(`models: ${limits.allowedModels.join(', ')}`);
   if (limits.requestsPerMinute !== null) parts.push(`${limits.requestsPerMinute}/min`);
+  if (limits.tokensPerMinute !== null) parts.push(`${limits.tokensPerMinute.toLocaleString('en')} tokens/min`);
   if (limits.concurrentGenerations !== null) parts.push(`${limits.concurrentGenerations} at once`);
   return parts.length === 0 ? 'No limits' : parts.join(' · ');
 }
@@ -35,6 +36,7 @@ const LIMIT_CONTROLS: ReadonlyArray<LimitInput | 'period'> = [
   { field: 'expires', id: 'limit-expires', label: 'Expires (UTC)', hint: 'Empty: never. A date and time in UTC, like every time on this dashboard.', type: 'datetime-local' },
   { field: 'models', id: 'limit-models', label: 'Allowed models', hint: 'Comma-separated; empty: every model.' },
   { field: 'rpm', id: 'limit-rpm', label: 'Requests per minute', hint: 'Empty: no limit.', inputMode: 'numeric' },
+  { field: 'tpm', id: 'limit-tpm', label: 'Tokens per minute', hint: 'Input and output tokens of text requests; a running request counts its prompt and max_tokens until it ends. Empty: no limit.', inputMode: 'numeric' },
   { field: 'concurrency', id: 'limit-concurrency', label: 'Concurrent generations', hint: 'Generations and text requests running at once, agent runs\' included. Empty: no limit.', inputMode: 'numeric' },
 ];
 const LIMIT_INPUTS = LIMIT_CONTROLS.filter((control): control is LimitInput => control !== 'period');

@@ -10,10 +10,11 @@ export interface LimitsDraft {
   expires: string;
   models: string;
   rpm: string;
+  tpm: string;
   concurrency: string;
 }
 
-export type LimitsField = 'capUsd' | 'expires' | 'models' | 'rpm' | 'concurrency';
+export type LimitsField = 'capUsd' | 'expires' | 'models' | 'rpm' | 'tpm' | 'concurrency';
 
 /** What the server takes (PATCH /api/v1/keys/:id `limits`): every limit sent, empty fields as null (removed). */
 export interface LimitsBody {
@@ -22,15 +23,18 @@ export interface LimitsBody {
   expiresAt: string | null;
   allowedModels: string[] | null;
   requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
   concurrentGenerations: number | null;
 }
 
 const MAX_WHOLE = 1_000_000;
+/** Tokens per minute run higher than requests (vendors sell millions). */
+const MAX_TOKENS = 1_000_000_000;
 /** As many as the server takes. */
 const MAX_MODELS = 200;
 /** Dollars with at most six decimals (the book is in micro-USD). */
 const USD = /^\d{1,9}(\.\d{1,6})?$/;
-const WHOLE = /^\d{1,7}$/;
+const WHOLE = /^\d{1,10}$/;
 
 export function draftOf(limits: Limits): LimitsDraft {
   return {
@@ -40,6 +44,7 @@ export function draftOf(limits: Limits): LimitsDraft {
     expires: limits.expiresAt ? limits.expiresAt.slice(0, 16) : '',
     models: (limits.allowedModels ?? []).join(', '),
     rpm: limits.requestsPerMinute === null ? '' : String(limits.requestsPerMinute),
+    tpm: limits.tokensPerMinute === null ? '' : String(limits.tokensPerMinute),
     concurrency: limits.concurrentGenerations === null ? '' : String(limits.concurrentGenerations),
   };
 }
@@ -54,16 +59,17 @@ export function checkDraft(draft: LimitsDraft, now: number): { ok: true; body: L
   if (cap !== '' && !USD.test(cap)) {
     problems.capUsd = cap.startsWith('-') ? 'A spend cap cannot be negative. Leave it empty for no cap.' : 'Enter the cap in US dollars, for example 25 or 2.50.';
   }
-  const whole = (text: string, what: string, field: LimitsField) => {
+  const whole = (text: string, what: string, field: LimitsField, max = MAX_WHOLE) => {
     const t = text.trim();
     if (t === '') return null;
-    if (!WHOLE.test(t) || Number(t) < 1 || Number(t) > MAX_WHOLE) {
-      problems[field] = `${what} must be a whole number from 1 to ${MAX_WHOLE.toLocaleString('en')}. Leave it empty for no limit.`;
+    if (!WHOLE.test(t) || Number(t) < 1 || Number(t) > max) {
+      problems[field] = `${what} must be a whole number from 1 to ${max.toLocaleString('en')}. Leave it empty for no limit.`;
       return null;
     }
     return Number(t);
   };
   const rpm = whole(draft.rpm, 'Requests per minute', 'rpm');
+  const tpm = whole(draft.tpm, 'Tokens per minute', 'tpm', MAX_TOKENS);
   const concurrency = whole(draft.concurrency, 'Concurrent generations', 'concurrency');
   let expiresAt: string | null = null;
   if (draft.expires !== '') {
@@ -87,6 +93,7 @@ export function checkDraft(draft: LimitsDraft, now: number): { ok: true; body: L
       expiresAt,
       allowedModels: distinct.length === 0 ? null : distinct,
       requestsPerMinute: rpm,
+      tokensPerMinute: tpm,
       concurrentGenerations: concurrency,
     },
   };
