@@ -97,6 +97,27 @@ describeEachMode('tokens per minute per API key', (ctx) => {
     }
   });
 
+  test('embeddings take their input bound and give back to exactly what the upstream counted', async () => {
+    const { key: owner } = await ctx.gw.createUser(1_000);
+    const limited = await createLimitedKey(ctx.gw, owner, { tokensPerMinute: 100 });
+    await freshMinute();
+    const embed = (bytes: number) => ctx.gw.api(limited.key, 'POST', '/api/v1/embeddings', { model: 'text-embedding-3-small', input: 'a '.repeat(bytes / 2) });
+    assert.equal((await embed(60)).status, 200);
+    const rowsOf = () => ctx.gw.gateway.services.database.db.selectFrom('chat_requests').select('input_tokens').where('api_key_id', '=', limited.id).execute();
+    for (const deadline = Date.now() + 5000; (await rowsOf()).length < 1 && Date.now() < deadline; ) await sleep(20);
+    const used = Number((await rowsOf())[0]?.input_tokens);
+    assert.ok(used > 0 && used < 60, `the upstream counted ${used} of the 60 bytes' bound`);
+    const tooLarge = await embed(102);
+    assert.equal(tooLarge.status, 429, JSON.stringify(tooLarge.body));
+    assert.match(JSON.stringify(tooLarge.body), /Request too large/);
+    // What is left of the minute is 100 − used, to the token: a bound one above it is refused, one at it fits.
+    const left = 100 - used;
+    const over = await embed(left % 2 === 0 ? left + 2 : left + 1);
+    assert.equal(over.status, 429, JSON.stringify(over.body));
+    assert.ok(Number(over.headers.get('retry-after')) >= 1);
+    assert.equal((await embed(left % 2 === 0 ? left : left - 1)).status, 200);
+  });
+
   test('the limit is set, refused when not a positive whole number, and cleared through the keys API', async () => {
     const { key: owner } = await ctx.gw.createUser(1_000);
     const limited = await createLimitedKey(ctx.gw, owner, { tokensPerMinute: 5000 });
