@@ -138,6 +138,7 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
     await page.getByLabel('Expires (UTC)').fill(`${year}-07-01T02:30`);
     await page.getByLabel('Allowed models').fill('z-image-turbo, gpt-5.4-mini');
     await page.getByLabel('Requests per minute').fill('30');
+    await page.getByLabel('Tokens per minute').fill('50000');
     await page.getByLabel('Concurrent generations').fill('2');
     await page.getByRole('button', { name: 'Save limits' }).click();
     const limitsRow = page.getByRole('region', { name: 'Key limits' }).getByRole('row', { name: new RegExp(KEY_NAME.replace(/"/g, '.')) });
@@ -149,8 +150,10 @@ describe('keys, sign-in by link, an empty balance and exports in a browser', { s
       expiresAt: `${year}-07-01T02:30:00.000Z`,
       allowedModels: ['z-image-turbo', 'gpt-5.4-mini'],
       requestsPerMinute: 30,
+      tokensPerMinute: 50_000,
       concurrentGenerations: 2,
     });
+    await limitsRow.getByText('50,000 tokens/min', { exact: false }).waitFor();
     // Opened again, the form shows what was saved (the same UTC time, not shifted by the browser's zone).
     await page.getByRole('button', { name: `Edit limits of ${KEY_NAME}` }).click();
     assert.equal(await page.getByLabel('Expires (UTC)').inputValue(), `${year}-07-01T02:30`);
