@@ -69,6 +69,8 @@ import type { UpstreamHealthBoard } from './ports/upstream-health.port.ts';
 import { ApiKeyAuthenticator } from './services/accounts/api-key-authenticator.ts';
 import { KeyDoor } from './services/accounts/key-door.ts';
 import { ApiKeysService } from './services/accounts/api-keys.service.ts';
+import { OrganizationsService } from './services/accounts/organizations.service.ts';
+import { KyselyOrganizationStore } from './adapters/db/stores/organization-store.ts';
 import type { AppServices } from './http/app-services.ts';
 import { AuthService } from './services/auth/auth.service.ts';
 import { sampleHolds, sampleQueue } from './adapters/db/repositories/operations-sample.repository.ts';
@@ -228,6 +230,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     auth,
     signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
     mailer,
+    organizations: new OrganizationsService({ organizations: new KyselyOrganizationStore(), accounts: accountPorts.accounts, uow: accountPorts.uow, apiKeys, mailer, publicBaseUrl, logger }),
     providerHealth: new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(database.db)),
     stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
@@ -549,6 +552,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.routePlanner.traffic?.close();
       await services.bus.close();
       await services.signInLinks.settled();
+      await services.organizations.settled();
       await services.mailer.close();
       await services.rateLimiter.close();
       await services.tokenBudget.close();

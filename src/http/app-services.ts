@@ -28,6 +28,7 @@ import type { StatsPorts } from '../services/stats/stats-ports.ts';
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import type { KeyDoor } from '../services/accounts/key-door.ts';
 import type { ApiKeysService } from '../services/accounts/api-keys.service.ts';
+import type { OrganizationsService } from '../services/accounts/organizations.service.ts';
 import type { BillingServices } from '../services/billing/billing.module.ts';
 import type { AuthService } from '../services/auth/auth.service.ts';
 import type { EmailedSignInLinks } from '../services/auth/emailed-sign-in-links.ts';
@@ -69,6 +70,8 @@ export interface AppServices {
   auth: AuthService;
   /** "Email me a sign-in link" (the way back in without the operator). */
   signInLinks: EmailedSignInLinks;
+  /** Organizations: shared accounts, their members, roles and invitations (issue 33). */
+  organizations: OrganizationsService;
   /** Outgoing mail: SMTP, or the log without SMTP_URL. */
   mailer: Mailer;
   providerHealth: ProviderHealth;

@@ -1,7 +1,7 @@
 /** JSON Schemas shared by route docs and validation. */
 import { presentedLimitsSchema } from './api-key-limits.schema.ts';
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 export const errorEnvelopeSchema: JsonSchema = {
   type: 'object',

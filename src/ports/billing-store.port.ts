@@ -47,6 +47,8 @@ export interface LedgerPageQuery {
   /** The last id of the previous page. */
   before?: string | undefined;
   kinds?: readonly string[] | undefined;
+  /** An organization's entries that name this member (migration 042). */
+  memberId?: string | undefined;
 }
 
 export interface BillingStore {

@@ -34,6 +34,11 @@ export interface LedgerMovement {
    */
   apiKeyId?: string | null;
   keySpendAt?: number;
+  /**
+   * On an organization's account, the member who moved the money without a key (a session's top-up
+   * or redeem code). Absent: the member of `apiKeyId`'s key, if it is an organization's.
+   */
+  memberId?: string | null;
 }
 
 export interface PostedEntry {

@@ -3,53 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { hashSessionToken } from '../../src/services/auth/auth.service.ts';
 import { ADMIN_TOKEN, describeEachMode, type TestGateway } from '../support/gateway.ts';
-
-interface Reply {
-  status: number;
-  body: { code?: number; data?: Record<string, unknown>; error?: { code: string; param?: string } } & Record<string, unknown>;
-  headers: Headers;
-}
-
-interface Browser {
-  cookie: string | undefined;
-  csrf: string | undefined;
-}
-
-let counter = 0;
-const uniqueEmail = (name: string) => `${name}.${process.pid}.${Date.now()}.${counter++}@example.com`;
-
-/** A minimal browser: keeps the session cookie and sends the CSRF token when asked to. */
-async function call(
-  gw: TestGateway,
-  browser: Browser | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
-  options: { csrf?: string | false; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (browser?.cookie) headers.cookie = browser.cookie;
-  const csrf = options.csrf === false ? undefined : (options.csrf ?? browser?.csrf);
-  if (csrf) headers['x-csrf-token'] = csrf;
-  const response = await fetch(gw.url + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await response.text();
-  const setCookie = response.headers.get('set-cookie');
-  if (browser && setCookie) {
-    const value = /^sb_session=([^;]*)/.exec(setCookie)?.[1];
-    browser.cookie = value ? `sb_session=${value}` : undefined;
-  }
-  return { status: response.status, body: text ? JSON.parse(text) : {}, headers: response.headers };
-}
-
-async function signup(gw: TestGateway, email = uniqueEmail('user'), password = 'correct horse battery'): Promise<Browser & { email: string; password: string; userId: string }> {
-  const browser: Browser = { cookie: undefined, csrf: undefined };
-  const res = await call(gw, browser, 'POST', '/api/v1/auth/signup', { email, password });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  const data = res.body.data as { csrfToken: string; user: { id: string } };
-  browser.csrf = data.csrfToken;
-  return { ...browser, email, password, userId: data.user.id };
-}
+import { type Browser, call, signup, uniqueEmail } from '../support/session-browser.ts';
 
 describeEachMode('dashboard accounts and sessions', (ctx) => {
   test('sign-up sets an HttpOnly, SameSite=Lax session cookie and starts at balance 0', async () => {

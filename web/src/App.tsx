@@ -13,6 +13,9 @@ import { GenerationsPage } from './pages/GenerationsPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { ModelsPage } from './pages/ModelsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
+import { JoinOrganizationPage } from './pages/organizations/JoinOrganizationPage.tsx';
+import { OrganizationPage } from './pages/organizations/OrganizationPage.tsx';
+import { OrganizationsPage } from './pages/organizations/OrganizationsPage.tsx';
 import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
 import { ProjectsPage } from './pages/ProjectsPage.tsx';
 import { SignInLinkPage } from './pages/SignInLinkPage.tsx';
@@ -34,6 +37,7 @@ const NAV = [
   { to: '/storage', label: 'Storage' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/billing', label: 'Billing' },
+  { to: '/organizations', label: 'Teams' },
   { to: '/account', label: 'Account' },
 ];
 
@@ -165,6 +169,9 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
   if (conversation?.id) return <AgentPage conversationId={conversation.id} />;
   const project = matchPath('/projects/:id', path);
   if (project?.id) return <ProjectsPage projectId={project.id} />;
+  if (path === '/organizations/join') return <JoinOrganizationPage email={props.session.user.email} />;
+  const organization = matchPath('/organizations/:id', path);
+  if (organization?.id) return <OrganizationPage id={organization.id} myUserId={props.session.user.id} />;
   switch (path) {
     case '/':
     case '/login':
@@ -192,6 +199,8 @@ function Routes(props: { path: string; session: SessionData; onSignOut: () => vo
       return <BillingPage />;
     case '/projects':
       return <ProjectsPage />;
+    case '/organizations':
+      return <OrganizationsPage />;
     case '/storage':
       return <StoragePage />;
     case '/account':

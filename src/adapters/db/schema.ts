@@ -10,6 +10,7 @@ import type { AgentProjectTables } from './tables/agent-projects.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
 import type { MediaTables } from './tables/media.tables.ts';
+import type { OrganizationTables } from './tables/organizations.tables.ts';
 import type { PaymentTables } from './tables/payments.tables.ts';
 import type { SessionTables } from './tables/sessions.tables.ts';
 import type { StatsTables } from './tables/stats.tables.ts';
@@ -18,7 +19,7 @@ import type { UpstreamTables } from './tables/upstreams.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables & OrganizationTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

@@ -14,6 +14,9 @@ import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.
 import { registerBillingRoutes } from './billing/index.ts';
 import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
 import { registerApiKeyRoutes } from './api-keys.route.ts';
+import { registerOrganizationRoutes } from './organizations/organizations.route.ts';
+import { registerOrganizationKeyRoutes } from './organizations/organization-keys.route.ts';
+import { registerOrganizationBookRoutes } from './organizations/organization-books.route.ts';
 import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
 import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
@@ -53,6 +56,9 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerHealthRoutes(app, services);
   registerUserMeRoute(app, services);
   registerApiKeyRoutes(app, services);
+  registerOrganizationRoutes(app, services);
+  registerOrganizationKeyRoutes(app, services);
+  registerOrganizationBookRoutes(app, services);
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);

@@ -33,6 +33,9 @@ export const DASHBOARD_PATHS = [
   '/projects/:id',
   '/storage',
   '/admin',
+  '/organizations',
+  '/organizations/join',
+  '/organizations/:id',
 ];
 
 /** Files at the root of the build (copied from web/public). */

@@ -21,7 +21,13 @@ export interface UsersRow {
   webhook_secret_previous?: string | null;
   webhook_secret_rotated_at?: number | null;
   created_at: number;
+  /** 'organization': an account people reach through organization_members (migration 042), never signed in as. */
+  kind?: AccountKind;
+  /** An organization's name; null for a person. */
+  name?: string | null;
 }
+
+export type AccountKind = 'person' | 'organization';
 
 /** A key's row; its limit columns (migration 027) are the domain's ApiKeyLimitColumns. */
 export interface ApiKeysRow extends ApiKeyLimitColumns {
@@ -37,6 +43,8 @@ export interface ApiKeysRow extends ApiKeyLimitColumns {
   revoked_at: number | null;
   /** 1: the key may manage its user's keys, within its own limits (migration 030); 0 otherwise. */
   manage_keys: number;
+  /** An organization's key: the member it belongs to, named by every entry moved through it (migration 042). */
+  member_id?: string | null;
 }
 
 /** What a key spent and holds in a period: 'total', or a calendar month 'YYYY-MM' (migration 027). */
@@ -57,6 +65,8 @@ export interface LedgerEntriesRow {
   balance_after_micro: number;
   note: string | null;
   created_at: number;
+  /** On an organization's account: the member whose key moved the money (migration 042). */
+  member_id?: string | null;
 }
 
 export interface IdempotencyRecordsRow {

@@ -17,6 +17,8 @@ export interface NewApiKeyInput {
   name?: string | undefined;
   limits?: ApiKeyLimitsChange | undefined;
   manageKeys?: boolean | undefined;
+  /** An organization's key: the member it belongs to (organizations.service.ts checks who may). */
+  memberId?: string | undefined;
 }
 
 /** What an update changes; absent fields stay as they are. */
@@ -77,6 +79,7 @@ export class ApiKeysService {
       tpm_limit: null,
       concurrency_limit: null,
       manage_keys: input.manageKeys === true ? 1 : 0,
+      member_id: input.memberId ?? null,
       ...limitColumns,
     };
     if (acting) assertMayCreate(acting, managedKeyOf(row));
@@ -136,10 +139,20 @@ export class ApiKeysService {
     if (!key || (userId !== undefined && key.user_id !== userId)) throw new AppError('not_found', 'API key not found');
     if (acting) assertMayRevoke(acting, managedKeyOf(key));
     await this.ports.accounts.revokeKey(this.db, keyId, userId, now);
-    this.onRevoked(key.key_hash);
-    await this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {});
-    await publishRevoked(this.bus, { apiKeyIds: [keyId], sessionIds: [] });
+    await this.announceRevoked([key]);
     return { ...key, revoked_at: key.revoked_at ?? now };
+  }
+
+  /**
+   * Tells every process that these keys, revoked in the store, are gone: each drops them from its
+   * auth cache and closes the event streams opened with them (also after a member left, whose keys
+   * their removal's transaction revoked). A bus that is away only delays it (the cache's TTL bounds it).
+   */
+  async announceRevoked(keys: readonly Pick<ApiKeyRow, 'id' | 'key_hash'>[]): Promise<void> {
+    if (keys.length === 0) return;
+    for (const key of keys) this.onRevoked(key.key_hash);
+    await Promise.all(keys.map((key) => this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {})));
+    await publishRevoked(this.bus, { apiKeyIds: keys.map((k) => k.id), sessionIds: [] });
   }
 
   /**

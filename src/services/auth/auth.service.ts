@@ -262,6 +262,7 @@ export class AuthService {
   /** A new one-time sign-in link for a user named by id or email (the operator's way back in for a user without a password). */
   async createSignInLinkFor(userIdOrEmail: string, ttlMs: number, now: number = Date.now()): Promise<{ user: UserRow; token: string; expiresAt: number }> {
     const user = await this.userByIdOrEmail(userIdOrEmail);
+    if (user.kind === 'organization') throw new AppError('forbidden', 'an organization has no sign-in of its own: hand a link to one of its members');
     return { user, token: await this.createSignInLink(user.id, ttlMs, now), expiresAt: now + ttlMs };
   }
 
@@ -272,6 +273,8 @@ export class AuthService {
   }
 
   private async issue(user: UserRow, client: ClientInfo, now: number): Promise<IssuedSession> {
+    // An organization is reached through its members' sessions; nobody signs in as one.
+    if (user.kind === 'organization') throw new AppError('forbidden', 'an organization has no sign-in of its own: sign in as one of its members');
     const token = randomBytes(32).toString('base64url');
     const session = {
       id: newId('ses', now),

@@ -1,4 +1,4 @@
-import type { BillingStore, HoldRow, OpenRunRow } from '../../ports/billing-store.port.ts';
+import type { BillingStore, HoldRow, LedgerPageQuery, OpenRunRow } from '../../ports/billing-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { LedgerKind } from '../../domain/ledger/ledger-kinds.ts';
@@ -40,7 +40,7 @@ export class AccountLedgerService {
     this.#uow = uow;
   }
 
-  async entries(userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LinkedEntry[]> {
+  async entries(userId: string, options: LedgerPageQuery): Promise<LinkedEntry[]> {
     const db = this.#uow.direct;
     const rows = await this.#billing.listUserEntries(db, userId, options);
     const operationRefs = rows.filter((r) => GENERATION_KINDS.has(r.kind) || CHAT_KINDS.has(r.kind)).map((r) => r.reference);

@@ -43,6 +43,8 @@ function generateCode(): string {
 export interface Redeemer {
   userId: string;
   keyId: string | undefined;
+  /** Redeeming for an organization: the member who did (named by the credit's entry). */
+  memberId?: string | undefined;
 }
 
 /** What redemptions are built on: the codes' store, the book the credit goes to, their transactions. */
@@ -123,7 +125,7 @@ export class RedeemCodesService {
     if (await ledger.find(uow.direct, 'redeem_credit', reference)) throw alreadyRedeemed();
     return uow.transaction(async (tx) => {
       if (!(await billing.takeRedemption(tx, found.id, now))) throw notRedeemable();
-      const posted = await ledger.post(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}` }, now);
+      const posted = await ledger.post(tx, { userId, kind: 'redeem_credit', reference, amountMicro: found.amount_micro, note: `redeem code …${found.code_hint}`, memberId: redeemer.memberId ?? null }, now);
       // A concurrent redemption by the same user won: throwing rolls back the count taken above.
       if (!posted.created) throw alreadyRedeemed();
       return posted;

@@ -143,3 +143,12 @@ export type AuditPage = ApiResponses['GET /admin/v1/audit'];
 export type AuditEntry = Item<AuditPage['data']>;
 export type RouteReport = ApiResponses['GET /admin/v1/reports/routes'];
 export type RouteReportRow = Item<RouteReport['data']>;
+
+// Organizations (issue 33)
+export type Organization = Data<'GET /api/v1/organizations/{orgId}'>;
+export type OrganizationMember = Item<Data<'GET /api/v1/organizations/{orgId}/members'>>;
+export type OrganizationInvitation = Item<Data<'GET /api/v1/organizations/{orgId}/invitations'>>;
+export type SentInvitation = Data<'POST /api/v1/organizations/{orgId}/invitations'>;
+export type OrganizationKey = Item<Data<'GET /api/v1/organizations/{orgId}/keys'>>;
+export type NewOrganizationKey = Data<'POST /api/v1/organizations/{orgId}/keys'>;
+export type OrganizationLedgerPage = Data<'GET /api/v1/organizations/{orgId}/ledger'>;

@@ -7,7 +7,8 @@ import { centsToDollars, dollarsToCents, formatMicroUsd, formatTime, formatUsd }
 import { Link, useLocation } from '../router.tsx';
 import { UsageExport } from '../components/UsageExport.tsx';
 
-const KIND_LABELS: Record<string, string> = {
+/** Ledger kinds in words (the organization's ledger uses them too). */
+export const KIND_LABELS: Record<string, string> = {
   credit: 'Credit',
   initial_credit: 'Opening balance',
   topup_credit: 'Top-up',

@@ -1,13 +1,14 @@
 import { TERMINAL_RUN_STATUSES } from '../../../domain/agent/run-status.ts';
 import type { Executor } from '../schema.ts';
-import type { HoldRow, OpenRunRow } from '../../../ports/billing-store.port.ts';
+import type { HoldRow, LedgerPageQuery, OpenRunRow } from '../../../ports/billing-store.port.ts';
 import type { LedgerEntryRow } from './ledger.repository.ts';
 
 export type { HoldRow, OpenRunRow } from '../../../ports/billing-store.port.ts';
 
 /** A user's ledger page, newest first, optionally of some kinds only (cursor: the last id of the previous page). */
-export async function listUserEntries(db: Executor, userId: string, options: { limit: number; before?: string | undefined; kinds?: readonly string[] | undefined }): Promise<LedgerEntryRow[]> {
+export async function listUserEntries(db: Executor, userId: string, options: LedgerPageQuery): Promise<LedgerEntryRow[]> {
   let query = db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(options.limit);
+  if (options.memberId) query = query.where('member_id', '=', options.memberId);
   if (options.before) query = query.where('id', '<', options.before);
   if (options.kinds && options.kinds.length > 0) query = query.where('kind', 'in', options.kinds);
   return query.execute();

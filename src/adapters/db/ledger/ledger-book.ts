@@ -46,8 +46,9 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
     balance_after_micro: balance,
     note: movement.note ?? null,
     created_at: now,
+    ...(movement.memberId ? { member_id: movement.memberId } : {}),
   };
-  if (await insertEntryOnce(tx, entry)) return { entry, created: true };
+  if (await insertEntryOnce(tx, entry, keyId)) return { entry, created: true };
   const existing = await findEntry(tx, movement.kind, movement.reference);
   if (!existing) throw new Error(`ledger entry ${movement.kind}/${movement.reference} vanished`);
   // Belt and braces: if the row found is ours, the driver under-reported the insert; keep both writes.

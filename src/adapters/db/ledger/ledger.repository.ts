@@ -32,11 +32,15 @@ export async function lockAccount(db: Executor, userId: string): Promise<void> {
   await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
-/** Inserts the entry unless one with the same (kind, reference) exists; true when inserted. */
-export async function insertEntryOnce(db: Executor, row: LedgerEntryRow): Promise<boolean> {
+/**
+ * Inserts the entry unless one with the same (kind, reference) exists; true when inserted. Moved
+ * through `apiKeyId` and naming no member, the entry names the key's member (an organization's key),
+ * read in the insert.
+ */
+export async function insertEntryOnce(db: Executor, row: LedgerEntryRow, apiKeyId: string | null = null): Promise<boolean> {
   const result = await db
     .insertInto('ledger_entries')
-    .values(row)
+    .values({ ...row, member_id: row.member_id ?? (apiKeyId === null ? null : db.selectFrom('api_keys').select('member_id').where('id', '=', apiKeyId)) })
     .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;

@@ -72,7 +72,8 @@ const MOVE_OTHER_ROW = numbered(KEY_SPEND_RULE.moveOtherRow, MOVE_ORDER);
 const KEY_CAP_ROOM = numbered(KEY_SPEND_RULE.capRoom, ['key', 'month', 'amount']);
 /** ?1 hold, ?2 user: gives back a reservation the key's cap refused. */
 const UNRESERVE = 'update users set held_micro = held_micro - ?1 where id = ?2';
-const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?)`;
+/** The charge names the member of the request's key (an organization's key; null otherwise, migration 042). */
+const INSERT_ENTRY = `insert into ledger_entries (id, user_id, kind, reference, amount_micro, balance_after_micro, note, created_at, member_id) values (?, ?, '${'chat_charge' satisfies LedgerKind}', ?, ?, ?, ?, ?, (select member_id from api_keys where id = ?))`;
 
 export class SqliteChatStatements {
   readonly #reserve: StatementSync;
@@ -137,7 +138,7 @@ export class SqliteChatStatements {
     this.#insertRequest.run(...requestRow(r, o, collected, o.costMicro - collected));
     // A plain insert: the reference is this request's own id and the hold's compare-and-set admits one
     // writer, so a duplicate can only be a bug; its constraint error rolls the transaction back.
-    if (collected > 0) this.#insertEntry.run(entryId, r.userId, r.id, -collected, Number(charged.balance_micro), note, o.finishedAt);
+    if (collected > 0) this.#insertEntry.run(entryId, r.userId, r.id, -collected, Number(charged.balance_micro), note, o.finishedAt, r.apiKeyId);
     return collected === o.costMicro ? 'done' : { uncollectedMicro: o.costMicro - collected };
   }
 

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { invalidInput } from '../../../domain/errors.ts';
-import { LEDGER_KINDS } from '../../../domain/ledger/ledger-kinds.ts';
 import type { AppServices } from '../../app-services.ts';
 import { authOf, requireApiKey } from '../../auth.ts';
 import { envelope, errorResponse, iso } from '../../schemas.ts';
-import { accountLedgerEntrySchema, checkoutSchema, presentAccountEntry, presentCheckout } from './billing-schemas.ts';
+import { accountLedgerEntrySchema, checkoutSchema, type LedgerPageParams, ledgerPageOf, ledgerPageQuerySchema, presentCheckout, presentLedgerPage } from './billing-schemas.ts';
 
 const microString = { type: 'string', pattern: '^-?[0-9]+$' };
 
@@ -102,15 +100,7 @@ export function registerBillingAccountRoutes(app: FastifyInstance, services: App
   app.get('/api/v1/billing/ledger', {
     onRequest: requireApiKey(services.authenticator),
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          kind: { type: 'string', maxLength: 300, description: `Comma-separated kinds: ${LEDGER_KINDS.join(', ')}` },
-          limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' },
-          cursor: { type: 'string', maxLength: 100, description: 'nextCursor of the previous page' },
-        },
-      },
+      querystring: ledgerPageQuerySchema,
     },
     config: {
       docs: {
@@ -129,16 +119,9 @@ export function registerBillingAccountRoutes(app: FastifyInstance, services: App
     },
     handler: async (request) => {
       const { userId } = authOf(request);
-      const query = request.query as { kind?: string; limit?: string; cursor?: string };
-      const limit = Number(query.limit ?? 50);
-      if (limit < 1 || limit > 200) throw invalidInput('limit must be from 1 to 200', 'limit');
-      const kinds = query.kind ? query.kind.split(',').map((k) => k.trim()).filter((k) => k !== '') : undefined;
-      for (const kind of kinds ?? []) {
-        if (!(LEDGER_KINDS as readonly string[]).includes(kind)) throw invalidInput(`unknown kind ${JSON.stringify(kind.slice(0, 40))}; one of ${LEDGER_KINDS.join(', ')}`, 'kind');
-      }
-      if (query.cursor !== undefined && !/^led_[0-9a-z]{26}$/.test(query.cursor)) throw invalidInput('cursor is not a nextCursor of this endpoint', 'cursor');
-      const entries = await accountLedger.entries(userId, { limit, before: query.cursor, kinds });
-      return { code: 200, data: { items: entries.map(presentAccountEntry), nextCursor: entries.length === limit ? (entries.at(-1)?.entry.id ?? null) : null } };
+      const page = ledgerPageOf(request.query as LedgerPageParams);
+      const entries = await accountLedger.entries(userId, page);
+      return { code: 200, data: presentLedgerPage(entries, page.limit) };
     },
   });
 }

@@ -5,6 +5,7 @@
  */
 
 import type { AccountResponses } from './account.responses.ts';
+import type { OrganizationsResponses } from './organizations.responses.ts';
 import type { CatalogResponses } from './catalog.responses.ts';
 import type { TextResponses } from './text.responses.ts';
 import type { GenerationResponses } from './generation.responses.ts';
@@ -31,6 +32,7 @@ export type { components } from './components.ts';
 /** The body of each operation's successful JSON answer, by `METHOD /path` (path parameters in braces). */
 export interface ApiResponses
   extends AccountResponses,
+    OrganizationsResponses,
     CatalogResponses,
     TextResponses,
     GenerationResponses,

@@ -65,6 +65,8 @@ export interface BillingResponses {
         balanceAfterMicroUsd: string;
         note: string | null;
         createdAt: string;
+        /** On an organization's account: the member whose key or session moved the money; null on a person's account */
+        memberId: string | null;
         /** What the entry is about: a generation task, a chat request (and the agent conversation that made it), a top-up or a redeem code */
         link: {
           type: 'generation' | 'chat_request' | 'topup' | 'redeem_code' | 'storage' | 'credit';

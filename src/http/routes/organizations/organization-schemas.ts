@@ -1,0 +1,50 @@
+/** The shapes of the organization endpoints (issue 33): an organization, a member, an invitation. */
+import type { UserRow } from '../../../ports/account-store.port.ts';
+import type { MemberWithEmail, OrganizationInvitationRow, OrganizationRole } from '../../../ports/organization-store.port.ts';
+import { type JsonSchema, iso } from '../../schemas.ts';
+
+const role: JsonSchema = { enum: ['owner', 'admin', 'member'], description: 'owner: billing, members, everything; admin: keys, limits, settings; member: use, own keys' };
+
+export const organizationSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'name', 'role', 'balanceMicroUsd', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    role: { ...role, description: "The caller's role in it" },
+    balanceMicroUsd: { type: 'string', description: 'What the organization can spend (its balance less what running requests hold), integer micro-USD' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const memberSchema: JsonSchema = {
+  type: 'object',
+  required: ['userId', 'email', 'role', 'joinedAt'],
+  properties: { userId: { type: 'string' }, email: { type: ['string', 'null'] }, role, joinedAt: { type: 'string', format: 'date-time' } },
+};
+
+export const invitationSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'email', 'role', 'createdAt', 'expiresAt'],
+  properties: { id: { type: 'string' }, email: { type: 'string' }, role, createdAt: { type: 'string', format: 'date-time' }, expiresAt: { type: 'string', format: 'date-time' } },
+};
+
+export const roleSchema = role;
+
+export function presentOrganization(organization: UserRow, callerRole: OrganizationRole) {
+  return {
+    id: organization.id,
+    name: organization.name ?? organization.id,
+    role: callerRole,
+    balanceMicroUsd: String(Math.max(0, Number(organization.balance_micro) - Number(organization.held_micro))),
+    createdAt: iso(Number(organization.created_at)),
+  };
+}
+
+export function presentMember(member: MemberWithEmail) {
+  return { userId: member.user_id, email: member.email, role: member.role, joinedAt: iso(Number(member.created_at)) };
+}
+
+export function presentInvitation(invitation: OrganizationInvitationRow) {
+  return { id: invitation.id, email: invitation.email, role: invitation.role, createdAt: iso(Number(invitation.created_at)), expiresAt: iso(Number(invitation.expires_at)) };
+}

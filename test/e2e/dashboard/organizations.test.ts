@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { assertAccessibleBasics, browserSkipReason, signUpInBrowser } from './browser.ts';
+import { openPage, openSignedInBrowser, type SignedInBrowser } from './signed-in-browser.ts';
+
+/**
+ * Teams in a browser (issue 33, items 1, 2 and 8): an owner creates an organization on the Teams page,
+ * invites a second person by email; that person opens the link, accepts, makes a key of the
+ * organization and spends its balance; the owner's page names them in the members, keys and ledger,
+ * and removing them stops their key. Screenshots: organizations-*-wide.png and -phone.png.
+ */
+const skip = browserSkipReason();
+
+describe('organizations in a browser', { skip }, () => {
+  let owner: SignedInBrowser;
+  let bobContext: BrowserContext;
+  let bob: Page;
+  const bobErrors: string[] = [];
+  const bobEmail = `organizations-bob.${Date.now()}@example.com`;
+
+  before(async () => {
+    owner = await openSignedInBrowser({ name: 'organizations' });
+    bobContext = await owner.newContext();
+    bob = await openPage(bobContext, bobErrors);
+    await signUpInBrowser(bob, owner.gw.url, bobEmail, 'a long e2e passphrase');
+  });
+  after(async () => {
+    await bobContext?.close();
+    await owner?.close();
+  });
+
+  test('create, invite, accept, spend through a member key, see the member named, remove them', async () => {
+    const { page, gw } = owner;
+    await owner.go(page, '/organizations');
+    assert.match(await page.getByText('You belong to no organization yet').innerText(), /no organization/);
+    await page.getByLabel('Name').fill('Acme Studio');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    const organizationId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    await gw.admin('POST', `/admin/v1/users/${organizationId}/credits`, { amountCents: 500, note: 'e2e' }, { 'idempotency-key': `org-e2e-${organizationId}` });
+    await page.reload();
+    await page.getByTestId('org-balance').filter({ hasText: '$5.00' }).waitFor();
+
+    await page.getByLabel('Email address').fill(bobEmail);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    const link = await page.locator('#invite-link').inputValue();
+    assert.match(link, /\/api\/v1\/organizations\/invitations\/open\?token=/);
+    await page.getByTestId('pending-invitations').getByText(bobEmail).waitFor();
+    await owner.shootBoth(page, 'owner');
+
+    await bob.goto(link);
+    await bob.getByRole('heading', { level: 1, name: 'Join an organization' }).waitFor();
+    await owner.shootBoth(bob, 'join');
+    await bob.getByRole('button', { name: 'Accept the invitation' }).click();
+    await bob.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    await bob.getByText('Member', { exact: true }).first().waitFor();
+    await bob.getByLabel('Name').fill('bob laptop');
+    await bob.getByRole('button', { name: 'Create key' }).click();
+    const bobKey = await bob.getByTestId('org-created-key').inputValue();
+    const created = await gw.api(bobKey, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'a team logo' } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    await bob.reload();
+    await bob.getByRole('heading', { level: 2, name: 'Your part of the ledger' }).waitFor();
+    await bob.getByTestId('org-ledger-table').getByText('Generation').waitFor();
+    await assertAccessibleBasics(bob, 'the organization page as a member');
+
+    await page.reload();
+    await page.getByTestId('members-table').locator('th', { hasText: bobEmail }).waitFor();
+    await page.getByTestId('org-keys-table').getByText(bobEmail).waitFor();
+    const ledgerRow = page.getByTestId('org-ledger-table').locator('tr', { hasText: 'Generation' });
+    assert.match(await ledgerRow.innerText(), new RegExp(bobEmail.replace(/[.]/g, '\\.')));
+    await assertAccessibleBasics(page, 'the organization page as its owner');
+    await owner.shootBoth(page, 'books');
+
+    await page.getByRole('button', { name: `Remove ${bobEmail}` }).click();
+    await page.getByRole('button', { name: 'Confirm removal' }).click();
+    await page.getByTestId('members-table').locator('th', { hasText: bobEmail }).waitFor({ state: 'detached' });
+    assert.equal((await gw.api(bobKey, 'GET', '/api/v1/user/me')).status, 401, "the removed member's key stopped");
+
+    await owner.go(page, '/organizations');
+    await page.getByTestId('organizations-table').getByText('Acme Studio').waitFor();
+    await owner.shootBoth(page, 'list');
+    assert.deepEqual([...owner.pageErrors, ...bobErrors], []);
+  });
+});
