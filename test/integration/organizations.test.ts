@@ -170,6 +170,19 @@ describeEachMode('organizations', (ctx) => {
       const own = dataOf<{ balanceMicroUsd?: string; balance?: number }>(await call(ctx.gw, person, 'GET', '/api/v1/user/me'));
       assert.equal(own.balance, 0);
     }
+
+    // The organization's statistics and export, for its owners and admins: its members' keys are its buckets.
+    const stats = (await call(ctx.gw, alice, 'GET', `/api/v1/organizations/${organization.id}/stats`)).body as unknown as { totals: { requests: number; llmRequests: number }; byApiKey: Array<{ key: string; count: number }> };
+    assert.deepEqual([stats.totals.requests, stats.totals.llmRequests], [16, 1]);
+    assert.deepEqual(
+      Object.fromEntries(stats.byApiKey.map((b) => [b.key, b.count])),
+      { [aliceKey.id]: 8, [bobKey.id]: 9 },
+    );
+    assert.equal((await call(ctx.gw, bob, 'GET', `/api/v1/organizations/${organization.id}/stats`)).status, 403, 'a member reads their own ledger, not the whole');
+    const csv = await fetch(`${ctx.gw.url}/api/v1/organizations/${organization.id}/usage/export?type=ledger`, { headers: { cookie: alice.cookie ?? '' } });
+    assert.equal(csv.status, 200);
+    const lines = (await csv.text()).trim().split('\n');
+    assert.equal(lines.filter((l) => l.includes('generation_debit')).length, 16);
     await assertBooks(ctx.gw);
   });
 

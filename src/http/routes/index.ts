@@ -17,6 +17,7 @@ import { registerApiKeyRoutes } from './api-keys.route.ts';
 import { registerOrganizationRoutes } from './organizations/organizations.route.ts';
 import { registerOrganizationKeyRoutes } from './organizations/organization-keys.route.ts';
 import { registerOrganizationBookRoutes } from './organizations/organization-books.route.ts';
+import { registerOrganizationUsageRoutes } from './organizations/organization-usage.route.ts';
 import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
 import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
@@ -59,6 +60,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerOrganizationRoutes(app, services);
   registerOrganizationKeyRoutes(app, services);
   registerOrganizationBookRoutes(app, services);
+  registerOrganizationUsageRoutes(app, services);
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);

@@ -15,7 +15,7 @@ const bucketSchema = {
   },
 };
 
-const statisticsSchema = {
+export const statisticsSchema = {
   type: 'object',
   required: ['from', 'to', 'totals', 'byDay', 'byModel', 'byType'],
   properties: {
@@ -43,19 +43,21 @@ const statisticsSchema = {
   },
 };
 
+export const statsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    range: { type: 'string', maxLength: 20, description: 'today (default), 7d, 30d or custom; each ends with today (UTC)' },
+    from: { type: 'string', maxLength: 20, description: 'With range=custom: first day, YYYY-MM-DD (UTC), inclusive' },
+    to: { type: 'string', maxLength: 20, description: `With range=custom: last day, YYYY-MM-DD (UTC), inclusive; at most ${MAX_PERIOD_DAYS} days after from` },
+  },
+};
+
 export function registerStatsRoute(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/stats', {
     onRequest: requireApiKey(services.authenticator),
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          range: { type: 'string', maxLength: 20, description: 'today (default), 7d, 30d or custom; each ends with today (UTC)' },
-          from: { type: 'string', maxLength: 20, description: 'With range=custom: first day, YYYY-MM-DD (UTC), inclusive' },
-          to: { type: 'string', maxLength: 20, description: `With range=custom: last day, YYYY-MM-DD (UTC), inclusive; at most ${MAX_PERIOD_DAYS} days after from` },
-        },
-      },
+      querystring: statsQuerySchema,
     },
     config: {
       docs: {

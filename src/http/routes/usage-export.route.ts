@@ -1,25 +1,43 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../app-services.ts';
 import { MAX_PERIOD_DAYS } from '../../services/stats/stats-period.ts';
 import { MAX_EXPORT_ROWS, USAGE_EXPORT_KINDS, usageExport } from '../../services/stats/usage-export.ts';
 import { authOf, requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 
+export const usageExportQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', maxLength: 20, description: `${USAGE_EXPORT_KINDS.join(' (default) or ')}` },
+    from: { type: 'string', maxLength: 20, description: 'First day, YYYY-MM-DD (UTC), inclusive; without from and to: the last 30 days' },
+    to: { type: 'string', maxLength: 20, description: `Last day, YYYY-MM-DD (UTC), inclusive; at most ${MAX_PERIOD_DAYS} days after from` },
+  },
+};
+
+export interface UsageExportQuery {
+  type?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Streams an account's export (a person's, or an organization's for its owners and admins). */
+export function sendUsageExport(reply: FastifyReply, services: AppServices, accountId: string, query: UsageExportQuery): FastifyReply {
+  const exported = usageExport(services.stats, accountId, query);
+  reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${exported.filename}"`)
+    .header('cache-control', 'no-store');
+  return reply.send(Readable.from(exported.chunks));
+}
+
 /** The caller's ledger or generations for a range of days, as a CSV download. */
 export function registerUsageExportRoute(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/usage/export', {
     onRequest: requireApiKey(services.authenticator),
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          type: { type: 'string', maxLength: 20, description: `${USAGE_EXPORT_KINDS.join(' (default) or ')}` },
-          from: { type: 'string', maxLength: 20, description: 'First day, YYYY-MM-DD (UTC), inclusive; without from and to: the last 30 days' },
-          to: { type: 'string', maxLength: 20, description: `Last day, YYYY-MM-DD (UTC), inclusive; at most ${MAX_PERIOD_DAYS} days after from` },
-        },
-      },
+      querystring: usageExportQuerySchema,
     },
     config: {
       docs: {
@@ -35,13 +53,7 @@ export function registerUsageExportRoute(app: FastifyInstance, services: AppServ
       },
     },
     handler: async (request, reply) => {
-      const { userId } = authOf(request);
-      const exported = usageExport(services.stats, userId, request.query as { type?: string; from?: string; to?: string });
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${exported.filename}"`)
-        .header('cache-control', 'no-store');
-      return reply.send(Readable.from(exported.chunks));
+      return sendUsageExport(reply, services, authOf(request).userId, request.query as UsageExportQuery);
     },
   });
 }
