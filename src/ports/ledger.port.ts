@@ -117,7 +117,8 @@ export interface ChatRequestOutcome {
 }
 
 /** What a hold did: a refusal writes nothing. */
-export type HoldResult = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'user_not_found';
+/** `member_spend_cap_reached`: above the monthly cap of the key's member inside an organization. */
+export type HoldResult = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'member_spend_cap_reached' | 'user_not_found';
 
 /**
  * What a settlement did: 'done'; 'taken' when the hold was gone (the crash job settled the request

@@ -41,6 +41,10 @@ export interface OrganizationStore {
   setRole(tx: StoreTransaction, organizationId: string, userId: string, role: OrganizationRole): Promise<boolean>;
   /** Removes a member; false when they were not one. */
   removeMember(tx: StoreTransaction, organizationId: string, userId: string): Promise<boolean>;
+  /** Sets a member's monthly cap (null: none); false when they are not a member. */
+  setMonthlyCap(tx: StoreTransaction, organizationId: string, userId: string, capMicro: number | null): Promise<boolean>;
+  /** Each member's spend in the organization in a month ('YYYY-MM'): what their cap counts. */
+  memberSpendInMonth(tx: StoreTransaction, organizationId: string, month: string): Promise<Map<string, number>>;
   countOwners(tx: StoreTransaction, organizationId: string): Promise<number>;
   listMembers(tx: StoreTransaction, organizationId: string): Promise<MemberWithEmail[]>;
   /** The organizations a person belongs to, oldest membership first. */

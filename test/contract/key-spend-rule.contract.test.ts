@@ -45,7 +45,7 @@ describeEachDatabase('key spend rule', (t) => {
     return { total: of('total'), month: of(spendMonthOf(at)) };
   };
   const move = (keyId: string, spentMicro: number, heldMicro: number, guarded: boolean, at = Date.now()) =>
-    t.handle.db.transaction().execute((tx) => moveKeySpend(tx, keyId, at, { spentMicro, heldMicro }, guarded));
+    t.handle.db.transaction().execute(async (tx) => (await moveKeySpend(tx, keyId, at, { spentMicro, heldMicro }, guarded)) === 'moved');
 
   test('a guarded move fits under a total cap or moves nothing; an unguarded one always moves both rows', async () => {
     const user = await createUser(t.handle.db, { balanceMicro: 1_000_000 });
@@ -92,5 +92,49 @@ describeEachDatabase('key spend rule', (t) => {
     // The settlement releases the hold and charges no more than the cap leaves (here all of it: 7 000).
     assert.deepEqual(await ledger.settle(request, chatOutcome(8_000), 'gpt-5.4-mini', false), { uncollectedMicro: 1_000 });
     assert.deepEqual(await rows(key), { total: [10_000, 0], month: [10_000, 0] });
+  });
+
+  test("a member's monthly cap binds all their organization keys in every writer; a person's key has none", async () => {
+    const owner = await createUser(t.handle.db, { balanceMicro: 0 });
+    const member = await createUser(t.handle.db, { balanceMicro: 0 });
+    const organization = await createUser(t.handle.db, { balanceMicro: 1_000_000 });
+    await t.handle.db.updateTable('users').set({ kind: 'organization', name: 'contract' }).where('id', '=', organization.id).execute();
+    await t.handle.db
+      .insertInto('organization_members')
+      .values([
+        { organization_id: organization.id, user_id: owner.id, role: 'owner', created_at: Date.now(), monthly_cap_micro: null },
+        { organization_id: organization.id, user_id: member.id, role: 'member', created_at: Date.now(), monthly_cap_micro: 10_000 },
+      ])
+      .execute();
+    const [one, two] = [await createKey(organization.id, null, null), await createKey(organization.id, 50_000, 'month')];
+    await t.handle.db.updateTable('api_keys').set({ member_id: member.id }).where('id', 'in', [one, two]).execute();
+    const memberRow = async () => {
+      const row = await t.handle.db.selectFrom('organization_member_spend').select(['spent_micro', 'held_micro']).where('organization_id', '=', organization.id).where('user_id', '=', member.id).where('spend_month', '=', spendMonthOf(Date.now())).executeTakeFirst();
+      return row ? [Number(row.spent_micro), Number(row.held_micro)] : undefined;
+    };
+    const debit = (keyId: string, amountMicro: number) =>
+      t.handle.db.transaction().execute((tx) => kyselyLedgerBook.post(tx, { userId: organization.id, kind: 'generation_debit', reference: newId('task'), amountMicro: -amountMicro, apiKeyId: keyId }));
+
+    // The book: two keys, one cap.
+    await debit(one, 4_000);
+    await debit(two, 4_000);
+    await assert.rejects(debit(one, 2_001), (error: unknown) => error instanceof AppError && error.code === 'key_spend_cap_reached' && /organization/.test(error.message));
+    assert.deepEqual(await memberRow(), [8_000, 0]);
+    assert.deepEqual(await rows(one), { total: [4_000, 0], month: [4_000, 0] }, "a refusal moves neither the member's row nor the key's");
+    // The chat ledger: a hold above what is left is refused; within it, held; the settlement stays within the member's room.
+    await assert.rejects(ledger.hold({ ...heldRequest(organization.id, 2_001), apiKeyId: two }), (error: unknown) => error instanceof AppError && error.code === 'key_spend_cap_reached');
+    assert.deepEqual(await rows(two), { total: [4_000, 0], month: [4_000, 0] });
+    const request = { ...heldRequest(organization.id, 1_500), apiKeyId: two };
+    await ledger.hold(request);
+    assert.deepEqual(await memberRow(), [8_000, 1_500]);
+    await assert.rejects(debit(one, 501), (error: unknown) => error instanceof AppError && error.code === 'key_spend_cap_reached', 'a hold counts against a debit');
+    assert.deepEqual(await ledger.settle(request, chatOutcome(2_500), 'gpt-5.4-mini', false), { uncollectedMicro: 500 });
+    assert.deepEqual(await memberRow(), [10_000, 0]);
+    // A refund gives the member's room back; a key of the organization without a member, and the owner's person key, are not bound.
+    await t.handle.db.transaction().execute((tx) => kyselyLedgerBook.post(tx, { userId: organization.id, kind: 'generation_refund', reference: newId('task'), amountMicro: 1_000, apiKeyId: one }));
+    assert.deepEqual(await memberRow(), [9_000, 0]);
+    const unowned = await createKey(organization.id, null, null);
+    await debit(unowned, 50_000);
+    assert.equal(await move(await createKey(owner.id, null, null), 900_000, 0, true), true);
   });
 });

@@ -186,6 +186,49 @@ describeEachMode('organizations', (ctx) => {
     await assertBooks(ctx.gw);
   });
 
+  test("a member's monthly cap holds under 200 concurrent creates through two of their keys; another member is not bound", async () => {
+    const [alice, bob] = await Promise.all([signup(ctx.gw, uniqueEmail('alice')), signup(ctx.gw, uniqueEmail('bob'))]);
+    const organization = await createOrganization(ctx.gw, alice, 'Capped');
+    await join(ctx.gw, alice, organization.id, bob);
+    await credit(ctx.gw, organization.id, 100_000);
+    const alicesKey = await orgKey(ctx.gw, alice, organization.id);
+    const probe = await ctx.gw.api(alicesKey.key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'price probe' } });
+    const taskId = (probe.body as { data: { taskId: string } }).data.taskId;
+    const unit = Number((await ctx.gw.gateway.services.database.db.selectFrom('tasks').select('cost_micro').where('id', '=', taskId).executeTakeFirstOrThrow()).cost_micro);
+    assert.ok(unit > 0);
+
+    const membersPath = `/api/v1/organizations/${organization.id}/members/${bob.userId}`;
+    for (const bad of [-1, 1.5, '700']) assert.equal((await call(ctx.gw, alice, 'PATCH', membersPath, { monthlyCapMicroUsd: bad })).status, 400, String(bad));
+    assert.equal((await call(ctx.gw, bob, 'PATCH', membersPath, { monthlyCapMicroUsd: 10 ** 9 })).status, 403, 'a member does not lift their own cap');
+    const members = dataOf<Array<{ userId: string; monthlyCapMicroUsd: number | null }>>(await call(ctx.gw, alice, 'PATCH', membersPath, { monthlyCapMicroUsd: unit * 7 }));
+    assert.equal(members.find((m) => m.userId === bob.userId)?.monthlyCapMicroUsd, unit * 7);
+
+    const bobsKeys = [await orgKey(ctx.gw, bob, organization.id, 'one'), await orgKey(ctx.gw, bob, organization.id, 'two')];
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => ctx.gw.api(bobsKeys[i % 2]?.key ?? '', 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: `capped ${i}` } })),
+    );
+    const passed = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 402);
+    assert.equal(passed, 7, 'exactly what the cap covers');
+    assert.equal(refused.length, 193);
+    const refusal = refused[0]?.body as { error?: { code: string; message: string } };
+    assert.equal(refusal.error?.code, 'key_spend_cap_reached');
+    assert.match(refusal.error?.message ?? '', /monthly spend cap in this organization/);
+    const after = dataOf<Array<{ userId: string; spentThisMonthMicroUsd: number }>>(await call(ctx.gw, alice, 'GET', `/api/v1/organizations/${organization.id}/members`));
+    assert.equal(after.find((m) => m.userId === bob.userId)?.spentThisMonthMicroUsd, unit * 7);
+
+    // A chat request's hold counts against the cap too: none is left for one.
+    const chat = await ctx.gw.api(bobsKeys[0]?.key ?? '', 'POST', '/api/v1/chat/completions', { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 });
+    assert.equal(chat.status, 402, JSON.stringify(chat.body));
+    // The owner is not bound by bob's cap; lifting it lets bob spend again.
+    assert.equal((await ctx.gw.api(alicesKey.key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'owner' } })).status, 200);
+    dataOf(await call(ctx.gw, alice, 'PATCH', membersPath, { monthlyCapMicroUsd: null }));
+    assert.equal((await ctx.gw.api(bobsKeys[1]?.key ?? '', 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'uncapped' } })).status, 200);
+    const debits = (await ledger(ctx.gw, alice, organization.id)).filter((e) => e.kind === 'generation_debit');
+    assert.deepEqual([debits.filter((e) => e.memberId === bob.userId).length, debits.filter((e) => e.memberId === alice.userId).length], [8, 2]);
+    await assertBooks(ctx.gw);
+  });
+
   test('an owner redeems a code for the organization; the credit names them', async () => {
     const [alice, bob] = await Promise.all([signup(ctx.gw, uniqueEmail('alice')), signup(ctx.gw, uniqueEmail('bob'))]);
     const organization = await createOrganization(ctx.gw, alice, 'Redeemers');

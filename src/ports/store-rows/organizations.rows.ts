@@ -8,6 +8,17 @@ export interface OrganizationMembersRow {
   user_id: string;
   role: OrganizationRole;
   created_at: number;
+  /** What the member may spend of the organization's balance per calendar month (UTC); null: no cap (migration 043). */
+  monthly_cap_micro?: number | null;
+}
+
+/** What a member spent and holds in the organization in a month ('YYYY-MM'), moved beside their key's spend. */
+export interface OrganizationMemberSpendRow {
+  organization_id: string;
+  user_id: string;
+  spend_month: string;
+  spent_micro: number;
+  held_micro: number;
 }
 
 export interface OrganizationInvitationsRow {

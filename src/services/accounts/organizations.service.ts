@@ -6,6 +6,7 @@ import { OWNER_AUTHORITY } from '../../domain/api-key-authority.ts';
 import type { ApiKeyLimitsChange } from '../../domain/api-key-limits.ts';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import { spendMonthOf } from '../../domain/ledger/key-spend-period.ts';
 import { newWebhookSecret } from '../../domain/webhook-secret.ts';
 import type { AccountStore, ApiKeyRow, UserRow } from '../../ports/account-store.port.ts';
 import type { Mailer } from '../../ports/mailer.port.ts';
@@ -154,6 +155,24 @@ export class OrganizationsService {
       }
       return { organization, role: invitation.role };
     });
+  }
+
+  /**
+   * An owner or admin sets what a member may spend of the organization's balance per calendar month
+   * (UTC; null: no cap). Checked by the ledger in the transaction of every charge through their keys.
+   */
+  async setMonthlyCap(personId: string, organizationId: string, memberId: string, capMicro: unknown): Promise<void> {
+    if (capMicro !== null && (typeof capMicro !== 'number' || !Number.isSafeInteger(capMicro) || capMicro < 0)) {
+      throw invalidInput('monthlyCapMicroUsd must be a whole non-negative number of micro-USD, or null for no cap', 'monthlyCapMicroUsd');
+    }
+    await this.seat(personId, organizationId, 'manage_keys');
+    if (!(await this.#deps.organizations.setMonthlyCap(this.#deps.uow.direct, organizationId, memberId, capMicro))) throw new AppError('not_found', 'not a member of this organization');
+  }
+
+  /** Each member's spend in the organization this calendar month (UTC), what their cap counts. */
+  async spendThisMonth(personId: string, organizationId: string, now: number = Date.now()): Promise<Map<string, number>> {
+    await this.seat(personId, organizationId);
+    return this.#deps.organizations.memberSpendInMonth(this.#deps.uow.direct, organizationId, spendMonthOf(now));
   }
 
   /** An owner changes a member's role; the last owner stays an owner. */

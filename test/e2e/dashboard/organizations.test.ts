@@ -8,7 +8,7 @@ import { openPage, openSignedInBrowser, type SignedInBrowser } from './signed-in
  * Teams in a browser (issue 33, items 1, 2 and 8): an owner creates an organization on the Teams page,
  * invites a second person by email; that person opens the link, accepts, makes a key of the
  * organization and spends its balance; the owner's page names them in the members, keys and ledger,
- * and removing them stops their key. Screenshots: organizations-*-wide.png and -phone.png.
+ * a monthly cap set on the page stops their spending, and removing them stops their key. Screenshots: organizations-*-wide.png and -phone.png.
  */
 const skip = browserSkipReason();
 
@@ -67,6 +67,16 @@ describe('organizations in a browser', { skip }, () => {
 
     await page.reload();
     await page.getByTestId('members-table').locator('th', { hasText: bobEmail }).waitFor();
+    // The owner caps bob's month; the ledger refuses his keys above it.
+    await page.getByLabel(`Monthly cap of ${bobEmail} in dollars (empty: no cap)`).fill('0.00');
+    await page.getByRole('button', { name: `Save the monthly cap of ${bobEmail}` }).click();
+    for (let i = 0; i < 100; i++) {
+      const members = await owner.api<Array<{ email: string; monthlyCapMicroUsd: number | null }>>('GET', `/api/v1/organizations/${organizationId}/members`);
+      if (members.find((m) => m.email === bobEmail)?.monthlyCapMicroUsd === 0) break;
+      await page.waitForTimeout(50);
+    }
+    const capped = await gw.api(bobKey, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'over the cap' } });
+    assert.equal(capped.status, 402, JSON.stringify(capped.body));
     await page.getByTestId('org-keys-table').getByText(bobEmail).waitFor();
     const ledgerRow = page.getByTestId('org-ledger-table').locator('tr', { hasText: 'Generation' });
     assert.match(await ledgerRow.innerText(), new RegExp(bobEmail.replace(/[.]/g, '\\.')));

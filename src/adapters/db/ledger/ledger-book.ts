@@ -10,6 +10,7 @@ import type { LedgerBook, LedgerEntry, LedgerMovement, PostedEntry } from '../..
 import { findUserById } from '../repositories/users.repository.ts';
 import { type Executor, executorOf } from '../schema.ts';
 import { moveKeySpend } from './api-key-spend.repository.ts';
+import { spendCapReached } from './spend-cap-refusal.ts';
 import { abandonChatHold, insertJobSettledRow, takeChatHold } from './chat-holds.repository.ts';
 import type { ChatHold } from '../../../ports/ledger.port.ts';
 import { applyGuardedBalanceChange, findEntry, insertEntryOnce, lockAccount } from './ledger.repository.ts';
@@ -33,9 +34,10 @@ async function post(tx: Executor, movement: LedgerMovement, now: number = Date.n
   const keyId = movement.apiKeyId ?? null;
   const keyDelta = { spentMicro: -movement.amountMicro, heldMicro: 0 };
   const keyAt = movement.keySpendAt ?? now;
-  if (keyId !== null && movement.amountMicro !== 0 && !(await moveKeySpend(tx, keyId, keyAt, keyDelta, movement.amountMicro < 0))) {
+  const moved = keyId !== null && movement.amountMicro !== 0 ? await moveKeySpend(tx, keyId, keyAt, keyDelta, movement.amountMicro < 0) : 'moved';
+  if (moved !== 'moved') {
     await applyGuardedBalanceChange(tx, movement.userId, -movement.amountMicro);
-    throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
+    throw spendCapReached(moved);
   }
   const entry: LedgerEntry = {
     id: newId('led', now),

@@ -17,11 +17,12 @@ import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import type { ChatLedger, ChatRequestOutcome, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
 import type { Schema } from '../schema.ts';
 import { LedgerQueue, type Queued } from './ledger-queue.ts';
+import { spendCapReached } from './spend-cap-refusal.ts';
 
 /** An operation as chat_ledger_apply reads it (see the migration). */
 type ApplyOperation = Record<string, string | number | null>;
 /** Its reply: a hold's outcome, 'taken', or the amount a settlement charged. */
-type ApplyReply = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'user_not_found' | 'taken' | number;
+type ApplyReply = 'held' | 'insufficient_balance' | 'key_spend_cap_reached' | 'member_spend_cap_reached' | 'user_not_found' | 'taken' | number;
 
 const APPLY = 'select chat_ledger_apply($1::jsonb) as replies';
 /** Batches in flight at once (two users' batches can run side by side; one user's wait for each other). */
@@ -39,7 +40,8 @@ export class PostgresChatLedger implements ChatLedger {
   async hold(r: NewChatRequest): Promise<void> {
     const reply = await this.#queue.submit({ kind: 'hold', ...held(r) });
     if (reply === 'insufficient_balance') throw new AppError('insufficient_balance', 'insufficient balance for this request');
-    if (reply === 'key_spend_cap_reached') throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
+    if (reply === 'key_spend_cap_reached') throw spendCapReached('key_cap_reached');
+    if (reply === 'member_spend_cap_reached') throw spendCapReached('member_cap_reached');
     if (reply === 'user_not_found') throw new AppError('user_not_found', `user ${r.userId} not found`);
   }
 

@@ -29,6 +29,7 @@ import type { SqliteFile } from '../sqlite/sqlite-file.ts';
 import { LedgerQueue } from './ledger-queue.ts';
 import type { LedgerMessage, LedgerOperation, LedgerReplies, LedgerWorkerData } from './sqlite-chat-ledger.messages.ts';
 import { SqliteChatStatements } from './sqlite-chat-statements.ts';
+import { spendCapReached } from './spend-cap-refusal.ts';
 
 /** Below this many open chat requests in the process, a hold may be written on the event loop. */
 const QUIET_BELOW = 2;
@@ -68,7 +69,8 @@ export class SqliteChatLedgerThread implements ChatLedger {
     }
     if (result !== 'held') this.#open--;
     if (result === 'insufficient_balance') throw new AppError('insufficient_balance', 'insufficient balance for this request');
-    if (result === 'key_spend_cap_reached') throw new AppError('key_spend_cap_reached', 'this API key has reached its spend cap');
+    if (result === 'key_spend_cap_reached') throw spendCapReached('key_cap_reached');
+    if (result === 'member_spend_cap_reached') throw spendCapReached('member_cap_reached');
     if (result === 'user_not_found') throw new AppError('user_not_found', `user ${request.userId} not found`);
   }
 

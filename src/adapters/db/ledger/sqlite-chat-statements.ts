@@ -11,7 +11,9 @@ import type { LedgerKind } from '../../../domain/ledger/ledger-kinds.ts';
 import { spendMonthOf } from '../../../domain/ledger/key-spend-period.ts';
 import { collectable } from '../../../domain/ledger/settlement.ts';
 import type { ChatRequestOutcome, HoldResult, NewChatRequest, SettleResult } from '../../../ports/ledger.port.ts';
+import type { KeySpendMove } from './api-key-spend.repository.ts';
 import { KEY_SPEND_RULE, numbered } from './key-spend-rule.ts';
+import { MEMBER_SPEND_RULE, numberedMember } from './member-spend-rule.ts';
 
 const HOLD_COLUMNS = 'id, user_id, api_key_id, model, protocol, stream, hold_micro, created_at, last_seen_at';
 
@@ -70,6 +72,12 @@ const MOVE_CAP_ROW = numbered(KEY_SPEND_RULE.moveCapRow, MOVE_ORDER);
 const MOVE_OTHER_ROW = numbered(KEY_SPEND_RULE.moveOtherRow, MOVE_ORDER);
 /** ?1 key, ?2 month, ?3 the hold being released: what the cap leaves for its settlement (no row: no cap). */
 const KEY_CAP_ROOM = numbered(KEY_SPEND_RULE.capRoom, ['key', 'month', 'amount']);
+/** The member rule (member-spend-rule.ts), in the key rule's order: ?1 key, ?2 month, ?3 spent delta, ?4 held delta. */
+const MEMBER_ORDER = ['key', 'month', 'spent', 'held'] as const;
+const MOVE_MEMBER = numberedMember(MEMBER_SPEND_RULE.move, MEMBER_ORDER);
+const UNMOVE_MEMBER = numberedMember(MEMBER_SPEND_RULE.unmove, MEMBER_ORDER);
+const MEMBER_OVER_CAP = numberedMember(MEMBER_SPEND_RULE.overCap, ['key', 'month']);
+const MEMBER_CAP_ROOM = numberedMember(MEMBER_SPEND_RULE.capRoom, ['key', 'month', 'amount']);
 /** ?1 hold, ?2 user: gives back a reservation the key's cap refused. */
 const UNRESERVE = 'update users set held_micro = held_micro - ?1 where id = ?2';
 /** The charge names the member of the request's key (an organization's key; null otherwise, migration 042). */
@@ -90,6 +98,10 @@ export class SqliteChatStatements {
   readonly #moveOtherRow: StatementSync;
   readonly #keyCapRoom: StatementSync;
   readonly #unreserve: StatementSync;
+  readonly #moveMember: StatementSync;
+  readonly #unmoveMember: StatementSync;
+  readonly #memberOverCap: StatementSync;
+  readonly #memberCapRoom: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#reserve = db.prepare(RESERVE);
@@ -106,14 +118,19 @@ export class SqliteChatStatements {
     this.#moveOtherRow = db.prepare(MOVE_OTHER_ROW);
     this.#keyCapRoom = db.prepare(KEY_CAP_ROOM);
     this.#unreserve = db.prepare(UNRESERVE);
+    this.#moveMember = db.prepare(MOVE_MEMBER);
+    this.#unmoveMember = db.prepare(UNMOVE_MEMBER);
+    this.#memberOverCap = db.prepare(MEMBER_OVER_CAP);
+    this.#memberCapRoom = db.prepare(MEMBER_CAP_ROOM);
   }
 
   /** The hold; a refusal writes nothing. */
   hold(r: NewChatRequest): HoldResult {
     if (this.#reserve.run(r.holdMicro, r.userId).changes !== 1) return this.#userExists.get(r.userId) === undefined ? 'user_not_found' : 'insufficient_balance';
-    if (r.apiKeyId !== null && !this.#moveKeySpend(r.apiKeyId, spendMonthOf(r.now), 0, r.holdMicro, true)) {
+    const moved = r.apiKeyId === null ? 'moved' : this.#moveKeySpend(r.apiKeyId, spendMonthOf(r.now), 0, r.holdMicro, true);
+    if (moved !== 'moved') {
       this.#unreserve.run(r.holdMicro, r.userId);
-      return 'key_spend_cap_reached';
+      return moved === 'member_cap_reached' ? 'member_spend_cap_reached' : 'key_spend_cap_reached';
     }
     this.#insertHold.run(r.id, r.userId, r.apiKeyId, r.model, r.protocol, r.stream ? 1 : 0, r.holdMicro, r.now, r.now);
     return 'held';
@@ -124,8 +141,11 @@ export class SqliteChatStatements {
     if (this.#deleteHold.run(r.id).changes !== 1) return 'taken';
     const month = spendMonthOf(r.now);
     // Never more than the key's cap leaves: the rest is recorded as uncollected, as above the balance.
-    const room = r.apiKeyId === null ? undefined : (this.#keyCapRoom.get(r.apiKeyId, month, r.holdMicro) as { room: number } | undefined);
-    const cost = room === undefined ? o.costMicro : Math.min(o.costMicro, Math.max(0, Number(room.room)));
+    const rooms =
+      r.apiKeyId === null
+        ? []
+        : [this.#keyCapRoom.get(r.apiKeyId, month, r.holdMicro), this.#memberCapRoom.get(r.apiKeyId, month, r.holdMicro)].flatMap((row) => (row === undefined ? [] : [Number((row as { room: number }).room)]));
+    const cost = rooms.reduce((least, room) => Math.min(least, Math.max(0, room)), o.costMicro);
     let charged = this.#charge.get(r.holdMicro, cost, r.userId) as { balance_micro: number } | undefined;
     let collected = cost;
     if (charged === undefined) {
@@ -142,12 +162,21 @@ export class SqliteChatStatements {
     return collected === o.costMicro ? 'done' : { uncollectedMicro: o.costMicro - collected };
   }
 
-  /** Moves the key's rows of 'total' and `month` (key-spend-rule.ts); `guarded`: only within the cap. False when refused. */
-  #moveKeySpend(keyId: string, month: string, spentDelta: number, heldDelta: number, guarded: boolean): boolean {
+  /**
+   * Moves the key's rows of 'total' and `month` (key-spend-rule.ts) and its member's row of `month`
+   * (member-spend-rule.ts); `guarded`: only within both caps. Refused: nothing moved.
+   */
+  #moveKeySpend(keyId: string, month: string, spentDelta: number, heldDelta: number, guarded: boolean): KeySpendMove {
     // Each statement is bound with as many values as its highest parameter (SQLite refuses more).
     this.#ensureKeyRows.run(keyId, month);
-    if (this.#moveCapRow.run(keyId, month, spentDelta, heldDelta, guarded ? 1 : 0).changes !== 1) return false;
+    if (this.#moveCapRow.run(keyId, month, spentDelta, heldDelta, guarded ? 1 : 0).changes !== 1) return 'key_cap_reached';
+    this.#moveMember.run(keyId, month, spentDelta, heldDelta);
+    if (guarded && this.#memberOverCap.get(keyId, month) !== undefined) {
+      this.#unmoveMember.run(keyId, month, spentDelta, heldDelta);
+      this.#moveCapRow.run(keyId, month, -spentDelta, -heldDelta, 0);
+      return 'member_cap_reached';
+    }
     this.#moveOtherRow.run(keyId, month, spentDelta, heldDelta);
-    return true;
+    return 'moved';
   }
 }

@@ -57,6 +57,16 @@ export class KyselyOrganizationStore implements OrganizationStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async setMonthlyCap(tx: StoreTransaction, organizationId: string, userId: string, capMicro: number | null): Promise<boolean> {
+    const result = await executorOf(tx).updateTable('organization_members').set({ monthly_cap_micro: capMicro }).where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async memberSpendInMonth(tx: StoreTransaction, organizationId: string, month: string): Promise<Map<string, number>> {
+    const rows = await executorOf(tx).selectFrom('organization_member_spend').select(['user_id', 'spent_micro']).where('organization_id', '=', organizationId).where('spend_month', '=', month).execute();
+    return new Map(rows.map((r) => [r.user_id, Number(r.spent_micro)]));
+  }
+
   async countOwners(tx: StoreTransaction, organizationId: string): Promise<number> {
     const row = await executorOf(tx)
       .selectFrom('organization_members')
@@ -71,7 +81,7 @@ export class KyselyOrganizationStore implements OrganizationStore {
     return executorOf(tx)
       .selectFrom('organization_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['m.organization_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email'])
+      .select(['m.organization_id', 'm.user_id', 'm.role', 'm.created_at', 'm.monthly_cap_micro', 'u.email'])
       .where('m.organization_id', '=', organizationId)
       .orderBy('m.created_at')
       .orderBy('m.user_id')

@@ -19,8 +19,15 @@ export const organizationSchema: JsonSchema = {
 
 export const memberSchema: JsonSchema = {
   type: 'object',
-  required: ['userId', 'email', 'role', 'joinedAt'],
-  properties: { userId: { type: 'string' }, email: { type: ['string', 'null'] }, role, joinedAt: { type: 'string', format: 'date-time' } },
+  required: ['userId', 'email', 'role', 'joinedAt', 'monthlyCapMicroUsd', 'spentThisMonthMicroUsd'],
+  properties: {
+    userId: { type: 'string' },
+    email: { type: ['string', 'null'] },
+    role,
+    joinedAt: { type: 'string', format: 'date-time' },
+    monthlyCapMicroUsd: { type: ['integer', 'null'], description: "What the member may spend of the organization's balance per calendar month (UTC), integer micro-USD; null: no cap" },
+    spentThisMonthMicroUsd: { type: 'integer', description: 'What they spent through their keys this calendar month (UTC), integer micro-USD' },
+  },
 };
 
 export const invitationSchema: JsonSchema = {
@@ -41,8 +48,15 @@ export function presentOrganization(organization: UserRow, callerRole: Organizat
   };
 }
 
-export function presentMember(member: MemberWithEmail) {
-  return { userId: member.user_id, email: member.email, role: member.role, joinedAt: iso(Number(member.created_at)) };
+export function presentMember(member: MemberWithEmail, spentThisMonth: ReadonlyMap<string, number>) {
+  return {
+    userId: member.user_id,
+    email: member.email,
+    role: member.role,
+    joinedAt: iso(Number(member.created_at)),
+    monthlyCapMicroUsd: member.monthly_cap_micro === null || member.monthly_cap_micro === undefined ? null : Number(member.monthly_cap_micro),
+    spentThisMonthMicroUsd: spentThisMonth.get(member.user_id) ?? 0,
+  };
 }
 
 export function presentInvitation(invitation: OrganizationInvitationRow) {

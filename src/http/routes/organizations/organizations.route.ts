@@ -21,6 +21,10 @@ const invitationParams = { type: 'object', required: ['orgId', 'invitationId'], 
 export function registerOrganizationRoutes(app: FastifyInstance, services: AppServices): void {
   const session = requireSession();
   const organizations = services.organizations;
+  const presentMembers = async (me: string, orgId: string) => {
+    const [members, spent] = await Promise.all([organizations.members(me, orgId), organizations.spendThisMonth(me, orgId)]);
+    return members.map((m) => presentMember(m, spent));
+  };
   const docs = (summary: string, responses: Record<string, { description: string; schema?: Record<string, unknown> }>) => ({
     docs: { summary, description: SESSION, tags: ['Organizations'], auth: 'none' as const, responses },
   });
@@ -60,16 +64,27 @@ export function registerOrganizationRoutes(app: FastifyInstance, services: AppSe
     schema: { params: orgParam },
     config: docs('The members and their roles', { 200: { description: 'Members, earliest first', schema: envelope({ type: 'array', items: memberSchema }) }, 404: errorResponse('Not an organization you belong to') }),
     handler: async (request) => {
-      const members = await organizations.members(authOf(request).userId, (request.params as { orgId: string }).orgId);
-      return { code: 200, data: members.map(presentMember) };
+      const { orgId } = request.params as { orgId: string };
+      return { code: 200, data: await presentMembers(authOf(request).userId, orgId) };
     },
   });
 
   app.patch('/api/v1/organizations/:orgId/members/:userId', {
     onRequest: session,
     bodyLimit: AUTH_BODY_LIMIT,
-    schema: { params: memberParams, body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role: roleSchema } } },
-    config: docs("Change a member's role (an owner); the last owner stays an owner", {
+    schema: {
+      params: memberParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          role: roleSchema,
+          monthlyCapMicroUsd: { type: ['integer', 'null'], minimum: 0, description: "What the member may spend of the organization's balance per calendar month (UTC), micro-USD; null removes the cap. An owner or admin sets it" },
+        },
+      },
+    },
+    config: docs("Change a member's role (an owner; the last owner stays an owner) or monthly spend cap (an owner or admin)", {
       200: { description: 'The members after the change', schema: envelope({ type: 'array', items: memberSchema }) },
       403: errorResponse('Not an owner'),
       404: errorResponse('No such member'),
@@ -78,8 +93,10 @@ export function registerOrganizationRoutes(app: FastifyInstance, services: AppSe
     handler: async (request) => {
       const { orgId, userId } = request.params as { orgId: string; userId: string };
       const me = authOf(request).userId;
-      await organizations.changeRole(me, orgId, userId, (request.body as { role: string }).role);
-      return { code: 200, data: (await organizations.members(me, orgId)).map(presentMember) };
+      const body = request.body as { role?: string; monthlyCapMicroUsd?: number | null };
+      if (body.monthlyCapMicroUsd !== undefined) await organizations.setMonthlyCap(me, orgId, userId, body.monthlyCapMicroUsd);
+      if (body.role !== undefined) await organizations.changeRole(me, orgId, userId, body.role);
+      return { code: 200, data: await presentMembers(me, orgId) };
     },
   });
 

@@ -54,9 +54,13 @@ export interface OrganizationsResponses {
       /** owner: billing, members, everything; admin: keys, limits, settings; member: use, own keys */
       role: 'owner' | 'admin' | 'member';
       joinedAt: string;
+      /** What the member may spend of the organization's balance per calendar month (UTC), integer micro-USD; null: no cap */
+      monthlyCapMicroUsd: number | null;
+      /** What they spent through their keys this calendar month (UTC), integer micro-USD */
+      spentThisMonthMicroUsd: number;
     }[];
   };
-  /** Change a member's role (an owner); the last owner stays an owner */
+  /** Change a member's role (an owner; the last owner stays an owner) or monthly spend cap (an owner or admin) */
   'PATCH /api/v1/organizations/{orgId}/members/{userId}': {
     code: number;
     data: {
@@ -65,6 +69,10 @@ export interface OrganizationsResponses {
       /** owner: billing, members, everything; admin: keys, limits, settings; member: use, own keys */
       role: 'owner' | 'admin' | 'member';
       joinedAt: string;
+      /** What the member may spend of the organization's balance per calendar month (UTC), integer micro-USD; null: no cap */
+      monthlyCapMicroUsd: number | null;
+      /** What they spent through their keys this calendar month (UTC), integer micro-USD */
+      spentThisMonthMicroUsd: number;
     }[];
   };
   /** Remove a member (an owner), or leave (yourself). The member's keys of the organization stop at once, in every process; the last owner cannot leave */
@@ -261,5 +269,64 @@ export interface OrganizationsResponses {
       amountMicroUsd: string;
       balanceMicroUsd: string;
     };
+  };
+  /** The organization's usage and spend statistics (an owner or admin), as /api/v1/stats */
+  'GET /api/v1/organizations/{orgId}/stats': {
+    /** First instant of the period (00:00 UTC of its first day) */
+    from: string;
+    /** Last instant of the period (23:59:59.999 UTC of its last day) */
+    to: string;
+    totals: {
+      /** Current balance, whole USD cents rounded down */
+      balance: number;
+      /** USD cents spent in the period (media not refunded, plus chat) */
+      spent: number;
+      /** USD cents spent ever */
+      spentAllTime: number;
+      /** Generations created in the period, failed ones included */
+      requests: number;
+      /** Of those: finished (or finished and since expired) */
+      succeeded: number;
+      /** Of those: failed (and refunded) */
+      failed: number;
+      /** Of those: not_started or processing */
+      inProgress: number;
+      /** Chat requests in the period (both protocols) */
+      llmRequests: number;
+      /** Their input plus output tokens */
+      llmTokens: number;
+    };
+    /** Every UTC day of the period, ascending; key YYYY-MM-DD */
+    byDay: {
+      key: string;
+      /** Generations (failed included) and chat requests */
+      count: number;
+      /** USD cents, exact (up to 4 decimals), refunded failures excluded */
+      cost: number;
+    }[];
+    /** Models used in the period, most expensive first */
+    byModel: {
+      key: string;
+      /** Generations (failed included) and chat requests */
+      count: number;
+      /** USD cents, exact (up to 4 decimals), refunded failures excluded */
+      cost: number;
+    }[];
+    /** Generations, chat requests and storage charges per API key id (key `dashboard`: made from the dashboard), most expensive first; together the period's spend */
+    byApiKey?: {
+      key: string;
+      /** Generations (failed included) and chat requests */
+      count: number;
+      /** USD cents, exact (up to 4 decimals), refunded failures excluded */
+      cost: number;
+    }[];
+    /** IMAGE, VIDEO, MUSIC and TEXT (chat), always all four, plus STORAGE (paid storage plans) when the period holds a storage charge; most expensive first */
+    byType: {
+      key: string;
+      /** Generations (failed included) and chat requests */
+      count: number;
+      /** USD cents, exact (up to 4 decimals), refunded failures excluded */
+      cost: number;
+    }[];
   };
 }

@@ -5,6 +5,7 @@ import { CopyButton, ErrorNotice, Field, useAsync } from '../../components/commo
 import { DataTable } from '../../components/DataTable.tsx';
 import { formatTime } from '../../format.ts';
 import { navigate } from '../../router.tsx';
+import { MemberCapCell } from './MemberCapCell.tsx';
 import { ROLE_HINTS, ROLE_WORDS } from './organization-words.ts';
 
 const ROLES = ['member', 'admin', 'owner'] as const;
@@ -53,7 +54,7 @@ export function OrganizationMembers(props: { organization: Organization; myUserI
       <ErrorNotice error={members.error} what="The members could not be loaded" />
       <ErrorNotice error={error} />
       {members.data ? (
-        <DataTable label="Members" className="stack-on-phone" testId="members-table" columns={[{ label: 'Person' }, { label: 'Role' }, { label: 'Joined' }, { label: 'Actions', hidden: true }]}>
+        <DataTable label="Members" className="stack-on-phone" testId="members-table" columns={[{ label: 'Person' }, { label: 'Role' }, { label: 'Monthly cap' }, { label: 'Joined' }, { label: 'Actions', hidden: true }]}>
           {members.data.map((m) => {
             const me = m.userId === props.myUserId;
             return (
@@ -79,6 +80,9 @@ export function OrganizationMembers(props: { organization: Organization; myUserI
                   ) : (
                     ROLE_WORDS[m.role]
                   )}
+                </td>
+                <td>
+                  <MemberCapCell member={m} path={`${base}/members/${encodeURIComponent(m.userId)}`} canChange={organization.role !== 'member'} onChanged={reload} />
                 </td>
                 <td>{formatTime(m.joinedAt)}</td>
                 <td className="actions">
