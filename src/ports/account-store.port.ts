@@ -30,8 +30,11 @@ export interface AccountStore {
 
   addKey(tx: StoreTransaction, row: ApiKeyRow): Promise<void>;
   findKey(tx: StoreTransaction, id: string): Promise<ApiKeyRow | undefined>;
-  /** The key with this SHA-256, unless it is revoked or expired at `now` (the authenticator's one read). */
-  findActiveKeyByHash(tx: StoreTransaction, keyHash: string, now: number): Promise<ApiKeyRow | undefined>;
+  /**
+   * The key with this SHA-256, unless it is revoked or expired at `now` (the authenticator's one read),
+   * with its account's tokens per minute (an organization's limit over all its keys; null: none).
+   */
+  findActiveKeyByHash(tx: StoreTransaction, keyHash: string, now: number): Promise<(ApiKeyRow & { account_tpm_limit: number | null }) | undefined>;
   listKeys(tx: StoreTransaction, userId: string): Promise<ApiKeyRow[]>;
   /** Changes a key of `userId`; false when the user has no such key. */
   changeKey(tx: StoreTransaction, id: string, userId: string, columns: ApiKeyColumnsChange): Promise<boolean>;

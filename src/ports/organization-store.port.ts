@@ -41,6 +41,8 @@ export interface OrganizationStore {
   setRole(tx: StoreTransaction, organizationId: string, userId: string, role: OrganizationRole): Promise<boolean>;
   /** Removes a member; false when they were not one. */
   removeMember(tx: StoreTransaction, organizationId: string, userId: string): Promise<boolean>;
+  /** Sets the organization's tokens per minute over all its keys (null: none). */
+  setTokensPerMinute(tx: StoreTransaction, organizationId: string, limit: number | null): Promise<void>;
   /** Sets a member's monthly cap (null: none); false when they are not a member. */
   setMonthlyCap(tx: StoreTransaction, organizationId: string, userId: string, capMicro: number | null): Promise<boolean>;
   /** Each member's spend in the organization in a month ('YYYY-MM'): what their cap counts. */

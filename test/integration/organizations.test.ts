@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startChatFakes, openAiClient } from '../support/chat-gateway.ts';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { anthropicClient, openAiClient, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 import { assertBooks } from '../support/limited-keys.ts';
 import { call as callKey, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
@@ -16,6 +18,12 @@ import { type Browser, call, type SignedUp, signup, uniqueEmail } from '../suppo
 
 const fakes = await startChatFakes();
 after(() => fakes.close());
+
+/** Minutes are aligned to the clock: start a test's requests with at least 20 s of its minute left. */
+async function freshMinute(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
 
 interface Organization {
   id: string;
@@ -226,6 +234,41 @@ describeEachMode('organizations', (ctx) => {
     assert.equal((await ctx.gw.api(bobsKeys[1]?.key ?? '', 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'uncapped' } })).status, 200);
     const debits = (await ledger(ctx.gw, alice, organization.id)).filter((e) => e.kind === 'generation_debit');
     assert.deepEqual([debits.filter((e) => e.memberId === bob.userId).length, debits.filter((e) => e.memberId === alice.userId).length], [8, 2]);
+    await assertBooks(ctx.gw);
+  });
+
+  test("the organization's tokens per minute bind all its members' keys together: a 429 in each protocol's shape", async () => {
+    const [alice, bob] = await Promise.all([signup(ctx.gw, uniqueEmail('alice')), signup(ctx.gw, uniqueEmail('bob'))]);
+    const organization = await createOrganization(ctx.gw, alice, 'Tokens');
+    await join(ctx.gw, alice, organization.id, bob);
+    await credit(ctx.gw, organization.id, 1_000);
+    const [aliceKey, bobKey] = [await orgKey(ctx.gw, alice, organization.id), await orgKey(ctx.gw, bob, organization.id)];
+    // Both keys are in the auth cache before the limit is set: setting it reaches them at once.
+    for (const k of [aliceKey, bobKey]) assert.equal((await ctx.gw.api(k.key, 'GET', '/api/v1/user/me')).status, 200);
+    assert.equal((await call(ctx.gw, bob, 'PATCH', `/api/v1/organizations/${organization.id}`, { tokensPerMinute: 10 ** 9 })).status, 403, 'a member does not set it');
+    assert.equal((await call(ctx.gw, alice, 'PATCH', `/api/v1/organizations/${organization.id}`, { tokensPerMinute: 0 })).status, 400);
+    const set = dataOf<Organization & { tokensPerMinute: number | null }>(await call(ctx.gw, alice, 'PATCH', `/api/v1/organizations/${organization.id}`, { tokensPerMinute: 3_100 }));
+    assert.equal(set.tokensPerMinute, 3_100);
+    await freshMinute();
+    fakes.openai.enqueue({ text: 'a', usage: { input: 5, output: 10 }, delayMs: 1500 }, { text: 'b', usage: { input: 5, output: 10 }, delayMs: 1500 });
+    const ask = (content: string) => ({ model: 'gpt-5.4-mini', messages: [{ role: 'user' as const, content }], max_tokens: 450 });
+    // Each may use about 1,500 tokens (its prompt estimate and max_tokens): one of each member fits, a third does not.
+    const running = [openAiClient(ctx.gw, aliceKey.key).chat.completions.create(ask('a')), openAiClient(ctx.gw, bobKey.key).chat.completions.create(ask('b'))];
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await assert.rejects(openAiClient(ctx.gw, bobKey.key).chat.completions.create(ask('c')), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+      assert.match(error.message, /this organization allows 3100 tokens per minute/);
+      assert.ok(Number(error.headers?.get('retry-after')) >= 1);
+      return true;
+    });
+    await assert.rejects(anthropicClient(ctx.gw, aliceKey.key).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 450, messages: [{ role: 'user', content: 'd' }] }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.RateLimitError, String(error));
+      return true;
+    });
+    assert.deepEqual((await Promise.all(running)).map((a) => a.choices[0]?.message.content).sort(), ['a', 'b']);
+    // Lifted, the members' keys are bound by nothing again.
+    dataOf(await call(ctx.gw, alice, 'PATCH', `/api/v1/organizations/${organization.id}`, { tokensPerMinute: null }));
+    assert.ok((await openAiClient(ctx.gw, bobKey.key).chat.completions.create(ask('e'))).id);
     await assertBooks(ctx.gw);
   });
 

@@ -25,6 +25,8 @@ export interface UsersRow {
   kind?: AccountKind;
   /** An organization's name; null for a person. */
   name?: string | null;
+  /** An organization's tokens per minute over all its keys (migration 044); null: no limit. */
+  tpm_limit?: number | null;
 }
 
 export type AccountKind = 'person' | 'organization';

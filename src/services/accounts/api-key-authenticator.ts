@@ -12,6 +12,14 @@ export interface ApiKeyIdentity {
   userId: string;
   /** Checked at the door (expiry, models, rates); the spend cap is the ledger's (migration 027). */
   limits: ApiKeyLimits;
+  /** The account's tokens per minute over all its keys (an organization's, migration 044); null: none. */
+  accountTokensPerMinute: number | null;
+}
+
+/** The account a cached key spends from, and that account's tokens per minute. */
+export interface KeyAccountLimit {
+  accountId: string;
+  tokensPerMinute: number | null;
 }
 
 interface CacheEntry extends ApiKeyIdentity {
@@ -43,6 +51,7 @@ export class ApiKeyAuthenticator {
   private readonly lastUsed = new Map<string, number>();
   /** The limits of the keys in the cache, by key id (the door reads them: key-door.ts). */
   private readonly limitsById = new Map<string, ApiKeyLimits>();
+  private readonly accountById = new Map<string, KeyAccountLimit>();
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
 
@@ -87,14 +96,16 @@ export class ApiKeyAuthenticator {
       this.cache.clear();
       this.byHash.clear();
       this.limitsById.clear();
+      this.accountById.clear();
     }
     // An expiring key leaves the cache when it expires: from then on it is invalid (401).
     const limits = limitsOfRow(row);
     const expiresAt = Math.min(now + CACHE_TTL_MS, limits.expiresAt ?? Number.POSITIVE_INFINITY);
-    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, limits, expiresAt, verifiedAt: now, hash };
+    const entry: CacheEntry = { keyId: row.id, userId: row.user_id, limits, accountTokensPerMinute: row.account_tpm_limit, expiresAt, verifiedAt: now, hash };
     this.cache.set(key, entry);
     this.byHash.set(hash, key);
     this.limitsById.set(entry.keyId, limits);
+    this.accountById.set(entry.keyId, { accountId: row.user_id, tokensPerMinute: row.account_tpm_limit });
     this.lastUsed.set(entry.keyId, now);
     return entry;
   }
@@ -105,13 +116,21 @@ export class ApiKeyAuthenticator {
     if (key === undefined) return;
     this.byHash.delete(keyHash);
     const entry = this.cache.get(key);
-    if (entry) this.limitsById.delete(entry.keyId);
+    if (entry) {
+      this.limitsById.delete(entry.keyId);
+      this.accountById.delete(entry.keyId);
+    }
     this.cache.delete(key);
   }
 
   /** The limits of a key this process has in its cache; undefined when it must be read from the store. */
   limitsOf(keyId: string): ApiKeyLimits | undefined {
     return this.limitsById.get(keyId);
+  }
+
+  /** The account of a key this process has in its cache, with its tokens per minute; undefined otherwise. */
+  accountLimitOf(keyId: string): KeyAccountLimit | undefined {
+    return this.accountById.get(keyId);
   }
 
   async flushLastUsed(): Promise<void> {

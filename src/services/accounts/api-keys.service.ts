@@ -143,6 +143,12 @@ export class ApiKeysService {
     return { ...key, revoked_at: key.revoked_at ?? now };
   }
 
+  /** Drops these keys from every process's auth cache (a limit they carry changed): the next request reads them again. */
+  async forgetCached(keys: readonly Pick<ApiKeyRow, 'key_hash'>[]): Promise<void> {
+    for (const key of keys) this.onRevoked(key.key_hash);
+    await Promise.all(keys.map((key) => this.bus.publish(API_KEY_REVOKED_TOPIC, key.key_hash).catch(() => {})));
+  }
+
   /**
    * Tells every process that these keys, revoked in the store, are gone: each drops them from its
    * auth cache and closes the event streams opened with them (also after a member left, whose keys

@@ -23,7 +23,7 @@ import { type RateLimiter, retryAfterSeconds } from '../../ports/rate-limiter.po
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { TokenBudget } from '../../ports/token-budget.port.ts';
 import type { AccountPorts } from './accounts.service.ts';
-import type { ApiKeyAuthenticator } from './api-key-authenticator.ts';
+import type { ApiKeyAuthenticator, KeyAccountLimit } from './api-key-authenticator.ts';
 
 export type DoorKind = 'chat' | 'media';
 
@@ -78,31 +78,63 @@ export class KeyDoor implements TokenDoor {
   reserveTokens(keyId: string | undefined, tokens: number, model: string): TokenReservation | Promise<TokenReservation> {
     if (keyId === undefined) return NO_RESERVATION;
     const cached = this.#authenticator.limitsOf(keyId);
-    if (cached && cached.tokensPerMinute === null) return NO_RESERVATION;
-    return this.#reserve(keyId, tokens, model, cached);
+    const account = this.#authenticator.accountLimitOf(keyId);
+    if (cached && cached.tokensPerMinute === null && account && account.tokensPerMinute === null) return NO_RESERVATION;
+    return this.#reserve(keyId, tokens, model, cached, account);
   }
 
-  async #reserve(keyId: string, tokens: number, model: string, cached: ApiKeyLimits | undefined): Promise<TokenReservation> {
-    const limit = (cached ?? (await this.#limitsOf(keyId)))?.tokensPerMinute ?? null;
-    if (limit === null) return NO_RESERVATION;
-    if (tokens > limit) {
-      throw new AppError('rate_limited', `Request too large for ${model}: it may use up to ${tokens} tokens (its prompt and max_tokens), and this API key allows ${counted(limit, 'token')} per minute. Lower max_tokens or shorten the prompt.`);
+  /**
+   * Takes the tokens from the key's minute and then from its account's (an organization's limit over
+   * all its keys, issue 33 item 6); a refusal by the account gives the key's back. Settling gives what
+   * was not used back to both.
+   */
+  async #reserve(keyId: string, tokens: number, model: string, cached: ApiKeyLimits | undefined, cachedAccount: KeyAccountLimit | undefined): Promise<TokenReservation> {
+    const keyLimit = (cached ?? (await this.#limitsOf(keyId)))?.tokensPerMinute ?? null;
+    const account = cachedAccount ?? (await this.#accountLimitOf(keyId));
+    const taken: Array<{ bucket: string; window: number }> = [];
+    const giveBack = (amount: number) => {
+      for (const { bucket, window } of taken) void this.#tokens.giveBack(bucket, amount, window).catch(() => {});
+    };
+    if (keyLimit !== null) taken.push(await this.#take(`key-tpm:${keyId}`, tokens, keyLimit, model, 'this API key'));
+    if (account && account.tokensPerMinute !== null) {
+      try {
+        taken.push(await this.#take(`account-tpm:${account.accountId}`, tokens, account.tokensPerMinute, model, 'this organization'));
+      } catch (error) {
+        giveBack(tokens);
+        throw error;
+      }
     }
-    const verdict = await this.#tokens.take(`key-tpm:${keyId}`, tokens, limit);
-    if (!verdict.allowed) {
-      throw new AppError('rate_limited', `this API key allows ${counted(limit, 'token')} per minute; ${verdict.used} are counted in this minute (running requests count their prompt and max_tokens until they finish) and this request may use up to ${tokens}`, {
-        retryAfter: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
-      });
-    }
+    if (taken.length === 0) return NO_RESERVATION;
     let settled = false;
     return {
       settle: (usedTokens: number) => {
         if (settled) return;
         settled = true;
         const unused = tokens - Math.max(0, Math.min(tokens, usedTokens));
-        if (unused > 0) void this.#tokens.giveBack(`key-tpm:${keyId}`, unused, verdict.window).catch(() => {});
+        if (unused > 0) giveBack(unused);
       },
     };
+  }
+
+  /** Takes `tokens` from a minute of `limit`, or throws the 429 that says whose limit it is. */
+  async #take(bucket: string, tokens: number, limit: number, model: string, whose: string): Promise<{ bucket: string; window: number }> {
+    if (tokens > limit) {
+      throw new AppError('rate_limited', `Request too large for ${model}: it may use up to ${tokens} tokens (its prompt and max_tokens), and ${whose} allows ${counted(limit, 'token')} per minute. Lower max_tokens or shorten the prompt.`);
+    }
+    const verdict = await this.#tokens.take(bucket, tokens, limit);
+    if (!verdict.allowed) {
+      throw new AppError('rate_limited', `${whose} allows ${counted(limit, 'token')} per minute; ${verdict.used} are counted in this minute (running requests count their prompt and max_tokens until they finish) and this request may use up to ${tokens}`, {
+        retryAfter: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
+      });
+    }
+    return { bucket, window: verdict.window };
+  }
+
+  /** A key's account and its tokens per minute, from the store (a key not in the auth cache). */
+  async #accountLimitOf(keyId: string): Promise<KeyAccountLimit | undefined> {
+    const row = await this.#accounts.findKey(this.#db, keyId);
+    const account = row ? await this.#accounts.findUser(this.#db, row.user_id) : undefined;
+    return account ? { accountId: account.id, tokensPerMinute: account.tpm_limit === null || account.tpm_limit === undefined ? null : Number(account.tpm_limit) } : undefined;
   }
 
   /** Admits a request with `keyId` for `model`, or throws the refusal; release it when it ends. */

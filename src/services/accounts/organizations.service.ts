@@ -169,6 +169,19 @@ export class OrganizationsService {
     if (!(await this.#deps.organizations.setMonthlyCap(this.#deps.uow.direct, organizationId, memberId, capMicro))) throw new AppError('not_found', 'not a member of this organization');
   }
 
+  /**
+   * An owner or admin sets the organization's tokens per minute over all its keys (null: none). Every
+   * process drops the organization's keys from its auth cache, so the next request reads the limit.
+   */
+  async setTokensPerMinute(personId: string, organizationId: string, limit: unknown): Promise<void> {
+    if (limit !== null && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1)) {
+      throw invalidInput('tokensPerMinute must be a whole number of tokens above 0, or null for no limit', 'tokensPerMinute');
+    }
+    await this.seat(personId, organizationId, 'manage_keys');
+    await this.#deps.organizations.setTokensPerMinute(this.#deps.uow.direct, organizationId, limit);
+    await this.#deps.apiKeys.forgetCached(await this.#deps.apiKeys.list(OWNER_AUTHORITY, organizationId));
+  }
+
   /** Each member's spend in the organization this calendar month (UTC), what their cap counts. */
   async spendThisMonth(personId: string, organizationId: string, now: number = Date.now()): Promise<Map<string, number>> {
     await this.seat(personId, organizationId);

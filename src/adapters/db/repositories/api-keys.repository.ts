@@ -7,15 +7,21 @@ export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> 
   await db.insertInto('api_keys').values(row).execute();
 }
 
+/** A key the authenticator admits, with its account's tokens per minute (an organization's, migration 044). */
+export type ActiveKeyRow = ApiKeyRow & { account_tpm_limit: number | null };
+
 /** The key of this hash, unless it is revoked or expired at `now`. */
-export async function findActiveKeyByHash(db: Executor, keyHash: string, now: number = Date.now()): Promise<ApiKeyRow | undefined> {
-  return db
+export async function findActiveKeyByHash(db: Executor, keyHash: string, now: number = Date.now()): Promise<ActiveKeyRow | undefined> {
+  const row = await db
     .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select('users.tpm_limit as account_tpm_limit')
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)]))
     .executeTakeFirst();
+  return row ? { ...row, account_tpm_limit: row.account_tpm_limit === null || row.account_tpm_limit === undefined ? null : Number(row.account_tpm_limit) } : undefined;
 }
 
 export async function findApiKey(db: Executor, id: string): Promise<ApiKeyRow | undefined> {

@@ -9,7 +9,7 @@ import type { StoreTransaction } from '../../../ports/store-transaction.port.ts'
 import { isUniqueViolation } from '../db-errors.ts';
 import { keySpendInMonth } from '../ledger/api-key-spend.repository.ts';
 import { kyselyLedgerBook } from '../ledger/ledger-book.ts';
-import { findActiveKeyByHash, findApiKey, findRevokedKeyIds, insertApiKey, listApiKeys, revokeApiKey, touchApiKeys, updateApiKey } from '../repositories/api-keys.repository.ts';
+import { type ActiveKeyRow, findActiveKeyByHash, findApiKey, findRevokedKeyIds, insertApiKey, listApiKeys, revokeApiKey, touchApiKeys, updateApiKey } from '../repositories/api-keys.repository.ts';
 import { countUsers, findUserByEmail, findUserById, insertUser } from '../repositories/users.repository.ts';
 import { type Schema, executorOf } from '../schema.ts';
 
@@ -68,7 +68,7 @@ export class KyselyAccountStore implements AccountStore {
     return findApiKey(executorOf(tx), id);
   }
 
-  findActiveKeyByHash(tx: StoreTransaction, keyHash: string, now: number): Promise<ApiKeyRow | undefined> {
+  findActiveKeyByHash(tx: StoreTransaction, keyHash: string, now: number): Promise<ActiveKeyRow | undefined> {
     return findActiveKeyByHash(executorOf(tx), keyHash, now);
   }
 

@@ -57,6 +57,10 @@ export class KyselyOrganizationStore implements OrganizationStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async setTokensPerMinute(tx: StoreTransaction, organizationId: string, limit: number | null): Promise<void> {
+    await executorOf(tx).updateTable('users').set({ tpm_limit: limit }).where('id', '=', organizationId).where('kind', '=', 'organization').execute();
+  }
+
   async setMonthlyCap(tx: StoreTransaction, organizationId: string, userId: string, capMicro: number | null): Promise<boolean> {
     const result = await executorOf(tx).updateTable('organization_members').set({ monthly_cap_micro: capMicro }).where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

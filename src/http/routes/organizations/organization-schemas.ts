@@ -7,12 +7,13 @@ const role: JsonSchema = { enum: ['owner', 'admin', 'member'], description: 'own
 
 export const organizationSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'name', 'role', 'balanceMicroUsd', 'createdAt'],
+  required: ['id', 'name', 'role', 'balanceMicroUsd', 'tokensPerMinute', 'createdAt'],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
     role: { ...role, description: "The caller's role in it" },
     balanceMicroUsd: { type: 'string', description: 'What the organization can spend (its balance less what running requests hold), integer micro-USD' },
+    tokensPerMinute: { type: ['integer', 'null'], description: 'Input plus output tokens per minute over all its keys (429 beyond, in the protocol\'s shape); null: no limit' },
     createdAt: { type: 'string', format: 'date-time' },
   },
 };
@@ -44,6 +45,7 @@ export function presentOrganization(organization: UserRow, callerRole: Organizat
     name: organization.name ?? organization.id,
     role: callerRole,
     balanceMicroUsd: String(Math.max(0, Number(organization.balance_micro) - Number(organization.held_micro))),
+    tokensPerMinute: organization.tpm_limit === null || organization.tpm_limit === undefined ? null : Number(organization.tpm_limit),
     createdAt: iso(Number(organization.created_at)),
   };
 }

@@ -59,6 +59,32 @@ export function registerOrganizationRoutes(app: FastifyInstance, services: AppSe
     },
   });
 
+  app.patch('/api/v1/organizations/:orgId', {
+    onRequest: session,
+    bodyLimit: AUTH_BODY_LIMIT,
+    schema: {
+      params: orgParam,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tokensPerMinute'],
+        properties: { tokensPerMinute: { type: ['integer', 'null'], minimum: 1, description: 'Tokens per minute over all its keys; null removes the limit' } },
+      },
+    },
+    config: docs("Change the organization's limits (an owner or admin): tokens per minute over all its keys, at once in every process", {
+      200: { description: 'The organization', schema: envelope(organizationSchema) },
+      400: errorResponse('Not a whole number above 0'),
+      403: errorResponse('A member'),
+    }),
+    handler: async (request) => {
+      const { orgId } = request.params as { orgId: string };
+      const me = authOf(request).userId;
+      await organizations.setTokensPerMinute(me, orgId, (request.body as { tokensPerMinute: number | null }).tokensPerMinute);
+      const seat = await organizations.seat(me, orgId);
+      return { code: 200, data: presentOrganization(seat.organization, seat.role) };
+    },
+  });
+
   app.get('/api/v1/organizations/:orgId/members', {
     onRequest: session,
     schema: { params: orgParam },

@@ -9,15 +9,17 @@ export interface OrganizationsResponses {
   /** The organizations you belong to, with your role in each */
   'GET /api/v1/organizations': {
     code: number;
-    data: {
+    data: ({
       id: string;
       name: string;
       /** The caller's role in it */
       role: 'owner' | 'admin' | 'member';
       /** What the organization can spend (its balance less what running requests hold), integer micro-USD */
       balanceMicroUsd: string;
+      /** Input plus output tokens per minute over all its keys (429 beyond, in the protocol's shape); null: no limit */
+      tokensPerMinute: number | null;
       createdAt: string;
-    }[];
+    })[];
   };
   /** Create an organization: an account with its own balance and keys; you are its owner */
   'POST /api/v1/organizations': {
@@ -29,6 +31,8 @@ export interface OrganizationsResponses {
       role: 'owner' | 'admin' | 'member';
       /** What the organization can spend (its balance less what running requests hold), integer micro-USD */
       balanceMicroUsd: string;
+      /** Input plus output tokens per minute over all its keys (429 beyond, in the protocol's shape); null: no limit */
+      tokensPerMinute: number | null;
       createdAt: string;
     };
   };
@@ -42,6 +46,23 @@ export interface OrganizationsResponses {
       role: 'owner' | 'admin' | 'member';
       /** What the organization can spend (its balance less what running requests hold), integer micro-USD */
       balanceMicroUsd: string;
+      /** Input plus output tokens per minute over all its keys (429 beyond, in the protocol's shape); null: no limit */
+      tokensPerMinute: number | null;
+      createdAt: string;
+    };
+  };
+  /** Change the organization's limits (an owner or admin): tokens per minute over all its keys, at once in every process */
+  'PATCH /api/v1/organizations/{orgId}': {
+    code: number;
+    data: {
+      id: string;
+      name: string;
+      /** The caller's role in it */
+      role: 'owner' | 'admin' | 'member';
+      /** What the organization can spend (its balance less what running requests hold), integer micro-USD */
+      balanceMicroUsd: string;
+      /** Input plus output tokens per minute over all its keys (429 beyond, in the protocol's shape); null: no limit */
+      tokensPerMinute: number | null;
       createdAt: string;
     };
   };
@@ -124,6 +145,8 @@ export interface OrganizationsResponses {
       role: 'owner' | 'admin' | 'member';
       /** What the organization can spend (its balance less what running requests hold), integer micro-USD */
       balanceMicroUsd: string;
+      /** Input plus output tokens per minute over all its keys (429 beyond, in the protocol's shape); null: no limit */
+      tokensPerMinute: number | null;
       createdAt: string;
     };
   };

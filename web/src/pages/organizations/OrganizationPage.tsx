@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import type { Organization } from '../../api/index.ts';
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../../components/common.tsx';
-import { formatUsd } from '../../format.ts';
+import { formatCount, formatUsd } from '../../format.ts';
 import { Link } from '../../router.tsx';
 import { ROLE_HINTS, ROLE_WORDS } from './organization-words.ts';
 import { OrganizationKeys } from './OrganizationKeys.tsx';
@@ -26,12 +26,15 @@ export function OrganizationPage(props: { id: string; myUserId: string }) {
             <dl className="facts">
               <dt>Balance</dt>
               <dd data-testid="org-balance">{formatUsd(org.balanceMicroUsd)}</dd>
+              <dt>Tokens per minute</dt>
+              <dd>{org.tokensPerMinute === null ? 'No limit' : `${formatCount(org.tokensPerMinute)} over all its keys`}</dd>
               <dt>Your role</dt>
               <dd>
                 {ROLE_WORDS[org.role]} <span className="muted small">({ROLE_HINTS[org.role]})</span>
               </dd>
             </dl>
             {org.role === 'owner' ? <RedeemForm organizationId={org.id} onRedeemed={changed} /> : null}
+            {org.role !== 'member' ? <TokensPerMinuteForm organization={org} onChanged={changed} /> : null}
           </section>
           <OrganizationMembers organization={org} myUserId={props.myUserId} />
           <OrganizationKeys organization={org} />
@@ -72,6 +75,38 @@ function RedeemForm(props: { organizationId: string; onRedeemed: () => void }) {
           {done}
         </p>
       ) : null}
+      <ErrorNotice error={error} />
+    </form>
+  );
+}
+
+/** An owner or admin limits the tokens per minute of all the organization's keys together (empty: none). */
+function TokensPerMinuteForm(props: { organization: Organization; onChanged: () => void }) {
+  const [text, setText] = useState(props.organization.tokensPerMinute === null ? '' : String(props.organization.tokensPerMinute));
+  const [error, setError] = useState<string | undefined>();
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (trimmed !== '' && !/^[1-9][0-9]{0,11}$/.test(trimmed)) {
+      setError('A whole number of tokens above 0, or empty for no limit.');
+      return;
+    }
+    setError(undefined);
+    try {
+      await requestData('PATCH', `/api/v1/organizations/${encodeURIComponent(props.organization.id)}`, { body: { tokensPerMinute: trimmed === '' ? null : Number(trimmed) } });
+      props.onChanged();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <form className="inline-form" onSubmit={save}>
+      <Field id="org-tpm" label="Tokens per minute, all keys together" hint="Input plus output tokens of text requests; empty for no limit." inline>
+        <input id="org-tpm" inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="org-tpm-hint" placeholder="No limit" />
+      </Field>
+      <button type="submit" className="button">
+        Save limit
+      </button>
       <ErrorNotice error={error} />
     </form>
   );
