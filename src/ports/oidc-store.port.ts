@@ -1,0 +1,30 @@
+/**
+ * Single sign-on as the sign-in service sees it: started sign-ins (each used once, before it expires,
+ * by the browser that started it) and the provider identities linked to users. Every method takes the
+ * transaction first, as in auth-store.port.ts; test/integration/oidc-sign-in.test.ts runs it on both engines.
+ */
+import type { OidcIdentitiesRow, OidcSignInStatesRow } from './store-rows/sessions.rows.ts';
+import type { StoreTransaction } from './store-transaction.port.ts';
+
+export type OidcIdentityRow = OidcIdentitiesRow;
+export type NewOidcSignInState = Omit<OidcSignInStatesRow, 'used_at'>;
+
+/** What a used state gives back to the one call that used it. */
+export interface UsedOidcSignInState {
+  provider: string;
+  browserHash: string;
+  codeVerifier: string;
+  nonce: string;
+}
+
+export interface OidcStore {
+  addSignInState(tx: StoreTransaction, row: NewOidcSignInState): Promise<void>;
+  /** Uses a state once, before it expires: its secrets for the one call that used it, undefined otherwise. */
+  consumeSignInState(tx: StoreTransaction, stateHash: string, now: number): Promise<UsedOidcSignInState | undefined>;
+  deleteExpiredSignInStates(tx: StoreTransaction, now: number): Promise<number>;
+  findIdentity(tx: StoreTransaction, issuer: string, subject: string): Promise<OidcIdentityRow | undefined>;
+  /** Links an identity to a user; false when it was linked meanwhile (the first link stands). */
+  addIdentity(tx: StoreTransaction, row: OidcIdentityRow): Promise<boolean>;
+  /** Records a sign-in through an identity and the email it came with. */
+  touchIdentity(tx: StoreTransaction, issuer: string, subject: string, email: string, now: number): Promise<void>;
+}
