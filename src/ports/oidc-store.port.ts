@@ -9,18 +9,26 @@ import type { StoreTransaction } from './store-transaction.port.ts';
 export type OidcIdentityRow = OidcIdentitiesRow;
 export type NewOidcSignInState = Omit<OidcSignInStatesRow, 'used_at'>;
 
+/** Which started sign-in a callback names: its state, the browser's binding and the provider. */
+export interface OidcSignInStateKey {
+  stateHash: string;
+  browserHash: string;
+  provider: string;
+}
+
 /** What a used state gives back to the one call that used it. */
 export interface UsedOidcSignInState {
-  provider: string;
-  browserHash: string;
   codeVerifier: string;
   nonce: string;
 }
 
 export interface OidcStore {
   addSignInState(tx: StoreTransaction, row: NewOidcSignInState): Promise<void>;
-  /** Uses a state once, before it expires: its secrets for the one call that used it, undefined otherwise. */
-  consumeSignInState(tx: StoreTransaction, stateHash: string, now: number): Promise<UsedOidcSignInState | undefined>;
+  /**
+   * Uses a state once, before it expires, and only from the browser and for the provider it was
+   * started for (another browser cannot spend it): its secrets for the one call that used it.
+   */
+  consumeSignInState(tx: StoreTransaction, key: OidcSignInStateKey, now: number): Promise<UsedOidcSignInState | undefined>;
   deleteExpiredSignInStates(tx: StoreTransaction, now: number): Promise<number>;
   findIdentity(tx: StoreTransaction, issuer: string, subject: string): Promise<OidcIdentityRow | undefined>;
   /** Links an identity to a user; false when it was linked meanwhile (the first link stands). */

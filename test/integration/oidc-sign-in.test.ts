@@ -126,6 +126,7 @@ describeEachMode('single sign-on with OpenID Connect', (ctx) => {
     const landing = await first.follow(startUrl(), backAtGateway);
     assert.equal(new URL(landing).pathname, '/', landing);
     assert.equal(first.sessionCookies.length, 1);
+    assert.equal(first.jars.get(gwOrigin())?.has('sb_sso'), false, 'the binding cookie is cleared beside the session cookie');
     const user = await whoAmI(ctx.gw, first);
     assert.equal(user?.email, email);
     assert.equal(user?.hasPassword, false);
@@ -148,7 +149,7 @@ describeEachMode('single sign-on with OpenID Connect', (ctx) => {
     assert.equal(user?.hasPassword, true);
   });
 
-  test('a wrong state is refused, and so is the right one from another browser', async () => {
+  test('a wrong state is refused, and so is the right one from another browser, which cannot spend it', async () => {
     person();
     const browser = new Browser();
     const callback = new URL(await browser.follow(startUrl(), atCallback));
@@ -158,6 +159,10 @@ describeEachMode('single sign-on with OpenID Connect', (ctx) => {
 
     const other = new Browser();
     await refusedWith(other, (await other.get(callback.toString())).location ?? '', 'state');
+
+    // Neither spent it: the browser that started the sign-in still finishes it.
+    assert.equal(new URL((await browser.get(callback.toString())).location ?? '').pathname, '/');
+    assert.equal(browser.sessionCookies.length, 1);
   });
 
   test('a replayed code is refused: by our single-use state, and by the provider under a fresh state', async () => {

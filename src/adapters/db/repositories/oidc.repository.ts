@@ -5,12 +5,18 @@ export async function insertOidcSignInState(db: Executor, row: Omit<OidcSignInSt
   await db.insertInto('oidc_sign_in_states').values({ ...row, used_at: null }).execute();
 }
 
-/** Marks the state used, once, if it has not expired, and reads it back; undefined: unknown, used or expired. */
-export async function consumeOidcSignInState(db: Executor, stateHash: string, now: number): Promise<OidcSignInStatesTable | undefined> {
+/**
+ * Marks the state used, once, if it has not expired and this browser and provider started it, and
+ * reads it back; undefined: unknown, used, expired, or another browser's or provider's.
+ */
+export async function consumeOidcSignInState(db: Executor, key: { stateHash: string; browserHash: string; provider: string }, now: number): Promise<OidcSignInStatesTable | undefined> {
+  const stateHash = key.stateHash;
   const result = await db
     .updateTable('oidc_sign_in_states')
     .set({ used_at: now })
     .where('state_hash', '=', stateHash)
+    .where('browser_hash', '=', key.browserHash)
+    .where('provider', '=', key.provider)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();

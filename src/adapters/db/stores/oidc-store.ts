@@ -12,9 +12,9 @@ import { executorOf } from '../schema.ts';
 /** Started sign-ins and linked identities over Kysely, for SQLite and PostgreSQL alike (stateless). */
 export const kyselyOidcStore: OidcStore = {
   addSignInState: (tx, row) => insertOidcSignInState(executorOf(tx), row),
-  consumeSignInState: async (tx, stateHash, now) => {
-    const row = await consumeOidcSignInState(executorOf(tx), stateHash, now);
-    return row ? { provider: row.provider, browserHash: row.browser_hash, codeVerifier: row.code_verifier, nonce: row.nonce } : undefined;
+  consumeSignInState: async (tx, key, now) => {
+    const row = await consumeOidcSignInState(executorOf(tx), key, now);
+    return row ? { codeVerifier: row.code_verifier, nonce: row.nonce } : undefined;
   },
   deleteExpiredSignInStates: (tx, now) => deleteExpiredOidcSignInStates(executorOf(tx), now),
   findIdentity: (tx, issuer, subject) => findOidcIdentity(executorOf(tx), issuer, subject),

@@ -97,10 +97,10 @@ export function registerSsoRoutes(app: FastifyInstance, services: AppServices): 
       reply.header('referrer-policy', 'no-referrer');
       const name = (request.params as { provider: string }).provider;
       const query = request.query as { code?: string; state?: string; error?: string };
-      // The binding cookie is spent either way.
-      reply.header('set-cookie', browserCookie(request, '', 0));
       try {
         const issued = await services.sso.finish(name, query, cookieValue(request.headers.cookie, SSO_BROWSER_COOKIE), clientOf(request));
+        // Done with; on a refusal it stays (a forged callback must not end the browser's real sign-in) and runs out with its state.
+        reply.header('set-cookie', browserCookie(request, '', 0));
         setSessionCookie(request, reply, issued.token, issued.session.absoluteExpiresAt);
         request.log.info({ provider: name, userId: issued.user.id }, 'single sign-on');
         return reply.redirect('/', 302);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../../domain/errors.ts';
 import type { SsoProviderConfig } from '../../../config/oidc-config.ts';
 import type { AccountStore, UserRow } from '../../../ports/account-store.port.ts';
@@ -118,11 +118,11 @@ export class SsoSignIn {
     const provider = this.#provider(name);
     const { state, code } = params;
     if (typeof state !== 'string' || state === '' || state.length > 200) throw new SsoRefusal('state', 'the callback has no state');
-    // The state is used up by this call whatever follows: a second try with it is refused.
-    const started = await this.#deps.oidc.consumeSignInState(this.#deps.uow.direct, sha256(state), now);
-    if (!started) throw new SsoRefusal('state', 'unknown, used or expired state');
-    if (started.provider !== name) throw new SsoRefusal('state', `the state was started for ${started.provider}`);
-    if (typeof browserToken !== 'string' || !sameHash(sha256(browserToken), started.browserHash)) throw new SsoRefusal('state', 'the state was started by another browser');
+    if (typeof browserToken !== 'string' || browserToken === '' || browserToken.length > 200) throw new SsoRefusal('state', 'the browser brought no binding cookie');
+    // Used up by this call whatever follows, so a second try with it is refused; only the browser
+    // that started it can use it, so a callback URL seen elsewhere cannot spend it.
+    const started = await this.#deps.oidc.consumeSignInState(this.#deps.uow.direct, { stateHash: sha256(state), browserHash: sha256(browserToken), provider: name }, now);
+    if (!started) throw new SsoRefusal('state', 'unknown, used or expired state, or started by another browser or for another provider');
     if (params.error !== undefined) throw new SsoRefusal('denied', `the provider answered ${params.error.slice(0, 60)}`);
     if (typeof code !== 'string' || code === '' || code.length > 2048) throw new SsoRefusal('code', 'the callback has no code');
     const identity =
@@ -213,10 +213,6 @@ export class SsoSignIn {
 
 function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-function sameHash(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 function formEncode(value: string): string {
