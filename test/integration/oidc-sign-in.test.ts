@@ -216,7 +216,7 @@ describeEachMode('single sign-on with OpenID Connect', (ctx) => {
     assert.equal(signup.status, 200, 'the email has no account');
   });
 
-  test('the provider saying no, and an unknown provider, land on the sign-in page', async () => {
+  test('the provider saying no, an unknown provider, and an answer from another issuer land on the sign-in page', async () => {
     person();
     const browser = new Browser();
     const callback = new URL(await browser.follow(startUrl(), atCallback));
@@ -225,6 +225,12 @@ describeEachMode('single sign-on with OpenID Connect', (ctx) => {
     denied.searchParams.set('error', 'access_denied');
     await refusedWith(browser, (await browser.get(denied.toString())).location ?? '', 'denied');
     await refusedWith(browser, (await browser.get(`${ctx.gw.url}/api/v1/auth/oidc/nobody/start`)).location ?? '', 'unknown_provider');
+
+    // RFC 9207: an answer that names another issuer is refused (a mix-up between providers).
+    const mixed = new URL(await browser.follow(startUrl(), atCallback));
+    assert.equal(mixed.searchParams.get('iss'), idp.issuer, 'oidc-provider names itself');
+    mixed.searchParams.set('iss', 'https://evil.example.com');
+    await refusedWith(browser, (await browser.get(mixed.toString())).location ?? '', 'code');
   });
 }, {
   logLines: logs,

@@ -81,6 +81,7 @@ export function registerSsoRoutes(app: FastifyInstance, services: AppServices): 
           code: { type: 'string', maxLength: 2048 },
           state: { type: 'string', maxLength: 200 },
           error: { type: 'string', maxLength: 200 },
+          iss: { type: 'string', maxLength: 500 },
         },
       },
     },
@@ -96,7 +97,7 @@ export function registerSsoRoutes(app: FastifyInstance, services: AppServices): 
       noStore(reply);
       reply.header('referrer-policy', 'no-referrer');
       const name = (request.params as { provider: string }).provider;
-      const query = request.query as { code?: string; state?: string; error?: string };
+      const query = request.query as { code?: string; state?: string; error?: string; iss?: string };
       try {
         const issued = await services.sso.finish(name, query, cookieValue(request.headers.cookie, SSO_BROWSER_COOKIE), clientOf(request));
         // Done with; on a refusal it stays (a forged callback must not end the browser's real sign-in) and runs out with its state.

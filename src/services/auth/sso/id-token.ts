@@ -37,8 +37,9 @@ export async function verifyIdToken(idToken: string, keys: JWTVerifyGetKey, expe
       ...(expected.now !== undefined ? { currentDate: new Date(expected.now) } : {}),
     }));
   } catch (error) {
-    const code = error instanceof errors.JOSEError ? error.code : 'ERR_UNKNOWN';
-    throw new SsoRefusal('id_token', `id token refused (${code}: ${(error as Error).message})`);
+    // The provider's keys could not be fetched: the provider is away, the token is not at fault.
+    if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) throw new SsoRefusal('provider_unavailable', `the provider's keys could not be read (${(error as Error).name})`);
+    throw new SsoRefusal('id_token', `id token refused (${error.code}: ${error.message})`);
   }
   if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw new SsoRefusal('id_token', 'id token has no usable sub');
   if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) throw new SsoRefusal('id_token', 'id token has several audiences and another azp');

@@ -42,6 +42,8 @@ export interface CallbackParams {
   code?: string | undefined;
   state?: string | undefined;
   error?: string | undefined;
+  /** RFC 9207: the issuer of the answer, when the provider says (a defence against mix-ups between providers). */
+  iss?: string | undefined;
 }
 
 /**
@@ -123,6 +125,7 @@ export class SsoSignIn {
     // that started it can use it, so a callback URL seen elsewhere cannot spend it.
     const started = await this.#deps.oidc.consumeSignInState(this.#deps.uow.direct, { stateHash: sha256(state), browserHash: sha256(browserToken), provider: name }, now);
     if (!started) throw new SsoRefusal('state', 'unknown, used or expired state, or started by another browser or for another provider');
+    if (params.iss !== undefined && params.iss !== provider.issuer) throw new SsoRefusal('code', 'the answer names another issuer (iss)');
     if (params.error !== undefined) throw new SsoRefusal('denied', `the provider answered ${params.error.slice(0, 60)}`);
     if (typeof code !== 'string' || code === '' || code.length > 2048) throw new SsoRefusal('code', 'the callback has no code');
     const identity =
