@@ -1,7 +1,7 @@
 /**
  * Single sign-on as the sign-in service sees it: started sign-ins (each used once, before it expires,
  * by the browser that started it) and the provider identities linked to users. Every method takes the
- * transaction first, as in auth-store.port.ts; test/integration/oidc-sign-in.test.ts runs it on both engines.
+ * transaction first, as in auth-store.port.ts; test/contract/oidc-store.contract.test.ts runs it on both engines.
  */
 import type { OidcIdentitiesRow, OidcSignInStatesRow } from './store-rows/sessions.rows.ts';
 import type { StoreTransaction } from './store-transaction.port.ts';
