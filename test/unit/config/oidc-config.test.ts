@@ -37,7 +37,7 @@ test('the config file names providers under oidc.providers; the environment wins
   const dir = mkdtempSync(join(tmpdir(), 'sb-oidc-'));
   try {
     const file = join(dir, 'switchboard.yaml');
-    writeFileSync(file, 'oidc:\n  providers:\n    corp:\n      issuer: https://login.corp.example\n      clientId: corp-id\n      clientSecret: ${CORP_SECRET}\n      label: Corp SSO\n');
+    writeFileSync(file, 'oidc:\n  providers:\n    corp:\n      issuer: https://login.corp.example\n      clientId: corp-id\n      clientSecret: $' + '{CORP_SECRET}\n      label: Corp SSO\n');
     const config = loadConfig({ SWITCHBOARD_CONFIG: file, CORP_SECRET: 's3cret', SWITCHBOARD_OIDC_CORP_LABEL: 'Corp' });
     assert.deepEqual(config.sso.map((p) => [p.name, p.label, p.clientId, p.clientSecret]), [['corp', 'Corp', 'corp-id', 's3cret']]);
     writeFileSync(file, 'oidc:\n  providers:\n    corp:\n      clientID: x\n');
