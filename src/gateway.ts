@@ -76,6 +76,8 @@ import { AuthService } from './services/auth/auth.service.ts';
 import { sampleHolds, sampleQueue } from './adapters/db/repositories/operations-sample.repository.ts';
 import { recordServedBaseUrl } from './config/served-base-url.ts';
 import { EmailedSignInLinks } from './services/auth/emailed-sign-in-links.ts';
+import { SsoSignIn } from './services/auth/sso/sso-sign-in.service.ts';
+import { kyselyOidcStore } from './adapters/db/stores/oidc-store.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { SmtpMailer } from './adapters/mail/smtp-mailer.ts';
 import type { Mailer } from './ports/mailer.port.ts';
@@ -229,6 +231,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     keyDoor: new KeyDoor(accountPorts, rateLimiter, authenticator, concurrencyLimiter, tokenBudget),
     auth,
     signInLinks: new EmailedSignInLinks({ accounts: accountPorts.accounts, uow: accountPorts.uow, auth, mailer, limiter: rateLimiter, limits: { perAddress: config.limits.signInLinksPerAddress, perMailbox: config.limits.signInLinksPerMailbox }, publicBaseUrl, logger }),
+    sso: new SsoSignIn({ providers: config.sso, accounts: accountPorts.accounts, oidc: kyselyOidcStore, uow: accountPorts.uow, sessions: auth, limiter: rateLimiter, publicBaseUrl }),
     mailer,
     organizations: new OrganizationsService({ organizations: new KyselyOrganizationStore(), accounts: accountPorts.accounts, uow: accountPorts.uow, apiKeys, mailer, publicBaseUrl, logger }),
     providerHealth: new ProviderHealth(kyselyAttemptHealthStore, kyselyUnitOfWork(database.db)),

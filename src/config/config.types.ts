@@ -1,5 +1,6 @@
 import type { RouteCost } from '../domain/routing/route-cost.ts';
 import type { TracingConfig } from './tracing-config.ts';
+import type { SsoProviderConfig } from './oidc-config.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
 import type { StoragePlan } from '../domain/storage/storage-plans.ts';
 /** Everything the process is configured with, parsed once at start (see load-config.ts). */
@@ -214,4 +215,6 @@ export interface Config {
   addedChatModels: AddedChatModel[];
   addedMediaModels: AddedMediaModel[];
   payments: PaymentsConfig;
+  /** Single sign-on providers on the sign-in page (oidc-config.ts): SWITCHBOARD_OIDC_<NAME>_* and the file's `oidc.providers`. */
+  sso: SsoProviderConfig[];
 }

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../domain/config-error.ts';
 import { ConfigReader, checkBounds } from './config-reader.ts';
 import { parsePaymentsConfig } from './payments-config.ts';
+import { parseSsoProviders } from './oidc-config.ts';
 import { PROVIDER_NAME, parseModelOverride, parsePricing, parseProviderFields, parseRouteList, usdString } from './upstream-config.ts';
 import { parseAdminToken, parseLimits, parseWebhookPolicy } from './limits-config.ts';
 import type { AddedChatModel, AddedMediaModel, ModelOverride } from '../domain/catalog/catalog-overrides.ts';
@@ -34,7 +35,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   const fileSettings = readConfigFile(env, cwd);
   const file = new ConfigReader(fileSettings, '');
   const maxConnections = envInt(env, 'SWITCHBOARD_MAX_CONNECTIONS', 10_000, { min: 10, max: 1_000_000 });
-  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans', 'limits']);
+  file.onlyKeys(['providers', 'routes', 'models', 'chatModels', 'mediaModels', 'chat', 'worker', 'files', 'storefronts', 'agent', 'storagePlans', 'limits', 'oidc']);
 
   const port = envInt(env, 'PORT', 8080, { min: 0, max: 65535 });
   const role = (env.ROLE ?? 'all') as Role;
@@ -119,6 +120,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     agent: parseAgent(file.object('agent')),
     storagePlans: parseStoragePlans(file.object('storagePlans')),
     payments: parsePaymentsConfig(env),
+    sso: parseSsoProviders(file.object('oidc'), env),
     faultPoints: (env.SWITCHBOARD_FAULT_POINTS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
   };
 }

@@ -32,6 +32,7 @@ import type { OrganizationsService } from '../services/accounts/organizations.se
 import type { BillingServices } from '../services/billing/billing.module.ts';
 import type { AuthService } from '../services/auth/auth.service.ts';
 import type { EmailedSignInLinks } from '../services/auth/emailed-sign-in-links.ts';
+import type { SsoSignIn } from '../services/auth/sso/sso-sign-in.service.ts';
 import type { Mailer } from '../ports/mailer.port.ts';
 import type { ChatService } from '../services/chat/chat.service.ts';
 import type { CountTokensService } from '../services/text-extras/count-tokens.service.ts';
@@ -72,6 +73,8 @@ export interface AppServices {
   signInLinks: EmailedSignInLinks;
   /** Organizations: shared accounts, their members, roles and invitations (issue 33). */
   organizations: OrganizationsService;
+  /** Single sign-on with the configured OpenID Connect providers and GitHub (issue 33, item 5). */
+  sso: SsoSignIn;
   /** Outgoing mail: SMTP, or the log without SMTP_URL. */
   mailer: Mailer;
   providerHealth: ProviderHealth;

@@ -22,6 +22,7 @@ import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
 import { registerSignInLinkRoute } from './auth/sign-in-link.route.ts';
 import { registerOpenSignInLinkRoutes } from './auth/open-sign-in-link.route.ts';
+import { registerSsoRoutes } from './auth/sso.route.ts';
 import { registerGenerationsListRoute } from './generations-list.route.ts';
 import { registerStatsRoute } from './stats.route.ts';
 import { registerUsageExportRoute } from './usage-export.route.ts';
@@ -81,6 +82,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerSessionRoutes(app, services);
   registerSignInLinkRoute(app, services);
   registerOpenSignInLinkRoutes(app, services);
+  registerSsoRoutes(app, services);
   registerStatsRoute(app, services);
   registerUsageExportRoute(app, services);
   registerGenerationsListRoute(app, services);

@@ -24,3 +24,31 @@ export interface SignInLinksRow {
   expires_at: number;
   used_at: number | null;
 }
+
+/** A provider's account linked to a user (migration 041): one user may have several, one per (issuer, subject). */
+export interface OidcIdentitiesRow {
+  /** The provider's issuer (`https://github.com` for GitHub, which has none). */
+  issuer: string;
+  subject: string;
+  user_id: string;
+  /** The verified email the provider gave at the last sign-in. */
+  email: string;
+  created_at: number;
+  last_sign_in_at: number;
+}
+
+/** A started single sign-on (migration 041): used once, before it expires, by the browser that started it. */
+export interface OidcSignInStatesRow {
+  /** SHA-256 (hex) of the `state` sent to the provider. */
+  state_hash: string;
+  /** The configured provider's name. */
+  provider: string;
+  /** SHA-256 (hex) of the browser's binding cookie. */
+  browser_hash: string;
+  /** PKCE verifier (its S256 challenge went to the provider). */
+  code_verifier: string;
+  nonce: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}

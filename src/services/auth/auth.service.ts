@@ -191,6 +191,15 @@ export class AuthService {
     return this.issue(user, client, now);
   }
 
+  /**
+   * Opens a session for a user whose identity was proven elsewhere (single sign-on: a provider
+   * vouched for the verified email): the same session and cookie as a password sign-in.
+   */
+  async signInVerified(user: UserRow, client: ClientInfo, now: number = Date.now()): Promise<IssuedSession> {
+    await this.sweepExpired(now);
+    return this.issue(user, client, now);
+  }
+
   /** The session behind a cookie token, sliding its expiry; undefined when unknown or expired. */
   async resolve(token: string, now: number = Date.now()): Promise<SessionIdentity | undefined> {
     if (!TOKEN.test(token)) return undefined;

@@ -23,6 +23,8 @@ export type ApiKey = Item<Data<'GET /api/v1/keys'>>;
 /** The answer to a create: the key itself is shown only here. */
 export type NewApiKey = Data<'POST /api/v1/keys'>;
 export type PasswordChange = Data<'POST /api/v1/auth/password'>;
+/** A single sign-on provider's button on the sign-in page. */
+export type SsoProvider = Item<Data<'GET /api/v1/auth/oidc/providers'>>;
 
 // Statistics
 export type Statistics = ApiResponses['GET /api/v1/stats'];

@@ -1,6 +1,6 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, errorMessage, requestData } from '../api/client.ts';
-import type { SessionData } from '../api/index.ts';
+import type { SessionData, SsoProvider } from '../api/index.ts';
 import { describedBy, Field } from '../components/common.tsx';
 import { Link, useLocation, usePageTitle } from '../router.tsx';
 
@@ -46,6 +46,7 @@ export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (sessi
             That sign-in link was used already or has expired. Sign in with a password, or ask for a new link below.
           </p>
         ) : null}
+        <SsoButtons error={search.get('sso_error')} />
         <form onSubmit={submit} noValidate>
           <Field id="email" label="Email" error={emailError}>
             <input
@@ -95,6 +96,44 @@ export function SignInPage(props: { mode: 'login' | 'signup'; onSignedIn: (sessi
         )}
       </div>
     </main>
+  );
+}
+
+/** What the sign-in page says when single sign-on was refused (`sso_error`, src/services/auth/sso/sso-refusal.ts). */
+const SSO_REFUSALS: Record<string, string> = {
+  unknown_provider: 'That sign-in provider is not configured here.',
+  provider_unavailable: 'The sign-in provider could not be reached. Try again in a moment.',
+  denied: 'The sign-in was cancelled at the provider.',
+  state: 'That sign-in expired or was started in another browser. Start it again here.',
+  code: 'The provider did not confirm the sign-in. Start it again.',
+  id_token: 'The provider’s answer could not be verified, so you were not signed in.',
+  email_unverified: 'The provider has no verified email for that account. Verify your email there, then try again.',
+  too_many: 'Too many sign-ins were started from this address. Try again in a minute.',
+  failed: 'Signing in with that provider failed. Try again, or sign in with your password.',
+};
+
+/** "Continue with …" for each single sign-on provider the operator configured; each is a plain link (a top-level navigation). */
+function SsoButtons(props: { error: string | null }) {
+  const [providers, setProviders] = useState<SsoProvider[]>([]);
+  useEffect(() => {
+    requestData<SsoProvider[]>('GET', '/api/v1/auth/oidc/providers', { quiet401: true }).then(setProviders, () => setProviders([]));
+  }, []);
+  const refusal = props.error === null ? undefined : (SSO_REFUSALS[props.error] ?? SSO_REFUSALS.failed);
+  if (providers.length === 0 && !refusal) return null;
+  return (
+    <div className="sso-buttons">
+      {refusal ? (
+        <p className="notice notice-error" role="alert">
+          {refusal}
+        </p>
+      ) : null}
+      {providers.map((provider) => (
+        <a key={provider.name} className="button button-block" href={provider.startUrl}>
+          Continue with {provider.label}
+        </a>
+      ))}
+      {providers.length > 0 ? <p className="sso-or">or with your email</p> : null}
+    </div>
   );
 }
 

@@ -98,6 +98,17 @@ export interface DashboardSessionResponses {
       expiresAt: string;
     };
   };
+  /** The single sign-on providers the operator configured (the sign-in page shows a button for each) */
+  'GET /api/v1/auth/oidc/providers': {
+    code: number;
+    data: {
+      name: string;
+      /** The button says "Continue with {label}" */
+      label: string;
+      /** Open it in the browser (a top-level navigation) to sign in at the provider */
+      startUrl: string;
+    }[];
+  };
   /** Become an administrator with the operator's ADMIN_TOKEN (signed in to the dashboard; needs the CSRF header) */
   'POST /api/v1/auth/claim-admin': {
     code: number;
