@@ -15,7 +15,7 @@ const versionQuery = {
   additionalProperties: false,
   properties: { expectedVersion: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'Refuse with 409 unless the group is at this version' } },
 };
-const multiplier = { type: ['number', 'string'], description: 'Price multiplier, 0.01 to 10 with at most 6 decimals (1.25: 25% above the list price)' };
+const multiplier = { anyOf: [{ type: 'number' }, { type: 'string' }], description: 'Price multiplier, 0.01 to 10 with at most 6 decimals (1.25: 25% above the list price)' };
 const groupBody = {
   type: 'object',
   properties: {
