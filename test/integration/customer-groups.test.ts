@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { verifyLedger } from '../../src/adapters/db/ledger/ledger-checks.ts';
+import type { ChatRequest } from '../../src/domain/chat/chat-request.types.ts';
 import { groupPriceMicro } from '../../src/domain/pricing/customer-groups.ts';
 import { assertSettled, expectedCost, heldMicro, openAiClient, prices, startChatFakes } from '../support/chat-gateway.ts';
 import { ADMIN_TOKEN, describeEachMode, type TestGateway } from '../support/gateway.ts';
@@ -160,6 +161,25 @@ describeEachMode(
       await ctx.gw.admin('PUT', `/admin/v1/users/${vip.userId}/group`, { group: 'default' });
       assert.equal(await estimate(ctx.gw, vip.key, image), 10_000);
       await ctx.gw.admin('PUT', `/admin/v1/users/${vip.userId}/group`, { group: 'vip' });
+      await ctx.gw.admin('PATCH', '/admin/v1/groups/vip', { multiplier: 1.234567 });
+    });
+
+    test('an agent run\'s model call: quoted at the group price, held and charged at the quoted multiplier even after a change', async () => {
+      const usage = { input: 1000, output: 500 };
+      const list = await prices(ctx.gw, plain.key, 'gpt-5.4-mini');
+      const chat = ctx.gw.gateway.services.chat;
+      const request: ChatRequest = { model: 'gpt-5.4-mini', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], tools: [], maxOutputTokens: 600, stop: [], stream: false };
+      const listQuote = chat.quote({ protocol: 'openai', request, userId: plain.userId });
+      const quote = chat.quote({ protocol: 'openai', request, userId: vip.userId });
+      assert.equal(quote.priceMultiplierPpm, VIP_PPM);
+      assert.equal(quote.holdMicro, groupPriceMicro(listQuote.holdMicro, VIP_PPM));
+      await ctx.gw.admin('PATCH', '/admin/v1/groups/vip', { multiplier: 3 });
+      fakes.openai.enqueue({ text: 'quoted', usage });
+      const answer = await chat.complete({ userId: vip.userId, apiKeyId: undefined, protocol: 'openai', request, abort: new AbortController(), onAbort: 'cancel', model: quote.model, maxChargeMicro: quote.holdMicro, priceMultiplierPpm: quote.priceMultiplierPpm });
+      assert.equal(answer.kind, 'response');
+      await answer.ended;
+      const row = await assertSettled(ctx.gw, vip.userId, answer.id, groupPriceMicro(expectedCost(list, usage), VIP_PPM));
+      assert.equal(row.hold_micro, quote.holdMicro, 'held what the quote said');
       await ctx.gw.admin('PATCH', '/admin/v1/groups/vip', { multiplier: 1.234567 });
     });
 
