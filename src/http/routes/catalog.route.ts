@@ -60,6 +60,7 @@ export function registerCatalogRoutes(app: FastifyInstance, services: AppService
     config: {
       docs: {
         summary: 'Every model with its parameters and prices',
+        description: 'Without credentials: the list prices. With a valid API key or dashboard session: the prices of that account\'s customer group (an invalid key is ignored).',
         tags: ['Catalog'],
         auth: 'none',
         responses: { 200: { description: 'Media models first, then text models', schema: { type: 'array', items: ref } } },

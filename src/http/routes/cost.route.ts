@@ -111,6 +111,7 @@ export function registerCostRoutes(app: FastifyInstance, services: AppServices):
     config: {
       docs: {
         summary: 'Prices of every model, grouped by model',
+        description: 'Without credentials: the list prices. With a valid API key or dashboard session: the prices of that account\'s customer group (an invalid key is ignored).',
         tags: ['Catalog'],
         auth: 'none',
         responses: {
