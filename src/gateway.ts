@@ -54,6 +54,9 @@ import type { EventBus } from './ports/event-bus.port.ts';
 import { MediaProviderPool } from './services/upstreams/media-provider-pool.ts';
 import { UpstreamDirectory } from './services/upstreams/upstream-directory.ts';
 import { UpstreamSettingsService } from './services/upstreams/upstream-settings.service.ts';
+import { CustomerGroupDirectory } from './services/pricing/customer-group-directory.ts';
+import { CustomerGroupsService } from './services/pricing/customer-groups.service.ts';
+import { kyselyCustomerGroupsStore } from './adapters/db/stores/customer-groups-store.ts';
 import { ProviderTestService } from './services/upstreams/provider-test.service.ts';
 import { checkProviderKey, createKeyCheckClient } from './providers/key-check.ts';
 import { RoutePlanner } from './services/upstreams/route-planner.ts';
@@ -207,7 +210,9 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const upstreams = new UpstreamDirectory({ file: config, live: { store: kyselyUpstreamSettingsStore, uow: kyselyUnitOfWork(database.db), secrets: secrets.box, bus }, logger });
   // Shared by every process through Redis when it is there (issue 32, item 3).
   const upstreamHealth: UpstreamHealthBoard = limiterRedis ? new RedisHealthBoard({ redis: limiterRedis, bus }, { prefix: config.redisPrefix, logger }) : new MemoryHealthBoard();
-  await Promise.all([upstreamHealth.start(), upstreams.start()]);
+  // Customer groups' multipliers (issue 33, item 4), followed like the upstreams: every price of an account goes through them.
+  const groupPrices = new CustomerGroupDirectory({ store: kyselyCustomerGroupsStore, uow: kyselyUnitOfWork(database.db), bus, logger });
+  await Promise.all([upstreamHealth.start(), upstreams.start(), groupPrices.start()]);
   // Calls per entry and key in the last hour, every process's when Redis is there (the Routes page).
   const traffic: TrafficTally = limiterRedis ? new RedisTrafficTally(limiterRedis, { prefix: config.redisPrefix, logger }) : new MemoryTrafficTally();
   const routePlanner = new RoutePlanner(upstreams, upstreamHealth, Math.random, traffic);
@@ -238,7 +243,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     stats: { store: new KyselyStatsStore(database.db), uow: kyselyUnitOfWork(database.db) },
     upstreamAnomalies: new DbUpstreamAnomalyLog(database.db),
     routeReport: new RouteReportService(new DbRouteReportStore(database.db, database.sqliteFile)),
-    estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound)),
+    estimates: new EstimateService(catalog, new GuardedMediaMeasurer(outbound), groupPrices),
+    groupPrices,
+    customerGroups: new CustomerGroupsService({
+      store: kyselyCustomerGroupsStore,
+      uow: kyselyUnitOfWork(database.db),
+      directory: groupPrices,
+      isModel: (id) => unhidden.get(id) !== undefined || unhidden.embedding(id) !== undefined,
+    }),
     blobs,
     queue: new DbWorkQueue(database, bus, tracer),
     tracer,
@@ -311,6 +323,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     anomalies: services.upstreamAnomalies,
     cpu,
     tokens: services.keyDoor,
+    groups: groupPrices,
     urlPolicy: () => ({ allowPrivate: config.allowPrivateUrls, ownFilesPrefix: `${config.publicBaseUrl.replace(/\/+$/u, '')}/files/` }),
   });
   const routeRefusal: RouteRefusalCheck = (route, media) => services.mediaProviders.get(route.provider)?.refusal?.(media);
@@ -551,6 +564,7 @@ export async function startGateway(config: Config, options: GatewayOptions = {})
       await services.authenticator.stop();
       // The directory and the health board listen on the bus (and the board shares the limiters' Redis).
       await services.upstreams.close();
+      await services.groupPrices.close();
       await services.upstreamHealth.close();
       await services.routePlanner.traffic?.close();
       await services.bus.close();

@@ -4,6 +4,8 @@ import type { MediaProviderPool } from '../services/upstreams/media-provider-poo
 import type { UpstreamDirectory } from '../services/upstreams/upstream-directory.ts';
 import type { RoutePlanner } from '../services/upstreams/route-planner.ts';
 import type { UpstreamSettingsService } from '../services/upstreams/upstream-settings.service.ts';
+import type { CustomerGroupDirectory } from '../services/pricing/customer-group-directory.ts';
+import type { CustomerGroupsService } from '../services/pricing/customer-groups.service.ts';
 import type { ProviderTestService } from '../services/upstreams/provider-test.service.ts';
 import type { RouteReportService } from '../services/upstreams/route-report.service.ts';
 import type { UpstreamHealthBoard } from '../ports/upstream-health.port.ts';
@@ -92,6 +94,10 @@ export interface AppServices {
   upstreamHealth: UpstreamHealthBoard;
   /** Live changes to providers, keys, routes and model settings (the admin API). */
   upstreamSettings: UpstreamSettingsService;
+  /** The customer groups every price of an account is multiplied by (issue 33, item 4): in memory, no store access per request. */
+  groupPrices: CustomerGroupDirectory;
+  /** The admin API's changes to customer groups and assignments. */
+  customerGroups: CustomerGroupsService;
   /** POST /admin/v1/providers/{name}/test: each key's cheapest real call. */
   providerTests: ProviderTestService;
   /** Revenue, upstream cost and margin per day, model and route (issue 32, item 6). */

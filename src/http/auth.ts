@@ -93,6 +93,24 @@ export function cachedApiKeyAuth(authenticator: ApiKeyAuthenticator, headers: In
   return hit ? { userId: hit.userId, keyId: hit.keyId, via: 'api_key' } : undefined;
 }
 
+/**
+ * The account of a request to an endpoint that needs no credentials (the catalog, /cost), when it
+ * carries a valid API key or dashboard session: those show that account's group prices. A key or
+ * session that is not valid is ignored, not refused (an SDK sends its key everywhere; a public read
+ * must not fail on a revoked one): the list prices are shown.
+ */
+export async function optionalAccountId(authenticator: ApiKeyAuthenticator, request: FastifyRequest): Promise<string | undefined> {
+  const token = bearerToken(request);
+  if (token) {
+    const identity = authenticator.cached(token) ?? (await authenticator.authenticate(token).catch(() => undefined));
+    return identity?.userId;
+  }
+  const resolver = request.server.sessionAuth;
+  const cookie = resolver ? cookieValue(request.headers.cookie, SESSION_COOKIE) : undefined;
+  if (!resolver || !cookie) return undefined;
+  return (await resolver.resolve(cookie).catch(() => undefined))?.userId;
+}
+
 /** onRequest hook of the session's own endpoints (sign-out, password change): a dashboard session only. */
 export function requireSession() {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {

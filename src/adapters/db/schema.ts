@@ -8,6 +8,7 @@ import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { AgentTables } from './tables/agent.tables.ts';
 import type { AgentProjectTables } from './tables/agent-projects.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
+import type { CustomerGroupTables } from './tables/customer-groups.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
 import type { MediaTables } from './tables/media.tables.ts';
 import type { OrganizationTables } from './tables/organizations.tables.ts';
@@ -19,7 +20,7 @@ import type { UpstreamTables } from './tables/upstreams.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables & OrganizationTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables & OrganizationTables & CustomerGroupTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

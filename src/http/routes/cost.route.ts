@@ -3,7 +3,10 @@ import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { CatalogModel } from '../../domain/catalog/catalog.types.ts';
 import { AppError } from '../../domain/errors.ts';
 import { microToUsd, usdToMicro } from '../../domain/money.ts';
+import { LIST_PPM } from '../../domain/pricing/customer-groups.ts';
+import { groupCatalogModel, groupChatModel } from '../../domain/pricing/group-listing.ts';
 import type { AppServices } from '../app-services.ts';
+import { optionalAccountId } from '../auth.ts';
 import { errorResponse, idParam } from '../schemas.ts';
 
 const costEntrySchema = {
@@ -51,8 +54,11 @@ const costEntrySchema = {
   },
 };
 
-function costEntry(catalog: Catalog, model: CatalogModel) {
-  const chat = model.kind === 'llm' ? catalog.chat(model.id) : undefined;
+/** A model's prices at `ppm`, its caller's customer-group multiplier (customer-groups.ts). */
+function costEntry(catalog: Catalog, listed: CatalogModel, ppm: number) {
+  const model = groupCatalogModel(listed, ppm);
+  const listChat = model.kind === 'llm' ? catalog.chat(model.id) : undefined;
+  const chat = listChat ? groupChatModel(listChat, ppm) : undefined;
   return {
     model: model.id,
     name: model.name,
@@ -95,12 +101,17 @@ function costEntry(catalog: Catalog, model: CatalogModel) {
   };
 }
 
-/** Price tables (bodies are ours: see docs/decisions.md). No authentication. */
+function ppmOf(services: AppServices, account: string | undefined, modelId: string): number {
+  return account === undefined ? LIST_PPM : services.groupPrices.ppmFor(account, modelId);
+}
+
+/** Price tables (bodies are ours: see docs/decisions.md). No authentication; a key or session shows its customer group's prices. */
 export function registerCostRoutes(app: FastifyInstance, services: AppServices): void {
   app.get('/api/v1/cost', {
     config: {
       docs: {
         summary: 'Prices of every model, grouped by model',
+        description: 'Without credentials: the list prices. With a valid API key or dashboard session: the prices of that account\'s customer group (an invalid key is ignored).',
         tags: ['Catalog'],
         auth: 'none',
         responses: {
@@ -111,7 +122,10 @@ export function registerCostRoutes(app: FastifyInstance, services: AppServices):
         },
       },
     },
-    handler: async () => ({ currency: 'USD', models: services.catalog.list().map((m) => costEntry(services.catalog, m)) }),
+    handler: async (request) => {
+      const account = await optionalAccountId(services.authenticator, request);
+      return { currency: 'USD', models: services.catalog.list().map((m) => costEntry(services.catalog, m, ppmOf(services, account, m.id))) };
+    },
   });
 
   app.get('/api/v1/cost/:model', {
@@ -128,7 +142,8 @@ export function registerCostRoutes(app: FastifyInstance, services: AppServices):
       const { model } = request.params as { model: string };
       const found = services.catalog.get(model);
       if (!found) throw new AppError('model_not_found', `model ${JSON.stringify(model)} not found`);
-      return { currency: 'USD', ...costEntry(services.catalog, found) };
+      const account = await optionalAccountId(services.authenticator, request);
+      return { currency: 'USD', ...costEntry(services.catalog, found, ppmOf(services, account, found.id)) };
     },
   });
 }

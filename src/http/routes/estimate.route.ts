@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import type { Catalog } from '../../domain/catalog/catalog.ts';
 import type { AppServices } from '../app-services.ts';
-import { requireApiKey } from '../auth.ts';
+import { authOf, requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 
 export const generationRequestSchema = {
@@ -55,7 +55,7 @@ export function registerEstimateRoute(app: FastifyInstance, services: AppService
       },
     },
     handler: async (request) => {
-      const priced = await services.estimates.price(request.body);
+      const priced = await services.estimates.price(request.body, authOf(request).userId);
       return { cost: priced.quote.costMicro };
     },
   });

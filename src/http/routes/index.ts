@@ -13,6 +13,7 @@ import { registerAdminCheckoutRoutes } from './admin/admin-checkouts.route.ts';
 import { registerAdminRedeemCodeRoutes } from './admin/admin-redeem-codes.route.ts';
 import { registerBillingRoutes } from './billing/index.ts';
 import { registerAdminUserRoutes } from './admin/admin-users.route.ts';
+import { registerAdminCustomerGroupRoutes } from './admin/admin-customer-groups.route.ts';
 import { registerApiKeyRoutes } from './api-keys.route.ts';
 import { registerOrganizationRoutes } from './organizations/organizations.route.ts';
 import { registerOrganizationKeyRoutes } from './organizations/organization-keys.route.ts';
@@ -92,6 +93,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerAdminLedgerRoutes(app, services);
   registerAdminProviderRoutes(app, services);
   registerAdminUpstreamRoutes(app, services);
+  registerAdminCustomerGroupRoutes(app, services);
   registerAdminUpstreamAnomalyRoutes(app, services);
   registerAdminRouteReportRoutes(app, services);
   registerBillingRoutes(app, services);

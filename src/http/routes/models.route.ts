@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmbeddingModelDefinition } from '../../domain/catalog/models/embedding-models.ts';
 import { microToUsd } from '../../domain/money.ts';
+import { groupPriceMicro } from '../../domain/pricing/customer-groups.ts';
+import { groupChatModel } from '../../domain/pricing/group-listing.ts';
 import type { AppServices } from '../app-services.ts';
-import { requireApiKey } from '../auth.ts';
+import { authOf, requireApiKey } from '../auth.ts';
 import { errorResponse } from '../schemas.ts';
 
 /** An embedding model in the same list: its input price, vector sizes and input limit. */
-function embeddingEntry(created: number) {
+function embeddingEntry(created: number, ppmOf: (modelId: string) => number) {
   return (m: Readonly<EmbeddingModelDefinition>) => ({
     id: m.id,
     object: 'model',
@@ -18,7 +20,7 @@ function embeddingEntry(created: number) {
     dimensions: m.defaultDimensions,
     ...(m.dimensions ? { dimensions_range: { min: m.dimensions.min, max: m.dimensions.max } } : {}),
     max_input_tokens: m.maxInputTokens,
-    pricing: { unit: 'USD per 1M tokens', input: microToUsd(m.inputMicroPerMillion) },
+    pricing: { unit: 'USD per 1M tokens', input: microToUsd(groupPriceMicro(m.inputMicroPerMillion, ppmOf(m.id))) },
   });
 }
 
@@ -40,10 +42,14 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
         responses: { 200: { description: '`{object: "list", data: [model]}`' }, 401: errorResponse('Missing or invalid API key') },
       },
     },
-    handler: async () => ({
+    handler: async (request) => {
+      // The caller's customer-group prices (customer-groups.ts): the rates it is charged.
+      const account = authOf(request).userId;
+      const ppmOf = (modelId: string) => services.groupPrices.ppmFor(account, modelId);
+      return {
       object: 'list',
       data: [
-        ...services.catalog.chatModels().filter((m) => services.catalog.get(m.id) !== undefined).map((m) => ({
+        ...services.catalog.chatModels().filter((m) => services.catalog.get(m.id) !== undefined).map((listed) => groupChatModel(listed, ppmOf(listed.id))).map((m) => ({
         id: m.id,
         object: 'model',
         created: started,
@@ -85,8 +91,9 @@ export function registerModelsRoute(app: FastifyInstance, services: AppServices)
               }),
         },
       })),
-        ...services.catalog.embeddingModels().map(embeddingEntry(started)),
+        ...services.catalog.embeddingModels().map(embeddingEntry(started, ppmOf)),
       ],
-    }),
+      };
+    },
   });
 }

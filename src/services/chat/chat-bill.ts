@@ -5,6 +5,7 @@
  */
 import { billedServiceTier, costMicro } from '../../domain/chat/chat-billing.ts';
 import { type BoundedUsage, boundCharge, boundChatUsage } from '../../domain/chat/usage-bounds.ts';
+import { groupPriceMicro } from '../../domain/pricing/customer-groups.ts';
 import { chatUpstreamCostMicro } from '../../domain/routing/route-cost.ts';
 import type { ChatRequestOutcome } from '../../ports/ledger.port.ts';
 import type { UpstreamAnomaly } from '../../ports/upstream-anomalies.port.ts';
@@ -24,7 +25,8 @@ export function billedOutcome(exchange: ChatExchange, s: Settlement): { outcome:
     ? boundChatUsage(s.usage, { promptTokens: exchange.promptTokens, maxOutputTokens: exchange.maxOutputTokens, webSearches: exchange.maxWebSearches, outputSeen: s.outputSeen ?? 0 })
     : { usage: NO_USAGE, anomalies: [] };
   const usage = bounded.usage;
-  const cost = s.usage ? Math.min(boundCharge(costMicro(model, usage), exchange.holdMicro, bounded.anomalies), exchange.maxChargeMicro) : 0;
+  // The group price of the list charge (customer-groups.ts), at the multiplier fixed at the hold.
+  const cost = s.usage ? Math.min(boundCharge(groupPriceMicro(costMicro(model, usage), exchange.priceMultiplierPpm), exchange.holdMicro, bounded.anomalies), exchange.maxChargeMicro) : 0;
   if (s.usage) exchange.billedUsage = billedServiceTier(model, usage);
   const route = exchange.route;
   const outcome: ChatRequestOutcome = {
@@ -64,7 +66,7 @@ export function billedOutcome(exchange: ChatExchange, s: Settlement): { outcome:
 
 /**
  * What a request whose charge could not be computed is charged: the prompt estimate and the output
- * seen (at most max_tokens) at the listed prices, never above the hold; nothing when nothing was to
+ * seen (at most max_tokens) at the account's group prices, never above the hold; nothing when nothing was to
  * be billed.
  */
 export function estimateMicro(exchange: ChatExchange, s: Settlement): number {
@@ -72,7 +74,7 @@ export function estimateMicro(exchange: ChatExchange, s: Settlement): number {
   try {
     const output = Math.min(s.outputSeen ?? exchange.maxOutputTokens, exchange.maxOutputTokens);
     const estimate = costMicro(exchange.model, { inputTokens: exchange.promptTokens, outputTokens: output, cachedInputTokens: 0, cacheCreationTokens: 0 });
-    return Math.min(estimate, exchange.holdMicro);
+    return Math.min(groupPriceMicro(estimate, exchange.priceMultiplierPpm), exchange.holdMicro);
   } catch {
     return exchange.holdMicro;
   }

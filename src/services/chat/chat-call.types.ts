@@ -43,6 +43,11 @@ export interface ChatCall {
    * and charged at its prices, even when the catalog changed since the quote. Absent: the catalog's now.
    */
   model?: ChatModelDefinition;
+  /**
+   * The account's group multiplier a quote was made with (ChatQuote.priceMultiplierPpm): the request
+   * is held and charged at it, even when the account's group changed since. Absent: its group's now.
+   */
+  priceMultiplierPpm?: number;
 }
 
 /** What a request will hold: its prompt estimate, its output cap and the money they can cost. */
@@ -52,6 +57,8 @@ export interface ChatQuote {
   holdMicro: number;
   /** The definition (and so the prices) the quote was computed with: give it to `complete` as `model`. */
   model: ChatModelDefinition;
+  /** The group multiplier `holdMicro` was computed with: give it to `complete` as `priceMultiplierPpm`. */
+  priceMultiplierPpm: number;
 }
 
 export type ChatAnswer = (

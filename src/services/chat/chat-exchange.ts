@@ -8,6 +8,7 @@ import { collectChatStream, responseToEvents } from '../../domain/chat/chat-stre
 import { chatErrorCodeForStatus } from '../../domain/chat/chat-wire.helpers.ts';
 import { outputBytesOf } from '../../domain/chat/usage-bounds.ts';
 import { newId } from '../../domain/ids.ts';
+import { groupPriceMicro } from '../../domain/pricing/customer-groups.ts';
 import type { NewChatRequest } from '../../ports/ledger.port.ts';
 import type { Span, Tracer } from '../../ports/tracer.port.ts';
 import type { ChatUpstreamError, ChatUpstreamResult } from '../../providers/chat/chat-provider.ts';
@@ -29,6 +30,8 @@ export interface ExchangeHost {
   settle(exchange: ChatExchange, s: Settlement, linger: boolean): Promise<void>;
   /** Records one upstream call for /admin/v1/providers, /metrics and the health board. */
   recordCall(attempt: PlannedAttempt, error: ChatUpstreamError | undefined): void;
+  /** The multiplier of the account's customer group for the model (in memory: no store access). */
+  priceMultiplierPpm(userId: string, modelId: string): number;
 }
 
 /**
@@ -39,6 +42,8 @@ export class ChatExchange {
   readonly id: string;
   readonly startedAt = Date.now();
   readonly holdMicro: number;
+  /** The account's group multiplier, fixed at the hold: the settlement charges at it whatever changes meanwhile. */
+  readonly priceMultiplierPpm: number;
   readonly promptTokens: number;
   readonly maxOutputTokens: number;
   readonly wantsStream: boolean;
@@ -99,7 +104,8 @@ export class ChatExchange {
     this.maxOutputTokens = call.request.maxOutputTokens ?? 0;
     this.model = model;
     this.promptTokens = promptTokens;
-    this.holdMicro = holdMicro(model, promptTokens, this.maxOutputTokens, call.request.priceOptions);
+    this.priceMultiplierPpm = call.priceMultiplierPpm ?? service.priceMultiplierPpm(call.userId, model.id);
+    this.holdMicro = groupPriceMicro(holdMicro(model, promptTokens, this.maxOutputTokens, call.request.priceOptions), this.priceMultiplierPpm);
     this.id = call.id ?? newId('chat', this.startedAt);
     this.maxChargeMicro = call.maxChargeMicro ?? Number.POSITIVE_INFINITY;
     this.maxWebSearches = call.request.priceOptions?.webSearches?.max ?? 0;

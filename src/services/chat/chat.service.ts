@@ -22,6 +22,7 @@ import { estimatePromptTokens } from '../../domain/chat/prompt-size.estimator.ts
 import { applySamplingRules } from '../../domain/chat/sampling-rules.ts';
 import { AppError, isAppError } from '../../domain/errors.ts';
 import { microToUsd } from '../../domain/money.ts';
+import { type GroupPricing, groupPriceMicro, LIST_PPM } from '../../domain/pricing/customer-groups.ts';
 import type { CpuPool } from '../../ports/cpu-pool.port.ts';
 import type { ChatStore } from '../../ports/chat-store.port.ts';
 import type { ChatLedger, ChatRequestOutcome, NewChatRequest, SettleResult } from '../../ports/ledger.port.ts';
@@ -72,6 +73,8 @@ export interface ChatServiceDeps {
   cpu?: CpuPool;
   /** The key's tokens per minute, taken before the hold and settled with the usage; none: not limited. */
   tokens?: TokenDoor;
+  /** Customer groups' multipliers (issue 33, item 4), in memory; none: everyone at the list price. */
+  groups?: GroupPricing;
 }
 
 /**
@@ -140,14 +143,20 @@ export class ChatService {
    * What `complete` would hold for this request (the same computation), without calling anything:
    * an agent run checks it against its limit before it commits to the call.
    */
-  quote(call: Pick<ChatCall, 'protocol' | 'request'>): ChatQuote {
+  quote(call: Pick<ChatCall, 'protocol' | 'request'> & { userId?: string }): ChatQuote {
     const model = this.#model(call);
     assertPriceOptionsBillable(model.id, model, call.request.priceOptions);
     applySamplingRules(model.sampling, call.request, call.protocol);
     const maxOutputTokens = this.#outputCap(model, call.request);
     const promptTokens = estimatePromptTokens({ ...call.request, maxOutputTokens });
     assertLongContextBillable(model.id, model, promptTokens, call.request.priceOptions);
-    return { promptTokens, maxOutputTokens, holdMicro: holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions), model };
+    const ppm = call.userId === undefined ? LIST_PPM : this.priceMultiplierPpm(call.userId, model.id);
+    return { promptTokens, maxOutputTokens, holdMicro: groupPriceMicro(holdMicro(model, promptTokens, maxOutputTokens, call.request.priceOptions), ppm), model, priceMultiplierPpm: ppm };
+  }
+
+  /** The multiplier of the account's customer group for a model; the list price without groups. */
+  priceMultiplierPpm(userId: string, modelId: string): number {
+    return this.#deps.groups?.ppmFor(userId, modelId) ?? LIST_PPM;
   }
 
   #outputCap(model: ChatModelDefinition, request: ChatRequest): number {

@@ -94,7 +94,7 @@ export async function prepareGeneration(
   now: number,
   extra: { idempotencyKey: string | null; requestHash: string | null; agentRunId?: string | null; apiKeyId?: string | null },
 ): Promise<TaskRow> {
-  const priced = await deps.estimates.price(body);
+  const priced = await deps.estimates.price(body, userId);
   const { model, input } = priced.request;
   // What is stored and later called is the parsed URL, the one the policy looked at.
   let webhook: string | undefined;

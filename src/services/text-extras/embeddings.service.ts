@@ -23,6 +23,7 @@ import { AppError, invalidInput } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { microToUsd } from '../../domain/money.ts';
 import type { ChatUsage } from '../../domain/chat/chat-response.types.ts';
+import { groupPriceMicro } from '../../domain/pricing/customer-groups.ts';
 import { chatUpstreamCostMicro } from '../../domain/routing/route-cost.ts';
 import type { ChatUpstreamError } from '../../providers/chat/chat-provider.ts';
 import type { Embeddings } from '../../providers/chat/embedding-provider.ts';
@@ -80,6 +81,8 @@ export class EmbeddingsService {
     assertEmbeddingAnswerFits(call.request.input, dimensions);
     const bound = embeddingTokenBound(call.request.input);
     const startedAt = Date.now();
+    // The account's group multiplier, fixed for the hold and the settlement alike.
+    const ppm = this.#deps.chat.priceMultiplierPpm(call.userId, model.id);
     const record: NewChatRequest = {
       id: newId('emb', startedAt),
       userId: call.userId,
@@ -87,7 +90,7 @@ export class EmbeddingsService {
       model: model.id,
       protocol: 'embeddings',
       stream: false,
-      holdMicro: embeddingCostMicro(model.inputMicroPerMillion, bound),
+      holdMicro: groupPriceMicro(embeddingCostMicro(model.inputMicroPerMillion, bound), ppm),
       now: startedAt,
     };
     const tokens = await this.#deps.tokens?.reserveTokens(call.apiKeyId, bound, model.id);
@@ -114,7 +117,7 @@ export class EmbeddingsService {
       }
       // The upstream's count within what the hold assumed (the bound): more is not the user's to pay.
       const tokens = this.#billableTokens(result.embeddings.promptTokens, bound, record, attempt);
-      const cost = embeddingCostMicro(model.inputMicroPerMillion, tokens);
+      const cost = groupPriceMicro(embeddingCostMicro(model.inputMicroPerMillion, tokens), ppm);
       outcome = {
         ...failedOutcome(startedAt, attempt, undefined),
         status: 'succeeded',

@@ -131,6 +131,10 @@ export type UserLedgerPage = ApiResponses['GET /admin/v1/users/{userId}/ledger']
 export type LedgerEntry = Item<UserLedgerPage['data']>;
 /** The ledger entry an admin credit made (the first one, for a retry). */
 export type Credit = ApiResponses['POST /admin/v1/users/{userId}/credits'];
+/** Customer groups and their price multipliers (issue 33, item 4). */
+export type CustomerGroupList = ApiResponses['GET /admin/v1/groups'];
+export type CustomerGroup = ApiResponses['POST /admin/v1/groups'];
+export type AccountGroup = ApiResponses['GET /admin/v1/users/{id}/group'];
 export type RedeemCode = ApiResponses['POST /admin/v1/redeem-codes'];
 export type RedeemCodePage = ApiResponses['GET /admin/v1/redeem-codes'];
 // Live upstreams (issue 32): providers and key pools, routes, model settings, the audit log

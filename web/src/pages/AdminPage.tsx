@@ -4,6 +4,7 @@ import type { ApiKey, Credit, ProviderPage, User, UserLedgerPage, UserPage, User
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../components/common.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { dollarsToCents, formatCents, formatTime, formatUsdFromCents, relativeTime } from '../format.ts';
+import { AccountGroupField, GroupsSection } from './admin/GroupsSection.tsx';
 import { RedeemCodesSection } from './admin/RedeemCodesSection.tsx';
 import { Link } from '../router.tsx';
 
@@ -87,6 +88,7 @@ export function AdminPage() {
 
       {selectedUser ? <UserPanel key={selectedUser.id} user={selectedUser} onChanged={() => setUsersTick((t) => t + 1)} /> : null}
 
+      <GroupsSection />
       <RedeemCodesSection />
 
       <section className="panel" aria-labelledby="providers-title">
@@ -175,6 +177,7 @@ function UserPanel(props: { user: UserWithRole; onChanged: () => void }) {
           Add credit
         </button>
       </form>
+      <AccountGroupField accountId={user.id} />
       <p>
         <button type="button" className="button button-small" onClick={() => setAdmin(true)}>
           Make administrator

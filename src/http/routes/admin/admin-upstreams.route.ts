@@ -75,7 +75,7 @@ const auditEntry = {
     id: { type: 'string' },
     at: { type: 'string', format: 'date-time' },
     actor: { type: 'string', description: "An admin's user id, or `admin-token`" },
-    subjectKind: { type: 'string', enum: ['provider', 'key', 'route', 'model', 'import'] },
+    subjectKind: { type: 'string', enum: ['provider', 'key', 'route', 'model', 'import', 'customer_group', 'customer_group_member'] },
     subject: { type: 'string' },
     action: { type: 'string', enum: ['put', 'patch', 'delete', 'import'] },
     before: { description: 'The setting before, secrets as hints; null when there was none' },

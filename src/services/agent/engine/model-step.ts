@@ -75,7 +75,7 @@ export interface ModelCall {
 
 export async function runModelCall(deps: EngineDeps, state: RunState, call: ModelCall, signal: AbortSignal, clock: StepClock): Promise<StepOutcome> {
   const { run } = state;
-  const quote = deps.chat.quote({ protocol: 'openai', request: call.request });
+  const quote = deps.chat.quote({ protocol: 'openai', request: call.request, userId: state.run.user_id });
   const now = Date.now();
   const stepId = newId('stp', now);
   const chatRequestId = newId('chat', now);
@@ -104,7 +104,7 @@ export async function runModelCall(deps: EngineDeps, state: RunState, call: Mode
   }
   deps.faults.at(call.kind === 'extract' ? 'agent.before_extract_call' : 'agent.before_model_call');
   const calledAt = performance.now();
-  const outcome = await callOrchestrator(deps, { run, stepId, chatRequestId, request: call.request, maxChargeMicro: quote.holdMicro, model: quote.model, streamText: call.streamText, signal });
+  const outcome = await callOrchestrator(deps, { run, stepId, chatRequestId, request: call.request, maxChargeMicro: quote.holdMicro, model: quote.model, priceMultiplierPpm: quote.priceMultiplierPpm, streamText: call.streamText, signal });
   clock.modelWaitMs += performance.now() - calledAt;
   deps.faults.at('agent.after_model_call');
   if (!outcome.ok && outcome.insufficientBalance && call.kind !== 'title') {

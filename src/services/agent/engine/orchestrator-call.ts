@@ -28,6 +28,8 @@ export interface OrchestratorCall {
   maxChargeMicro: number;
   /** The definition `maxChargeMicro` was quoted with: the call is held and charged at its prices. */
   model?: ChatModelDefinition;
+  /** The group multiplier `maxChargeMicro` was quoted with (ChatQuote.priceMultiplierPpm). */
+  priceMultiplierPpm?: number;
   /** Stream the text as message.delta events (not for a title). */
   streamText: boolean;
   signal: AbortSignal;
@@ -53,6 +55,7 @@ export async function callOrchestrator(deps: EngineDeps, call: OrchestratorCall)
       id: call.chatRequestId,
       maxChargeMicro: call.maxChargeMicro,
       ...(call.model ? { model: call.model } : {}),
+      ...(call.priceMultiplierPpm === undefined ? {} : { priceMultiplierPpm: call.priceMultiplierPpm }),
     });
     if (answer.kind === 'response') {
       const text = answer.response.content.map((b) => (b.type === 'text' ? b.text : '')).join('');

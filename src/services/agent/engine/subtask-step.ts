@@ -45,9 +45,9 @@ export async function subtaskStep(deps: EngineDeps, state: RunState, call: Subta
   // A third of the run's limit: the output cap shrinks until the call's hold fits in it.
   const third = Math.floor(Number(run.limit_micro) / 3);
   let tokens = MAX_OUTPUT_TOKENS;
-  while (deps.chat.quote({ protocol: 'openai', request: { ...request, maxOutputTokens: tokens } }).holdMicro > third && tokens > MIN_OUTPUT_TOKENS) tokens = Math.floor(tokens / 2);
+  while (deps.chat.quote({ protocol: 'openai', request: { ...request, maxOutputTokens: tokens }, userId: run.user_id }).holdMicro > third && tokens > MIN_OUTPUT_TOKENS) tokens = Math.floor(tokens / 2);
   request.maxOutputTokens = tokens;
-  if (deps.chat.quote({ protocol: 'openai', request }).holdMicro > third) {
+  if (deps.chat.quote({ protocol: 'openai', request, userId: run.user_id }).holdMicro > third) {
     return recordToolResult(deps, state, call, { status: 'refused', error: 'a subtask may use at most a third of this run\'s limit, which is too little for it' });
   }
   const bounded = AbortSignal.any([signal, AbortSignal.timeout(SUBTASK_TIMEOUT_MS)]);

@@ -383,7 +383,7 @@ export interface AdminUpstreamsResponses {
       at: string;
       /** An admin's user id, or `admin-token` */
       actor: string;
-      subjectKind: 'provider' | 'key' | 'route' | 'model' | 'import';
+      subjectKind: 'provider' | 'key' | 'route' | 'model' | 'import' | 'customer_group' | 'customer_group_member';
       subject: string;
       action: 'put' | 'patch' | 'delete' | 'import';
       /** The setting before, secrets as hints; null when there was none */

@@ -25,6 +25,7 @@ import type { AgentStorageResponses } from './agent-storage.responses.ts';
 import type { AgentProjectsResponses } from './agent-projects.responses.ts';
 import type { AdminResponses } from './admin.responses.ts';
 import type { AdminUpstreamsResponses } from './admin-upstreams.responses.ts';
+import type { AdminCustomerGroupsResponses } from './admin-customer-groups.responses.ts';
 import type { BillingResponses } from './billing.responses.ts';
 
 export type { components } from './components.ts';
@@ -52,4 +53,5 @@ export interface ApiResponses
     AgentProjectsResponses,
     AdminResponses,
     AdminUpstreamsResponses,
+    AdminCustomerGroupsResponses,
     BillingResponses {}
