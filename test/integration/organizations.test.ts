@@ -272,6 +272,28 @@ describeEachMode('organizations', (ctx) => {
     await assertBooks(ctx.gw);
   });
 
+  test("an organization in a price group: its members' estimates and debits are the group's price, and their caps count it", async () => {
+    const [alice, bob] = await Promise.all([signup(ctx.gw, uniqueEmail('alice')), signup(ctx.gw, uniqueEmail('bob'))]);
+    const organization = await createOrganization(ctx.gw, alice, 'Partners');
+    await join(ctx.gw, alice, organization.id, bob);
+    await credit(ctx.gw, organization.id, 1_000);
+    const group = `org-partner-${Date.now()}`;
+    await ctx.gw.admin('POST', '/admin/v1/groups', { name: group, multiplier: '1.5' });
+    await ctx.gw.admin('PUT', `/admin/v1/users/${organization.id}/group`, { group });
+    const bobs = await orgKey(ctx.gw, bob, organization.id);
+    const body = { model: 'z-image-turbo', input: { prompt: 'a partner logo' } };
+    const list = ((await call(ctx.gw, bob, 'POST', '/api/v1/generation/estimate', body)).body as unknown as { cost: number }).cost;
+    const groupPrice = ((await ctx.gw.api(bobs.key, 'POST', '/api/v1/generation/estimate', body)).body as { cost: number }).cost;
+    assert.ok(list > 0);
+    assert.equal(groupPrice, Math.ceil(list * 1.5), "bob's own account is in no group; the organization's key is");
+    assert.equal((await ctx.gw.api(bobs.key, 'POST', '/api/v1/generation/create', body)).status, 200);
+    const [debit] = (await ledger(ctx.gw, alice, organization.id)).filter((e) => e.kind === 'generation_debit');
+    assert.deepEqual([Number(debit?.amountMicroUsd), debit?.memberId], [-groupPrice, bob.userId], 'the debit is the estimate, to the micro-USD');
+    const members = dataOf<Array<{ userId: string; spentThisMonthMicroUsd: number }>>(await call(ctx.gw, alice, 'GET', `/api/v1/organizations/${organization.id}/members`));
+    assert.equal(members.find((m) => m.userId === bob.userId)?.spentThisMonthMicroUsd, groupPrice);
+    await assertBooks(ctx.gw);
+  });
+
   test('an owner redeems a code for the organization; the credit names them', async () => {
     const [alice, bob] = await Promise.all([signup(ctx.gw, uniqueEmail('alice')), signup(ctx.gw, uniqueEmail('bob'))]);
     const organization = await createOrganization(ctx.gw, alice, 'Redeemers');
