@@ -3,6 +3,9 @@ import { DbRouteReportStore } from './adapters/db/repositories/route-report.repo
 import { RouteReportService } from './services/upstreams/route-report.service.ts';
 import { kyselyTaskPorts, kyselyTaskStore } from './adapters/db/stores/task-store.ts';
 import { kyselyWebhookPorts, kyselyWebhookStore } from './adapters/db/stores/webhook-store.ts';
+import { KyselyBudgetAlertStore } from './adapters/db/stores/budget-alert-store.ts';
+import { BudgetAlertsService } from './services/accounts/budget-alerts.service.ts';
+import { createBudgetAlertHandler } from './services/accounts/budget-alert-job.ts';
 import { kyselyAttemptHealthStore } from './adapters/db/stores/attempt-health-store.ts';
 import { kyselyUnitOfWork } from './adapters/db/stores/kysely-unit-of-work.ts';
 import { hostname } from 'node:os';
@@ -185,6 +188,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   const apiKeys = new ApiKeysService(accountPorts, bus, (hash) => authenticator.forget(hash));
   const outbound = new GuardedHttpClient({ allowPrivate: config.allowPrivateUrls });
   const publicBaseUrl = () => config.publicBaseUrl;
+  const queue = new DbWorkQueue(database, bus, tracer);
   const blobs: BlobStore = config.s3 ? new S3BlobStore(config.s3, publicBaseUrl) : new LocalBlobStore(join(config.dataDir, 'files'), publicBaseUrl);
   // Threads start on first use; the CPU work of every request on user input goes through here.
   const cpu = new ThreadPool<CpuTaskCatalog>({
@@ -252,7 +256,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
       isModel: (id) => unhidden.get(id) !== undefined || unhidden.embedding(id) !== undefined,
     }),
     blobs,
-    queue: new DbWorkQueue(database, bus, tracer),
+    queue,
     tracer,
     mediaProviders: new MediaProviderPool(upstreams, outbound),
     upstreams,
@@ -272,6 +276,18 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     providerTests: new ProviderTestService({ provider: (name) => upstreams.provider(name), board: upstreamHealth, check: (target, signal) => checkProviderKey(target, { http: keyCheckHttp }, signal), close: () => keyCheckHttp.close() }),
     mediaRoutes: liveMediaRoutes(upstreams, routePlanner),
     webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
+    budgetAlerts: new BudgetAlertsService({
+      store: new KyselyBudgetAlertStore(),
+      accounts: accountPorts.accounts,
+      organizations: new KyselyOrganizationStore(),
+      uow: kyselyUnitOfWork(database.db),
+      outbox: { store: kyselyWebhookStore, queue },
+      mailer,
+      urlRules: { allowPrivateUrls: config.allowPrivateUrls, policy: config.webhooks },
+      publicBaseUrl,
+      checkIntervalMs: config.budgetAlertCheckMs,
+      logger,
+    }),
     taskStatuses: new TaskStatusCache(),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
@@ -462,6 +478,7 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
     agent_attachment_cleanup: createAttachmentCleanupHandler({ attachments: services.agent.attachments, logger }),
     agent_idempotency_prune: createIdempotencyPruneHandler({ ...library, logger, now: services.agent.clock.now }),
     storage_billing: createStorageBillingHandler({ billing: services.storage.billing, logger }),
+    budget_alerts: createBudgetAlertHandler({ alerts: services.budgetAlerts, logger, intervalMs: config.budgetAlertCheckMs }),
   };
 }
 

@@ -163,6 +163,8 @@ export interface Config {
   allowPrivateUrls: boolean;
   webhooks: WebhookPolicy;
   webhookSending: WebhookSending;
+  /** SWITCHBOARD_BUDGET_ALERT_CHECK_MS: how often the workers check accounts' budget alerts (issue 33, item 7). */
+  budgetAlertCheckMs: number;
   limits: AbuseLimits;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
   trustProxy: string[] | false;

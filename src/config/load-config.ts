@@ -81,6 +81,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
       slots: envInt(env, 'SWITCHBOARD_WEBHOOK_CONCURRENCY', 64, { min: 1, max: 10_000 }),
       timeoutMs: envInt(env, 'SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 10_000, { min: 1_000, max: 60_000 }),
     },
+    budgetAlertCheckMs: envInt(env, 'SWITCHBOARD_BUDGET_ALERT_CHECK_MS', 60_000, { min: 100, max: 3_600_000 }),
     limits: parseLimits(file.object('limits')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,

@@ -30,6 +30,7 @@ import type { StatsPorts } from '../services/stats/stats-ports.ts';
 import type { ApiKeyAuthenticator } from '../services/accounts/api-key-authenticator.ts';
 import type { KeyDoor } from '../services/accounts/key-door.ts';
 import type { ApiKeysService } from '../services/accounts/api-keys.service.ts';
+import type { BudgetAlertsService } from '../services/accounts/budget-alerts.service.ts';
 import type { OrganizationsService } from '../services/accounts/organizations.service.ts';
 import type { BillingServices } from '../services/billing/billing.module.ts';
 import type { AuthService } from '../services/auth/auth.service.ts';
@@ -75,6 +76,7 @@ export interface AppServices {
   signInLinks: EmailedSignInLinks;
   /** Organizations: shared accounts, their members, roles and invitations (issue 33). */
   organizations: OrganizationsService;
+  budgetAlerts: BudgetAlertsService;
   /** Single sign-on with the configured OpenID Connect providers and GitHub (issue 33, item 5). */
   sso: SsoSignIn;
   /** Outgoing mail: SMTP, or the log without SMTP_URL. */

@@ -9,6 +9,13 @@ export interface ReceivedMail {
   data: string;
 }
 
+/** The body of a mail with quoted-printable undone (nodemailer folds long lines that way). */
+export function mailText(mail: ReceivedMail): string {
+  const [head = '', ...rest] = mail.data.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  return /quoted-printable/i.test(head) ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : body;
+}
+
 /**
  * An SMTP server on 127.0.0.1 that speaks the part of RFC 5321 a submission client uses without TLS
  * or authentication (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) and keeps what it receives.

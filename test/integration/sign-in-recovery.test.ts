@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { createUser } from '../../src/adapters/db/stores/account-store.ts';
-import { FakeSmtpServer, type ReceivedMail } from '../fakes/smtp.fake.ts';
+import { FakeSmtpServer, mailText, type ReceivedMail } from '../fakes/smtp.fake.ts';
 import { describeEachMode, startTestGateway, type TestGateway } from '../support/gateway.ts';
 
 // Issue 21, item 3: an account that signed in by link can set a password, and anyone can get back in
@@ -31,12 +31,6 @@ async function call(gw: TestGateway, browser: Browser, method: string, path: str
   return { status: response.status, headers: response.headers, body: (text.startsWith('{') ? JSON.parse(text) : {}) as { data?: Record<string, unknown>; error?: { code: string; param?: string } } };
 }
 
-/** The body of a mail with quoted-printable undone (nodemailer folds long lines that way). */
-function mailText(mail: ReceivedMail): string {
-  const [head = '', ...rest] = mail.data.split('\r\n\r\n');
-  const body = rest.join('\r\n\r\n');
-  return /quoted-printable/i.test(head) ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : body;
-}
 
 /** Opens the link of a mail as a browser would and returns the signed-in browser. */
 async function openLink(gw: TestGateway, mail: ReceivedMail): Promise<Browser> {

@@ -7,6 +7,7 @@ import { Kysely, type Transaction } from 'kysely';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { AgentTables } from './tables/agent.tables.ts';
 import type { AgentProjectTables } from './tables/agent-projects.tables.ts';
+import type { BudgetAlertTables } from './tables/budget-alerts.tables.ts';
 import type { ChatTables } from './tables/chat.tables.ts';
 import type { CustomerGroupTables } from './tables/customer-groups.tables.ts';
 import type { FoundationTables } from './tables/foundation.tables.ts';
@@ -20,7 +21,7 @@ import type { UpstreamTables } from './tables/upstreams.tables.ts';
 import type { WorkQueueTables } from './tables/work-queue.tables.ts';
 
 /** Every table; each feature declares its own in tables/ and is added here. */
-export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables & OrganizationTables & CustomerGroupTables;
+export type Schema = FoundationTables & WorkQueueTables & MediaTables & ChatTables & SessionTables & StatsTables & AgentTables & StorageTables & PaymentTables & AgentProjectTables & UpstreamTables & OrganizationTables & CustomerGroupTables & BudgetAlertTables;
 
 /** A connection or an open transaction: repository functions take either. */
 export type Executor = Kysely<Schema> | Transaction<Schema>;

@@ -111,6 +111,8 @@ export const JOB_CATALOG = {
   agent_idempotency_prune: recurring('idempotency', 60 * MINUTE_MS),
   /** After one round of its minute. */
   storage_billing: recurring('subscriptions', MINUTE_MS),
+  /** Budget alerts' check: the accounts due, then the emails to send (issue 33, item 7). */
+  budget_alerts: recurring('budget-alerts', 0),
 };
 
 export type Catalog = typeof JOB_CATALOG;

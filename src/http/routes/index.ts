@@ -18,6 +18,7 @@ import { registerApiKeyRoutes } from './api-keys.route.ts';
 import { registerOrganizationRoutes } from './organizations/organizations.route.ts';
 import { registerOrganizationKeyRoutes } from './organizations/organization-keys.route.ts';
 import { registerOrganizationBookRoutes } from './organizations/organization-books.route.ts';
+import { registerBudgetAlertRoutes } from './budget-alerts.route.ts';
 import { registerOrganizationUsageRoutes } from './organizations/organization-usage.route.ts';
 import { registerAdminRoleRoute } from './auth/admin-role.route.ts';
 import { registerSessionRoutes } from './auth/session.route.ts';
@@ -63,6 +64,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerOrganizationKeyRoutes(app, services);
   registerOrganizationBookRoutes(app, services);
   registerOrganizationUsageRoutes(app, services);
+  registerBudgetAlertRoutes(app, services);
   registerCatalogRoutes(app, services, (name, schema) => openapi.defineComponent(name, schema));
   registerCostRoutes(app, services);
   registerModelsRoute(app, services);

@@ -20,6 +20,7 @@ const handlers: JobHandlers = {
   agent_attachment_cleanup: done,
   agent_idempotency_prune: done,
   storage_billing: done,
+  budget_alerts: done,
 };
 
 describe('the job catalog', () => {
@@ -48,6 +49,7 @@ describe('the job catalog', () => {
         ['agent_attachment_cleanup', 'attachments', 'maintenance', 61_000],
         ['agent_idempotency_prune', 'idempotency', 'maintenance', 3_601_000],
         ['storage_billing', 'subscriptions', 'maintenance', 61_000],
+        ['budget_alerts', 'budget-alerts', 'maintenance', 1_000],
       ],
     );
   });
@@ -60,7 +62,7 @@ describe('the job catalog', () => {
     assert.deepEqual(rules.agent_run, [ENTITY_POISON, 30 * 60_000]);
     assert.deepEqual(rules.webhook, [OUTSIDE_POISON, 2 * 60_000]);
     assert.deepEqual(rules.storage_copy, [OUTSIDE_POISON, 30 * 60_000]);
-    for (const kind of ['sweep', 'chat_settle', 'agent_capability_probe', 'agent_event_prune', 'agent_attachment_cleanup', 'agent_idempotency_prune', 'storage_billing']) {
+    for (const kind of ['sweep', 'chat_settle', 'agent_capability_probe', 'agent_event_prune', 'agent_attachment_cleanup', 'agent_idempotency_prune', 'storage_billing', 'budget_alerts']) {
       assert.deepEqual(rules[kind], [MAINTENANCE_POISON, 10 * 60_000], kind);
     }
     assert.equal(bound.task?.handler, done);

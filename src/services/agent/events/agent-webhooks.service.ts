@@ -5,9 +5,7 @@
  * checks the resolved address at connect time); a 410 answer, or five days of failures, disables the
  * destination.
  */
-import { assertAllowedPort, assertPublicUrl } from '../../../adapters/outbound/url-policy.ts';
 import type { WebhookPolicy } from '../../../config/config.types.ts';
-import { isOutboundUrlError } from '../../../adapters/outbound/outbound-url-error.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../domain/agent/agent-events.ts';
 import { echo } from '../../../domain/echo.ts';
 import { AppError, invalidInput } from '../../../domain/errors.ts';
@@ -15,6 +13,7 @@ import { newId } from '../../../domain/ids.ts';
 import { newWebhookSecret } from '../../../domain/webhook-secret.ts';
 import type { AgentLibraryStore, AgentWebhookRow } from '../../../ports/agent-library-store.port.ts';
 import type { UnitOfWork } from '../../../ports/unit-of-work.port.ts';
+import { validateWebhookUrl } from '../../webhooks/webhook-url.ts';
 import { type AgentCaller, ownerOf } from '../agent-caller.ts';
 
 /** A destination that has failed for this long without one success is disabled. */
@@ -109,20 +108,7 @@ export class AgentWebhooksService {
   }
 
   #url(value: unknown): string {
-    if (typeof value !== 'string' || value.length > 2048) throw invalidInput('url must be an HTTPS URL of at most 2048 characters', 'url');
-    let parsed: URL;
-    try {
-      parsed = assertPublicUrl(value, this.#allowPrivate);
-      assertAllowedPort(parsed, this.#policy.ports);
-    } catch (error) {
-      if (isOutboundUrlError(error)) throw invalidInput(`url is refused: ${error.message}`, 'url');
-      throw error;
-    }
-    // Plain http only when the operator says so (SWITCHBOARD_ALLOW_HTTP_WEBHOOKS, for development and
-    // tests); allowing private addresses does not lift it.
-    if (parsed.protocol !== 'https:' && !this.#policy.allowHttp) throw invalidInput('url must be an HTTPS URL', 'url');
-    // Stored and called as parsed: the form the policy checked.
-    return parsed.href;
+    return validateWebhookUrl(value, { allowPrivateUrls: this.#allowPrivate, policy: this.#policy });
   }
 }
 
