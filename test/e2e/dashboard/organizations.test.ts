@@ -20,7 +20,7 @@ describe('organizations in a browser', { skip }, () => {
   const bobEmail = `organizations-bob.${Date.now()}@example.com`;
 
   before(async () => {
-    owner = await openSignedInBrowser({ name: 'organizations' });
+    owner = await openSignedInBrowser({ name: 'organizations', gateway: { env: { SWITCHBOARD_BUDGET_ALERT_CHECK_MS: '200' } } });
     bobContext = await owner.newContext();
     bob = await openPage(bobContext, bobErrors);
     await signUpInBrowser(bob, owner.gw.url, bobEmail, 'a long e2e passphrase');
@@ -82,6 +82,31 @@ describe('organizations in a browser', { skip }, () => {
     assert.match(await ledgerRow.innerText(), new RegExp(bobEmail.replace(/[.]/g, '\\.')));
     await assertAccessibleBasics(page, 'the organization page as its owner');
     await owner.shootBoth(page, 'books');
+
+    // Budget alerts: a bad amount is named in words and nothing is saved; a budget bob's spend passed fires at once.
+    const alerts = page.getByTestId('budget-alerts');
+    await alerts.getByLabel('Monthly budget').fill('ten dollars');
+    await alerts.getByRole('button', { name: 'Save alerts' }).click();
+    await alerts.getByText('Dollars above 0 with at most two decimals').first().waitFor();
+    assert.equal((await owner.api<{ monthlyBudgetMicroUsd: string | null }>('GET', `/api/v1/organizations/${organizationId}/budget-alerts`)).monthlyBudgetMicroUsd, null);
+    await alerts.getByLabel('Monthly budget').fill('0.01');
+    await alerts.getByLabel('Spend alerts at (%)').fill('50, 100');
+    await alerts.getByLabel('Balance below').fill('1.00');
+    await alerts.getByRole('button', { name: 'Save alerts' }).click();
+    await alerts.getByText('Saved. Alerts are checked every minute.').waitFor();
+    // The workers' check runs every 200 ms here; the section shows what it found at each load.
+    for (let i = 0; i < 50; i++) {
+      const seen = await owner.api<{ firings: unknown[] }>('GET', `/api/v1/organizations/${organizationId}/budget-alerts`);
+      if (seen.firings.length >= 2) break;
+      await page.waitForTimeout(200);
+    }
+    await page.reload();
+    const firings = page.getByTestId('budget-firings');
+    await firings.getByText('Spend passed 100% of the monthly budget').waitFor();
+    await firings.getByText('covered by a higher alert').waitFor();
+    assert.doesNotMatch(await page.getByTestId('budget-alerts').innerText(), /micro|spend_|balance_below|member_cap/i, 'in words');
+    await assertAccessibleBasics(page, 'the organization page with budget alerts');
+    await owner.shootBoth(page, 'budget-alerts');
 
     await page.getByRole('button', { name: `Remove ${bobEmail}` }).click();
     await page.getByRole('button', { name: 'Confirm removal' }).click();

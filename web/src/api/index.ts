@@ -152,6 +152,8 @@ export type RouteReportRow = Item<RouteReport['data']>;
 
 // Organizations (issue 33)
 export type Organization = Data<'GET /api/v1/organizations/{orgId}'>;
+export type BudgetAlerts = Data<'GET /api/v1/budget-alerts'>;
+export type BudgetAlertFiring = Item<BudgetAlerts['firings']>;
 export type OrganizationMember = Item<Data<'GET /api/v1/organizations/{orgId}/members'>>;
 export type OrganizationInvitation = Item<Data<'GET /api/v1/organizations/{orgId}/invitations'>>;
 export type SentInvitation = Data<'POST /api/v1/organizations/{orgId}/invitations'>;

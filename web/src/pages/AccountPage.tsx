@@ -3,6 +3,7 @@ import { ApiError, errorMessage, requestData } from '../api/client.ts';
 import type { PasswordChange, SessionData } from '../api/index.ts';
 import { describedBy, Field, Page } from '../components/common.tsx';
 import { formatCents, formatTime } from '../format.ts';
+import { BudgetAlertsSection } from '../components/BudgetAlerts.tsx';
 
 /** Who is signed in, the password change, and sign-out. */
 export function AccountPage(props: { session: SessionData; onSignOut: () => void }) {
@@ -62,6 +63,7 @@ export function AccountPage(props: { session: SessionData; onSignOut: () => void
           Sign out
         </button>
       </section>
+      <BudgetAlertsSection path="/api/v1/budget-alerts" canChange />
       <section className="panel" aria-labelledby="password-title">
         <h2 id="password-title">{hasPassword ? 'Change password' : 'Set a password'}</h2>
         <p className="muted">

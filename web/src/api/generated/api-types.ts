@@ -6,6 +6,7 @@
 
 import type { AccountResponses } from './account.responses.ts';
 import type { OrganizationsResponses } from './organizations.responses.ts';
+import type { BudgetAlertsResponses } from './budget-alerts.responses.ts';
 import type { CatalogResponses } from './catalog.responses.ts';
 import type { TextResponses } from './text.responses.ts';
 import type { GenerationResponses } from './generation.responses.ts';
@@ -34,6 +35,7 @@ export type { components } from './components.ts';
 export interface ApiResponses
   extends AccountResponses,
     OrganizationsResponses,
+    BudgetAlertsResponses,
     CatalogResponses,
     TextResponses,
     GenerationResponses,

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
-import type { Organization } from '../../api/index.ts';
+import type { Organization, OrganizationMember } from '../../api/index.ts';
+import { BudgetAlertsSection } from '../../components/BudgetAlerts.tsx';
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../../components/common.tsx';
 import { formatCount, formatUsd } from '../../format.ts';
 import { Link } from '../../router.tsx';
@@ -15,6 +16,12 @@ export function OrganizationPage(props: { id: string; myUserId: string }) {
   const organization = useAsync((signal) => requestData<Organization>('GET', `/api/v1/organizations/${encodeURIComponent(props.id)}`, { signal }), [props.id, tick]);
   const changed = () => setTick((t) => t + 1);
   const org = organization.data;
+  // Names for the alerts' list (an owner's or admin's view: a member does not see the alerts).
+  const members = useAsync(
+    (signal) => (org && org.role !== 'member' ? requestData<OrganizationMember[]>('GET', `/api/v1/organizations/${encodeURIComponent(props.id)}/members`, { signal }) : Promise.resolve([])),
+    [props.id, org?.role],
+  );
+  const memberName = (userId: string) => members.data?.find((m) => m.userId === userId)?.email ?? 'A member';
   return (
     <Page title={org ? org.name : 'Organization'} lead={<Link to="/organizations">All your organizations</Link>}>
       <ErrorNotice error={organization.error} what="The organization could not be loaded" />
@@ -39,6 +46,7 @@ export function OrganizationPage(props: { id: string; myUserId: string }) {
           <OrganizationMembers organization={org} myUserId={props.myUserId} />
           <OrganizationKeys organization={org} />
           <OrganizationLedger organization={org} tick={tick} />
+          {org.role !== 'member' ? <BudgetAlertsSection path={`/api/v1/organizations/${encodeURIComponent(org.id)}/budget-alerts`} canChange={org.role === 'owner'} organization memberName={memberName} /> : null}
         </>
       ) : null}
     </Page>
