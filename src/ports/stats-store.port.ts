@@ -95,4 +95,6 @@ export interface StatsStore {
   ledgerEntriesBetween(tx: StoreTransaction, userId: string, startMs: number, endMs: number, limit: number, cursor?: ExportCursor): Promise<LedgerEntriesRow[]>;
   /** The names of a user's API keys by id (revoked ones too: an export covers the past). */
   apiKeyNames(tx: StoreTransaction, userId: string): Promise<Map<string, string>>;
+  /** An organization's members named in its books (by their keys, revoked ones too): email by member id. */
+  memberEmails(tx: StoreTransaction, accountId: string): Promise<Map<string, string>>;
 }

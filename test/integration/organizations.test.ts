@@ -11,6 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { anthropicClient, openAiClient, startChatFakes } from '../support/chat-gateway.ts';
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
+import { parseCsv } from '../support/csv.ts';
 import { assertBooks } from '../support/limited-keys.ts';
 import { call as callKey, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
@@ -189,8 +190,15 @@ describeEachMode('organizations', (ctx) => {
     assert.equal((await call(ctx.gw, bob, 'GET', `/api/v1/organizations/${organization.id}/stats`)).status, 403, 'a member reads their own ledger, not the whole');
     const csv = await fetch(`${ctx.gw.url}/api/v1/organizations/${organization.id}/usage/export?type=ledger`, { headers: { cookie: alice.cookie ?? '' } });
     assert.equal(csv.status, 200);
-    const lines = (await csv.text()).trim().split('\n');
-    assert.equal(lines.filter((l) => l.includes('generation_debit')).length, 16);
+    const rows = parseCsv(await csv.text());
+    assert.equal(rows[0]?.at(-1), 'member');
+    const csvDebits = rows.filter((r) => r[2] === 'generation_debit');
+    assert.equal(csvDebits.length, 16);
+    assert.deepEqual(
+      csvDebits.map((r) => r.at(-1)).reduce<Record<string, number>>((n, email) => ({ ...n, [email ?? '']: (n[email ?? ''] ?? 0) + 1 }), {}),
+      { [alice.email]: 8, [bob.email]: 8 },
+      'each debit names the member whose key made it',
+    );
     await assertBooks(ctx.gw);
   });
 

@@ -58,7 +58,7 @@ describeEachMode('usage export as CSV', (ctx) => {
     assert.equal(ledger.headers.get('content-type'), 'text/csv; charset=utf-8');
     assert.equal(ledger.headers.get('content-disposition'), `attachment; filename="switchboard-ledger-${today()}-to-${today()}.csv"`);
     const [header, ...rows] = parseCsv(ledger.text);
-    assert.deepEqual(header, ['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note']);
+    assert.deepEqual(header, ['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note', 'member']);
     const stored = await ctx.gw.gateway.services.database.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     assert.deepEqual(
       rows.map((r) => r[1]),

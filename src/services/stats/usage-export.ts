@@ -43,11 +43,22 @@ export function usageExport(stats: StatsPorts, userId: string, query: UsageExpor
 }
 
 async function* ledgerCsv({ store, uow }: StatsPorts, userId: string, period: StatsPeriod): AsyncGenerator<string> {
-  yield csvRecord(['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note']);
+  // member: an organization's entries name the member whose key moved the money (empty for a person's).
+  const members = await store.memberEmails(uow.direct, userId);
+  yield csvRecord(['time', 'entry_id', 'kind', 'amount_usd', 'balance_after_usd', 'reference', 'note', 'member']);
   yield* paged(
     (cursor) => store.ledgerEntriesBetween(uow.direct, userId, period.startMs, period.endMs, PAGE, cursor),
     (row: LedgerEntriesRow) =>
-      csvRecord([iso(row.created_at), row.id, row.kind, microToUsd(row.amount_micro), microToUsd(row.balance_after_micro), row.reference, row.note === null ? null : { text: row.note }]),
+      csvRecord([
+        iso(row.created_at),
+        row.id,
+        row.kind,
+        microToUsd(row.amount_micro),
+        microToUsd(row.balance_after_micro),
+        row.reference,
+        row.note === null ? null : { text: row.note },
+        row.member_id ? { text: members.get(row.member_id) ?? row.member_id } : null,
+      ]),
   );
 }
 

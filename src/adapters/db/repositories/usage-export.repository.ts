@@ -13,6 +13,21 @@ export async function ledgerEntriesBetween(db: Executor, userId: string, startMs
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/**
+ * The email of each member whose key is an organization's (revoked keys too: a member who left is
+ * still named in the past they spent), by member id; empty for a person's account.
+ */
+export async function memberEmails(db: Executor, accountId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.member_id')
+    .select(['users.id', 'users.email'])
+    .distinct()
+    .where('api_keys.user_id', '=', accountId)
+    .execute();
+  return new Map(rows.flatMap((r) => (r.email ? [[r.id, r.email] as const] : [])));
+}
+
 /** The names of a user's API keys by id (revoked ones too: an export covers the past). */
 export async function apiKeyNames(db: Executor, userId: string): Promise<Map<string, string>> {
   const rows = await db.selectFrom('api_keys').select(['id', 'name']).where('user_id', '=', userId).execute();

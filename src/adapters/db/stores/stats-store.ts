@@ -17,7 +17,7 @@ import { readSnapshot } from '../read-snapshot.ts';
 import { listUserTasks } from '../repositories/generation-list.repository.ts';
 import * as stats from '../repositories/stats.repository.ts';
 import { aggregateStorageCharges } from '../repositories/storage.repository.ts';
-import { apiKeyNames, ledgerEntriesBetween } from '../repositories/usage-export.repository.ts';
+import { apiKeyNames, ledgerEntriesBetween, memberEmails } from '../repositories/usage-export.repository.ts';
 import { findUserById } from '../repositories/users.repository.ts';
 import { executorOf, type Schema } from '../schema.ts';
 
@@ -74,6 +74,10 @@ export class KyselyStatsStore implements StatsStore {
 
   listUserTasks(tx: StoreTransaction, userId: string, filter: GenerationFilter, limit: number, after?: ListCursor): Promise<TasksRow[]> {
     return listUserTasks(executorOf(tx), userId, filter, limit, after);
+  }
+
+  memberEmails(tx: StoreTransaction, accountId: string): Promise<Map<string, string>> {
+    return memberEmails(executorOf(tx), accountId);
   }
 
   ledgerEntriesBetween(tx: StoreTransaction, userId: string, startMs: number, endMs: number, limit: number, cursor?: ExportCursor): Promise<LedgerEntriesRow[]> {
