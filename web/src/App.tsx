@@ -13,6 +13,7 @@ import { GenerationsPage } from './pages/GenerationsPage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { ModelsPage } from './pages/ModelsPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
+import { AccountSwitcher } from './components/AccountSwitcher.tsx';
 import { JoinOrganizationPage } from './pages/organizations/JoinOrganizationPage.tsx';
 import { OrganizationPage } from './pages/organizations/OrganizationPage.tsx';
 import { OrganizationsPage } from './pages/organizations/OrganizationsPage.tsx';
@@ -154,6 +155,7 @@ function SignedInApp(props: { session: SessionData; path: string; onSignOut: () 
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <AccountSwitcher path={path} />
         <Routes path={path} session={session} onSignOut={signOut} />
       </main>
     </>

@@ -113,6 +113,20 @@ describe('organizations in a browser', { skip }, () => {
     await page.getByTestId('members-table').locator('th', { hasText: bobEmail }).waitFor({ state: 'detached' });
     assert.equal((await gw.api(bobKey, 'GET', '/api/v1/user/me')).status, 401, "the removed member's key stopped");
 
+    // The account switcher: your own account or the organization's page, from any page.
+    await owner.go(page, '/generations');
+    await page.getByLabel('Account').selectOption({ label: 'Acme Studio' });
+    await page.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    assert.equal(await page.getByLabel('Account').inputValue(), organizationId);
+    const exportLink = page.getByRole('link', { name: 'Download the ledger (CSV)' });
+    assert.match((await exportLink.getAttribute('href')) ?? '', new RegExp(`^/api/v1/organizations/${organizationId}/usage/export\\?type=ledger`));
+    const download = await page.request.get(new URL((await exportLink.getAttribute('href')) ?? '', gw.url).href);
+    const csv = await download.text();
+    assert.ok(csv.split('\n')[0]?.trim().endsWith(',member'), csv.slice(0, 200));
+    assert.ok(csv.includes(bobEmail), 'the ledger export names the member');
+    await page.getByLabel('Account').selectOption({ label: 'Personal' });
+    await page.waitForURL((url) => url.pathname === '/');
+
     await owner.go(page, '/organizations');
     await page.getByTestId('organizations-table').getByText('Acme Studio').waitFor();
     await owner.shootBoth(page, 'list');

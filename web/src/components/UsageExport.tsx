@@ -7,17 +7,21 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * /api/v1/usage/export, authenticated by the session cookie). A range the server would refuse is
  * refused here first, in words.
  */
-export function UsageExport() {
+export function UsageExport(props: { path?: string; whose?: string } = {}) {
+  const path = props.path ?? '/api/v1/usage/export';
+  const whose = props.whose ?? 'Your';
   const now = new Date();
   const [from, setFrom] = useState(day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))));
   const [to, setTo] = useState(day(now));
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
   const problem = !from || !to ? 'Choose both days.' : days < 1 ? 'The last day comes before the first.' : days > 366 ? 'At most a year (366 days) at a time.' : undefined;
-  const href = (type: 'ledger' | 'generations') => `/api/v1/usage/export?type=${type}&from=${from}&to=${to}`;
+  const href = (type: 'ledger' | 'generations') => `${path}?type=${type}&from=${from}&to=${to}`;
   return (
     <section className="panel" aria-labelledby="export-title">
       <h2 id="export-title">Export</h2>
-      <p className="muted">Your ledger or your generations for a range of days (UTC), as a CSV file for a spreadsheet. Amounts are exact US dollars.</p>
+      <p className="muted">
+        {whose} ledger or generations for a range of days (UTC), as a CSV file for a spreadsheet. Amounts are exact US dollars{props.path ? '; each ledger entry names the member whose key made it' : ''}.
+      </p>
       <div className="custom-range">
         <label htmlFor="export-from">From</label>
         <input id="export-from" type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} aria-describedby={problem ? 'export-problem' : undefined} />

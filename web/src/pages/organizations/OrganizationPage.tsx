@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, requestData } from '../../api/client.ts';
 import type { Organization, OrganizationMember } from '../../api/index.ts';
 import { BudgetAlertsSection } from '../../components/BudgetAlerts.tsx';
+import { UsageExport } from '../../components/UsageExport.tsx';
 import { ErrorNotice, Field, Loading, Page, useAsync } from '../../components/common.tsx';
 import { formatCount, formatUsd } from '../../format.ts';
 import { Link } from '../../router.tsx';
@@ -46,6 +47,7 @@ export function OrganizationPage(props: { id: string; myUserId: string }) {
           <OrganizationMembers organization={org} myUserId={props.myUserId} />
           <OrganizationKeys organization={org} />
           <OrganizationLedger organization={org} tick={tick} />
+          {org.role !== 'member' ? <UsageExport path={`/api/v1/organizations/${encodeURIComponent(org.id)}/usage/export`} whose="The organization's" /> : null}
           {org.role !== 'member' ? <BudgetAlertsSection path={`/api/v1/organizations/${encodeURIComponent(org.id)}/budget-alerts`} canChange={org.role === 'owner'} organization memberName={memberName} /> : null}
         </>
       ) : null}
