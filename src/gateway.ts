@@ -105,6 +105,7 @@ import { EstimateService } from './services/generation/estimate.service.ts';
 import { ResultStore } from './services/generation/result-store.ts';
 import { presentTaskStatus } from './services/generation/task-presenter.ts';
 import { TaskStatusCache } from './services/generation/task-status-cache.ts';
+import { TaskCanceller } from './services/generation/task-cancel.service.ts';
 import { createRetentionSweeper } from './services/generation/retention-sweeper.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
 import type { TerminalHook } from './services/generation/task-transitions.ts';
@@ -280,7 +281,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     readinessChecks,
     storeFull,
     billing: buildBillingServices({ billing: accountPorts.billing, accounts: accountPorts.accounts, ledger: accountPorts.ledger, uow: accountPorts.uow, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
-  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
+  } satisfies Omit<AppServices, 'taskRunner' | 'taskCancels' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
   services.metrics.sampleStore(async () => {
@@ -368,7 +369,14 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   refreshNoLiveRoute();
   upstreams.onChange(refreshNoLiveRoute);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
-  const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
+  const taskCancels = new TaskCanceller({
+    ...kyselyTaskPorts(database.db),
+    providers: (name, keyId) => services.mediaProviders.get(name, keyId),
+    jobOf: (task, attempt, signal) => taskRunner.mediaJob(task, attempt, signal),
+    onTerminal: (tx, task) => terminalHook(full)(tx, task),
+    metrics: services.metrics,
+  });
+  const full: AppServices = { ...services, taskRunner, taskCancels, chat, agent, storage, noLiveRoute, ...textExtras };
   return full;
 }
 

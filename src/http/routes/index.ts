@@ -44,6 +44,7 @@ import { registerMediaCallbackRoute } from './media-callback.route.ts';
 import { registerModelsRoute } from './models.route.ts';
 import { registerOpenApiRoutes } from './openapi.route.ts';
 import { registerTaskStatusRoute } from './task-status.route.ts';
+import { registerTaskCancelRoute } from './task-cancel.route.ts';
 import { registerUserMeRoute } from './user-me.route.ts';
 import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
 import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
@@ -75,6 +76,7 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerGenerationCreateRoute(app, services);
   registerPlaygroundUploadRoutes(app, services);
   registerTaskStatusRoute(app, services);
+  registerTaskCancelRoute(app, services);
   const webhookPorts = kyselyWebhookPorts(services.database.db);
   registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(webhookPorts, userId, taskId));
   registerMediaCallbackRoute(app, services);

@@ -36,6 +36,18 @@ export interface GenerationResponses {
       errorMessage: string | null;
     };
   };
+  /** Cancel a media task */
+  'POST /api/v1/task/{taskId}/cancel': {
+    code: number;
+    data: {
+      taskId: string;
+      /** True when the task was stopped: it is `failed` with errorMessage "cancelled by the client" and refunded in full */
+      cancelled: boolean;
+      status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
+      /** Why nothing was cancelled (the job goes on and is charged if it finishes); null when cancelled */
+      reason: string | null;
+    };
+  };
   /** A generation with its request, price, provider attempts and webhook deliveries */
   'GET /api/v1/generation/{generationId}': {
     code: number;
