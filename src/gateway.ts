@@ -106,6 +106,7 @@ import { ResultStore } from './services/generation/result-store.ts';
 import { presentTaskStatus } from './services/generation/task-presenter.ts';
 import { TaskStatusCache } from './services/generation/task-status-cache.ts';
 import { TaskCanceller } from './services/generation/task-cancel.service.ts';
+import { TaskWatch } from './services/generation/task-watch.ts';
 import { createRetentionSweeper } from './services/generation/retention-sweeper.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
 import type { TerminalHook } from './services/generation/task-transitions.ts';
@@ -274,6 +275,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     mediaRoutes: liveMediaRoutes(upstreams, routePlanner),
     webhookSecrets: new WebhookSecretService(kyselyWebhookPorts(database.db)),
     taskStatuses: new TaskStatusCache(),
+    taskWatch: new TaskWatch(bus),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
@@ -374,6 +376,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     providers: (name, keyId) => services.mediaProviders.get(name, keyId),
     jobOf: (task, attempt, signal) => taskRunner.mediaJob(task, attempt, signal),
     onTerminal: (tx, task) => terminalHook(full)(tx, task),
+    afterCancel: (task) => services.taskWatch.announce(task.id),
     metrics: services.metrics,
   });
   const full: AppServices = { ...services, taskRunner, taskCancels, chat, agent, storage, noLiveRoute, ...textExtras };
@@ -443,7 +446,11 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
   const db = database.db;
   const library = { store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db) };
   return {
-    task: { handler: runner.handle, giveUp: runner.giveUp },
+    // Every step's change has committed when it returns: its readers (Prefer: wait, task events) are told.
+    task: {
+      handler: (job, signal, context) => runner.handle(job, signal, context).finally(() => void services.taskWatch.announce(job.refId)),
+      giveUp: (job) => runner.giveUp(job).finally(() => void services.taskWatch.announce(job.refId)),
+    },
     agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
     webhook: {
       handler: createWebhookJobHandler({

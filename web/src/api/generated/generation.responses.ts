@@ -17,6 +17,18 @@ export interface GenerationResponses {
       taskId: string;
       status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
       createdAt: string;
+    } | {
+      taskId: string;
+      status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
+      files: {
+        /** Direct URL, kept 3 days */
+        fileUrl: string;
+        fileType: 'image' | 'video' | 'music';
+      }[];
+      /** Structured result: music `tracks`, or the result of a data action */
+      output: { [key: string]: unknown } | null;
+      createdTime: string;
+      errorMessage: string | null;
     };
   };
   /** The status of a task, with its files when finished */
