@@ -145,6 +145,27 @@ describeEachMode(
       assert.equal(refundsOf((await ledgerOf(ctx.gw, userId)).data, taskId).length, 1);
     });
 
+    test('running at fal: only a request (the app decides); when the job stops, the task fails as cancelled, refunded, no failover', async () => {
+      const { key, userId } = await ctx.gw.createUser(1_000);
+      fal.script({ completeAfterMs: 1_200 });
+      const taskId = await create(ctx.gw, key, { model: 'z-image-turbo', input: { prompt: 'running' } });
+      await attemptReaches(ctx.gw, key, taskId, 'accepted');
+      // Past half its time the fake's request is IN_PROGRESS (the runner has it).
+      await new Promise((r) => setTimeout(r, 700));
+      const answer = await cancel(ctx.gw, key, taskId);
+      assert.equal(answer.cancelled, false);
+      assert.match(answer.reason ?? '', /asked to stop the running job/u);
+      // The fake's app honours the signal: the request ends cancelled, and the worker does not fail over to the reserve.
+      const task = await waitForTask(ctx.gw, key, taskId);
+      assert.equal(task.status, 'failed');
+      assert.equal(task.errorMessage, 'cancelled by the client');
+      const attempts = ((await ctx.gw.api(key, 'GET', `/api/v1/generation/${taskId}`)).body as { data: { attempts: Array<{ provider: string; state: string }> } }).data.attempts;
+      assert.deepEqual(attempts.map((a) => [a.provider, a.state]), [['fal-main', 'failed']]);
+      const refunds = refundsOf((await ledgerOf(ctx.gw, userId)).data, taskId);
+      assert.equal(refunds.length, 1);
+      assert.equal(refunds[0]?.note, 'cancelled by the client');
+    });
+
     test('accepted by a provider without a cancel call: it runs to its end, is charged, and the answer says so', async () => {
       const { key, userId } = await ctx.gw.createUser(1_000);
       const taskId = await create(ctx.gw, key, { model: 'qwen-image', input: { prompt: 'slow' } });
@@ -237,7 +258,7 @@ describeEachMode(
         'nano-banana-2': ['one-lane'],
         'qwen-image': ['parked'],
         'gpt-image-1.5': [{ provider: 'replicate', model: 'openai/gpt-image-1.5' }],
-        'z-image-turbo': [{ provider: 'fal-main', model: 'fal-ai/z-image/turbo' }],
+        'z-image-turbo': [{ provider: 'fal-main', model: 'fal-ai/z-image/turbo' }, 'local'],
       },
     },
   },
