@@ -38,9 +38,13 @@ export interface TaskEventSource {
   files_json: string | null;
 }
 
+/** The error of an attempt recorded for a task that had ended meanwhile (a cancel): nothing was sent for it. */
+export const ATTEMPT_NOT_SENT = 'the task ended before this attempt was sent';
+
 /** The columns of an attempt the events are made of. */
 export interface AttemptEventSource {
   attempt_no: number;
+  error_message: string | null;
   state: AttemptState;
   started_at: number;
   accepted_at: number | null;
@@ -53,7 +57,7 @@ export function deriveTaskEvents(task: TaskEventSource, attempts: readonly Attem
   events.push({ type: 'queued', at: iso(task.created_at), status: 'not_started', message: 'queued' });
   // An attempt recorded after the task ended (a step that lost the race with a cancel) is not part of its story.
   const ended = task.finished_at;
-  const ordered = attempts.filter((a) => ended === null || a.started_at <= ended).sort((a, b) => a.attempt_no - b.attempt_no);
+  const ordered = attempts.filter((a) => a.error_message !== ATTEMPT_NOT_SENT && (ended === null || a.started_at <= ended)).sort((a, b) => a.attempt_no - b.attempt_no);
   for (const [i, attempt] of ordered.entries()) {
     const n = attempt.attempt_no;
     events.push({ type: 'dispatched', at: iso(attempt.started_at), status: 'processing', message: `sent to a provider (attempt ${n})`, attempt: n });

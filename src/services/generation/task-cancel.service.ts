@@ -2,7 +2,7 @@ import type { Metrics } from '../../adapters/metrics/metrics.ts';
 import { AppError } from '../../domain/errors.ts';
 import { isTerminal, type TaskStatus } from '../../domain/tasks/task-status.ts';
 import type { AttemptRow, TaskRow } from '../../ports/task-store.port.ts';
-import type { MediaJob, MediaProvider } from '../../providers/media/media-provider.ts';
+import type { CancelOutcome, MediaJob, MediaProvider } from '../../providers/media/media-provider.ts';
 import { CANCEL_REQUESTED, CANCELLED_BY_CLIENT, failTask, type TaskMovePorts, type TerminalHook } from './task-transitions.ts';
 
 
@@ -71,7 +71,10 @@ export class TaskCanceller {
     // Marked before the upstream is asked: a worker that then reads `canceled` upstream fails the task
     // as cancelled (no failover, the same message and refund note) instead of racing this call.
     if (!(await tasks.moveAttempt(uow.direct, attempt.id, ['accepted'], { error_message: CANCEL_REQUESTED }))) return this.cancel(userId, taskId);
-    const outcome = await provider.cancel(this.#deps.jobOf(task, attempt, AbortSignal.timeout(CANCEL_CALL_MS)), attempt.upstream_id);
+    const upstreamId = attempt.upstream_id;
+    const outcome = await provider
+      .cancel(this.#deps.jobOf(task, attempt, AbortSignal.timeout(CANCEL_CALL_MS)), upstreamId)
+      .catch((error: unknown): CancelOutcome => ({ kind: 'failed', error: { message: error instanceof Error ? error.message : String(error), retryable: true } }));
     switch (outcome.kind) {
       case 'cancelled':
         await tasks.moveAttempt(uow.direct, attempt.id, ['accepted'], { state: 'failed', error_message: CANCELLED_BY_CLIENT, error_retryable: 0, ended_at: this.#now() });

@@ -7,6 +7,7 @@ import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog
 import { AppError, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
+import { ATTEMPT_NOT_SENT } from '../../domain/tasks/task-events.ts';
 import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
@@ -193,11 +194,17 @@ export class TaskRunner {
       late_at: null,
     };
     // Recorded before sending: if we die mid-submit, the next step finds `submitting` and reconciles.
+    let open: boolean;
     if (task.status === 'not_started') {
-      await this.tasks.recordFirstAttempt(this.direct, attempt, now);
+      open = await this.tasks.recordFirstAttempt(this.direct, attempt, now);
       task.status = 'processing';
       task.started_at = now;
-    } else await this.tasks.recordAttempt(this.direct, attempt);
+    } else open = await this.tasks.recordAttempt(this.direct, attempt);
+    if (!open) {
+      // The task ended since this step read it (a client cancelled it): nothing is sent upstream.
+      await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], { state: 'abandoned', error_message: ATTEMPT_NOT_SENT, error_retryable: 0, ended_at: this.now() });
+      return { kind: 'done' };
+    }
     if (choice && 'refused' in choice) return this.attemptFailed(task, routes, attempt, { message: choice.refused, retryable: true }, undefined, job);
     const provider = this.deps.providers(route.provider, attempt.key_id);
     if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);

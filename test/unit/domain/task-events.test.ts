@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type AttemptEventSource, deriveTaskEvents, type TaskEventSource } from '../../../src/domain/tasks/task-events.ts';
+import { ATTEMPT_NOT_SENT, type AttemptEventSource, deriveTaskEvents, type TaskEventSource } from '../../../src/domain/tasks/task-events.ts';
 
 const base: TaskEventSource = { status: 'processing', created_at: 1_000, started_at: 1_100, finished_at: null, updated_at: 1_100, error_message: null, files_json: null };
 const attempt = (n: number, state: AttemptEventSource['state'], at: number, accepted = true): AttemptEventSource => ({
   attempt_no: n,
+  error_message: null,
   state,
   started_at: at,
   accepted_at: accepted ? at + 10 : null,
@@ -34,6 +35,8 @@ test('a failed last attempt is no failover; an attempt recorded after the task e
   const failed = { ...base, status: 'failed' as const, finished_at: 1_200, error_message: 'every provider failed' };
   const events = deriveTaskEvents(failed, [attempt(1, 'failed', 1_100), attempt(2, 'succeeded', 1_500)]);
   assert.deepEqual(events.map((e) => e.type), ['queued', 'dispatched', 'accepted', 'failed']);
+  const notSent = { ...attempt(1, 'abandoned', 1_100, false), error_message: ATTEMPT_NOT_SENT };
+  assert.deepEqual(deriveTaskEvents({ ...failed, error_message: 'cancelled by the client' }, [notSent]).map((e) => e.type), ['queued', 'failed'], 'a step that lost to a cancel sent nothing');
   assert.equal(events.at(-1)?.error, 'every provider failed');
   assert.equal(events.at(-1)?.message, 'failed: every provider failed; refunded');
 });
