@@ -108,6 +108,8 @@ import { EstimateService } from './services/generation/estimate.service.ts';
 import { ResultStore } from './services/generation/result-store.ts';
 import { presentTaskStatus } from './services/generation/task-presenter.ts';
 import { TaskStatusCache } from './services/generation/task-status-cache.ts';
+import { TaskCanceller } from './services/generation/task-cancel.service.ts';
+import { TaskWatch } from './services/generation/task-watch.ts';
 import { createRetentionSweeper } from './services/generation/retention-sweeper.ts';
 import { DEFAULT_TIMINGS, TaskRunner } from './services/generation/task-runner.ts';
 import type { TerminalHook } from './services/generation/task-transitions.ts';
@@ -289,6 +291,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
       logger,
     }),
     taskStatuses: new TaskStatusCache(),
+    taskWatch: new TaskWatch(bus),
     // One writer on SQLite; on PostgreSQL two batches in flight measured the same as eight.
     writes: new TransactionBatcher(database.db, { concurrency: database.dialect === 'postgres' ? 2 : 1 }),
     outbound,
@@ -296,7 +299,7 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
     readinessChecks,
     storeFull,
     billing: buildBillingServices({ billing: accountPorts.billing, accounts: accountPorts.accounts, ledger: accountPorts.ledger, uow: accountPorts.uow, provider: buildPaymentProvider(config.payments), config: config.payments, publicBaseUrl, logger, limiter: rateLimiter, limits: config.limits }),
-  } satisfies Omit<AppServices, 'taskRunner' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
+  } satisfies Omit<AppServices, 'taskRunner' | 'taskCancels' | 'chat' | 'agent' | 'storage' | keyof TextExtras>;
   // One calendar for retention, attachments and storage: tests move it forward.
   const clock = new AgentClock();
   services.metrics.sampleStore(async () => {
@@ -384,7 +387,15 @@ export async function buildServices(config: Config, logger: Logger, tracer: Trac
   refreshNoLiveRoute();
   upstreams.onChange(refreshNoLiveRoute);
   if (noLiveRoute.size > 0) logger.warn({ models: [...noLiveRoute] }, 'media models without a live route (every route refuses them): the catalog tags them no-live-route');
-  const full: AppServices = { ...services, taskRunner, chat, agent, storage, noLiveRoute, ...textExtras };
+  const taskCancels = new TaskCanceller({
+    ...kyselyTaskPorts(database.db),
+    providers: (name, keyId) => services.mediaProviders.get(name, keyId),
+    jobOf: (task, attempt, signal) => taskRunner.mediaJob(task, attempt, signal),
+    onTerminal: (tx, task) => terminalHook(full)(tx, task),
+    afterCancel: (task) => services.taskWatch.announce(task.id),
+    metrics: services.metrics,
+  });
+  const full: AppServices = { ...services, taskRunner, taskCancels, chat, agent, storage, noLiveRoute, ...textExtras };
   return full;
 }
 
@@ -451,7 +462,11 @@ function jobHandlers(services: AppServices, runner: TaskRunner, sweep: JobHandle
   const db = database.db;
   const library = { store: new KyselyAgentLibraryStore(), uow: kyselyUnitOfWork(db) };
   return {
-    task: { handler: runner.handle, giveUp: runner.giveUp },
+    // Every step's change has committed when it returns: its readers (Prefer: wait, task events) are told.
+    task: {
+      handler: (job, signal, context) => runner.handle(job, signal, context).finally(() => void services.taskWatch.announce(job.refId)),
+      giveUp: (job) => runner.giveUp(job).finally(() => void services.taskWatch.announce(job.refId)),
+    },
     agent_run: { handler: createRunJobHandler(services.agent.engine), giveUp: createRunGiveUp(services.agent.engine) },
     webhook: {
       handler: createWebhookJobHandler({

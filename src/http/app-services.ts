@@ -44,6 +44,8 @@ import type { EstimateService } from '../services/generation/estimate.service.ts
 import type { ProviderHealth } from '../services/upstreams/provider-health.ts';
 import type { TaskRunner } from '../services/generation/task-runner.ts';
 import type { TaskStatusCache } from '../services/generation/task-status-cache.ts';
+import type { TaskCanceller } from '../services/generation/task-cancel.service.ts';
+import type { TaskWatch } from '../services/generation/task-watch.ts';
 import type { WebhookSecretService } from '../services/webhooks/webhook-secret.service.ts';
 import type { StoreFullWatch } from '../adapters/resilience/store-full-watch.ts';
 
@@ -111,6 +113,10 @@ export interface AppServices {
   webhookSecrets: WebhookSecretService;
   /** Advances media tasks (used by workers) and checks late outcomes (used by the callback route). */
   taskRunner: TaskRunner;
+  /** Announces each committed change of a task and lets readers wait for one (Prefer: wait, task events). */
+  taskWatch: TaskWatch;
+  /** POST /task/{taskId}/cancel (issue 34, item 1). */
+  taskCancels: TaskCanceller;
   /** Status responses of ended tasks (GET /task/status is polled hard). */
   taskStatuses: TaskStatusCache;
   /** Group commit of the hot write paths (create, chat hold and settlement). */

@@ -65,10 +65,13 @@ export interface TaskStore {
   /** A task's attempts in the order they were made. */
   listAttempts(tx: StoreTransaction, taskId: string): Promise<AttemptRow[]>;
   findAttempt(tx: StoreTransaction, id: string): Promise<AttemptRow | undefined>;
-  /** Records an attempt before anything is sent. */
-  recordAttempt(tx: StoreTransaction, row: AttemptRow): Promise<void>;
-  /** The first attempt of a task not started yet: records it and moves the task to `processing`, atomically. */
-  recordFirstAttempt(tx: StoreTransaction, row: AttemptRow, now: number): Promise<void>;
+  /**
+   * Records an attempt before anything is sent. False when the task had already ended (a client
+   * cancelled it): the attempt is recorded all the same, and nothing may be sent for it.
+   */
+  recordAttempt(tx: StoreTransaction, row: AttemptRow): Promise<boolean>;
+  /** The first attempt of a task not started yet: records it and moves the task to `processing`, atomically; false as for `recordAttempt`. */
+  recordFirstAttempt(tx: StoreTransaction, row: AttemptRow, now: number): Promise<boolean>;
   /** Compare-and-set on an attempt's state; false when someone else moved it first (nothing changed). */
   moveAttempt(tx: StoreTransaction, id: string, from: AttemptState[], changes: Partial<Omit<AttemptRow, 'id' | 'task_id'>>): Promise<boolean>;
   /** An outcome reported after we left the attempt: recorded once, then ignored. */

@@ -77,6 +77,22 @@ describeEachDatabase('task store', (t) => {
     assert.equal(await kyselyLedgerBook.find(p.uow.direct, 'generation_refund', task.id), undefined);
   });
 
+  test('an attempt recorded for a task that ended meanwhile (a cancel) says so: nothing may be sent', async () => {
+    const { tasks, uow } = ports();
+    const open = await storedTask({});
+    const first = attemptRow(open.task, now, { id: newId('att', now), state: 'submitting', upstream_id: null });
+    assert.equal(await tasks.recordFirstAttempt(uow.direct, first, now), true, 'a task not started is open');
+    const next = attemptRow(open.task, now + 1, { id: newId('att', now + 1), attempt_no: 2, route_index: 1, state: 'submitting', upstream_id: null });
+    assert.equal(await tasks.recordAttempt(uow.direct, next), true, 'a processing task is open');
+
+    const cancelled = await storedTask({ status: 'failed', finished_at: now });
+    const late = attemptRow(cancelled.task, now + 2, { id: newId('att', now + 2), state: 'submitting', upstream_id: null });
+    assert.equal(await tasks.recordFirstAttempt(uow.direct, late, now + 2), false);
+    assert.equal((await tasks.findTask(uow.direct, cancelled.task.id))?.status, 'failed', 'an ended task stays ended');
+    const later = attemptRow(cancelled.task, now + 3, { id: newId('att', now + 3), attempt_no: 2, route_index: 1, state: 'submitting', upstream_id: null });
+    assert.equal(await tasks.recordAttempt(uow.direct, later), false);
+  });
+
   test('attempts are recorded in order; the latest is the one a step reads', async () => {
     const { tasks, uow } = ports();
     const { task } = await storedTask({});

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { kyselyTaskPorts } from '../../adapters/db/stores/task-store.ts';
@@ -7,6 +8,9 @@ import { createGeneration } from '../../services/generation/create-generation.se
 import { authOf, requireApiKey } from '../auth.ts';
 import { envelope, errorResponse } from '../schemas.ts';
 import { taskStatusSchema } from './task-status.route.ts';
+import { findUserTaskStatus } from '../../adapters/db/repositories/tasks.repository.ts';
+import { presentTaskStatus } from '../../services/generation/task-presenter.ts';
+import { preferWaitSeconds } from '../prefer-wait.ts';
 import { generationBodySchema } from './estimate.route.ts';
 
 export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
@@ -18,7 +22,10 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
     schema: {
       headers: {
         type: 'object',
-        properties: { 'idempotency-key': { type: 'string', description: 'Optional: the same key and body return the same task, charged once' } },
+        properties: {
+          'idempotency-key': { type: 'string', description: 'Optional: the same key and body return the same task, charged once' },
+          prefer: { type: 'string', description: 'Optional `wait=N` (1 to 60 s; bare `wait` is 60, more is held to 60, a malformed value is ignored): answer with the ended task if it ends within N seconds' },
+        },
       },
     },
     config: {
@@ -31,11 +38,17 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
         requestBody: generationBodySchema(services.catalog),
         responses: {
           200: {
-            description: 'The task, `not_started`',
+            description:
+              'The task, `not_started`; with `Prefer: wait=N`, the ended task in the shape of GET /task/status/{taskId} when it ended within N seconds (with `Preference-Applied: wait=N`), else the same short answer',
             schema: envelope({
-              type: 'object',
-              required: ['taskId', 'status', 'createdAt'],
-              properties: { taskId: { type: 'string' }, status: taskStatusSchema.properties.status, createdAt: { type: 'string', format: 'date-time' } },
+              oneOf: [
+                {
+                  type: 'object',
+                  required: ['taskId', 'status', 'createdAt'],
+                  properties: { taskId: { type: 'string' }, status: taskStatusSchema.properties.status, createdAt: { type: 'string', format: 'date-time' } },
+                },
+                taskStatusSchema,
+              ],
             }),
           },
           400: errorResponse('Invalid model or input (invalid_input); nothing was charged'),
@@ -45,8 +58,9 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
         },
       },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const key = request.headers['idempotency-key'];
+      const waitSeconds = preferWaitSeconds(request.headers.prefer);
       if (Array.isArray(key)) throw invalidInput('send one Idempotency-Key header', 'Idempotency-Key');
       const model = (request.body as { model?: unknown } | undefined)?.model;
       const release = await services.keyDoor.admit(authOf(request).keyId, typeof model === 'string' ? model : undefined, 'media');
@@ -68,7 +82,29 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
         key,
         authOf(request).keyId ?? null,
       ).finally(release);
+      if (waitSeconds !== undefined) {
+        reply.header('preference-applied', `wait=${waitSeconds}`);
+        const userId = authOf(request).userId;
+        const ended = await waitForTask(reply.raw, (signal) =>
+          services.taskWatch.waitForEnd(task.id, () => findUserTaskStatus(services.database.db, userId, task.id), waitSeconds * 1000, signal),
+        );
+        if (ended) return { code: 200, data: presentTaskStatus(ended, services.blobs) };
+      }
       return { code: 200, data: { taskId: task.id, status: task.status, createdAt: new Date(task.created_at).toISOString() } };
     },
   });
+}
+
+/** Runs a wait that ends early when the client goes away before we answered (its subscription is released then). */
+async function waitForTask<T>(res: ServerResponse, wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const left = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableFinished) left.abort();
+  };
+  res.once('close', onClose);
+  try {
+    return await wait(left.signal);
+  } finally {
+    res.off('close', onClose);
+  }
 }

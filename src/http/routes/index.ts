@@ -45,6 +45,8 @@ import { registerMediaCallbackRoute } from './media-callback.route.ts';
 import { registerModelsRoute } from './models.route.ts';
 import { registerOpenApiRoutes } from './openapi.route.ts';
 import { registerTaskStatusRoute } from './task-status.route.ts';
+import { registerTaskCancelRoute } from './task-cancel.route.ts';
+import { registerTaskEventsRoute } from './task-events.route.ts';
 import { registerUserMeRoute } from './user-me.route.ts';
 import { registerWebhookSecretRoutes } from './webhook-secret.route.ts';
 import { listDeliveriesForTask } from '../../services/webhooks/webhook-deliveries.ts';
@@ -77,6 +79,8 @@ export function registerRoutes(app: FastifyInstance, services: AppServices, open
   registerGenerationCreateRoute(app, services);
   registerPlaygroundUploadRoutes(app, services);
   registerTaskStatusRoute(app, services);
+  registerTaskCancelRoute(app, services);
+  registerTaskEventsRoute(app, services, chatHeartbeat, openStreams);
   const webhookPorts = kyselyWebhookPorts(services.database.db);
   registerGenerationDetailRoute(app, services, (userId, taskId) => listDeliveriesForTask(webhookPorts, userId, taskId));
   registerMediaCallbackRoute(app, services);

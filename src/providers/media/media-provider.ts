@@ -119,6 +119,16 @@ export type ReconcileOutcome =
   | { kind: 'unknowable' }
   | { kind: 'failed'; error: ProviderError };
 
+export type CancelOutcome =
+  /** The vendor confirms the job stopped before it finished (it will not produce a result). */
+  | { kind: 'cancelled' }
+  /** The vendor passed the request on to a job already running, which may still finish. */
+  | { kind: 'requested' }
+  /** The job had already ended there (succeeded or failed): nothing to stop. */
+  | { kind: 'too_late' }
+  /** No usable answer, or the vendor refused: the job goes on as if nothing was asked. */
+  | { kind: 'failed'; error: ProviderError };
+
 /** What a route is asked to make, as far as a check before dispatch needs it. */
 export type RouteRequest = Pick<MediaJob, 'model' | 'upstreamModel' | 'family' | 'input'>;
 
@@ -156,8 +166,11 @@ export interface MediaProvider {
   poll(job: MediaJob, upstreamId: string): Promise<PollOutcome>;
   /** Asks the upstream whether it received a submit whose outcome we do not know. */
   reconcile(job: MediaJob): Promise<ReconcileOutcome>;
-  /** Best effort; not every upstream can cancel. */
-  cancel?(job: MediaJob, upstreamId: string): Promise<void>;
+  /**
+   * Asks the upstream to stop job `upstreamId`, only where the vendor's public API has a cancel call.
+   * The outcome says what the vendor answered; it never throws for an expected failure.
+   */
+  cancel?(job: MediaJob, upstreamId: string): Promise<CancelOutcome>;
   /**
    * Whether the upstream job `upstreamId` is the one this attempt submitted, by the vendor's own record
    * of its request: asked before a callback's job is adopted for an attempt whose submit went

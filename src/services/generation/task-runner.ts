@@ -7,6 +7,7 @@ import type { MeasuredMedia, ValidatedInput } from '../../domain/catalog/catalog
 import { AppError, unavailableDependency } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { isOpenAttempt, isTerminal } from '../../domain/tasks/task-status.ts';
+import { ATTEMPT_NOT_SENT } from '../../domain/tasks/task-events.ts';
 import type { ClaimedJob, JobContext, JobOutcome, WorkQueue } from '../../ports/work-queue.port.ts';
 import type { CallbackNotice, MediaJob, MediaProvider, ProviderError, UpstreamResult } from '../../providers/media/media-provider.ts';
 import { newJob } from '../../domain/jobs/job-catalog.ts';
@@ -16,7 +17,7 @@ import type { UpstreamAnomalyLog } from '../../ports/upstream-anomalies.port.ts'
 import { traceMediaCall } from './media-spans.ts';
 import { TaskStepReader } from './task-step-reader.ts';
 import { attemptUpstreamCost } from './attempt-cost.ts';
-import { failTask, type TerminalHook } from './task-transitions.ts';
+import { CANCEL_REQUESTED, CANCELLED_BY_CLIENT, failTask, type TerminalHook } from './task-transitions.ts';
 import type { LedgerBook } from '../../ports/ledger.port.ts';
 import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { AttemptRow, TaskRow, TaskStore } from '../../ports/task-store.port.ts';
@@ -193,11 +194,17 @@ export class TaskRunner {
       late_at: null,
     };
     // Recorded before sending: if we die mid-submit, the next step finds `submitting` and reconciles.
+    let open: boolean;
     if (task.status === 'not_started') {
-      await this.tasks.recordFirstAttempt(this.direct, attempt, now);
+      open = await this.tasks.recordFirstAttempt(this.direct, attempt, now);
       task.status = 'processing';
       task.started_at = now;
-    } else await this.tasks.recordAttempt(this.direct, attempt);
+    } else open = await this.tasks.recordAttempt(this.direct, attempt);
+    if (!open) {
+      // The task ended since this step read it (a client cancelled it): nothing is sent upstream.
+      await this.tasks.moveAttempt(this.direct, attempt.id, ['submitting'], { state: 'abandoned', error_message: ATTEMPT_NOT_SENT, error_retryable: 0, ended_at: this.now() });
+      return { kind: 'done' };
+    }
     if (choice && 'refused' in choice) return this.attemptFailed(task, routes, attempt, { message: choice.refused, retryable: true }, undefined, job);
     const provider = this.deps.providers(route.provider, attempt.key_id);
     if (!provider) return this.attemptFailed(task, routes, attempt, { message: `provider ${route.provider} is not configured`, retryable: true }, undefined, job);
@@ -283,9 +290,13 @@ export class TaskRunner {
       case 'completed':
         this.#report(attempt, undefined);
         return this.complete(task, routes, attempt, outcome.result, job, signal);
-      case 'failed':
+      case 'failed': {
         this.#report(attempt, outcome.error);
-        return this.attemptFailed(task, routes, attempt, outcome.error, ['accepted'], job);
+        // A job stopped because the client cancelled the task (task-cancel.service.ts marks the attempt first): no failover.
+        const cancelled = outcome.error.code === 'canceled' && (await this.tasks.findAttempt(this.direct, attempt.id))?.error_message === CANCEL_REQUESTED;
+        const error = cancelled ? { message: CANCELLED_BY_CLIENT, retryable: false, code: 'canceled' as const } : outcome.error;
+        return this.attemptFailed(task, routes, attempt, error, ['accepted'], job);
+      }
     }
   }
 
@@ -391,7 +402,8 @@ export class TaskRunner {
   private async fail(task: TaskRow, message: string, job: StepJob): Promise<JobOutcome> {
     // The job ends in the refund's transaction, guarded by this step's lease.
     const endJob = (tx: StoreTransaction) => job.lease.complete(tx).then(() => undefined);
-    if (await failTask(this.deps, task, message, this.now(), this.deps.onTerminal, endJob)) {
+    const note = message === CANCELLED_BY_CLIENT ? CANCELLED_BY_CLIENT : undefined;
+    if (await failTask(this.deps, task, message, this.now(), this.deps.onTerminal, endJob, note)) {
       this.deps.metrics.tasks.inc({ model: task.model, status: 'failed' });
       this.deps.metrics.ledgerEntries.inc({ kind: 'generation_refund' });
       return { kind: 'done', settled: true };
@@ -484,7 +496,8 @@ export class TaskRunner {
     else if (outcome.kind === 'failed') await this.tasks.recordLateOutcome(this.direct, attempt.id, 'failed', this.now());
   }
 
-  private mediaJob(task: TaskRow, attempt: AttemptRow, signal: AbortSignal): MediaJob {
+  /** What the provider is told about an attempt (also what a client's cancel sends it). */
+  mediaJob(task: TaskRow, attempt: AttemptRow, signal: AbortSignal): MediaJob {
     const input = JSON.parse(task.input_json) as ValidatedInput;
     const measured = JSON.parse(task.measured_json) as MeasuredMedia[];
     return {

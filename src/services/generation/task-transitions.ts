@@ -4,6 +4,10 @@ import type { StoreTransaction } from '../../ports/store-transaction.port.ts';
 import type { TaskRow, TaskStore } from '../../ports/task-store.port.ts';
 import type { UnitOfWork } from '../../ports/unit-of-work.port.ts';
 
+/** The error message of a task a client cancelled, the note of its refund, and the mark on an attempt whose job we asked the upstream to stop. */
+export const CANCELLED_BY_CLIENT = 'cancelled by the client';
+export const CANCEL_REQUESTED = 'cancel requested by the client';
+
 /** Called inside the transaction that moved a task into a terminal status (webhooks, events). */
 export type TerminalHook = (tx: StoreTransaction, task: TaskRow) => Promise<void>;
 
@@ -27,6 +31,8 @@ export async function failTask(
   onTerminal: TerminalHook,
   /** More work for the same transaction when it wins (the worker ending the task's job). */
   alsoInTx?: (tx: StoreTransaction) => Promise<void>,
+  /** The refund's ledger note: why the task failed, in a word a statement can show. */
+  refundNote = 'generation failed',
 ): Promise<boolean> {
   const { tasks, ledger } = ports;
   return ports.uow.transaction(async (tx) => {
@@ -35,7 +41,7 @@ export async function failTask(
     if (task.cost_micro > 0) await ledger.lockAccount(tx, task.user_id);
     if (!(await tasks.moveTask(tx, task.id, 'failed', changes))) return false;
     if (task.cost_micro > 0) {
-      await ledger.post(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: 'generation failed', apiKeyId: task.api_key_id, keySpendAt: task.created_at }, now);
+      await ledger.post(tx, { userId: task.user_id, kind: 'generation_refund', reference: task.id, amountMicro: task.cost_micro, note: refundNote, apiKeyId: task.api_key_id, keySpendAt: task.created_at }, now);
     }
     await onTerminal(tx, { ...task, ...changes, status: 'failed' });
     await alsoInTx?.(tx);

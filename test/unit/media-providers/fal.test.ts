@@ -140,12 +140,28 @@ describe('fal cancel, unknown outcomes and webhooks', () => {
     const j = job('z-image-turbo', { prompt: 'slow' }, 'fal-ai/z-image/turbo');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
-    await p.cancel?.(j, submitted.upstreamId);
+    assert.deepEqual(await p.cancel?.(j, submitted.upstreamId), { kind: 'cancelled' }, 'IN_QUEUE: removed, never processed');
     assert.equal(fake.requestsTo('PUT', `/fal-ai/z-image/requests/${submitted.upstreamId}/cancel`).length, 1);
     assert.deepEqual(await p.poll(j, submitted.upstreamId), {
       kind: 'failed',
       error: { message: 'fal: Request was cancelled (client_cancelled)', retryable: true, code: 'canceled' },
     });
+  });
+
+  test('cancel of a running request is only a request (the app decides); of a completed one, too late', async () => {
+    const p = fal();
+    fake.script({ completeAfterMs: 400 });
+    const j = job('z-image-turbo', { prompt: 'running' }, 'fal-ai/z-image/turbo');
+    const running = await p.submit(j);
+    assert.ok(running.kind === 'accepted');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.deepEqual(await p.cancel?.(j, running.upstreamId), { kind: 'requested' });
+    fake.script({ instant: true });
+    const done = await p.submit(j);
+    assert.ok(done.kind === 'accepted');
+    const puts = fake.requestsTo('PUT', `/fal-ai/z-image/requests/${done.upstreamId}/cancel`).length;
+    assert.deepEqual(await p.cancel?.(j, done.upstreamId), { kind: 'too_late' });
+    assert.equal(fake.requestsTo('PUT', `/fal-ai/z-image/requests/${done.upstreamId}/cancel`).length, puts, 'a completed request is not sent a cancel');
   });
 
   test('a hung submit is unknown and unknowable; the signed webhook carries the request id and the result', async () => {

@@ -115,9 +115,20 @@ describe('replicate cancel, reconcile and webhooks', () => {
     const j = job('gpt-image-1.5', { prompt: 'slow' }, 'openai/gpt-image-1.5');
     const submitted = await p.submit(j);
     assert.ok(submitted.kind === 'accepted');
-    await p.cancel?.(j, submitted.upstreamId);
+    assert.deepEqual(await p.cancel?.(j, submitted.upstreamId), { kind: 'cancelled' });
     assert.equal(fake.requestsTo('POST', `/v1/predictions/${submitted.upstreamId}/cancel`).length, 1);
     assert.deepEqual(await p.poll(j, submitted.upstreamId), { kind: 'failed', error: { message: 'replicate: the prediction was canceled', retryable: true, code: 'canceled' } });
+  });
+
+  test('cancel of a prediction that already succeeded changes nothing: too late', async () => {
+    const p = replicate();
+    fake.script({ completeAfterMs: 10, noCallback: true });
+    const j = job('gpt-image-1.5', { prompt: 'quick' }, 'openai/gpt-image-1.5');
+    const submitted = await p.submit(j);
+    assert.ok(submitted.kind === 'accepted');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await p.cancel?.(j, submitted.upstreamId), { kind: 'too_late' });
+    assert.equal((await p.poll(j, submitted.upstreamId)).kind, 'completed');
   });
 
   test('a hung submit is unknown; reconcile lists predictions across pages and matches the webhook URL', async () => {

@@ -41,7 +41,8 @@ export type ModelPrices = Item<NonNullable<CostTable['models']>>;
 export type PriceTier = Item<ModelPrices['tiers']>;
 
 // Generations
-export type CreatedTask = Data<'POST /api/v1/generation/create'>;
+/** The short create answer (the dashboard sends no `Prefer: wait`, so never the ended task). */
+export type CreatedTask = Extract<Data<'POST /api/v1/generation/create'>, { createdAt: string }>;
 export type TaskData = Data<'GET /api/v1/task/status/{taskId}'>;
 export type TaskStatus = TaskData['status'];
 export type MediaFile = Item<TaskData['files']>;

@@ -115,23 +115,44 @@ export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void
 /**
  * The first attempt of a task that has not started: records the attempt (before anything is sent) and
  * moves the task from `not_started` to `processing`, atomically. PostgreSQL: one statement (a
- * data-modifying WITH); SQLite: one transaction of two.
+ * data-modifying WITH); SQLite: one transaction of two. Returns whether the task was still open
+ * (not ended, e.g. by a client's cancel) when the attempt was recorded: when not, nothing may be sent.
  */
-export async function insertFirstAttempt(db: Executor, row: AttemptRow, now: number): Promise<void> {
+export async function insertFirstAttempt(db: Executor, row: AttemptRow, now: number): Promise<boolean> {
   if (isPostgres(db)) {
     const columns = Object.keys(row) as Array<keyof AttemptRow>;
-    await sql`with started as (update tasks set status = 'processing', started_at = ${now}, updated_at = ${now} where id = ${row.task_id} and status = 'not_started')
-      insert into task_attempts (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(columns.map((c) => row[c]))})`.execute(db);
-    return;
+    // Every part of a WITH sees the rows as they were when the statement began: `status` is the one before this move.
+    const result = await sql<{ status: TaskStatus }>`with started as (update tasks set status = 'processing', started_at = ${now}, updated_at = ${now} where id = ${row.task_id} and status = 'not_started'),
+      recorded as (insert into task_attempts (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(columns.map((c) => row[c]))}))
+      select status from tasks where id = ${row.task_id}`.execute(db);
+    return isOpenStatus(result.rows[0]?.status);
   }
-  const write = async (tx: Executor) => {
+  const write = async (tx: Executor): Promise<boolean> => {
+    const task = await tx.selectFrom('tasks').select('status').where('id', '=', row.task_id).executeTakeFirst();
     await tx.updateTable('tasks').set({ status: 'processing', started_at: now, updated_at: now }).where('id', '=', row.task_id).where('status', '=', 'not_started').execute();
     await insertAttempt(tx, row);
+    return isOpenStatus(task?.status);
   };
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
+  if (db.isTransaction) return write(db);
+  return db.transaction().execute(write);
 }
 
+/** A later attempt of a started task, recorded before anything is sent; whether the task was still open then. */
+export async function insertNextAttempt(db: Executor, row: AttemptRow): Promise<boolean> {
+  if (isPostgres(db)) {
+    const columns = Object.keys(row) as Array<keyof AttemptRow>;
+    const result = await sql<{ status: TaskStatus }>`with recorded as (insert into task_attempts (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(columns.map((c) => row[c]))}))
+      select status from tasks where id = ${row.task_id}`.execute(db);
+    return isOpenStatus(result.rows[0]?.status);
+  }
+  await insertAttempt(db, row);
+  const task = await db.selectFrom('tasks').select('status').where('id', '=', row.task_id).executeTakeFirst();
+  return isOpenStatus(task?.status);
+}
+
+function isOpenStatus(status: TaskStatus | undefined): boolean {
+  return status === 'not_started' || status === 'processing';
+}
 
 /**
  * The move to `finished` (compare-and-set from a non-terminal status) and, only when it wins, the

@@ -7,6 +7,7 @@
  */
 import type { OutputSpec } from '../../../domain/catalog/catalog.types.ts';
 import type {
+  CancelOutcome,
   CallbackNotice,
   MediaJob,
   MediaProvider,
@@ -182,9 +183,26 @@ class FalProvider implements MediaProvider {
     return { kind: 'unknowable' };
   }
 
-  async cancel(job: MediaJob, upstreamId: string): Promise<void> {
+  /**
+   * fal's queue removes a request still `IN_QUEUE` (it is never processed, nor billed); for one
+   * `IN_PROGRESS` it only signals the runner, and the app decides whether to stop. So the state is
+   * read first: only a queued request counts as cancelled. `ALREADY_COMPLETED` (400): nothing to stop.
+   */
+  async cancel(job: MediaJob, upstreamId: string): Promise<CancelOutcome> {
     const { app } = falRequest(job);
-    await this.#c.http.send(this.#c.request(job, 'PUT', `/${app}/requests/${encodeURIComponent(upstreamId)}/cancel`));
+    const base = `/${app}/requests/${encodeURIComponent(upstreamId)}`;
+    const before = await this.#c.http.send(this.#c.request(job, 'GET', `${base}/status`));
+    if (before.kind === 'no-response') return { kind: 'failed', error: before.error };
+    if (before.response.status >= 300) return { kind: 'failed', error: falError(before.response, 'status') };
+    const state = stringAt(parseJson(before.response.body), 'status');
+    if (state !== 'IN_QUEUE' && state !== 'IN_PROGRESS') return { kind: 'too_late' };
+    const exchange = await this.#c.http.send(this.#c.request(job, 'PUT', `${base}/cancel`));
+    if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
+    const { response } = exchange;
+    const answer = stringAt(parseJson(response.body), 'status');
+    if (answer === 'ALREADY_COMPLETED') return { kind: 'too_late' };
+    if (response.status >= 300) return { kind: 'failed', error: falError(response, 'cancel') };
+    return state === 'IN_QUEUE' ? { kind: 'cancelled' } : { kind: 'requested' };
   }
 
   parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {

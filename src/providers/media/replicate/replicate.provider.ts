@@ -9,6 +9,7 @@
  */
 import type {
   CallbackNotice,
+  CancelOutcome,
   MediaJob,
   MediaProvider,
   MediaProviderFactory,
@@ -180,8 +181,19 @@ class ReplicateProvider implements MediaProvider {
     return next ? { kind: 'unknowable' } : { kind: 'absent' };
   }
 
-  async cancel(job: MediaJob, upstreamId: string): Promise<void> {
-    await this.#c.http.send(this.#c.request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
+  /**
+   * `POST /predictions/{id}/cancel` answers with the prediction: `canceled` when it stopped, its final
+   * status when it had already ended (a cancel then changes nothing).
+   */
+  async cancel(job: MediaJob, upstreamId: string): Promise<CancelOutcome> {
+    const exchange = await this.#c.http.send(this.#c.request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
+    if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
+    const { response } = exchange;
+    if (response.status >= 300) return { kind: 'failed', error: replicateError(response, 'cancel') };
+    const status = stringAt(parseJson(response.body), 'status');
+    if (status === 'canceled' || status === 'aborted') return { kind: 'cancelled' };
+    if (status === 'succeeded' || status === 'failed') return { kind: 'too_late' };
+    return { kind: 'requested' };
   }
 
   parseCallback(request: { headers: Record<string, string | undefined>; rawBody: Buffer }): CallbackNotice | undefined {

@@ -17,6 +17,18 @@ export interface GenerationResponses {
       taskId: string;
       status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
       createdAt: string;
+    } | {
+      taskId: string;
+      status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
+      files: {
+        /** Direct URL, kept 3 days */
+        fileUrl: string;
+        fileType: 'image' | 'video' | 'music';
+      }[];
+      /** Structured result: music `tracks`, or the result of a data action */
+      output: { [key: string]: unknown } | null;
+      createdTime: string;
+      errorMessage: string | null;
     };
   };
   /** The status of a task, with its files when finished */
@@ -34,6 +46,18 @@ export interface GenerationResponses {
       output: { [key: string]: unknown } | null;
       createdTime: string;
       errorMessage: string | null;
+    };
+  };
+  /** Cancel a media task */
+  'POST /api/v1/task/{taskId}/cancel': {
+    code: number;
+    data: {
+      taskId: string;
+      /** True when the task was stopped: it is `failed` with errorMessage "cancelled by the client" and refunded in full */
+      cancelled: boolean;
+      status: 'not_started' | 'processing' | 'finished' | 'failed' | 'expired';
+      /** Why nothing was cancelled (the job goes on and is charged if it finishes); null when cancelled */
+      reason: string | null;
     };
   };
   /** A generation with its request, price, provider attempts and webhook deliveries */
