@@ -6,20 +6,21 @@
  * restart: the time from SIGTERM to the exit (the drain); for the run: requests sent and failed (as
  * the client sees them), and the judgements of the test.
  *
- *   node bench/rolling-restart.ts [--loops 6]
+ *   node bench/rolling-restart.ts [--loops 6] [--smoke]   (--smoke: one create loop, 1 s to settle, one embedded restart)
  */
 import { checkAllEnded, checkLedger, checkRefunds } from '../test/support/chaos/checks.ts';
 import { runEmbeddedRestart } from '../test/support/chaos/embedded-restart.ts';
 import type { ChaosLoad } from '../test/support/chaos/load.ts';
 import { checkEventReader, checkNoFailedRequest, checkRestarts, ROLLING_PROFILE, rollingRestart } from '../test/support/chaos/rolling-restart.ts';
 import { type ChaosProfile, runChaosScenario } from '../test/support/chaos/scenario.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 
-const profile: ChaosProfile = { ...ROLLING_PROFILE, createLoops: arg('loops', 6), createPauseMs: 0, chatLoops: 2, settleMs: 6_000, quiesceTimeoutMs: 120_000 };
+const profile: ChaosProfile = { ...ROLLING_PROFILE, createLoops: arg('loops', SMOKE ? 1 : 6), createPauseMs: 0, chatLoops: SMOKE ? 1 : 2, settleMs: SMOKE ? 1_000 : 6_000, quiesceTimeoutMs: 120_000 };
 const sent = (load: ChaosLoad) => load.creates.length + load.chats.length + load.agents.length;
 
 const rolling = rollingRestart();
@@ -46,10 +47,11 @@ try {
   await run.dispose();
 }
 
-const embedded = await runEmbeddedRestart(2, (line) => console.log(`# embedded: ${line}`));
+const EMBEDDED_RESTARTS = SMOKE ? 1 : 2;
+const embedded = await runEmbeddedRestart(EMBEDDED_RESTARTS, (line) => console.log(`# embedded: ${line}`));
 try {
   const failed = checkNoFailedRequest(embedded);
-  console.log('\nembedded (one process, SQLite), restarted twice on the same port:\n');
+  console.log(`\nembedded (one process, SQLite), restarted ${EMBEDDED_RESTARTS === 2 ? 'twice' : 'once'} on the same port:\n`);
   console.log(`drains: ${embedded.drains.map((d) => `${d.drainMs} ms (exit ${d.exitCode})`).join(', ')}`);
   console.log(`requests: ${sent(embedded.load)} sent, ${failed.length} failed; ${embedded.unended.length} tasks not ended; ledger: ${embedded.ledgerMismatches.length} mismatches`);
 } finally {
