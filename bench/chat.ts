@@ -316,8 +316,6 @@ async function idleStreams(target: Target, count: number): Promise<{ beforeKb: n
 
 /** The three measured processes (ours, Portkey, the floor), fresh, beside the shared fake upstream. */
 async function startTargets(fake: { url: string; pid: number }): Promise<{ targets: Target[]; stop: () => Promise<void> }> {
-  const portkey = await startPortkey();
-  const floor = await startFloor(fake.url);
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-chat-'));
   const configFile = join(dir, 'switchboard.json');
   writeFileSync(
@@ -327,7 +325,12 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       routes: { 'gpt-5.4-mini': [{ provider: 'fake', model: 'fast' }], 'gpt-5.4': [{ provider: 'fake', model: 'hold' }] },
     }),
   );
-  const gw = await startChildGateway({ store, env: { SWITCHBOARD_CONFIG: configFile, NODE_OPTIONS: MEASURED_NODE_OPTIONS } });
+  // Started side by side: each takes seconds to load, most of a smoke run on a busy machine.
+  const [portkey, floor, gw] = await Promise.all([
+    startPortkey(),
+    startFloor(fake.url),
+    startChildGateway({ store, env: { SWITCHBOARD_CONFIG: configFile, NODE_OPTIONS: MEASURED_NODE_OPTIONS } }),
+  ]);
   const { key } = await gw.createUser(100_000_000);
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [

@@ -102,7 +102,7 @@ export const BENCH_SMOKES: BenchSmoke[] = [
   {
     bench: 'rolling-restart',
     scaleOut: true,
-    expect: ['scale-out (2 API + 2 workers, PostgreSQL + Redis), each process restarted in turn', 'event stream reader:', 'embedded (one process, SQLite), restarted once on the same port', /ledger: \d+ mismatches/],
+    expect: ['scale-out (2 API + 2 workers, PostgreSQL + Redis), the first 2 processes restarted in turn', /\| api-0 \| \d+ ms \| /, /\| worker-0 \| \d+ ms \| /, 'event stream reader:', 'embedded (one process, SQLite), restarted once on the same port', /ledger: \d+ mismatches/],
   },
 ];
 
