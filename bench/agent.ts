@@ -134,6 +134,8 @@ async function settledMemory(ms = SETTLE_MS): Promise<{ rssKb: number; heapUsedK
   rmSync(memoryFile, { force: true });
   process.kill(pid, 'SIGUSR2');
   await sleep(ms);
+  // A busy machine can delay the report past `ms`: wait for it, up to 15 s more.
+  for (const deadline = Date.now() + 15_000; !existsSync(memoryFile) && Date.now() < deadline; ) await sleep(50);
   if (!existsSync(memoryFile)) throw new Error('the gateway did not report its memory (memory-probe preload)');
   const usage = JSON.parse(readFileSync(memoryFile, 'utf8')) as { heapUsed: number; external: number; arrayBuffers: number };
   return { rssKb: rssKb(), heapUsedKb: usage.heapUsed / 1024, externalKb: usage.external / 1024 };
