@@ -26,8 +26,16 @@
  *       timestamps; it also holds the waits between steps (a job's wake-up and claim), which the
  *       histogram does not.
  *  Then `ledger verify` (the CLI, on the same DATA_DIR) must find the books balanced.
+ *  L. The peer: LangGraph JS (bench/agent/langgraph-peer.ts, its own process) doing the same run (a
+ *     model call answered by the same orchestrator, a `generate_image` tool node rendering with the
+ *     local provider's renderer, a model call answering in text), with MemorySaver and with
+ *     PostgresSaver (a throwaway schema on the local PostgreSQL, when reachable): its own time per
+ *     step, one run at a time and `--runs` at once, and the engine's p50 / p99 as ratios to it.
  *
- *   node bench/agent.ts [--runs 100] [--readers 1000] [--uploads 10] [--sequential 30]
+ *   node bench/agent.ts [--runs 100] [--readers 1000] [--uploads 10] [--sequential 30] [--smoke]
+ *
+ * `--smoke` (test/bench/bench-smoke.test.ts) runs every phase with tiny counts (3 runs, 5 readers, one
+ * 1 MiB upload) in seconds: it checks that the bench completes and prints its rows, not its figures.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,7 +43,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedOrchestrator } from '../test/fakes/scripted-orchestrator.ts';
-import { startChildGateway } from './support/child-gateway.ts';
+import { runLangGraphPeer } from './agent/run-peer.ts';
+import { BENCH_DATABASE_URL, postgresReachable, startChildGateway } from './support/child-gateway.ts';
 import { table } from './support/load.ts';
 import { startSseReaders } from './support/sse-readers.ts';
 
@@ -43,11 +52,15 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const RUNS = arg('runs', 100);
-const READERS = arg('readers', 1000);
-const UPLOADS = arg('uploads', 10);
-const SEQUENTIAL = arg('sequential', 30);
-const UPLOAD_BYTES = 25 * 1024 * 1024;
+const SMOKE = process.argv.includes('--smoke');
+const RUNS = arg('runs', SMOKE ? 3 : 100);
+const READERS = arg('readers', SMOKE ? 5 : 1000);
+const UPLOADS = arg('uploads', SMOKE ? 1 : 10);
+const SEQUENTIAL = arg('sequential', SMOKE ? 3 : 30);
+const UPLOAD_BYTES = (SMOKE ? 1 : 25) * 1024 * 1024;
+/** How long the gateway is given to collect and report its memory (SIGUSR2), and the /healthz samples. */
+const SETTLE_MS = SMOKE ? 300 : 1_500;
+const HEALTH_SAMPLES = SMOKE ? 20 : 300;
 const IMAGE_MODEL = 'z-image-turbo';
 const benchStarted = performance.now();
 
@@ -117,10 +130,12 @@ function cpuSeconds(processId: number): number {
 }
 
 /** The gateway's memory after a full garbage collection (SIGUSR2 → memory-probe), settled for `ms`. */
-async function settledMemory(ms = 1_500): Promise<{ rssKb: number; heapUsedKb: number; externalKb: number }> {
+async function settledMemory(ms = SETTLE_MS): Promise<{ rssKb: number; heapUsedKb: number; externalKb: number }> {
   rmSync(memoryFile, { force: true });
   process.kill(pid, 'SIGUSR2');
   await sleep(ms);
+  // A busy machine can delay the report past `ms`: wait for it, up to 15 s more.
+  for (const deadline = Date.now() + 15_000; !existsSync(memoryFile) && Date.now() < deadline; ) await sleep(50);
   if (!existsSync(memoryFile)) throw new Error('the gateway did not report its memory (memory-probe preload)');
   const usage = JSON.parse(readFileSync(memoryFile, 'utf8')) as { heapUsed: number; external: number; arrayBuffers: number };
   return { rssKb: rssKb(), heapUsedKb: usage.heapUsed / 1024, externalKb: usage.external / 1024 };
@@ -233,8 +248,8 @@ function outside(times: RunTimes[], stepsPerRun: number) {
 }
 
 // 0. Baseline.
-await healthLatency(100); // warm-up
-const healthStart = await healthLatency(300);
+await healthLatency(HEALTH_SAMPLES / 3); // warm-up
+const healthStart = await healthLatency(HEALTH_SAMPLES);
 
 // B. Fan-out, first, while the gateway's heap is young and quiet, so that its memory reading is the readers'.
 const readers = await startSseReaders();
@@ -258,7 +273,7 @@ const single = await conversation('fan-out, one reader');
 await readers.open(eventsUrl(single, await lastSequence(single)), user.key, 1);
 const singleBefore = await lastSequence(single);
 await emitRuns(single, 3);
-await sleep(500);
+await sleep(SETTLE_MS / 3);
 const singleEvents = (await lastSequence(single)) - singleBefore;
 const singleDelivery = await readers.collect();
 await readers.close();
@@ -273,7 +288,7 @@ const rssNoGc = rssKb();
 const cpuBefore = { gateway: cpuSeconds(pid), readers: cpuSeconds(readers.pid) };
 const fanoutRuns = await emitRuns(fanout, 6);
 const cpuFanout = { gateway: cpuSeconds(pid) - cpuBefore.gateway, readers: cpuSeconds(readers.pid) - cpuBefore.readers };
-await sleep(1_000);
+await sleep(SETTLE_MS);
 const fanoutEvents = (await lastSequence(fanout)) - fanoutStart;
 const delivery = await readers.collect();
 await readers.close();
@@ -329,6 +344,12 @@ for (const id of runIds) concurrentTimes.push(await runTimes(id));
 const completed = concurrentTimes.filter((t) => t.status === 'completed').length;
 const wallS = (Math.max(...concurrentTimes.map((t) => t.finishedMs)) - startedAt) / 1000;
 
+// L. The peer, LangGraph JS, on the same orchestrator while the gateway is idle.
+const peerCounts = { warm: SMOKE ? 1 : 10, sequential: SEQUENTIAL, concurrent: RUNS };
+const peers = [await runLangGraphPeer(orchestrator, 'memory', peerCounts)];
+const postgresPeer = await postgresReachable();
+if (postgresPeer) peers.push(await runLangGraphPeer(orchestrator, 'postgres', { ...peerCounts, databaseUrl: BENCH_DATABASE_URL }));
+
 // The books: `ledger verify` by the CLI on the same store, as an operator runs it.
 const verify = spawnSync(process.execPath, ['src/main.ts', 'ledger', 'verify'], { env: { ...gw.env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
 const ledger = (() => {
@@ -339,7 +360,7 @@ const ledger = (() => {
   }
 })();
 
-const healthEnd = await healthLatency(300);
+const healthEnd = await healthLatency(HEALTH_SAMPLES);
 await gw.stop();
 await orchestrator.close();
 rmSync(memoryFile, { force: true });
@@ -373,6 +394,27 @@ console.log(
     { measure: 'ledger verify (CLI, same DATA_DIR)', value: ledger.ok ? 'ok, no mismatches' : `FAILED: ${JSON.stringify(ledger.mismatches).slice(0, 300)}` },
   ]),
 );
+const ratio = (ours: number, theirs: number) => `${f(ours / theirs)}×`;
+const peerRows = peers.flatMap((peer) => {
+  const name = peer.saver === 'postgres' ? 'LangGraph + PostgresSaver' : 'LangGraph + MemorySaver';
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  const phaseRows = (label: string, phase: (typeof peers)[number]['sequential'], engine: Histogram) => {
+    const p50 = percentile(phase.perStep, 50);
+    const p99 = percentile(phase.perStep, 99);
+    return [
+      { measure: `${name}, ${label}: completed`, value: `${phase.completed} / ${phase.runs} in ${f(phase.wallMs / 1000)} s` },
+      { measure: `${name}, ${label}: LangGraph per step p50 / p99`, value: `${f(p50)} / ${f(p99)} ms (mean ${f(mean(phase.perStep))} ms, ${phase.steps} steps; per run ${f(mean(phase.perRun))} ms)` },
+      {
+        measure: `${name}, ${label}: engine ÷ LangGraph per step p50 / p99`,
+        value: `${ratio(histogramPercentile(engine.buckets, 50) * 1000, p50)} / ${ratio(histogramPercentile(engine.buckets, 99) * 1000, p99)}`,
+      },
+    ];
+  };
+  return [...phaseRows('one at a time', peer.sequential, sequential), ...phaseRows(`${peer.concurrent.runs} concurrent`, peer.concurrent, concurrent)];
+});
+console.log(`\nA'. The same run on LangGraph JS (its own process; same orchestrator; the tool node renders with the local provider's renderer; below 1×: the engine is faster)\n`);
+console.log(table(peerRows));
+if (!postgresPeer) console.log('PostgreSQL not reachable: LangGraph with PostgresSaver not run');
 const deliveryRow = (d: { delays: number[]; received: number }, expected: number) =>
   `${f(percentile(d.delays, 50), 0)} / ${f(percentile(d.delays, 99), 0)} / ${f(Math.max(...d.delays), 0)} ms (${d.received} of ${expected} deliveries)`;
 const perReaderRss = (memIdle.rssKb - memBefore.rssKb) / READERS;
@@ -427,7 +469,7 @@ console.log(
     },
   ]),
 );
-console.log(`\nC. ${UPLOADS} concurrent uploads of 25 MiB to the gateway's upload URL\n`);
+console.log(`\nC. ${UPLOADS} concurrent uploads of ${UPLOAD_BYTES / 1024 / 1024} MiB to the gateway's upload URL\n`);
 console.log(
   table([
     { measure: 'wall time', value: `${f(uploadS)} s` },

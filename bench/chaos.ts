@@ -8,11 +8,15 @@
  *  C. the Redis outage against normal running (the warm-up), as ratios;
  *  D. the chaos test's verdicts on this run (findings per check).
  *
- *   node bench/chaos.ts [--loops 6] [--outage 10] [--warmup 10]
+ *   node bench/chaos.ts [--loops 6] [--outage 10] [--warmup 10] [--smoke]
+ *
+ * `--smoke`: one create loop, a warm-up, settle time and Redis outage of 1 s each; the same faults
+ * and checks (their findings are printed, not judged).
  */
 import { checkAllEnded, checkChatStreams, checkFaults, checkLedger, checkNo5xxAfterCommit, checkProcessesUp, checkRefunds, checkWebhooks, report } from '../test/support/chaos/checks.ts';
 import type { CreateRecord } from '../test/support/chaos/load.ts';
 import { type ChaosProfile, type ChaosRun, runChaosScenario, TEST_PROFILE } from '../test/support/chaos/scenario.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,11 +25,11 @@ const arg = (name: string, fallback: number) => {
 
 const profile: ChaosProfile = {
   ...TEST_PROFILE,
-  createLoops: arg('loops', 6),
+  createLoops: arg('loops', SMOKE ? 1 : 6),
   createPauseMs: 0,
-  warmupMs: arg('warmup', 10) * 1000,
-  settleMs: 8_000,
-  redisOutageMs: arg('outage', 10) * 1000,
+  warmupMs: arg('warmup', SMOKE ? 1 : 10) * 1000,
+  settleMs: SMOKE ? 1_000 : 8_000,
+  redisOutageMs: arg('outage', SMOKE ? 1 : 10) * 1000,
   quiesceTimeoutMs: 120_000,
 };
 

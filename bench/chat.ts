@@ -22,10 +22,17 @@
  * upstream over chat completions, on the same connections), whose throughput should stay within 15 %
  * of chat completions'.
  *
- *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory|responses|lane]
+ *   node bench/chat.ts [--duration 5] [--rounds 3] [--connections 32] [--store sqlite|postgres] [--streams 1000] [--only memory|responses|lane] [--smoke]
  *
- * `--only responses` and `--only lane` measure only the gateway's routes (and the direct upstream), for
- * those rows; `--only memory` only the idle streams.
+ * `--only responses` and `--only lane` measure only the gateway's routes (and the direct upstream and the
+ * floor), for those rows; `--only memory` only the idle streams.
+ *
+ * The per-request cost budget: `CPU us/req` is each process's CPU time per request, and `CPU vs floor`
+ * its ratio to the floor's in the same round (the floor proxies the same request with no logic), so
+ * the gateway's own cost reads as a multiple of the least any Node proxy spends.
+ *
+ * `--smoke` (test/bench/bench-smoke.test.ts): one round of 0.3 s per target, short warm-ups, 10 idle
+ * streams on the same processes (no restart); it checks that the bench completes and prints its rows.
  *
  * Throughput, CPU per request and the autocannon latencies are the median of `--rounds` rounds that
  * alternate over the targets, so that a slow minute of the shared machine falls on all of them.
@@ -41,17 +48,22 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, startChildGateway } from './support/child-gateway.ts';
 import { loadGenerator, runLoad, table } from './support/load.ts';
+import { cpuSeconds } from './support/process-cpu.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 };
-const durationS = Number(arg('duration', '5'));
+const durationS = Number(arg('duration', SMOKE ? '0.3' : '5'));
+/** Warm-up before each measured run, and the wait for a process to settle (after a collection, after closing streams). */
+const WARM_UP_S = SMOKE ? 0.1 : 1;
+const SETTLE_MS = SMOKE ? 200 : 1000;
 /** Alternating rounds over the targets; each figure is the median round (the machine's speed drifts by a third within minutes). */
-const rounds = Number(arg('rounds', '3'));
+const rounds = Number(arg('rounds', SMOKE ? '1' : '3'));
 const connections = Number(arg('connections', '32'));
 const store = arg('store', 'sqlite') === 'postgres' ? 'postgres' : 'sqlite';
-const openStreams = Number(arg('streams', '1000'));
+const openStreams = Number(arg('streams', SMOKE ? '10' : '1000'));
 /** `--only memory` measures the idle streams and stops; `--only responses` / `--only lane` the gateway's routes (and direct), without memory. */
 const only = arg('only', 'all');
 const RATE = 500;
@@ -109,16 +121,10 @@ async function startPortkey(): Promise<{ url: string; pid: number }> {
   return { url, pid: child.pid ?? 0 };
 }
 
-/** CPU seconds (user + system) the process has used. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** Resident memory after a full garbage collection of the process. */
 async function settledRssKb(pid: number): Promise<number> {
   process.kill(pid, 'SIGUSR2');
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   return rssKb(pid);
 }
 
@@ -172,7 +178,7 @@ async function check(target: Target, stream: boolean): Promise<void> {
 /** Closed-loop load; also the CPU time the target's process spent per request (robust on a shared machine). */
 async function throughput(target: Target, stream: boolean) {
   const options = { url: target.url, method: 'POST' as const, headers: target.headers, body: target.body(target.fastModel, stream), connections };
-  await runLoad({ ...options, durationS: 1 });
+  await runLoad({ ...options, durationS: WARM_UP_S });
   const cpu0 = cpuSeconds(target.pid);
   const result = await runLoad({ ...options, durationS });
   const cpuUsPerRequest = ((cpuSeconds(target.pid) - cpu0) * 1e6) / (result.requestsPerSecond * durationS);
@@ -219,7 +225,7 @@ async function autocannonRate(target: Target, stream: boolean): Promise<RateResu
       );
       if (record) instance.on('response', (_client, statusCode, _bytes, responseTime) => statusCode === 200 && times.push(responseTime));
     });
-  await run(1, false);
+  await run(WARM_UP_S, false);
   const result = await run(durationS, true);
   return percentiles(times, result.requests.average, result.errors + result.timeouts + result.non2xx);
 }
@@ -266,7 +272,7 @@ async function pacedRate(target: Target, stream: boolean): Promise<RateResult> {
     return (await Promise.all(pending)).filter((t): t is number => t !== undefined);
   };
   try {
-    await run(2);
+    await run(2 * WARM_UP_S);
     errors = 0;
     const started = performance.now();
     const times = await run(durationS);
@@ -279,7 +285,7 @@ async function pacedRate(target: Target, stream: boolean): Promise<RateResult> {
 /** RSS growth of the target's process with `count` open idle streams. */
 async function idleStreams(target: Target, count: number): Promise<{ beforeKb: number; afterKb: number; perStreamKb: number; opened: number }> {
   const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const beforeKb = await settledRssKb(target.pid);
   const url = new URL(target.url);
   const payload = target.body(target.holdModel, true);
@@ -304,14 +310,12 @@ async function idleStreams(target: Target, count: number): Promise<{ beforeKb: n
   } finally {
     for (const close of opened) close();
     agent.destroy();
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
   }
 }
 
 /** The three measured processes (ours, Portkey, the floor), fresh, beside the shared fake upstream. */
 async function startTargets(fake: { url: string; pid: number }): Promise<{ targets: Target[]; stop: () => Promise<void> }> {
-  const portkey = await startPortkey();
-  const floor = await startFloor(fake.url);
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-chat-'));
   const configFile = join(dir, 'switchboard.json');
   writeFileSync(
@@ -321,7 +325,12 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       routes: { 'gpt-5.4-mini': [{ provider: 'fake', model: 'fast' }], 'gpt-5.4': [{ provider: 'fake', model: 'hold' }] },
     }),
   );
-  const gw = await startChildGateway({ store, env: { SWITCHBOARD_CONFIG: configFile, NODE_OPTIONS: MEASURED_NODE_OPTIONS } });
+  // Started side by side: each takes seconds to load, most of a smoke run on a busy machine.
+  const [portkey, floor, gw] = await Promise.all([
+    startPortkey(),
+    startFloor(fake.url),
+    startChildGateway({ store, env: { SWITCHBOARD_CONFIG: configFile, NODE_OPTIONS: MEASURED_NODE_OPTIONS } }),
+  ]);
   const { key } = await gw.createUser(100_000_000);
   const json = { 'content-type': 'application/json' };
   const targets: Target[] = [
@@ -366,7 +375,7 @@ async function startTargets(fake: { url: string; pid: number }): Promise<{ targe
       ...CHAT,
     },
     { name: 'node floor', url: `${floor.url}/v1/chat/completions`, headers: json, fastModel: 'fast', holdModel: 'hold', pid: floor.pid, ...CHAT },
-  ].filter((t) => only === 'all' || only === 'memory' || t.name === 'direct' || t.name === 'switchboard' || t.name === `switchboard ${only === 'lane' ? 'fastify' : 'responses'}`);
+  ].filter((t) => only === 'all' || only === 'memory' || t.name === 'direct' || t.name === 'node floor' || t.name === 'switchboard' || t.name === `switchboard ${only === 'lane' ? 'fastify' : 'responses'}`);
   const stop = async () => {
     await gw.stop();
     for (const pid of [portkey.pid, floor.pid]) {
@@ -390,6 +399,7 @@ try {
 
   const rows: Array<Record<string, string | number>> = [];
   const results: Record<string, Record<string, number>> = {};
+  const cpuVsFloor: Record<string, number> = {};
   for (const stream of only === 'memory' ? [] : [false, true]) {
     const mode = stream ? 'streaming' : 'non-streaming';
     const rps: Record<string, number> = {};
@@ -411,6 +421,8 @@ try {
     }
     for (const t of targets) paced[t.name] = await pacedRate(t, stream);
     results[mode] = rps;
+    const floorCpu = closed['node floor']?.cpuUsPerRequest;
+    cpuVsFloor[mode] = floorCpu === undefined ? Number.NaN : (closed.switchboard?.cpuUsPerRequest ?? Number.NaN) / floorCpu;
     for (const t of targets) {
       const l = latency[t.name];
       const d = latency.direct;
@@ -427,6 +439,7 @@ try {
         'vs portkey': rps.portkey === undefined ? '-' : ((rps[t.name] ?? 0) / rps.portkey).toFixed(2),
         'vs chat completions': t.name === 'switchboard responses' ? ((rps[t.name] ?? 0) / (rps.switchboard ?? 1)).toFixed(2) : '-',
         'CPU us/req': Math.round(c.cpuUsPerRequest),
+        'CPU vs floor': floorCpu === undefined ? '-' : (c.cpuUsPerRequest / floorCpu).toFixed(2),
         'loaded p50/p99 ms': `${c.p50Ms}/${c.p99Ms}`,
         [`@${RATE}/s autocannon p50/p99`]: `${l.p50.toFixed(2)}/${l.p99.toFixed(2)}`,
         'added (autocannon)': added(l, d),
@@ -437,7 +450,7 @@ try {
     }
   }
 
-  if (only === 'all') {
+  if (only === 'all' && !SMOKE) {
     await started.stop();
     cleanups.pop();
     const restarted = await startTargets(fake);
@@ -450,7 +463,7 @@ try {
   // Fastify path runs in the gateway's own process, so its streams would be counted on top of the lane's.
   for (const t of only === 'responses' || only === 'lane' ? [] : targets.slice(1).filter((x) => x.name !== 'switchboard responses' && x.name !== 'switchboard fastify')) {
     try {
-      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: t.body(t.fastModel, true), connections: 8, durationS: 1 });
+      await runLoad({ url: t.url, method: 'POST', headers: t.headers, body: t.body(t.fastModel, true), connections: 8, durationS: WARM_UP_S });
       const m = await idleStreams(t, openStreams);
       memory.push({ target: t.name, streams: m.opened, 'RSS before MB': (m.beforeKb / 1024).toFixed(1), 'RSS after MB': (m.afterKb / 1024).toFixed(1), 'KB per stream': m.perStreamKb.toFixed(1) });
     } catch (error) {
@@ -469,6 +482,8 @@ try {
   if (rows.length > 0 && only === 'all') console.log(`\nThroughput vs Portkey: non-streaming ${ratio('non-streaming')}x, streaming ${ratio('streaming')}x (target >= 4x)`);
   const responses = (mode: string) => ((results[mode]?.['switchboard responses'] ?? 0) / (results[mode]?.switchboard ?? 1)).toFixed(2);
   if (rows.length > 0 && only !== 'lane') console.log(`Responses vs chat completions: non-streaming ${responses('non-streaming')}x, streaming ${responses('streaming')}x (target >= 0.85x)`);
+  const budget = (mode: string) => `${(cpuVsFloor[mode] ?? Number.NaN).toFixed(2)}x`;
+  if (rows.length > 0) console.log(`Gateway CPU per chat request vs the floor's (chat lane): non-streaming ${budget('non-streaming')}, streaming ${budget('streaming')}`);
   const viaFastify = (mode: string) => ((results[mode]?.['switchboard fastify'] ?? 0) / (results[mode]?.switchboard ?? 1)).toFixed(2);
   if (rows.length > 0 && only !== 'responses') console.log(`Fastify path vs the chat lane: non-streaming ${viaFastify('non-streaming')}x, streaming ${viaFastify('streaming')}x`);
 } finally {

@@ -3,16 +3,21 @@
  * the same server's /healthz, on SQLite and on PostgreSQL. The gateway runs in its own process with
  * production logging (info, one line per request); autocannon drives it from this process.
  *
- *   node bench/foundation.ts [--duration 4] [--connections 32]   (three alternating rounds, medians)
+ *   node bench/foundation.ts [--duration 4] [--connections 32] [--smoke]   (three alternating rounds, medians)
+ *
+ * `--smoke`: one round of 0.5 s per endpoint, no warm-up.
  */
 import { postgresReachable, startChildGateway } from './support/child-gateway.ts';
 import { type LoadResult, loadGenerator, median, runLoad, table } from './support/load.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const durationS = arg('duration', 4);
+const durationS = arg('duration', SMOKE ? 0.5 : 4);
+const ROUNDS = SMOKE ? 1 : 3;
+const WARM_UP_S = SMOKE ? 0 : 2;
 const connections = arg('connections', 32);
 
 const rows: Array<Record<string, string | number>> = [];
@@ -29,12 +34,14 @@ for (const store of stores) {
     const check = await fetch(`${gw.url}/api/v1/generation/estimate`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: estimateBody });
     if (!check.ok) throw new Error(`estimate failed: ${check.status} ${await check.text()}`);
     // Warm up JIT and caches.
-    await runLoad({ url: `${gw.url}/healthz`, durationS: 2, connections });
-    await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS: 2, connections });
+    if (WARM_UP_S > 0) {
+      await runLoad({ url: `${gw.url}/healthz`, durationS: WARM_UP_S, connections });
+      await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS: WARM_UP_S, connections });
+    }
 
     // Three alternating rounds, medians: on a shared virtual machine one measurement can be off by a third.
     const rounds: Array<{ health: LoadResult; me: LoadResult; estimate: LoadResult }> = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
         health: await runLoad({ url: `${gw.url}/healthz`, durationS, connections }),
         me: await runLoad({ url: `${gw.url}/api/v1/user/me`, headers: auth, durationS, connections }),

@@ -5,13 +5,14 @@
  * way (google/google-json.ts: blobs encoded and decoded apart, a turn of the loop between them).
  * A ticker on setImmediate measures the gaps; the figure is the largest gap while the work runs.
  *
- *   node bench/google-inline-images.ts [--mib 30]
+ *   node bench/google-inline-images.ts [--mib 30] [--smoke]   (--smoke: 1 MiB)
  */
 import { randomBytes } from 'node:crypto';
 import { BlobJson, blobData, parseBlobJson } from '../src/providers/media/google/google-json.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const mibArg = process.argv.indexOf('--mib');
-const MIB = Number(mibArg > 0 ? process.argv[mibArg + 1] : 30);
+const MIB = Number(mibArg > 0 ? process.argv[mibArg + 1] : SMOKE ? 1 : 30);
 
 /** Runs `work` while a ticker records the longest gap between turns of the loop, in ms. */
 async function longestHold(work: () => Promise<unknown>): Promise<number> {

@@ -10,7 +10,10 @@
  * payload is sent `--rounds` times; the verdict is on the median of the gateway's own figure. Prints a
  * table and exits 1 when that passes the 50 ms rule or a payload was answered wrongly:
  *
- *   node bench/hostile-input.ts [--rounds 3] [--only files|schemas|text]
+ *   node bench/hostile-input.ts [--rounds 3] [--only files|schemas|text] [--smoke]
+ *
+ * `--smoke`: one round of the first payload of each set, idle windows of 0.3 s; it exits 1 only for a
+ * wrong answer (a hold over the rule is printed, not judged).
  *
  * The `text` set (issue 29, item 8) is cheap requests with large answers or texts: embeddings at the
  * bound on inputs × dimensions and past it, two large answers of an OpenAI-style upstream (a fake in
@@ -26,6 +29,7 @@ import { textPayloads, textPayloadsConfig } from '../test/support/hostile/text-p
 import { OpenAiEmbeddingsFake } from '../test/fakes/openai-embeddings.fake.ts';
 import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../test/support/processes.ts';
 import { table } from './support/load.ts';
+import { SMOKE } from './support/smoke.ts';
 import { type LoopHolds, type LoopHoldMeter, loopHoldMeter } from './support/loop-holds.ts';
 
 /** The rule of the guide: no request holds the loop for more than about 50 ms. */
@@ -35,7 +39,10 @@ const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-const ROUNDS = Number(arg('rounds') ?? 3);
+const ROUNDS = Number(arg('rounds') ?? (SMOKE ? 1 : 3));
+/** The payloads of a set that are sent (all, or the first under --smoke), and the idle window. */
+const some = (payloads: HostilePayload[]) => (SMOKE ? payloads.slice(0, 1) : payloads);
+const IDLE_MS = SMOKE ? 300 : 2_000;
 const ONLY = arg('only');
 
 interface Measured {
@@ -60,13 +67,13 @@ async function measureSet(gateway: GatewayProcess, payloads: HostilePayload[]): 
   const pid = gateway.child.pid as number;
   const measure = async (name: string, send?: () => Promise<void>): Promise<Measured> => {
     await meter.read(gateway.child);
-    const loop = await measureLoop(gateway.url, pid, name, send);
+    const loop = await measureLoop(gateway.url, pid, name, send, IDLE_MS);
     return { loop, holds: await meter.read(gateway.child) };
   };
   const idle: Measured[] = [];
   for (let round = 0; round < ROUNDS; round++) idle.push(await measure('idle'));
   const rows: Row[] = [];
-  for (const payload of payloads) {
+  for (const payload of some(payloads)) {
     const row: Row = { payload: payload.name, figures: [] };
     for (let round = 0; round < ROUNDS; round++) {
       try {
@@ -126,7 +133,7 @@ async function textSet(): Promise<SetResult> {
     const user = await newUser(gateway.url);
     const payloads = textPayloads(gateway.url, user.key);
     // Warm up: JIT, the key cache, the CPU pool's thread, ffmpeg's first start.
-    for (const payload of payloads) await payload.send();
+    for (const payload of some(payloads)) await payload.send();
     return await measureSet(gateway, payloads);
   } finally {
     await gateway.kill();
@@ -151,12 +158,13 @@ try {
     const { idle, rows } = await run();
     const idleHold = median(idle.map((f) => f.holds.maxCpuMs));
     const idleAdded = median(idle.map((f) => f.loop.addedMs));
-    console.log(`\n${name}, node ${process.version}, ${ROUNDS} rounds. Idle gateway (windows of 2 s): longest hold ${each(idle.map((f) => f.holds.maxCpuMs))} ms CPU; slowest /healthz minus median ${each(idle.map((f) => f.loop.addedMs))} ms\n`);
+    console.log(`\n${name}, node ${process.version}, ${ROUNDS} rounds. Idle gateway (windows of ${IDLE_MS / 1000} s): longest hold ${each(idle.map((f) => f.holds.maxCpuMs))} ms CPU; slowest /healthz minus median ${each(idle.map((f) => f.loop.addedMs))} ms\n`);
     console.log(
       table(
         rows.map((row) => {
           const hold = median(row.figures.map((f) => f.holds.maxCpuMs));
-          const over = row.wrong !== undefined || !(hold <= BOUND_MS);
+          const overBound = !(hold <= BOUND_MS);
+          const over = row.wrong !== undefined || (!SMOKE && overBound);
           failed ||= over;
           return {
             payload: row.payload,
@@ -165,7 +173,7 @@ try {
             '/healthz added ms (each round)': each(row.figures.map((f) => f.loop.addedMs)),
             '/healthz median added / idle': idleAdded > 0 ? (median(row.figures.map((f) => f.loop.addedMs)) / idleAdded).toFixed(1) : '-',
             'peak RSS MB': row.figures.length ? ms(Math.max(...row.figures.map((f) => f.loop.peakRssBytes)) / 1e6) : '-',
-            verdict: row.wrong !== undefined ? `wrong answer: ${row.wrong}` : over ? `over ${BOUND_MS} ms` : 'ok',
+            verdict: row.wrong !== undefined ? `wrong answer: ${row.wrong}` : overBound ? `over ${BOUND_MS} ms` : 'ok',
           };
         }),
       ),

@@ -10,17 +10,20 @@
  * between two turns of its loop, which neighbours do not stretch. Both are printed; each row is the
  * median of the rounds, with the best and worst.
  *
- *   node bench/json-body.ts [--rounds 5]
+ *   node bench/json-body.ts [--rounds 5] [--smoke]   (--smoke: one round, 1 MiB payloads)
  */
 import { randomBytes } from 'node:crypto';
 import { probeHealthz } from '../test/support/healthz-probe.ts';
 import { tinyArrays } from '../test/support/hostile/file-payloads.ts';
 import { startChildGateway } from './support/child-gateway.ts';
 import { loopHoldMeter } from './support/loop-holds.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
-const ROUNDS = Number(roundsArg > 0 ? process.argv[roundsArg + 1] : 5);
-const MIB16 = 16 * 1024 * 1024;
+const ROUNDS = Number(roundsArg > 0 ? process.argv[roundsArg + 1] : SMOKE ? 1 : 5);
+/** The payloads' size: 16 MiB (1 MiB under --smoke). */
+const SIZE = `${SMOKE ? 1 : 16} MiB`;
+const MIB16 = (SMOKE ? 1 : 16) * 1024 * 1024;
 
 function pictureChat(bytes: number): Buffer {
   const head = '{"model":"gpt-5.4-mini","max_tokens":16,"messages":[{"role":"user","content":[{"type":"text","text":"what is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,';
@@ -57,9 +60,9 @@ try {
 
   // Every payload is built before any probe runs: the probe shares this process's loop.
   const payloads: Array<[string, string, Buffer]> = [
-    ['16 MiB tiny arrays → /generation/estimate', '/api/v1/generation/estimate', Buffer.from(tinyArrays('{"model":"z-image-turbo","input":{"prompt":"a fox","junk":', MIB16, '}'))],
-    ['16 MiB tiny arrays → /chat/completions', '/api/v1/chat/completions', Buffer.from(tinyArrays('{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"metadata":', MIB16))],
-    ['16 MiB base64 picture → /chat/completions', '/api/v1/chat/completions', pictureChat(MIB16)],
+    [`${SIZE} tiny arrays → /generation/estimate`, '/api/v1/generation/estimate', Buffer.from(tinyArrays('{"model":"z-image-turbo","input":{"prompt":"a fox","junk":', MIB16, '}'))],
+    [`${SIZE} tiny arrays → /chat/completions`, '/api/v1/chat/completions', Buffer.from(tinyArrays('{"model":"gpt-5.4-mini","messages":[{"role":"user","content":"hi"}],"metadata":', MIB16))],
+    [`${SIZE} base64 picture → /chat/completions`, '/api/v1/chat/completions', pictureChat(MIB16)],
   ];
 
   interface Round {

@@ -6,11 +6,12 @@
  * does). Prints values/s and the ratio compiled / interpreter (above 1: the compiled one is faster),
  * then how long the step budget takes to run out on a value built to exhaust it.
  *
- *   node bench/output-validator.ts [--seconds 1]
+ *   node bench/output-validator.ts [--seconds 1] [--smoke]   (--smoke: 0.05 s per row)
  */
 import { compileOutputSchema, VALIDATION_STEP_BUDGET } from '../src/domain/agent/output-validator.ts';
 import { interpretOutput } from '../test/support/output-schema-interpreter.ts';
 import { table } from './support/load.ts';
+import { SMOKE } from './support/smoke.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SECONDS = arg('seconds', 1);
+const SECONDS = arg('seconds', SMOKE ? 0.05 : 1);
 
 const obj = (properties: Json, extra: Json = {}): Json => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false, ...extra });
 

@@ -6,7 +6,7 @@
  * PostgreSQL (when reachable), and prints p50/p99 per scenario. The target is p99 <= 100 ms for a 30-day
  * range on SQLite.
  *
- *   node bench/stats.ts [--tasks 1000000] [--chats 1000000] [--requests 300]
+ *   node bench/stats.ts [--tasks 1000000] [--chats 1000000] [--requests 300] [--smoke]   (--smoke: 5,000 of each, 5 requests)
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -15,14 +15,15 @@ import { Catalog } from '../src/domain/catalog/catalog.ts';
 import { usdToMicro } from '../src/domain/money.ts';
 import { type ChildGateway, postgresReachable, startChildGateway } from './support/child-gateway.ts';
 import { table } from './support/load.ts';
+import { SMOKE } from './support/smoke.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const TASKS = arg('tasks', 1_000_000);
-const CHATS = arg('chats', 1_000_000);
-const REQUESTS = arg('requests', 300);
+const TASKS = arg('tasks', SMOKE ? 5_000 : 1_000_000);
+const CHATS = arg('chats', SMOKE ? 5_000 : 1_000_000);
+const REQUESTS = arg('requests', SMOKE ? 5 : 300);
 const USERS = 2_000;
 const HISTORY_DAYS = 365;
 const DAY = 86_400_000;

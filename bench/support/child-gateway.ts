@@ -93,7 +93,20 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
   launch(options.role ?? (options.workers ? 'api' : 'all'));
   const url = `http://127.0.0.1:${port}`;
   env.PUBLIC_BASE_URL = url;
-  await waitForHealth(url);
+  try {
+    await waitForHealth(url);
+  } catch (error) {
+    // Not left running (nor its schema and directory) when the caller never gets a handle to stop it.
+    for (const child of processes) child.kill('SIGKILL');
+    if (schema) {
+      const client = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      await client.end();
+    }
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const addWorkers = async (count: number) => {
     for (let i = 0; i < count; i++) launch('worker', { PORT: String(await freePort()) });
   };
@@ -142,7 +155,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
 }
 
 async function waitForHealth(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // 60 s: a gateway has taken 15 s to start on this machine when it was busy, and more on PostgreSQL.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
