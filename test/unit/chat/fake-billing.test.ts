@@ -68,7 +68,9 @@ test('a whole answer is billed in full even when its client left before it; an e
     body: JSON.stringify({ model: 'claude-x', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] }),
     signal: controller.signal,
   });
-  setTimeout(() => controller.abort(), 50);
+  // Leave once the fake holds the request (a fixed delay could abort before it arrived on a busy machine).
+  while (anthropic.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
   await assert.rejects(sent);
   // Anthropic's input_tokens excludes cache reads; the bill counts every prompt token.
   assert.deepEqual(await anthropic.requests[0]?.billed, { inputTokens: 50, outputTokens: 70, cachedInputTokens: 10, cacheCreationTokens: 0 });
