@@ -119,7 +119,23 @@ describeEachMode(
       assert.equal(payload.data.errorMessage, 'cancelled by the client');
     });
 
-    test('accepted by Replicate: cancelled there (POST /predictions/{id}/cancel) and refunded in full', async () => {
+    test('running at Replicate: not stopped (Replicate bills a stopped run); it finishes and is charged, the answer says so', async () => {
+      const { key, userId } = await ctx.gw.createUser(1_000);
+      replicate.script({ completeAfterMs: 3_000 });
+      const taskId = await create(ctx.gw, key, { model: 'gpt-image-1.5', input: { prompt: 'a running fox', size: '1:1' } });
+      await attemptReaches(ctx.gw, key, taskId, 'accepted');
+      await new Promise((r) => setTimeout(r, 1_700)); // past the half: `processing`
+      const cancels = replicate.requestsTo('POST', '/v1/predictions/').filter((r) => r.path.endsWith('/cancel')).length;
+      const answer = await cancel(ctx.gw, key, taskId);
+      assert.equal(answer.cancelled, false);
+      assert.match(answer.reason ?? '', /already running the job and bills a stopped run; it will finish and be charged/u);
+      assert.equal(replicate.requestsTo('POST', '/v1/predictions/').filter((r) => r.path.endsWith('/cancel')).length, cancels, 'no cancel sent');
+      const task = await waitForTask(ctx.gw, key, taskId);
+      assert.equal(task.status, 'finished');
+      assert.equal(refundsOf((await ledgerOf(ctx.gw, userId)).data, taskId).length, 0);
+    });
+
+    test('starting at Replicate: cancelled there (POST /predictions/{id}/cancel) and refunded in full', async () => {
       const { key, userId } = await ctx.gw.createUser(1_000);
       replicate.script({ completeAfterMs: 60_000 });
       const taskId = await create(ctx.gw, key, { model: 'gpt-image-1.5', input: { prompt: 'a fox', size: '1:1' } });
@@ -199,10 +215,11 @@ describeEachMode(
       const { key, userId } = await ctx.gw.createUser(5_000);
       const runs: Array<Promise<{ taskId: string; answer: CancelData }>> = [];
       for (let i = 0; i < 36; i++) {
-        // Half on the local provider (completes at once), half on Replicate (accepted, done in 40 to 240 ms).
+        // Half on the local provider (completes at once), half on Replicate (accepted, `starting` for the
+        // first half of 60 to 660 ms and `processing` for the second: only a starting one is stopped).
         const body = i % 2 === 0 ? { model: 'grok-imagine-image', input: { prompt: `race ${i}` } } : { model: 'gpt-image-1.5', input: { prompt: `race ${i}`, size: '1:1' } };
         // Replicate's jobs end at spread times, so some cancels reach it before the end and some after.
-        if (i % 2 === 1) replicate.script({ completeAfterMs: 40 + ((i * 17) % 200) });
+        if (i % 2 === 1) replicate.script({ completeAfterMs: 60 + ((i * 37) % 600) });
         runs.push(
           (async () => {
             const taskId = await create(ctx.gw, key, body);

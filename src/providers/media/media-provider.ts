@@ -124,6 +124,11 @@ export type CancelOutcome =
   | { kind: 'cancelled' }
   /** The vendor passed the request on to a job already running, which may still finish. */
   | { kind: 'requested' }
+  /**
+   * The job already runs there and the vendor bills a run that is stopped (Replicate's `processing`):
+   * not stopped, so that what the vendor bills is what the customer is charged for.
+   */
+  | { kind: 'running' }
   /** The job had already ended there (succeeded or failed): nothing to stop. */
   | { kind: 'too_late' }
   /** No usable answer, or the vendor refused: the job goes on as if nothing was asked. */

@@ -34,6 +34,7 @@ const REASONS = {
   accepted: 'the provider already accepted the job; it will finish and be charged',
   handingOver: 'the job is being handed to a provider, which may already have it; it will finish and be charged (a failure is refunded)',
   running: 'the provider was asked to stop the running job but may finish it; if it finishes it is charged, if it stops the task fails and is refunded',
+  runningBilled: 'the provider is already running the job and bills a stopped run; it will finish and be charged',
   providerFinished: 'the provider had already finished the job; it will be delivered and charged',
   providerRefused: 'the provider could not be asked to stop the job; it will finish and be charged',
 } as const;
@@ -82,6 +83,10 @@ export class TaskCanceller {
       case 'requested':
         // The mark stays: if the job stops, the worker fails the task as cancelled; if it finishes, it is delivered.
         return this.#refused(task, REASONS.running);
+      case 'running':
+        // Stopping it would still be billed by the vendor: it finishes and is charged.
+        await tasks.moveAttempt(uow.direct, attempt.id, ['accepted'], { error_message: null });
+        return this.#refused(task, REASONS.runningBilled);
       case 'too_late':
         await tasks.moveAttempt(uow.direct, attempt.id, ['accepted'], { error_message: null });
         return this.#refused(task, REASONS.providerFinished);

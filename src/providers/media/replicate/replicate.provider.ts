@@ -1,7 +1,7 @@
 /**
  * Replicate (`type: replicate`, baseUrl `https://api.replicate.com/v1`): predictions with a webhook
  * (`webhook_events_filter: ['completed']`), polled at `GET /predictions/{id}`, cancelled at
- * `POST /predictions/{id}/cancel`. An unknown submit is reconciled by listing recent predictions of
+ * `POST /predictions/{id}/cancel` while it is still `starting` (a running one is billed when stopped). An unknown submit is reconciled by listing recent predictions of
  * the model and matching the webhook URL, which is unique per attempt. Webhooks are Standard
  * Webhooks signed with the account secret (`options.webhookSecret`, from
  * `GET /v1/webhooks/default/secret`); only a verified webhook carries an outcome. `options.openaiApiKey`
@@ -186,6 +186,17 @@ class ReplicateProvider implements MediaProvider {
    * status when it had already ended (a cancel then changes nothing).
    */
   async cancel(job: MediaJob, upstreamId: string): Promise<CancelOutcome> {
+    // Replicate bills a public model's prediction for the time it ran, also when it is canceled
+    // (one that ends `aborted` never ran): only a prediction still `starting` is stopped; a running
+    // one finishes and is charged. One that starts between this read and the cancel is stopped
+    // with a few seconds of run time at most.
+    const seen = await this.#c.http.send(this.#c.request(job, 'GET', `/predictions/${encodeURIComponent(upstreamId)}`));
+    if (seen.kind === 'no-response') return { kind: 'failed', error: seen.error };
+    if (seen.response.status >= 300) return { kind: 'failed', error: replicateError(seen.response, 'cancel') };
+    const before = stringAt(parseJson(seen.response.body), 'status');
+    if (before === 'processing') return { kind: 'running' };
+    if (before === 'succeeded' || before === 'failed') return { kind: 'too_late' };
+    if (before === 'canceled' || before === 'aborted') return { kind: 'cancelled' };
     const exchange = await this.#c.http.send(this.#c.request(job, 'POST', `/predictions/${encodeURIComponent(upstreamId)}/cancel`));
     if (exchange.kind === 'no-response') return { kind: 'failed', error: exchange.error };
     const { response } = exchange;
