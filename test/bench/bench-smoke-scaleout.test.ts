@@ -4,12 +4,12 @@
  * test/chaos is, or failing under SWITCHBOARD_REQUIRE_SERVICES=1.
  */
 import { describe, test } from 'node:test';
-import { runSmoke, smokeFor, smokeSkipReason } from '../support/bench-smoke.ts';
+import { runSmoke, SMOKE_TIMEOUT_MS, smokeFor, smokeSkipReason } from '../support/bench-smoke.ts';
 
 describe('benchmarks run with --smoke (scale-out scenarios)', { concurrency: 1 }, async () => {
   for (const bench of ['chaos', 'rolling-restart']) {
     const smoke = smokeFor(bench);
     const skip = await smokeSkipReason(smoke);
-    test(`bench/${bench}.ts --smoke completes and prints its rows`, { timeout: 240_000, ...(skip ? { skip } : {}) }, (t) => runSmoke(smoke, true, t.signal));
+    test(`bench/${bench}.ts --smoke completes and prints its rows`, { timeout: SMOKE_TIMEOUT_MS, ...(skip ? { skip } : {}) }, (t) => runSmoke(smoke, true, t.signal));
   }
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BENCH_SMOKES, benchFiles, postgresForBenches, runSmoke, smokeFor } from '../support/bench-smoke.ts';
+import { BENCH_SMOKES, benchFiles, postgresForBenches, runSmoke, SMOKE_TIMEOUT_MS, smokeFor } from '../support/bench-smoke.ts';
 
 test('every bench/*.ts has a smoke entry, and every entry a bench', () => {
   assert.deepEqual(BENCH_SMOKES.map((s) => s.bench).sort(), benchFiles());
@@ -17,6 +17,6 @@ const postgres = await postgresForBenches();
 
 describe('benchmarks run with --smoke (embedded)', { concurrency: 1 }, () => {
   for (const bench of ['output-validator', 'google-inline-images', 'json-body', 'hostile-input', 'chat', 'agent']) {
-    test(`bench/${bench}.ts --smoke completes and prints its rows`, { timeout: 240_000 }, (t) => runSmoke(smokeFor(bench), postgres, t.signal));
+    test(`bench/${bench}.ts --smoke completes and prints its rows`, { timeout: SMOKE_TIMEOUT_MS }, (t) => runSmoke(smokeFor(bench), postgres, t.signal));
   }
 });

@@ -12,6 +12,11 @@ import { REQUIRE_SERVICES, serviceSkipReason, TEST_DATABASE_URL } from './servic
  * (runs completed, the books balanced) are.
  */
 export const ROOT = join(import.meta.dirname, '..', '..');
+/**
+ * One smoke's bound: seconds on a quiet machine, but the chaos smoke took 204 s inside a full CI run
+ * on two busy cores. Generous, since it only has to end a hung bench, never to judge speed.
+ */
+export const SMOKE_TIMEOUT_MS = 600_000;
 
 export interface BenchSmoke {
   /** The file under bench/, without `.ts`. */
