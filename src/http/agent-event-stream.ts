@@ -16,22 +16,10 @@ import type { ChatStreamEncoder } from '../domain/chat/chat-response.types.ts';
 import type { AgentEventHub } from '../services/agent/events/event-hub.ts';
 import { eventFromRow, sseFrame } from '../services/agent/events/event-records.ts';
 import type { StreamLease } from './open-streams.ts';
-import type { OpenStream, SseHeartbeat } from './sse.ts';
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  'x-accel-buffering': 'no',
-  connection: 'keep-alive',
-} as const;
+import { type OpenStream, PING_ONLY, SHUTDOWN_RETRY_MS, SSE_HEADERS, type SseHeartbeat } from './sse.ts';
 
 const PAGE = 500;
-/** The reconnection delay a reader is given when this process shuts down under its stream. */
-const SHUTDOWN_RETRY_MS = 250;
 const MAX_UNSENT_BYTES = 1024 * 1024;
-
-/** Only the keep-alive frame: agent events are written as ready-made frames. */
-const PING_ONLY: ChatStreamEncoder = { encode: () => '', ping: () => ': ping\n\n' };
 
 export interface AgentStreamArgs {
   res: ServerResponse;

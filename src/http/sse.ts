@@ -8,12 +8,18 @@ import type { ServerResponse } from 'node:http';
 import type { ChatStreamEncoder, ChatStreamEvent } from '../domain/chat/chat-response.types.ts';
 
 /** Headers of every event stream: no caching, and no buffering by nginx-style proxies. */
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
   connection: 'keep-alive',
 } as const;
+
+/** The reconnection delay a reader of an event stream is given when this process shuts down under it. */
+export const SHUTDOWN_RETRY_MS = 250;
+
+/** The encoder of a stream written as ready-made frames: only the keep-alive frame comes from it. */
+export const PING_ONLY: ChatStreamEncoder = { encode: () => '', ping: () => ': ping\n\n' };
 
 export interface OpenStream {
   res: ServerResponse;

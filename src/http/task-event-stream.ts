@@ -14,20 +14,10 @@ import { isTerminal } from '../domain/tasks/task-status.ts';
 import type { AttemptRow, TaskRow } from '../ports/task-store.port.ts';
 import type { TaskWatch } from '../services/generation/task-watch.ts';
 import type { StreamLease } from './open-streams.ts';
-import type { OpenStream, SseHeartbeat } from './sse.ts';
+import { type OpenStream, PING_ONLY, SHUTDOWN_RETRY_MS, SSE_HEADERS, type SseHeartbeat } from './sse.ts';
 
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  'x-accel-buffering': 'no',
-  connection: 'keep-alive',
-} as const;
-
-const SHUTDOWN_RETRY_MS = 250;
 /** A message the bus lost (or a publisher that died after its commit) is caught up by a read this often. */
 const CATCH_UP_MS = 5_000;
-
-const PING_ONLY = { encode: () => '', ping: () => ': ping\n\n' };
 
 export interface TaskStreamArgs {
   res: ServerResponse;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ADMIN_TOKEN, type GatewayMode } from '../support/gateway.ts';
-import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
+import { call, createSharedStores, type GatewayProcess, spawnGateways } from '../support/processes.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
 
 const image = { model: 'z-image-turbo', input: { prompt: 'a lighthouse' } };
@@ -28,8 +28,7 @@ for (const mode of ['embedded', 'scaleout'] as GatewayMode[]) {
       const stores = await createSharedStores(mode, {});
       const fleet: GatewayProcess[] = [];
       try {
-        const [api1, api2] = await Promise.all([spawnGateway(stores, 'api'), spawnGateway(stores, 'api')]);
-        fleet.push(api1, api2);
+        const [api1, api2] = await spawnGateways(stores, ['api', 'api'], fleet);
         const user = (await call(api1.url, ADMIN_TOKEN, 'POST', '/admin/v1/users', { balanceCents: 100 })).body as { id: string };
         const key = ((await call(api1.url, ADMIN_TOKEN, 'POST', `/admin/v1/users/${user.id}/api-keys`, {})).body as { key: string }).key;
         const estimateAt = async (url: string) => ((await call(url, key, 'POST', '/api/v1/generation/estimate', image)).body as { cost: number }).cost;

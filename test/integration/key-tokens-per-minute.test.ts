@@ -13,7 +13,7 @@ import { OpenAiChatFake } from '../fakes/openai-chat.fake.ts';
 import { anthropicClient, openAiClient, startChatFakes } from '../support/chat-gateway.ts';
 import { ADMIN_TOKEN, describeEachMode } from '../support/gateway.ts';
 import { assertBooks, createLimitedKey } from '../support/limited-keys.ts';
-import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
+import { call, createSharedStores, type GatewayProcess, spawnGateways } from '../support/processes.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
 
 const fakes = await startChatFakes();
@@ -144,8 +144,7 @@ describe('tokens per minute across two API processes [scaleout]', async () => {
     });
     const fleet: GatewayProcess[] = [];
     try {
-      const [api1, api2] = await Promise.all([spawnGateway(stores, 'api'), spawnGateway(stores, 'api')]);
-      fleet.push(api1, api2);
+      const [api1, api2] = await spawnGateways(stores, ['api', 'api'], fleet);
       const user = (await call(api1.url, ADMIN_TOKEN, 'POST', '/admin/v1/users', { balanceCents: 1000 })).body as { id: string };
       const manager = ((await call(api1.url, ADMIN_TOKEN, 'POST', `/admin/v1/users/${user.id}/api-keys`, { manageKeys: true })).body as { key: string }).key;
       const created = (await call(api2.url, manager, 'POST', '/api/v1/keys', { name: 'tpm', limits: { tokensPerMinute: 3100 } })).body as { data: { key: string; limits: { tokensPerMinute: number } } };

@@ -13,7 +13,7 @@ import { anthropicClient, openAiClient, startChatFakes } from '../support/chat-g
 import { describeEachMode, type TestGateway } from '../support/gateway.ts';
 import { parseCsv } from '../support/csv.ts';
 import { assertBooks } from '../support/limited-keys.ts';
-import { call as callKey, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
+import { call as callKey, createSharedStores, type GatewayProcess, spawnGateways } from '../support/processes.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
 import { type Browser, call, type SignedUp, signup, uniqueEmail } from '../support/session-browser.ts';
 
@@ -355,8 +355,7 @@ describe('a removed member across two API processes [scaleout]', async () => {
     const stores = await createSharedStores('scaleout', {});
     const fleet: GatewayProcess[] = [];
     try {
-      const [api1, api2] = await Promise.all([spawnGateway(stores, 'api'), spawnGateway(stores, 'api')]);
-      fleet.push(api1, api2);
+      const [api1, api2] = await spawnGateways(stores, ['api', 'api'], fleet);
       const one = { url: api1.url };
       const [alice, bob] = [await signup(one, uniqueEmail('alice')), await signup(one, uniqueEmail('bob'))];
       const organization = await createOrganization(one, alice, 'Fleet');

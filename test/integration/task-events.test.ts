@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ADMIN_TOKEN, describeEachMode, type TestGateway } from '../support/gateway.ts';
-import { call, createSharedStores, type GatewayProcess, spawnGateway } from '../support/processes.ts';
+import { call, createSharedStores, type GatewayProcess, spawnGateways } from '../support/processes.ts';
 import { serviceSkipReason, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/services.ts';
 import { waitForTask } from '../support/tasks.ts';
 
@@ -158,8 +158,7 @@ describe('task progress events across processes [scaleout]', async () => {
     const stores = await createSharedStores('scaleout', { providers: { steady: { type: 'local', options: { latencyMs: 1_000 } } }, routes: { 'z-image-turbo': ['steady'] } });
     const fleet: GatewayProcess[] = [];
     try {
-      const [api, worker] = await Promise.all([spawnGateway(stores, 'api'), spawnGateway(stores, 'worker')]);
-      fleet.push(api, worker);
+      const [api, worker] = await spawnGateways(stores, ['api', 'worker'], fleet);
       const user = (await call(api.url, ADMIN_TOKEN, 'POST', '/admin/v1/users', { balanceCents: 100 })).body as { id: string };
       const key = ((await call(api.url, ADMIN_TOKEN, 'POST', `/admin/v1/users/${user.id}/api-keys`, {})).body as { key: string }).key;
       const created = await call(api.url, key, 'POST', '/api/v1/generation/create', { model: 'z-image-turbo', input: { prompt: 'far away' } });

@@ -67,8 +67,44 @@ export interface SpawnOptions {
   port?: number;
 }
 
-/** A gateway in its own process on the shared stores; resolves once /healthz answers. */
-export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | 'worker' = 'all', extraEnv: Record<string, string> = {}, options: SpawnOptions = {}): Promise<GatewayProcess> {
+export type GatewayRole = 'all' | 'api' | 'worker';
+
+/**
+ * A gateway in its own process on the shared stores; resolves once /healthz answers. A free port
+ * can be taken by another test file between freePort() and the child's listen (EADDRINUSE): a child
+ * that exits before it answered, on a port we chose, is started again on another, twice at most.
+ */
+export async function spawnGateway(stores: SharedStores, role: GatewayRole = 'all', extraEnv: Record<string, string> = {}, options: SpawnOptions = {}): Promise<GatewayProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(stores, role, extraEnv, options);
+    } catch (error) {
+      if (!(error instanceof ExitedEarly) || options.port !== undefined || attempt >= 3) throw error;
+    }
+  }
+}
+
+/**
+ * Several gateways started at once. Each one that started is pushed to `fleet` as it does, so the
+ * caller's `finally` stops it even when another failed to start (a process left running would hold
+ * the test file open for ever).
+ */
+export async function spawnGateways<const Roles extends readonly GatewayRole[]>(stores: SharedStores, roles: Roles, fleet: GatewayProcess[]): Promise<{ [K in keyof Roles]: GatewayProcess }> {
+  const started = await Promise.allSettled(
+    roles.map(async (role) => {
+      const process = await spawnGateway(stores, role);
+      fleet.push(process);
+      return process;
+    }),
+  );
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return started.map((r) => (r as PromiseFulfilledResult<GatewayProcess>).value) as { [K in keyof Roles]: GatewayProcess };
+}
+
+class ExitedEarly extends Error {}
+
+async function spawnOnce(stores: SharedStores, role: GatewayRole, extraEnv: Record<string, string>, options: SpawnOptions): Promise<GatewayProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
@@ -85,9 +121,10 @@ export async function spawnGateway(stores: SharedStores, role: 'all' | 'api' | '
       try {
         if ((await fetch(`${url}/healthz`)).ok) break;
       } catch {}
-      if (Date.now() > deadline || child.exitCode !== null) {
+      if (child.exitCode !== null) throw new ExitedEarly(`gateway process on ${url} exited before it answered (code ${child.exitCode})`);
+      if (Date.now() > deadline) {
         // Not left running behind the failure: nobody else holds this process.
-        if (child.exitCode === null) child.kill('SIGKILL');
+        child.kill('SIGKILL');
         await exited;
         throw new Error(`gateway process on ${url} did not start`);
       }

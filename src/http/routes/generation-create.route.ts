@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { LARGE_BODY_LIMIT } from '../body-limits.ts';
 import { kyselyTaskPorts } from '../../adapters/db/stores/task-store.ts';
@@ -11,6 +10,7 @@ import { taskStatusSchema } from './task-status.route.ts';
 import { findUserTaskStatus } from '../../adapters/db/repositories/tasks.repository.ts';
 import { presentTaskStatus } from '../../services/generation/task-presenter.ts';
 import { preferWaitSeconds } from '../prefer-wait.ts';
+import { clientGoneController } from '../sse.ts';
 import { generationBodySchema } from './estimate.route.ts';
 
 export function registerGenerationCreateRoute(app: FastifyInstance, services: AppServices): void {
@@ -85,26 +85,12 @@ export function registerGenerationCreateRoute(app: FastifyInstance, services: Ap
       if (waitSeconds !== undefined) {
         reply.header('preference-applied', `wait=${waitSeconds}`);
         const userId = authOf(request).userId;
-        const ended = await waitForTask(reply.raw, (signal) =>
-          services.taskWatch.waitForEnd(task.id, () => findUserTaskStatus(services.database.db, userId, task.id), waitSeconds * 1000, signal),
-        );
+        // The wait ends early when the client goes away (its subscription and timer are released then).
+        const gone = clientGoneController(reply.raw);
+        const ended = await services.taskWatch.waitForEnd(task.id, () => findUserTaskStatus(services.database.db, userId, task.id), waitSeconds * 1000, gone.signal);
         if (ended) return { code: 200, data: presentTaskStatus(ended, services.blobs) };
       }
       return { code: 200, data: { taskId: task.id, status: task.status, createdAt: new Date(task.created_at).toISOString() } };
     },
   });
-}
-
-/** Runs a wait that ends early when the client goes away before we answered (its subscription is released then). */
-async function waitForTask<T>(res: ServerResponse, wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const left = new AbortController();
-  const onClose = (): void => {
-    if (!res.writableFinished) left.abort();
-  };
-  res.once('close', onClose);
-  try {
-    return await wait(left.signal);
-  } finally {
-    res.off('close', onClose);
-  }
 }

@@ -23,7 +23,7 @@ export function registerTaskCancelRoute(app: FastifyInstance, services: AppServi
       docs: {
         summary: 'Cancel a media task',
         description:
-          'A task no provider has accepted yet is cancelled and refunded in full, once. One a provider already accepted is cancelled there where its API allows it and the provider confirms the stop (then refunded in full); otherwise it runs to its end and is charged, and `reason` says so. A cancelled task is `failed` with errorMessage "cancelled by the client"; its webhook fires as for any failure.',
+          'A task no provider has accepted yet is cancelled and refunded in full, once. One a provider already accepted is stopped there only where the provider stops it without billing it (a Replicate prediction still starting, a request still in fal\'s queue) and then refunded in full; otherwise (a job already running, a provider without a cancel call) it runs to its end and is charged, and `reason` says so. A cancelled task is `failed` with errorMessage "cancelled by the client"; its webhook fires as for any failure.',
         tags: ['Generation'],
         auth: 'apiKey',
         responses: {

@@ -124,7 +124,8 @@ export class BudgetAlertsService {
       webhookUrl: choices?.webhookUrl ?? null,
       email: choices?.email ?? true,
       spendMonth: row?.spend_month ?? null,
-      spentThisMonthMicroUsd: String(Math.max(0, row ? ((await this.#spentSince(row, Date.now())).spent ?? 0) : 0)),
+      // Still catching up (a busy account): the count so far, which only grows towards the month's.
+      spentThisMonthMicroUsd: String(Math.max(0, row ? await this.#spentForView(row) : 0)),
       updatedAt: row ? new Date(row.updated_at).toISOString() : null,
       firings: firings.map(presentFiring),
     };
@@ -178,6 +179,11 @@ export class BudgetAlertsService {
     }
     const mailed = await this.#sendEmails();
     return { checked: due.length, fired, mailed };
+  }
+
+  async #spentForView(row: BudgetAlertSettingsRow): Promise<number> {
+    const counted = await this.#spentSince(row, Date.now());
+    return counted.spent ?? counted.to.spent_micro;
   }
 
   /**
